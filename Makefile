@@ -1,0 +1,47 @@
+# Two commands: `make run` and `make test`. Everything else is a detail of those.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+PORT ?= 8000
+
+.PHONY: run test test-postgres lint typecheck migrate seed clean
+
+$(BIN)/python:
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python >= 3.11 is required (set PYTHON=...)")'
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+# Reinstall only when the dependency list changed.
+$(VENV)/.installed-runtime: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	@touch $@
+
+$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@touch $@ $(VENV)/.installed-runtime
+
+migrate: $(VENV)/.installed-runtime
+	$(BIN)/python manage.py migrate --noinput
+
+run: migrate
+	$(BIN)/python manage.py seed_demo
+	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
+
+lint: $(VENV)/.installed-dev
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+typecheck: $(VENV)/.installed-dev
+	$(BIN)/mypy .
+
+test: lint $(VENV)/.installed-dev
+	$(BIN)/python manage.py makemigrations --check --dry-run
+	$(BIN)/pytest $(PYTEST_ARGS)
+
+# The same suite against a throwaway PostgreSQL cluster (initdb/pg_ctl, removed afterwards).
+test-postgres: $(VENV)/.installed-dev
+	scripts/with-postgres.sh $(BIN)/pytest $(PYTEST_ARGS)
+
+clean:
+	rm -rf $(VENV) data .pytest_cache .ruff_cache .mypy_cache

@@ -1,0 +1,65 @@
+"""Validation for registration and login, shared by the web pages and the JSON routes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib.auth import authenticate, password_validation
+from django.http import HttpRequest
+
+from accounts.models import User
+
+
+class RegistrationForm(forms.Form):
+    email = forms.EmailField(max_length=254)
+    name = forms.CharField(max_length=150, required=False)
+    password = forms.CharField(widget=forms.PasswordInput, strip=False)
+
+    def clean_email(self) -> str:
+        email = self.cleaned_data["email"].strip().lower()
+        if User.objects.filter(email__iexact=email).exists():
+            raise forms.ValidationError(
+                "An account with this email already exists. Log in instead.", code="duplicate"
+            )
+        return email
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        password = cleaned.get("password")
+        if password:
+            candidate = User(email=cleaned.get("email", ""), name=cleaned.get("name", ""))
+            try:
+                password_validation.validate_password(password, candidate)
+            except forms.ValidationError as error:
+                self.add_error("password", error)
+        return cleaned
+
+
+class LoginForm(forms.Form):
+    email = forms.EmailField(max_length=254)
+    password = forms.CharField(widget=forms.PasswordInput, strip=False)
+
+    error_messages = {"invalid_login": "The email or password is not correct."}
+
+    def __init__(self, *args: Any, request: HttpRequest | None = None, **kwargs: Any) -> None:
+        self.request = request
+        self.user: User | None = None
+        super().__init__(*args, **kwargs)
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        email, password = cleaned.get("email"), cleaned.get("password")
+        if email and password:
+            user = authenticate(self.request, username=email, password=password)
+            if user is None:
+                raise forms.ValidationError(
+                    self.error_messages["invalid_login"], code="invalid_login"
+                )
+            self.user = user  # type: ignore[assignment]
+        return cleaned
+
+    @property
+    def credentials_rejected(self) -> bool:
+        """True when the fields were well-formed but did not match an active account."""
+        return any(e.code == "invalid_login" for e in self.non_field_errors().as_data())

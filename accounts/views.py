@@ -1,0 +1,82 @@
+"""Web pages: registration, login, logout."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import login, logout
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.cache import never_cache
+from django.views.decorators.csrf import csrf_protect
+from django.views.decorators.debug import sensitive_post_parameters
+
+from accounts.forms import LoginForm, RegistrationForm
+from accounts.services import user_register
+from integrations.throttling import ClientAddressThrottle
+
+
+def _next_url(request: HttpRequest) -> str:
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return target
+    return "/plans/"
+
+
+def _throttled(request: HttpRequest) -> HttpResponse | None:
+    throttle = ClientAddressThrottle()
+    if throttle.allow_request(request, None):  # type: ignore[arg-type]
+        return None
+    wait = int(throttle.wait() or 60)
+    response = render(request, "accounts/throttled.html", {"wait": wait}, status=429)
+    response["Retry-After"] = str(wait)
+    return response
+
+
+@sensitive_post_parameters("password")
+@csrf_protect
+@never_cache
+def login_page(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect(_next_url(request))
+    form = LoginForm(request=request)
+    if request.method == "POST":
+        if (limited := _throttled(request)) is not None:
+            return limited
+        form = LoginForm(request.POST, request=request)
+        if form.is_valid() and form.user is not None:
+            login(request, form.user)
+            return redirect(_next_url(request))
+    return render(request, "accounts/login.html", {"form": form, "next": _next_url(request)})
+
+
+@sensitive_post_parameters("password")
+@csrf_protect
+@never_cache
+def register_page(request: HttpRequest) -> HttpResponse:
+    form = RegistrationForm()
+    if request.method == "POST":
+        if (limited := _throttled(request)) is not None:
+            return limited
+        form = RegistrationForm(request.POST)
+        if form.is_valid():
+            user = user_register(
+                email=form.cleaned_data["email"],
+                password=form.cleaned_data["password"],
+                name=form.cleaned_data["name"],
+            )
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            messages.success(request, "Welcome to Maintplan. Your account is ready.")
+            return redirect("planning:plan_list")
+    return render(request, "accounts/register.html", {"form": form})
+
+
+def logout_page(request: HttpRequest) -> HttpResponse:
+    """POST logs out; GET shows a confirmation button (logging out must not be a link)."""
+    if request.method == "POST":
+        logout(request)
+        messages.info(request, "You have been logged out.")
+        return redirect("accounts:login")
+    return render(request, "accounts/logout.html")

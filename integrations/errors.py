@@ -1,0 +1,188 @@
+"""The /api/v1 envelope and its one error type.
+
+Every response under /api/v1 is ``{success, message, messageKey, data, traceId}``. Views raise
+``ApiError("<messageKey>")`` (or let DRF/Django raise their own exceptions) and
+``api_exception_handler`` renders them; nothing else builds an error body.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from typing import Any
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.http import Http404, HttpRequest, JsonResponse
+from rest_framework import exceptions as drf
+from rest_framework.response import Response
+
+from config.observability import current_trace_id
+
+logger = logging.getLogger("maintplan.api")
+
+BEARER_CHALLENGE = {"WWW-Authenticate": 'Bearer realm="api"'}
+
+# messageKey -> (HTTP status, default message). The vocabulary of DESIGN.md.
+ERROR_CATALOG: dict[str, tuple[int, str]] = {
+    "auth.missing_api_key": (401, "Send your API key as 'Authorization: Bearer <key>'."),
+    "auth.malformed_authorization": (
+        401,
+        "The Authorization header must be 'Bearer <key>' with a single space.",
+    ),
+    "auth.invalid_api_key": (401, "The API key is not valid."),
+    "auth.api_key_revoked": (401, "The API key has been revoked."),
+    "auth.api_key_expired": (401, "The API key has expired."),
+    "auth.account_inactive": (403, "The account that owns this API key is inactive."),
+    "auth.api_access_disabled": (
+        403,
+        "API access is not enabled for this account. Ask an administrator to enable it.",
+    ),
+    "auth.invalid_credentials": (401, "The email or password is not correct."),
+    "auth.not_authenticated": (401, "Log in to use this route."),
+    "auth.permission_denied": (403, "You do not have permission to do this."),
+    "validation.plan_number": (400, "planNumber must be an integer between 1 and 2147483647."),
+    "validation.malformed_json": (400, "The request body is not valid JSON."),
+    "validation.body_not_object": (400, "The request body must be a JSON object."),
+    "validation.failed": (400, "Some fields are not valid; see data.errors."),
+    "validation.unsupported_media_type": (415, "Send the request body as application/json."),
+    "plans.not_found": (404, "No plan with this number is visible to you."),
+    "routing.not_found": (404, "There is no such route in this API."),
+    "routing.method_not_allowed": (405, "This method is not allowed on this route."),
+    "routing.not_acceptable": (406, "This route answers with application/json only."),
+    "throttle.rate_limited": (429, "Too many requests. Retry after the time in Retry-After."),
+    "server.error": (500, "Something went wrong on our side. Quote the traceId to support."),
+}
+
+
+class ApiError(Exception):
+    """An error answer of the API, named by its messageKey."""
+
+    def __init__(
+        self,
+        message_key: str,
+        message: str | None = None,
+        *,
+        errors: dict[str, Any] | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> None:
+        status, default_message = ERROR_CATALOG[message_key]
+        self.status = status
+        self.message_key = message_key
+        self.message = message or default_message
+        self.errors = errors
+        self.headers = dict(headers or {})
+        if (
+            message_key.startswith("auth.")
+            and status == 401
+            and message_key != ("auth.invalid_credentials")
+        ):
+            self.headers.update(BEARER_CHALLENGE)
+        super().__init__(message_key)
+
+
+def envelope(
+    request: HttpRequest, *, success: bool, message: str, message_key: str, data: Any
+) -> dict[str, Any]:
+    return {
+        "success": success,
+        "message": message,
+        "messageKey": message_key,
+        "data": data,
+        "traceId": current_trace_id(request),
+    }
+
+
+def api_response(
+    request: HttpRequest,
+    data: Any,
+    *,
+    message: str = "OK",
+    message_key: str = "ok",
+    status: int = 200,
+) -> Response:
+    """A success answer in the envelope."""
+    return Response(
+        envelope(request, success=True, message=message, message_key=message_key, data=data),
+        status=status,
+    )
+
+
+def error_body(request: HttpRequest, error: ApiError) -> dict[str, Any]:
+    data = {"errors": error.errors} if error.errors is not None else None
+    return envelope(
+        request, success=False, message=error.message, message_key=error.message_key, data=data
+    )
+
+
+def error_json_response(request: HttpRequest, error: ApiError) -> JsonResponse:
+    """The envelope for errors raised outside DRF views (routing, Django's 500 handler)."""
+    response = JsonResponse(error_body(request, error), status=error.status)
+    for name, value in error.headers.items():
+        response[name] = value
+    return response
+
+
+def as_api_error(exc: Exception, view: Any = None) -> ApiError:
+    """Translates any exception into the API's vocabulary."""
+    if isinstance(exc, ApiError):
+        return exc
+    if isinstance(exc, drf.ParseError):
+        return ApiError("validation.malformed_json")
+    if isinstance(exc, drf.UnsupportedMediaType):
+        return ApiError("validation.unsupported_media_type")
+    if isinstance(exc, drf.NotAcceptable):
+        return ApiError("routing.not_acceptable")
+    if isinstance(exc, drf.MethodNotAllowed):
+        allowed = ", ".join(view.allowed_methods) if view is not None else ""
+        return ApiError("routing.method_not_allowed", headers={"Allow": allowed})
+    if isinstance(exc, drf.Throttled):
+        wait = max(1, math.ceil(exc.wait or 1))
+        return ApiError(
+            "throttle.rate_limited",
+            f"Too many requests. Retry in {wait} seconds.",
+            headers={"Retry-After": str(wait)},
+        )
+    if isinstance(exc, drf.NotAuthenticated | drf.AuthenticationFailed):
+        return ApiError("auth.not_authenticated")
+    if isinstance(exc, drf.PermissionDenied | DjangoPermissionDenied):
+        return ApiError("auth.permission_denied")
+    if isinstance(exc, drf.ValidationError):
+        detail = exc.detail if isinstance(exc.detail, dict) else {"non_field_errors": exc.detail}
+        return ApiError("validation.failed", errors=detail)
+    if isinstance(exc, DjangoValidationError):
+        errors = (
+            exc.message_dict if hasattr(exc, "error_dict") else {"non_field_errors": exc.messages}
+        )
+        return ApiError("validation.failed", errors=errors)
+    if isinstance(exc, Http404 | drf.NotFound):
+        return ApiError("routing.not_found")
+    return ApiError("server.error")
+
+
+def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
+    """DRF's EXCEPTION_HANDLER: every exception of an API view becomes an error envelope."""
+    request = context["request"]
+    error = as_api_error(exc, context.get("view"))
+    if error.status >= 500:
+        logger.error(
+            "unhandled API exception",
+            exc_info=exc,
+            extra={"trace_id": current_trace_id(request), "path": request.path},
+        )
+    return Response(error_body(request, error), status=error.status, headers=error.headers)
+
+
+def api_not_found(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
+    """Any path under /api/ that no route claims, whatever the method."""
+    return error_json_response(request, ApiError("routing.not_found"))
+
+
+def json_object_body(request: Any) -> dict[str, Any]:
+    """The parsed JSON body of a DRF request, which must be an object; a missing body is {}."""
+    body = request.data
+    if not body:
+        return {}
+    if not isinstance(body, dict):
+        raise ApiError("validation.body_not_object")
+    return body

@@ -1,0 +1,10 @@
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+
+@login_required
+def api_key_list(request: HttpRequest) -> HttpResponse:
+    return render(request, "integrations/api_key_list.html")

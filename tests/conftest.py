@@ -1,0 +1,87 @@
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.core.cache import cache
+from django.db import connection
+
+from tests.factories import UserFactory
+
+# Playwright's sync API runs an event loop in the test thread; the ORM calls made by fixtures in
+# that same thread are still synchronous and safe.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+TEST_PASSWORD = "correct-horse-battery-42"
+
+
+@pytest.fixture(autouse=True)
+def _clear_cache() -> Iterator[None]:
+    """Throttle counters live in the cache; every test starts with none."""
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def user(db: Any) -> Any:
+    return UserFactory(password=TEST_PASSWORD)
+
+
+@pytest.fixture
+def requires_postgres(db: Any) -> None:
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL (run `make test-postgres`)")
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """Debian's headless Chromium driven by Playwright; never a downloaded browser."""
+    if not CHROMIUM.exists():
+        if os.environ.get("CI"):
+            pytest.fail("CI must install Debian's chromium package (see .ci/run)")
+        pytest.skip("no browser: install Debian's `chromium` package to run browser tests")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+        )
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser: Any, live_server: Any) -> Iterator[Any]:
+    """A fresh browser context whose console errors fail the test."""
+    context = browser.new_context(base_url=live_server.url)
+    new_page = context.new_page()
+    console_errors: list[str] = []
+    new_page.on(
+        "console", lambda msg: console_errors.append(msg.text) if msg.type == "error" else None
+    )
+    new_page.on("pageerror", lambda exc: console_errors.append(str(exc)))
+    yield new_page
+    context.close()
+    assert console_errors == [], f"browser console errors: {console_errors}"
+
+
+def browser_login(page: Any, email: str, password: str = TEST_PASSWORD) -> None:
+    page.goto("/accounts/login/")
+    page.fill("input[name=email]", email)
+    page.fill("input[name=password]", password)
+    page.click("button[type=submit]")
+    page.wait_for_url("**/plans/**")
