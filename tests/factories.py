@@ -22,3 +22,81 @@ class UserFactory(DjangoModelFactory[User]):
         self.set_password(extracted or "correct-horse-battery-42")
         if create:
             self.save(update_fields=["password"])
+
+
+# --- planning ---------------------------------------------------------------------------------
+from decimal import Decimal  # noqa: E402
+
+from planning.models import (  # noqa: E402
+    Action,
+    ActionKind,
+    Code,
+    NodeKind,
+    Plan,
+    PlanMembership,
+    PlanRole,
+    StructureNode,
+)
+
+
+class PlanFactory(DjangoModelFactory[Plan]):
+    """Plans get their number from the same counter as real ones (planning.services)."""
+
+    class Meta:
+        model = Plan
+
+    name = factory.Sequence(lambda n: f"Plan {n}")
+
+    @classmethod
+    def _create(cls, model_class: type[Plan], *args: Any, **kwargs: Any) -> Plan:
+        from planning.services import plan_number_allocate
+
+        kwargs.setdefault("number", plan_number_allocate())
+        return super()._create(model_class, *args, **kwargs)
+
+
+class PlanMembershipFactory(DjangoModelFactory[PlanMembership]):
+    class Meta:
+        model = PlanMembership
+
+    plan = factory.SubFactory(PlanFactory)
+    user = factory.SubFactory(UserFactory)
+    role = PlanRole.OWNER
+
+
+class CodeFactory(DjangoModelFactory[Code]):
+    class Meta:
+        model = Code
+
+    code = factory.Sequence(lambda n: f"T{n:04d}")
+    name = factory.Sequence(lambda n: f"Test component {n}")
+    unit = "m2"
+    unit_cost = Decimal("100.00")
+    service_life_years = 30
+    keywords = ""
+
+
+class StructureNodeFactory(DjangoModelFactory[StructureNode]):
+    class Meta:
+        model = StructureNode
+
+    plan = factory.SubFactory(PlanFactory)
+    parent = None
+    name = factory.Sequence(lambda n: f"Node {n}")
+    kind = NodeKind.COMPONENT
+    code = None
+    quantity = None
+    unit = ""
+    install_year = None
+
+
+class ActionFactory(DjangoModelFactory[Action]):
+    class Meta:
+        model = Action
+
+    node = factory.SubFactory(StructureNodeFactory)
+    plan = factory.LazyAttribute(lambda action: action.node.plan)
+    title = factory.Sequence(lambda n: f"Action {n}")
+    kind = ActionKind.REPAIR
+    planned_year = 2030
+    estimated_cost = Decimal("1000.00")

@@ -1,0 +1,331 @@
+"""The planning domain: plans, their structure tree, the code catalog, actions, projects and
+suggestions. Invariants that a row can check on its own live in the database as constraints;
+cross-row rules (a node's parent in the same plan, no cycles) are enforced by the services.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import ClassVar
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+
+MIN_YEAR = 1900
+MAX_YEAR = 2200
+# PostgreSQL `integer`: a plan number or URL value beyond this cannot name a plan.
+MAX_PLAN_NUMBER = 2_147_483_647
+
+
+class PlanNumberCounter(models.Model):
+    """A single row holding the last plan number handed out.
+
+    Incrementing it with an UPDATE inside the creating transaction serialises concurrent
+    creations (the row lock) and, unlike MAX(number) + 1, never hands out a number again after
+    its plan was deleted.
+    """
+
+    last_number = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints: ClassVar = [
+            models.CheckConstraint(condition=Q(pk=1), name="plan_number_counter_single_row"),
+        ]
+
+
+class Plan(models.Model):
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    number = models.PositiveIntegerField(unique=True, editable=False)
+    name = models.CharField(max_length=200)
+    description = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    last_synced_at = models.DateTimeField(null=True, blank=True)
+    members = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, through="PlanMembership", related_name="plans"
+    )
+
+    class Meta:
+        ordering = ("number",)
+        constraints: ClassVar = [
+            models.CheckConstraint(
+                condition=Q(number__gte=1) & Q(number__lte=MAX_PLAN_NUMBER),
+                name="plan_number_positive",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.number} {self.name}"
+
+
+class PlanRole(models.TextChoices):
+    OWNER = "owner", "Owner"
+    EDITOR = "editor", "Editor"
+    VIEWER = "viewer", "Viewer"
+
+
+class PlanMembership(models.Model):
+    plan = models.ForeignKey(Plan, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="plan_memberships"
+    )
+    role = models.CharField(max_length=10, choices=PlanRole.choices, default=PlanRole.VIEWER)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints: ClassVar = [
+            models.UniqueConstraint(fields=["plan", "user"], name="plan_membership_unique"),
+            models.CheckConstraint(
+                condition=Q(role__in=PlanRole.values), name="plan_membership_role_valid"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.role} of {self.plan}"
+
+    @property
+    def can_edit(self) -> bool:
+        return self.role in (PlanRole.OWNER, PlanRole.EDITOR)
+
+
+class Code(models.Model):
+    """A classification code of the catalog shared by all plans."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    code = models.CharField(max_length=20, unique=True)
+    name = models.CharField(max_length=200)
+    unit = models.CharField(max_length=20, blank=True)
+    unit_cost = models.DecimalField(
+        max_digits=12, decimal_places=2, null=True, blank=True, help_text="Reference cost per unit"
+    )
+    service_life_years = models.PositiveSmallIntegerField(null=True, blank=True)
+    keywords = models.TextField(blank=True, help_text="Comma-separated words used for matching")
+    is_default = models.BooleanField(
+        default=False, help_text="Part of the starter catalog shipped with Maintplan"
+    )
+
+    class Meta:
+        ordering = ("code",)
+        constraints: ClassVar = [
+            models.CheckConstraint(
+                condition=Q(unit_cost__isnull=True) | Q(unit_cost__gte=0),
+                name="code_unit_cost_not_negative",
+            ),
+            models.CheckConstraint(
+                condition=Q(service_life_years__isnull=True) | Q(service_life_years__gte=1),
+                name="code_service_life_positive",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.code} {self.name}"
+
+
+class NodeKind(models.TextChoices):
+    SITE = "site", "Site"
+    BUILDING = "building", "Building"
+    SYSTEM = "system", "System"
+    COMPONENT = "component", "Component"
+
+
+class StructureNode(models.Model):
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    plan = models.ForeignKey(Plan, on_delete=models.CASCADE, related_name="nodes")
+    # Deleting a node deletes its subtree and their actions: the UI asks for confirmation.
+    parent = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.CASCADE, related_name="children"
+    )
+    name = models.CharField(max_length=200)
+    kind = models.CharField(max_length=10, choices=NodeKind.choices)
+    # A catalog code in use cannot be deleted from under the plans that use it.
+    code = models.ForeignKey(
+        Code, null=True, blank=True, on_delete=models.PROTECT, related_name="nodes"
+    )
+    quantity = models.DecimalField(max_digits=14, decimal_places=2, null=True, blank=True)
+    unit = models.CharField(max_length=20, blank=True)
+    install_year = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("name",)
+        indexes: ClassVar = [models.Index(fields=["plan", "parent"])]
+        constraints: ClassVar = [
+            models.CheckConstraint(
+                condition=Q(kind__in=NodeKind.values), name="structure_node_kind_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(quantity__isnull=True) | Q(quantity__gte=0),
+                name="structure_node_quantity_not_negative",
+            ),
+            models.CheckConstraint(
+                condition=Q(install_year__isnull=True)
+                | (Q(install_year__gte=MIN_YEAR) & Q(install_year__lte=MAX_YEAR)),
+                name="structure_node_install_year_range",
+            ),
+            models.CheckConstraint(
+                condition=~Q(parent=models.F("id")), name="structure_node_not_own_parent"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Project(models.Model):
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    plan = models.ForeignKey(Plan, on_delete=models.CASCADE, related_name="projects")
+    name = models.CharField(max_length=200)
+    year = models.PositiveSmallIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("year", "name")
+        constraints: ClassVar = [
+            models.CheckConstraint(
+                condition=Q(year__gte=MIN_YEAR) & Q(year__lte=MAX_YEAR), name="project_year_range"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.year})"
+
+
+class ActionKind(models.TextChoices):
+    INSPECTION = "inspection", "Inspection"
+    REPAIR = "repair", "Repair"
+    REPLACEMENT = "replacement", "Replacement"
+
+
+class ActionStatus(models.TextChoices):
+    PLANNED = "planned", "Planned"
+    DONE = "done", "Done"
+    CANCELLED = "cancelled", "Cancelled"
+
+
+class Action(models.Model):
+    """A planned maintenance measure on one structure node."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    plan = models.ForeignKey(Plan, on_delete=models.CASCADE, related_name="actions")
+    node = models.ForeignKey(StructureNode, on_delete=models.CASCADE, related_name="actions")
+    title = models.CharField(max_length=200)
+    kind = models.CharField(max_length=12, choices=ActionKind.choices)
+    planned_year = models.PositiveSmallIntegerField()
+    estimated_cost = models.DecimalField(max_digits=14, decimal_places=2, default=0)
+    status = models.CharField(
+        max_length=10, choices=ActionStatus.choices, default=ActionStatus.PLANNED
+    )
+    project = models.ForeignKey(
+        Project, null=True, blank=True, on_delete=models.SET_NULL, related_name="actions"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ("planned_year", "title")
+        indexes: ClassVar = [models.Index(fields=["plan", "planned_year"])]
+        constraints: ClassVar = [
+            models.CheckConstraint(
+                condition=Q(kind__in=ActionKind.values), name="action_kind_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=ActionStatus.values), name="action_status_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(planned_year__gte=MIN_YEAR) & Q(planned_year__lte=MAX_YEAR),
+                name="action_planned_year_range",
+            ),
+            models.CheckConstraint(
+                condition=Q(estimated_cost__gte=0), name="action_estimated_cost_not_negative"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.title
+
+
+class SuggestionType(models.TextChoices):
+    MISSING_CODE = "missing_code", "Missing code"
+    DEVIATION = "deviation", "Deviation"
+    PROJECT_GROUPING = "project_grouping", "Project grouping"
+
+
+class Severity(models.TextChoices):
+    INFO = "info", "Info"
+    WARNING = "warning", "Warning"
+    CRITICAL = "critical", "Critical"
+
+
+class SuggestionStatus(models.TextChoices):
+    OPEN = "open", "Open"
+    DISMISSED = "dismissed", "Dismissed"
+    RESOLVED = "resolved", "Resolved"
+
+
+class Resolution(models.TextChoices):
+    APPLIED = "applied", "Applied"
+    AUTO = "auto", "Resolved automatically"
+
+
+class DismissReason(models.TextChoices):
+    NOT_APPLICABLE = "not_applicable", "Not applicable"
+    ACCEPTED = "accepted", "Accepted as is"
+    PLANNED_ELSEWHERE = "planned_elsewhere", "Planned elsewhere"
+    FALSE_POSITIVE = "false_positive", "False positive"
+
+
+class Suggestion(models.Model):
+    """A suggestion on a plan. `status`, `fingerprint` and the dismissal/resolution fields are
+    internal: the API record carries none of them (spec 2.3)."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    plan = models.ForeignKey(Plan, on_delete=models.CASCADE, related_name="suggestions")
+    suggestion_type = models.CharField(max_length=20, choices=SuggestionType.choices)
+    severity = models.CharField(max_length=10, choices=Severity.choices)
+    title = models.CharField(max_length=300)
+    body = models.TextField()
+    structure_node = models.ForeignKey(
+        StructureNode, on_delete=models.CASCADE, related_name="suggestions"
+    )
+    recommended_action_json = models.JSONField(default=dict)
+    created_at = models.DateTimeField(default=timezone.now)
+    status = models.CharField(
+        max_length=10, choices=SuggestionStatus.choices, default=SuggestionStatus.OPEN
+    )
+    fingerprint = models.CharField(max_length=200)
+    updated_at = models.DateTimeField(default=timezone.now)
+    dismissed_at = models.DateTimeField(null=True, blank=True)
+    dismissed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="dismissed_suggestions",
+    )
+    dismiss_reason = models.CharField(max_length=20, choices=DismissReason.choices, blank=True)
+    dismiss_comment = models.CharField(max_length=280, blank=True)
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    resolution = models.CharField(max_length=10, choices=Resolution.choices, blank=True)
+
+    class Meta:
+        ordering = ("created_at", "id")
+        indexes: ClassVar = [models.Index(fields=["plan", "status"])]
+        constraints: ClassVar = [
+            models.UniqueConstraint(
+                fields=["plan", "fingerprint"], name="suggestion_plan_fingerprint_unique"
+            ),
+            models.CheckConstraint(
+                condition=Q(suggestion_type__in=SuggestionType.values),
+                name="suggestion_type_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(severity__in=Severity.values), name="suggestion_severity_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=SuggestionStatus.values), name="suggestion_status_valid"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.suggestion_type}: {self.title}"
