@@ -34,6 +34,9 @@ class PlanNumberCounter(models.Model):
             models.CheckConstraint(condition=Q(pk=1), name="plan_number_counter_single_row"),
         ]
 
+    def __str__(self) -> str:
+        return f"last plan number {self.last_number}"
+
 
 class Plan(models.Model):
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
