@@ -5,7 +5,8 @@ from __future__ import annotations
 from django.db import transaction
 from django.db.models import F
 
-from planning.models import PlanNumberCounter
+from accounts.models import User
+from planning.models import Plan, PlanMembership, PlanNumberCounter, PlanRole
 
 
 @transaction.atomic
@@ -21,3 +22,11 @@ def plan_number_allocate() -> int:
         PlanNumberCounter.objects.create(pk=1, last_number=1)
         return 1
     return PlanNumberCounter.objects.values_list("last_number", flat=True).get(pk=1)
+
+
+@transaction.atomic
+def plan_create(*, owner: User, name: str, description: str = "") -> Plan:
+    """A new plan with the next number; its creator becomes its owner."""
+    plan = Plan.objects.create(number=plan_number_allocate(), name=name, description=description)
+    PlanMembership.objects.create(plan=plan, user=owner, role=PlanRole.OWNER)
+    return plan
