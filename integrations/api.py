@@ -1,0 +1,92 @@
+"""Integrator routes of the integrations app: the API-key session check."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import OpenApiExample, extend_schema, inline_serializer
+from rest_framework import serializers
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts.api import user_payload
+from integrations.authentication import ApiKeyAuthentication
+from integrations.errors import api_response, json_object_body
+from integrations.models import ApiKey
+from integrations.selectors import api_access_granted
+from integrations.throttling import ApiKeyThrottle
+
+
+def api_key_payload(api_key: ApiKey) -> dict[str, Any]:
+    return {
+        "id": str(api_key.pk),
+        "name": api_key.name,
+        "hint": api_key.hint,
+        "created_at": api_key.created_at,
+        "expires_at": api_key.expires_at,
+        "last_used_at": api_key.last_used_at,
+    }
+
+
+_SESSION_DATA = inline_serializer(
+    "ApiKeySession",
+    {
+        "user": inline_serializer(
+            "ApiKeySessionUser",
+            {
+                "id": serializers.CharField(),
+                "email": serializers.EmailField(),
+                "name": serializers.CharField(),
+            },
+        ),
+        "api_key": inline_serializer(
+            "ApiKeySessionKey",
+            {
+                "id": serializers.UUIDField(),
+                "name": serializers.CharField(),
+                "hint": serializers.CharField(),
+                "created_at": serializers.DateTimeField(),
+                "expires_at": serializers.DateTimeField(allow_null=True),
+                "last_used_at": serializers.DateTimeField(allow_null=True),
+            },
+        ),
+        "api_access_enabled": serializers.BooleanField(),
+    },
+)
+
+
+class ApiKeySessionCheckApi(APIView):
+    """Validates the Bearer key and answers with the identity behind it.
+
+    ``api_access_enabled`` is whether the API access policy lets this account use the API;
+    since a key that may not be used is refused with 403, it is true in every 200 answer.
+    """
+
+    authentication_classes = [ApiKeyAuthentication]
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [ApiKeyThrottle]
+
+    @extend_schema(
+        operation_id="api_key_session_check",
+        summary="Check an API key",
+        description="Validates the key of the Authorization header and returns who it belongs to.",
+        request=inline_serializer("ApiKeySessionCheckRequest", {}),
+        responses={200: _SESSION_DATA},
+        examples=[OpenApiExample("Empty body", value={}, request_only=True)],
+        tags=["auth"],
+    )
+    def post(self, request: Request) -> Response:
+        json_object_body(request)
+        api_key: ApiKey = request.auth
+        return api_response(
+            request,
+            {
+                "user": user_payload(api_key.owner),
+                "api_key": api_key_payload(api_key),
+                "api_access_enabled": api_access_granted(user=api_key.owner),
+            },
+            message="The API key is valid.",
+            message_key="auth.api_key_valid",
+        )

@@ -1,0 +1,76 @@
+"""Bearer API-key authentication for the integrator endpoints (the ``ApiKeyAuth`` scheme).
+
+Every failure raises ``ApiError`` with its own messageKey instead of returning ``None``: a view
+with this class never falls through to DRF's generic "not authenticated" (or a permission or
+throttle error), so a missing header is always ``auth.missing_api_key``. DRF authenticates
+before it checks permissions and throttles, so an authentication failure is what the client
+sees.
+
+The work done does not depend on which check fails: the key is always hashed and its checksum
+always computed; a well-formed key costs one indexed query (key and owner together), and a
+malformed or mistyped one costs none.
+"""
+
+from __future__ import annotations
+
+import hmac
+import re
+from typing import Any
+
+from django.utils import timezone
+from rest_framework.authentication import BaseAuthentication
+from rest_framework.request import Request
+
+from accounts.models import User
+from integrations.errors import BEARER_CHALLENGE, ApiError
+from integrations.keys import key_hash, key_is_well_formed
+from integrations.models import ApiKey
+from integrations.selectors import api_access_granted, api_key_by_hash
+from integrations.services import api_key_mark_used
+
+# "Bearer", one space, a token without whitespace; the scheme is case-insensitive (RFC 9110).
+_BEARER = re.compile(r"[Bb][Ee][Aa][Rr][Ee][Rr] (\S+)")
+
+
+def bearer_token(header: str | None) -> str:
+    """The token of an ``Authorization: Bearer <token>`` header, or the ApiError that applies."""
+    if header is None or not header.strip():
+        raise ApiError("auth.missing_api_key")
+    match = _BEARER.fullmatch(header)
+    if match is None:
+        raise ApiError("auth.malformed_authorization")
+    return match.group(1)
+
+
+def api_key_authenticate(raw: str) -> ApiKey:
+    """The usable ApiKey (owner loaded) for a raw key, or the ApiError that applies."""
+    digest = key_hash(raw)
+    if not key_is_well_formed(raw):
+        raise ApiError("auth.invalid_api_key")
+    api_key = api_key_by_hash(key_hash=digest)
+    if api_key is None or not hmac.compare_digest(api_key.key_hash, digest):
+        raise ApiError("auth.invalid_api_key")
+    now = timezone.now()
+    state = api_key.state_at(now)
+    if state is ApiKey.State.REVOKED:
+        raise ApiError("auth.api_key_revoked")
+    if state is ApiKey.State.EXPIRED:
+        raise ApiError("auth.api_key_expired")
+    owner: User = api_key.owner
+    if not owner.is_active:
+        raise ApiError("auth.account_inactive")
+    if not api_access_granted(user=owner):
+        raise ApiError("auth.api_access_disabled")
+    api_key_mark_used(api_key=api_key, now=now)
+    return api_key
+
+
+class ApiKeyAuthentication(BaseAuthentication):
+    """``request.user`` is the key's owner, ``request.auth`` the ApiKey."""
+
+    def authenticate(self, request: Request) -> tuple[Any, ApiKey]:
+        api_key = api_key_authenticate(bearer_token(request.META.get("HTTP_AUTHORIZATION")))
+        return api_key.owner, api_key
+
+    def authenticate_header(self, request: Request) -> str:
+        return BEARER_CHALLENGE["WWW-Authenticate"]

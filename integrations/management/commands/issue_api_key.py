@@ -1,0 +1,53 @@
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils import timezone
+
+from accounts.models import User
+from integrations.selectors import api_access_granted
+from integrations.services import api_key_create
+
+
+def _positive_int(value: str) -> int:
+    number = int(value)
+    if number < 1:
+        raise ValueError(value)
+    return number
+
+
+class Command(BaseCommand):
+    help = (
+        "Creates an API key for an account and prints the raw key alone on stdout (it is not "
+        "stored anywhere and cannot be shown again)."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("email", help="Email address of the key's owner.")
+        parser.add_argument("--name", required=True, help="Name of the key.")
+        parser.add_argument(
+            "--expires-days",
+            type=_positive_int,
+            default=None,
+            metavar="N",
+            help="Expire the key N days (>= 1) from now; default: no expiry.",
+        )
+
+    def handle(
+        self, *args: Any, email: str, name: str, expires_days: int | None, **options: Any
+    ) -> None:
+        user = User.objects.filter(email__iexact=email.strip()).first()
+        if user is None:
+            raise CommandError(f"No account has the email address {email!r}.")
+        if not name.strip():
+            raise CommandError("--name must not be empty.")
+        expires_at = timezone.now() + timedelta(days=expires_days) if expires_days else None
+        _api_key, raw_key = api_key_create(user=user, name=name, expires_at=expires_at)
+        if not api_access_granted(user=user):
+            self.stderr.write(
+                f"Note: API access is not enabled for {user.email}; the key is refused until "
+                f"it is (manage.py grant_api_access {user.email})."
+            )
+        self.stdout.write(raw_key)

@@ -1,0 +1,71 @@
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import ClassVar
+
+from django.conf import settings
+from django.db import models
+from django.db.models.functions import Length
+from django.db.models.lookups import Exact, GreaterThan
+from django.utils import timezone
+
+
+class ApiKeyQuerySet(models.QuerySet["ApiKey"]):
+    def owned_by(self, user: models.Model) -> ApiKeyQuerySet:
+        return self.filter(owner=user)
+
+
+class ApiKey(models.Model):
+    """A user's API key. Only the SHA-256 hex of the raw key is stored (see integrations.keys)."""
+
+    class State(models.TextChoices):
+        ACTIVE = "active", "Active"
+        EXPIRED = "expired", "Expired"
+        REVOKED = "revoked", "Revoked"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_keys"
+    )
+    name = models.CharField(max_length=100)
+    key_hash = models.CharField("SHA-256 of the key", max_length=64, unique=True, editable=False)
+    hint = models.CharField(max_length=16, editable=False)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+    expires_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+
+    objects: ClassVar[ApiKeyQuerySet] = ApiKeyQuerySet.as_manager()  # type: ignore[assignment]
+
+    class Meta:
+        verbose_name = "API key"
+        ordering = ("-created_at", "id")
+        indexes: ClassVar = [models.Index(fields=["owner", "-created_at"])]
+        constraints: ClassVar = [
+            models.CheckConstraint(
+                condition=Exact(Length("key_hash"), 64), name="integrations_apikey_hash_length"
+            ),
+            models.CheckConstraint(
+                condition=GreaterThan(Length("name"), 0), name="integrations_apikey_name_set"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(expires_at__isnull=True)
+                | models.Q(expires_at__gt=models.F("created_at")),
+                name="integrations_apikey_expires_after_creation",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.hint}…)"
+
+    def state_at(self, now: datetime) -> ApiKey.State:
+        if self.revoked_at is not None:
+            return self.State.REVOKED
+        if self.expires_at is not None and self.expires_at <= now:
+            return self.State.EXPIRED
+        return self.State.ACTIVE
+
+    @property
+    def state(self) -> ApiKey.State:
+        return self.state_at(timezone.now())

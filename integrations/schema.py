@@ -1,0 +1,22 @@
+"""drf-spectacular: the ``ApiKeyAuth`` security scheme (HTTP bearer) for ApiKeyAuthentication."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
+
+
+class ApiKeyAuthScheme(OpenApiAuthenticationExtension):
+    target_class = "integrations.authentication.ApiKeyAuthentication"
+    name = "ApiKeyAuth"
+
+    def get_security_definition(self, auto_schema: Any) -> dict[str, Any]:
+        return {
+            "type": "http",
+            "scheme": "bearer",
+            "description": (
+                "A user API key, created under Profile > Integrations > API keys: "
+                "`Authorization: Bearer mpk_...`."
+            ),
+        }
