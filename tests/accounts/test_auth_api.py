@@ -1,0 +1,156 @@
+"""The web app's JSON routes: POST /api/v1/auth/register/user and /api/v1/auth/login/user."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from tests.conftest import TEST_PASSWORD
+
+pytestmark = pytest.mark.django_db
+User = get_user_model()
+REGISTER = "/api/v1/auth/register/user"
+LOGIN = "/api/v1/auth/login/user"
+GOOD_PASSWORD = "plum-orchard-ladder-77"
+
+
+def post_json(client, url, body, **headers):
+    return client.post(url, body, content_type="application/json", **headers)
+
+
+def assert_envelope(body, *, success, message_key):
+    assert set(body) == {"success", "message", "messageKey", "data", "traceId"}
+    assert body["success"] is success
+    assert body["messageKey"] == message_key
+    assert isinstance(body["message"], str) and body["message"]
+    assert isinstance(body["traceId"], str) and body["traceId"]
+
+
+def test_register_creates_user_and_returns_it(client):
+    response = post_json(
+        client, REGISTER, {"email": "Ada@Example.com", "password": GOOD_PASSWORD, "name": "Ada"}
+    )
+
+    assert response.status_code == 201
+    body = response.json()
+    assert_envelope(body, success=True, message_key="auth.registered")
+    user = User.objects.get()
+    assert body["data"] == {"id": str(user.pk), "email": "ada@example.com", "name": "Ada"}
+    assert user.check_password(GOOD_PASSWORD)
+
+
+@pytest.mark.parametrize(
+    ("payload", "field"),
+    [
+        ({"password": GOOD_PASSWORD}, "email"),
+        ({"email": "nope", "password": GOOD_PASSWORD}, "email"),
+        ({"email": "a@example.com"}, "password"),
+        ({"email": "a@example.com", "password": "short1"}, "password"),
+        ({"email": "a@example.com", "password": "password123"}, "password"),
+        ({"email": "a@example.com", "password": "83749271658"}, "password"),
+        ({"email": "a@example.com", "password": GOOD_PASSWORD, "name": "x" * 151}, "name"),
+    ],
+)
+def test_register_reports_field_errors(client, payload, field):
+    response = post_json(client, REGISTER, payload)
+
+    assert response.status_code == 400
+    body = response.json()
+    assert_envelope(body, success=False, message_key="validation.failed")
+    assert list(body["data"]["errors"]) == [field]
+    assert all(isinstance(m, str) for m in body["data"]["errors"][field])
+    assert not User.objects.exists()
+
+
+def test_register_rejects_duplicate_email(client, user):
+    response = post_json(client, REGISTER, {"email": user.email.upper(), "password": GOOD_PASSWORD})
+
+    assert response.status_code == 400
+    body = response.json()
+    assert body["messageKey"] == "validation.failed"
+    assert "already exists" in body["data"]["errors"]["email"][0]
+    assert User.objects.count() == 1
+
+
+def test_register_rejects_malformed_json(client):
+    response = client.post(REGISTER, '{"email": ', content_type="application/json")
+
+    assert response.status_code == 400
+    assert_envelope(response.json(), success=False, message_key="validation.malformed_json")
+    assert response.json()["data"] is None
+
+
+def test_register_rejects_non_object_body(client):
+    response = post_json(client, REGISTER, ["a@example.com"])
+
+    assert response.status_code == 400
+    assert response.json()["messageKey"] == "validation.body_not_object"
+
+
+def test_register_rejects_form_encoded_body(client):
+    response = client.post(REGISTER, {"email": "a@example.com", "password": GOOD_PASSWORD})
+
+    assert response.status_code == 415
+    assert response.json()["messageKey"] == "validation.unsupported_media_type"
+    assert not User.objects.exists()
+
+
+def test_login_sets_session_and_returns_user(client, user):
+    response = post_json(client, LOGIN, {"email": user.email, "password": TEST_PASSWORD})
+
+    assert response.status_code == 200
+    body = response.json()
+    assert_envelope(body, success=True, message_key="auth.logged_in")
+    assert body["data"] == {"id": str(user.pk), "email": user.email, "name": user.name}
+    assert "sessionid" in response.cookies
+    assert client.get("/plans/").status_code == 200
+
+
+def test_login_with_wrong_password_is_401(client, user):
+    response = post_json(client, LOGIN, {"email": user.email, "password": "wrong-one-99"})
+
+    assert response.status_code == 401
+    body = response.json()
+    assert_envelope(body, success=False, message_key="auth.invalid_credentials")
+    assert body["data"] is None
+    assert "sessionid" not in response.cookies
+
+
+def test_login_with_unknown_email_is_indistinguishable_from_wrong_password(client, user):
+    unknown = post_json(client, LOGIN, {"email": "nobody@example.com", "password": "x-y-z-1"})
+    wrong = post_json(client, LOGIN, {"email": user.email, "password": "x-y-z-1"})
+
+    assert unknown.status_code == wrong.status_code == 401
+    assert unknown.json()["message"] == wrong.json()["message"]
+
+
+def test_login_with_missing_fields_reports_each(client):
+    response = post_json(client, LOGIN, {})
+
+    assert response.status_code == 400
+    assert set(response.json()["data"]["errors"]) == {"email", "password"}
+
+
+def test_login_route_rejects_get_with_405(client):
+    response = client.get(LOGIN)
+
+    assert response.status_code == 405
+    assert_envelope(response.json(), success=False, message_key="routing.method_not_allowed")
+    assert "POST" in response["Allow"]
+
+
+@pytest.mark.parametrize("url", [LOGIN, REGISTER])
+def test_password_routes_are_throttled_per_address(client, user, settings, url):
+    settings.MAINTPLAN_THROTTLE_RATES = {**settings.MAINTPLAN_THROTTLE_RATES, "auth": "2/minute"}
+    for _ in range(2):
+        post_json(client, url, {"email": user.email, "password": "wrong-one-99"})
+
+    response = post_json(client, url, {"email": user.email, "password": TEST_PASSWORD})
+    other_address = post_json(
+        client, url, {"email": "z@example.com", "password": "x"}, REMOTE_ADDR="10.9.8.7"
+    )
+
+    assert response.status_code == 429
+    assert_envelope(response.json(), success=False, message_key="throttle.rate_limited")
+    assert 0 < int(response["Retry-After"]) <= 60
+    assert other_address.status_code != 429
