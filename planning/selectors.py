@@ -3,12 +3,23 @@ plan the user may not see is indistinguishable from one that does not exist."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import QuerySet
+from django.core.exceptions import ValidationError
+from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 from django.http import Http404
 
-from planning.models import MAX_PLAN_NUMBER, Plan, PlanMembership
+from planning.models import (
+    MAX_PLAN_NUMBER,
+    Action,
+    Code,
+    Plan,
+    PlanMembership,
+    Project,
+    StructureNode,
+)
 
 
 def plan_list_for_user(*, user: Any) -> QuerySet[Plan]:
@@ -29,3 +40,173 @@ def plan_membership_get(*, user: Any, number: int) -> PlanMembership:
 
 def plan_get_for_user(*, user: Any, number: int) -> Plan:
     return plan_membership_get(user=user, number=number).plan
+
+
+def plan_memberships_for_user(*, user: Any) -> QuerySet[PlanMembership]:
+    """The user's memberships with their plans, each plan annotated with `node_count` and
+    `action_count` (subqueries, so the two counts do not multiply each other)."""
+    if not user.is_authenticated:
+        return PlanMembership.objects.none()
+    node_count = (
+        StructureNode.objects.filter(plan=OuterRef("plan"))
+        .order_by()
+        .values("plan")
+        .annotate(total=Count("id"))
+        .values("total")
+    )
+    action_count = (
+        Action.objects.filter(plan=OuterRef("plan"))
+        .order_by()
+        .values("plan")
+        .annotate(total=Count("id"))
+        .values("total")
+    )
+    return (
+        PlanMembership.objects.filter(user=user)
+        .select_related("plan")
+        .annotate(
+            node_count=Coalesce(Subquery(node_count), 0),
+            action_count=Coalesce(Subquery(action_count), 0),
+        )
+        .order_by("plan__number")
+    )
+
+
+def plan_members(*, plan: Plan) -> QuerySet[PlanMembership]:
+    return PlanMembership.objects.filter(plan=plan).select_related("user").order_by("user__email")
+
+
+def plan_membership_by_id(*, plan: Plan, membership_id: int) -> PlanMembership:
+    try:
+        return PlanMembership.objects.select_related("user", "plan").get(
+            plan=plan, pk=membership_id
+        )
+    except PlanMembership.DoesNotExist:
+        raise Http404("No such member") from None
+
+
+# --- structure --------------------------------------------------------------------------------
+
+
+@dataclass
+class TreeNode:
+    node: StructureNode
+    depth: int = 0
+    children: list[TreeNode] = field(default_factory=list)
+
+
+def structure_tree(*, plan: Plan) -> list[TreeNode]:
+    """The plan's structure as a forest of `TreeNode`s, loaded in one query and assembled here.
+    Children are sorted by name; a node whose parent is missing (cannot happen through the
+    services) is shown as a root rather than lost."""
+    nodes = list(StructureNode.objects.filter(plan=plan).select_related("code").order_by("name"))
+    by_id = {node.pk: TreeNode(node=node) for node in nodes}
+    roots: list[TreeNode] = []
+    for tree_node in by_id.values():
+        parent = by_id.get(tree_node.node.parent_id)
+        (parent.children if parent is not None else roots).append(tree_node)
+    stack = [(root, 0) for root in roots]
+    while stack:
+        tree_node, depth = stack.pop()
+        tree_node.depth = depth
+        stack.extend((child, depth + 1) for child in tree_node.children)
+    return roots
+
+
+def structure_flat(*, plan: Plan) -> list[TreeNode]:
+    """The tree in display order (depth first), for indented select boxes."""
+    ordered: list[TreeNode] = []
+    stack = list(reversed(structure_tree(plan=plan)))
+    while stack:
+        tree_node = stack.pop()
+        ordered.append(tree_node)
+        stack.extend(reversed(tree_node.children))
+    return ordered
+
+
+def node_subtree_ids(*, plan: Plan, node_id: Any) -> set[Any]:
+    """Ids of the node and all its descendants (one query)."""
+    children: dict[Any, list[Any]] = {}
+    for pk, parent_id in StructureNode.objects.filter(plan=plan).values_list("id", "parent_id"):
+        children.setdefault(parent_id, []).append(pk)
+    found: set[Any] = set()
+    stack = [node_id]
+    while stack:
+        current = stack.pop()
+        if current in found:
+            continue
+        found.add(current)
+        stack.extend(children.get(current, []))
+    return found
+
+
+def node_get(*, plan: Plan, node_id: Any) -> StructureNode:
+    try:
+        return StructureNode.objects.select_related("code", "parent", "plan").get(
+            plan=plan, pk=node_id
+        )
+    except (StructureNode.DoesNotExist, ValidationError, ValueError):
+        raise Http404("No such node") from None
+
+
+def node_ancestors(*, node: StructureNode) -> list[StructureNode]:
+    """From the root down to the node's parent (one query for the plan's nodes)."""
+    by_id = {n.pk: n for n in StructureNode.objects.filter(plan_id=node.plan_id)}
+    path: list[StructureNode] = []
+    current = by_id.get(node.parent_id)
+    while current is not None and len(path) < len(by_id):
+        path.append(current)
+        current = by_id.get(current.parent_id)
+    return list(reversed(path))
+
+
+# --- actions ----------------------------------------------------------------------------------
+
+
+def action_list(
+    *, plan: Plan, node_id: Any | None = None, year: int | None = None
+) -> QuerySet[Action]:
+    """The plan's actions, optionally only those in a node's subtree and/or one year."""
+    actions = Action.objects.filter(plan=plan).select_related("node", "project")
+    if node_id is not None:
+        actions = actions.filter(node_id__in=node_subtree_ids(plan=plan, node_id=node_id))
+    if year is not None:
+        actions = actions.filter(planned_year=year)
+    return actions.order_by("planned_year", "title", "id")
+
+
+def action_get(*, plan: Plan, action_id: Any) -> Action:
+    try:
+        return Action.objects.select_related("node", "project", "plan").get(plan=plan, pk=action_id)
+    except (Action.DoesNotExist, ValidationError, ValueError):
+        raise Http404("No such action") from None
+
+
+def action_years(*, plan: Plan) -> list[int]:
+    return list(
+        Action.objects.filter(plan=plan)
+        .order_by("planned_year")
+        .values_list("planned_year", flat=True)
+        .distinct()
+    )
+
+
+def plan_projects(*, plan: Plan) -> QuerySet[Project]:
+    return Project.objects.filter(plan=plan).order_by("year", "name")
+
+
+# --- code catalog -----------------------------------------------------------------------------
+
+
+def code_search(*, query: str = "", limit: int = 50) -> QuerySet[Code]:
+    """Catalog codes whose code, name or keywords contain every word of the query."""
+    codes = Code.objects.all()
+    for word in (query or "").split()[:10]:
+        codes = codes.filter(
+            Q(code__icontains=word) | Q(name__icontains=word) | Q(keywords__icontains=word)
+        )
+    return codes.order_by("code")[:limit]
+
+
+def code_get_by_code(*, code: str) -> Code | None:
+    return Code.objects.filter(code=(code or "").strip()).first()

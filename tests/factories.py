@@ -35,6 +35,7 @@ from planning.models import (  # noqa: E402
     Plan,
     PlanMembership,
     PlanRole,
+    Project,
     StructureNode,
 )
 
@@ -100,3 +101,12 @@ class ActionFactory(DjangoModelFactory[Action]):
     kind = ActionKind.REPAIR
     planned_year = 2030
     estimated_cost = Decimal("1000.00")
+
+
+class ProjectFactory(DjangoModelFactory[Project]):
+    class Meta:
+        model = Project
+
+    plan = factory.SubFactory(PlanFactory)
+    name = factory.Sequence(lambda n: f"Project {n}")
+    year = 2030
