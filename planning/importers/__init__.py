@@ -1,0 +1,19 @@
+"""Plan import: the JSON plan format of DESIGN.md "Import" and the same columns as a CSV pair.
+
+All or nothing: every problem is collected and reported at once (`ImportRejected.problems`),
+and nothing is written unless there is none.
+"""
+
+from __future__ import annotations
+
+from planning.importers.csv_pair import plan_import_csv
+from planning.importers.plan_document import plan_import, plan_import_document
+from planning.importers.problems import ImportProblem, ImportRejected
+
+__all__ = [
+    "ImportProblem",
+    "ImportRejected",
+    "plan_import",
+    "plan_import_csv",
+    "plan_import_document",
+]

@@ -1,0 +1,147 @@
+"""The plan format as a pair of CSV files (nodes.csv, actions.csv), for people coming from
+spreadsheets: the same columns as the JSON format, a header row, an empty cell for "none"."""
+
+from __future__ import annotations
+
+import csv
+import io
+from decimal import Decimal, InvalidOperation
+
+from accounts.models import User
+from planning.importers.plan_document import (
+    ACTION_FIELDS,
+    ACTION_REQUIRED,
+    AMOUNT_FIELDS,
+    NODE_FIELDS,
+    NODE_REQUIRED,
+    YEAR_FIELDS,
+    ProblemCollector,
+    Record,
+    file_text,
+    plan_records_import,
+)
+from planning.importers.problems import ImportRejected
+from planning.models import Plan
+
+NODES_FILENAME = "nodes.csv"
+ACTIONS_FILENAME = "actions.csv"
+
+
+def _cell_value(column: str, cell: str) -> object:
+    """A cell as the JSON format would hold it: numbers for the number columns when they
+    parse, the text otherwise (the checks then say what is wrong with it)."""
+    text = cell.strip()
+    if not text:
+        return None
+    if column in YEAR_FIELDS or column in AMOUNT_FIELDS:
+        try:
+            number = Decimal(text)
+        except InvalidOperation:
+            return text
+        if column in YEAR_FIELDS and number.is_finite() and number == number.to_integral():
+            return int(number)
+        return number
+    return text
+
+
+def _csv_records(
+    *,
+    content: bytes,
+    filename: str,
+    columns: tuple[str, ...],
+    required: tuple[str, ...],
+    section: int,
+    problems: ProblemCollector,
+) -> list[Record]:
+    """The data rows of one CSV file as records labelled with their line numbers; problems of
+    the file or its header are added to `problems` (and then no rows are returned)."""
+    try:
+        text = file_text(content, filename)
+    except ImportRejected as rejected:
+        for problem in rejected.problems:
+            problems.add((section, -1), problem.row, problem.field, problem.message)
+        return []
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    header_row = f"{filename} line 1"
+    try:
+        header = [cell.strip() for cell in next(reader)]
+    except StopIteration:
+        problems.add((section, -1), filename, "", "is empty; a header row is required")
+        return []
+    except csv.Error as error:
+        problems.add((section, -1), header_row, "", f"malformed CSV: {error}")
+        return []
+    header_ok = True
+    for index, column in enumerate(header):
+        if column not in columns:
+            header_ok = False
+            shown = column or f"column {index + 1} (empty)"
+            problems.add(
+                (section, -1),
+                header_row,
+                shown,
+                f"unknown column (the columns are: {', '.join(columns)})",
+            )
+        elif header.index(column) != index:
+            header_ok = False
+            problems.add((section, -1), header_row, column, "column appears twice")
+    for column in required:
+        if column not in header:
+            header_ok = False
+            problems.add((section, -1), header_row, column, "required column is missing")
+    if not header_ok:
+        return []
+    records: list[Record] = []
+    while True:
+        try:
+            cells = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as error:
+            problems.add((section, -1), f"{filename} line {reader.line_num}", "", f"{error}")
+            break
+        row = f"{filename} line {reader.line_num}"
+        if not any(cell.strip() for cell in cells):
+            continue  # spreadsheets leave blank lines at the end
+        if len(cells) > len(header) and any(cell.strip() for cell in cells[len(header) :]):
+            problems.add(
+                (section, len(records)),
+                row,
+                "",
+                f"has {len(cells)} cells but the header has {len(header)} columns",
+            )
+        # A short row leaves its last columns out: they read as empty cells.
+        cells_by_column = zip(header, cells, strict=False)
+        records.append((row, {col: _cell_value(col, text) for col, text in cells_by_column}))
+    return records
+
+
+def plan_import_csv(*, owner: User, nodes_csv: bytes, actions_csv: bytes, name: str) -> Plan:
+    """Imports a plan from nodes.csv and actions.csv; `owner` becomes its owner.
+
+    Raises ImportRejected with every problem of both files, and then writes nothing.
+    """
+    problems = ProblemCollector()
+    node_records = _csv_records(
+        content=nodes_csv,
+        filename=NODES_FILENAME,
+        columns=NODE_FIELDS,
+        required=NODE_REQUIRED,
+        section=1,
+        problems=problems,
+    )
+    action_records = _csv_records(
+        content=actions_csv,
+        filename=ACTIONS_FILENAME,
+        columns=ACTION_FIELDS,
+        required=ACTION_REQUIRED,
+        section=2,
+        problems=problems,
+    )
+    return plan_records_import(
+        owner=owner,
+        name=name,
+        node_records=node_records,
+        action_records=action_records,
+        problems=problems,
+    )

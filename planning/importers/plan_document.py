@@ -1,0 +1,509 @@
+"""The plan import format of DESIGN.md "Import" and the all-or-nothing write.
+
+Every import, whatever the file format, ends in `plan_import_document`: it checks the whole
+document first and collects every problem, raises `ImportRejected` if there is any, and only
+then writes the plan, its nodes and its actions in one transaction with bulk inserts.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+
+from accounts.models import User
+from planning.importers.problems import ImportProblem, ImportRejected
+from planning.models import (
+    MAX_YEAR,
+    MIN_YEAR,
+    Action,
+    ActionKind,
+    ActionStatus,
+    Code,
+    NodeKind,
+    Plan,
+    StructureNode,
+)
+from planning.services import plan_create
+
+NODE_FIELDS = ("ref", "parent_ref", "name", "kind", "code", "quantity", "unit", "install_year")
+ACTION_FIELDS = ("node_ref", "title", "kind", "planned_year", "estimated_cost", "status")
+DOCUMENT_FIELDS = ("name", "nodes", "actions")
+NODE_REQUIRED = ("ref", "name", "kind")
+ACTION_REQUIRED = ("node_ref", "title", "kind", "planned_year")
+# Fields holding a year or an amount: the CSV reader turns their text into numbers.
+YEAR_FIELDS = frozenset({"install_year", "planned_year"})
+AMOUNT_FIELDS = frozenset({"quantity", "estimated_cost"})
+
+NAME_MAX_LENGTH = 200
+UNIT_MAX_LENGTH = 20
+# DecimalField(max_digits=14, decimal_places=2)
+MAX_AMOUNT = Decimal("999999999999.99")
+CENT = Decimal("0.01")
+BULK_BATCH_SIZE = 1000
+
+# One record of the document: where it is (for messages) and its raw key/value pairs.
+Record = tuple[str, object]
+
+
+@dataclass(frozen=True)
+class NodeRow:
+    row: str
+    ref: str
+    parent_ref: str | None
+    name: str
+    kind: str
+    code: str | None
+    quantity: Decimal | None
+    unit: str
+    install_year: int | None
+
+
+@dataclass(frozen=True)
+class ActionRow:
+    row: str
+    node_ref: str
+    title: str
+    kind: str
+    planned_year: int
+    estimated_cost: Decimal
+    status: str
+
+
+class ProblemCollector:
+    """Problems in the order a reader meets them in the file, whatever pass found them."""
+
+    def __init__(self) -> None:
+        self._found: list[tuple[tuple[int, int, int], ImportProblem]] = []
+
+    def add(self, position: tuple[int, int], row: str, field: str, message: str) -> None:
+        self._found.append(((*position, len(self._found)), ImportProblem(row, field, message)))
+
+    def __bool__(self) -> bool:
+        return bool(self._found)
+
+    def sorted(self) -> list[ImportProblem]:
+        return [problem for _key, problem in sorted(self._found, key=lambda found: found[0])]
+
+
+class _RecordReader:
+    """Reads typed fields out of one record, noting a problem for each bad one."""
+
+    def __init__(
+        self,
+        record: Mapping[str, object],
+        row: str,
+        position: tuple[int, int],
+        problems: ProblemCollector,
+    ) -> None:
+        self.record = record
+        self.row = row
+        self.position = position
+        self.problems = problems
+        self.valid = True
+
+    def problem(self, field: str, message: str) -> None:
+        self.valid = False
+        self.problems.add(self.position, self.row, field, message)
+
+    def _value(self, field: str, *, required: bool) -> object:
+        value = self.record.get(field)
+        if isinstance(value, str):
+            value = value.strip() or None  # an empty cell or string means "not given"
+        if value is None and required:
+            self.problem(field, "is required")
+        return value
+
+    def text(self, field: str, *, required: bool = False, max_length: int | None = None) -> Any:
+        value = self._value(field, required=required)
+        if value is None:
+            return None
+        if not isinstance(value, str):
+            self.problem(field, f"must be a string, got {_describe(value)}")
+            return None
+        if max_length is not None and len(value) > max_length:
+            self.problem(field, f"must be at most {max_length} characters")
+            return None
+        return value
+
+    def choice(self, field: str, choices: Sequence[str], *, required: bool = False) -> Any:
+        value = self.text(field, required=required)
+        if value is not None and value not in choices:
+            self.problem(field, f'"{value}" is not one of: {", ".join(choices)}')
+            return None
+        return value
+
+    def year(self, field: str, *, required: bool = False) -> int | None:
+        value = self._value(field, required=required)
+        if value is None:
+            return None
+        if isinstance(value, Decimal) and value.is_finite() and value == value.to_integral():
+            value = int(value)
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.problem(field, f"must be a whole number (a year), got {_describe(value)}")
+            return None
+        if not MIN_YEAR <= value <= MAX_YEAR:
+            self.problem(field, f"{value} is outside the years {MIN_YEAR} to {MAX_YEAR}")
+            return None
+        return value
+
+    def amount(self, field: str, *, required: bool = False) -> Decimal | None:
+        value = self._value(field, required=required)
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int | float | Decimal):
+            self.problem(field, f"must be a number, got {_describe(value)}")
+            return None
+        amount = Decimal(str(value)) if isinstance(value, float) else Decimal(value)
+        if not amount.is_finite():
+            self.problem(field, f"must be a number, got {_describe(value)}")
+            return None
+        if amount < 0:
+            self.problem(field, f"must not be negative, got {amount}")
+            return None
+        if amount > MAX_AMOUNT + CENT:  # checked first: quantize() refuses huge numbers
+            self.problem(field, f"must be at most {MAX_AMOUNT}")
+            return None
+        # Cents are what the database keeps; a finer figure is rounded, not refused.
+        amount = amount.quantize(CENT, rounding=ROUND_HALF_UP)
+        if amount > MAX_AMOUNT:
+            self.problem(field, f"must be at most {MAX_AMOUNT}")
+            return None
+        return amount
+
+    def unknown_fields(self, known: Sequence[str]) -> None:
+        for field in self.record:
+            if field not in known:
+                self.problem(str(field), f"unknown field (the fields are: {', '.join(known)})")
+
+
+def _describe(value: object) -> str:
+    if isinstance(value, str):
+        shown = value if len(value) <= 40 else value[:37] + "..."
+        return f'"{shown}"'
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float | Decimal):
+        return str(value)
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
+def _node_read(
+    record: object, row: str, position: tuple[int, int], problems: ProblemCollector
+) -> NodeRow | None:
+    if not isinstance(record, Mapping):
+        problems.add(position, row, "", f"must be an object, got {_describe(record)}")
+        return None
+    reader = _RecordReader(record, row, position, problems)
+    reader.unknown_fields(NODE_FIELDS)
+    ref = reader.text("ref", required=True)
+    parent_ref = reader.text("parent_ref")
+    name = reader.text("name", required=True, max_length=NAME_MAX_LENGTH)
+    kind = reader.choice("kind", NodeKind.values, required=True)
+    code = reader.text("code")
+    quantity = reader.amount("quantity")
+    unit = reader.text("unit", max_length=UNIT_MAX_LENGTH)
+    install_year = reader.year("install_year")
+    if not reader.valid:
+        # A node with a usable ref still counts for the parent and action checks, so one bad
+        # field does not also make every child and action report a missing node.
+        if ref is None:
+            return None
+        return NodeRow(row, ref, parent_ref, "", "", code, None, "", None)
+    return NodeRow(row, ref, parent_ref, name, kind, code, quantity, unit or "", install_year)
+
+
+def _action_read(
+    record: object, row: str, position: tuple[int, int], problems: ProblemCollector
+) -> ActionRow | None:
+    if not isinstance(record, Mapping):
+        problems.add(position, row, "", f"must be an object, got {_describe(record)}")
+        return None
+    reader = _RecordReader(record, row, position, problems)
+    reader.unknown_fields(ACTION_FIELDS)
+    node_ref = reader.text("node_ref", required=True)
+    title = reader.text("title", required=True, max_length=NAME_MAX_LENGTH)
+    kind = reader.choice("kind", ActionKind.values, required=True)
+    planned_year = reader.year("planned_year", required=True)
+    estimated_cost = reader.amount("estimated_cost")
+    status = reader.choice("status", ActionStatus.values)
+    if not reader.valid:
+        return None if node_ref is None else ActionRow(row, node_ref, "", "", 0, CENT, "")
+    return ActionRow(
+        row,
+        node_ref,
+        title,
+        kind,
+        planned_year,  # type: ignore[arg-type]  # required: not None when valid
+        estimated_cost if estimated_cost is not None else Decimal("0.00"),
+        status or ActionStatus.PLANNED,
+    )
+
+
+def _tree_check(
+    nodes: list[tuple[tuple[int, int], NodeRow]], problems: ProblemCollector
+) -> dict[str, NodeRow]:
+    """Duplicate refs, parents that do not exist, cycles. Returns the nodes by ref."""
+    by_ref: dict[str, NodeRow] = {}
+    positions: dict[str, tuple[int, int]] = {}
+    for position, node in nodes:
+        if node.ref in by_ref:
+            first = by_ref[node.ref].row
+            message = f'duplicate ref "{node.ref}" (first at {first})'
+            problems.add(position, node.row, "ref", message)
+        else:
+            by_ref[node.ref] = node
+            positions[node.ref] = position
+    parent_of: dict[str, str] = {}
+    for position, node in nodes:
+        if node.parent_ref is None or by_ref.get(node.ref) is not node:
+            continue
+        if node.parent_ref not in by_ref:
+            problems.add(position, node.row, "parent_ref", f'no node with ref "{node.parent_ref}"')
+        else:
+            parent_of[node.ref] = node.parent_ref
+    # Walk up from every node; a walk that meets its own path has found a cycle.
+    settled: set[str] = set()
+    for ref in by_ref:
+        path: list[str] = []
+        on_path: set[str] = set()
+        current: str | None = ref
+        while current is not None and current not in settled and current not in on_path:
+            path.append(current)
+            on_path.add(current)
+            current = parent_of.get(current)
+        if current is not None and current in on_path:
+            cycle = path[path.index(current) :]
+            first = min(cycle, key=lambda member: positions[member])
+            start = cycle.index(first)
+            loop = [*cycle[start:], *cycle[:start], first]
+            problems.add(
+                positions[first],
+                by_ref[first].row,
+                "parent_ref",
+                "cycle: " + " -> ".join(loop) + " (each arrow points to the parent)",
+            )
+        settled.update(path)
+    return by_ref
+
+
+def _codes_check(
+    nodes: list[tuple[tuple[int, int], NodeRow]], problems: ProblemCollector
+) -> dict[str, uuid.UUID]:
+    wanted = {node.code for _position, node in nodes if node.code is not None}
+    found = Code.objects.filter(code__in=wanted).values_list("code", "id") if wanted else []
+    code_ids = dict(found)
+    for position, node in nodes:
+        if node.code is not None and node.code not in code_ids:
+            problems.add(position, node.row, "code", f'no code "{node.code}" in the catalog')
+    return code_ids
+
+
+def _sequence(
+    document: Mapping[str, object], field: str, *, required: bool, problems: ProblemCollector
+) -> list[object]:
+    value = document.get(field)
+    if value is None:
+        if required:
+            problems.add((0, 0), "", field, "is required (a list, possibly empty)")
+        return []
+    if not isinstance(value, list):
+        problems.add((0, 0), "", field, f"must be a list, got {_describe(value)}")
+        return []
+    return value
+
+
+def plan_document_records(
+    document: object, *, source: str, problems: ProblemCollector, name: str | None
+) -> tuple[str | None, list[Record], list[Record]]:
+    """Splits a JSON-shaped document into its plan name, node records and action records."""
+    if not isinstance(document, Mapping):
+        problems.add((0, 0), source, "", f"must be a JSON object, got {_describe(document)}")
+        return None, [], []
+    reader = _RecordReader(document, "", (0, 0), problems)
+    reader.unknown_fields(DOCUMENT_FIELDS)
+    document_name = reader.text("name", required=name is None, max_length=NAME_MAX_LENGTH)
+    nodes = _sequence(document, "nodes", required=True, problems=problems)
+    actions = _sequence(document, "actions", required=False, problems=problems)
+    return (
+        name if name is not None else document_name,
+        [(f"nodes[{index}]", record) for index, record in enumerate(nodes)],
+        [(f"actions[{index}]", record) for index, record in enumerate(actions)],
+    )
+
+
+def plan_records_import(
+    *,
+    owner: User,
+    name: str | None,
+    node_records: Iterable[Record],
+    action_records: Iterable[Record],
+    problems: ProblemCollector | None = None,
+) -> Plan:
+    """Checks every record, then writes the plan, or raises ImportRejected with every problem.
+
+    `problems` may already hold what a file reader found (bad rows of a CSV file); the records
+    are still checked so that one run reports everything.
+    """
+    problems = problems if problems is not None else ProblemCollector()
+    if name is None and not problems:
+        problems.add((0, 0), "", "name", "is required")
+    if name is not None:
+        name = name.strip()
+        if not name:
+            problems.add((0, 0), "", "name", "is required")
+        elif len(name) > NAME_MAX_LENGTH:
+            problems.add((0, 0), "", "name", f"must be at most {NAME_MAX_LENGTH} characters")
+    nodes: list[tuple[tuple[int, int], NodeRow]] = []
+    for index, (row, record) in enumerate(node_records):
+        node = _node_read(record, row, (1, index), problems)
+        if node is not None:
+            nodes.append(((1, index), node))
+    actions: list[tuple[tuple[int, int], ActionRow]] = []
+    for index, (row, record) in enumerate(action_records):
+        action = _action_read(record, row, (2, index), problems)
+        if action is not None:
+            actions.append(((2, index), action))
+    by_ref = _tree_check(nodes, problems)
+    code_ids = _codes_check(nodes, problems)
+    for position, action in actions:
+        if action.node_ref not in by_ref:
+            problems.add(position, action.row, "node_ref", f'no node with ref "{action.node_ref}"')
+    if problems or name is None:
+        raise ImportRejected(problems.sorted())
+    return _plan_write(
+        owner=owner,
+        name=name,
+        nodes=[node for _position, node in nodes],
+        actions=[action for _position, action in actions],
+        code_ids=code_ids,
+    )
+
+
+def _parents_first(nodes: list[NodeRow]) -> list[NodeRow]:
+    """The nodes ordered so that a parent always comes before its children (the tree has been
+    checked: every parent exists and there is no cycle)."""
+    children: dict[str | None, list[NodeRow]] = {}
+    for node in nodes:
+        children.setdefault(node.parent_ref, []).append(node)
+    ordered: list[NodeRow] = []
+    level = children.get(None, [])
+    while level:
+        ordered.extend(level)
+        level = [child for node in level for child in children.get(node.ref, [])]
+    return ordered
+
+
+@transaction.atomic
+def _plan_write(
+    *,
+    owner: User,
+    name: str,
+    nodes: list[NodeRow],
+    actions: list[ActionRow],
+    code_ids: dict[str, uuid.UUID],
+) -> Plan:
+    plan = plan_create(owner=owner, name=name)
+    # Ids chosen here let a child name its parent without reading the parent back.
+    node_ids = {node.ref: uuid.uuid4() for node in nodes}
+    StructureNode.objects.bulk_create(
+        [
+            StructureNode(
+                id=node_ids[node.ref],
+                plan=plan,
+                parent_id=node_ids[node.parent_ref] if node.parent_ref is not None else None,
+                name=node.name,
+                kind=node.kind,
+                code_id=code_ids[node.code] if node.code is not None else None,
+                quantity=node.quantity,
+                unit=node.unit,
+                install_year=node.install_year,
+            )
+            for node in _parents_first(nodes)
+        ],
+        batch_size=BULK_BATCH_SIZE,
+    )
+    Action.objects.bulk_create(
+        [
+            Action(
+                plan=plan,
+                node_id=node_ids[action.node_ref],
+                title=action.title,
+                kind=action.kind,
+                planned_year=action.planned_year,
+                estimated_cost=action.estimated_cost,
+                status=action.status,
+            )
+            for action in actions
+        ],
+        batch_size=BULK_BATCH_SIZE,
+    )
+    return plan
+
+
+def plan_import_document(
+    *, owner: User, document: object, name: str | None = None, source: str = "document"
+) -> Plan:
+    """Imports an already parsed plan document (the JSON format as Python values).
+
+    For callers that build the document themselves (the demo and benchmark commands); it skips
+    the file-size limit, which is about uploads.
+    """
+    problems = ProblemCollector()
+    plan_name, node_records, action_records = plan_document_records(
+        document, source=source, problems=problems, name=name
+    )
+    return plan_records_import(
+        owner=owner,
+        name=plan_name,
+        node_records=node_records,
+        action_records=action_records,
+        problems=problems,
+    )
+
+
+def _reject_constant(constant: str) -> object:
+    raise ValueError(f"{constant} is not a number JSON allows")
+
+
+def file_text(content: bytes, filename: str) -> str:
+    """The file's text, or ImportRejected when it is too large or not UTF-8."""
+    limit = settings.IMPORT_MAX_BYTES
+    if len(content) > limit:
+        raise ImportRejected(
+            [
+                ImportProblem(
+                    filename, "", f"file too large ({len(content)} bytes; the limit is {limit})"
+                )
+            ]
+        )
+    try:
+        return content.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise ImportRejected(
+            [ImportProblem(filename, "", f"not UTF-8 text (byte {error.start} is invalid)")]
+        ) from None
+
+
+def plan_import(*, owner: User, content: bytes, filename: str, name: str | None = None) -> Plan:
+    """Imports a plan from a JSON file of the DESIGN.md format; `owner` becomes its owner.
+
+    The plan's name is the file's `name` unless `name` is given. Raises ImportRejected with
+    every problem found, and then writes nothing.
+    """
+    text = file_text(content, filename)
+    try:
+        document = json.loads(text, parse_float=Decimal, parse_constant=_reject_constant)
+    except ValueError as error:  # json.JSONDecodeError is a ValueError
+        raise ImportRejected([ImportProblem(filename, "", f"not valid JSON: {error}")]) from None
+    return plan_import_document(owner=owner, document=document, name=name, source=filename)

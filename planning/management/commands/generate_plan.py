@@ -1,0 +1,157 @@
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils import timezone
+
+from accounts.models import User
+from planning.importers import ImportRejected, plan_import_document
+from planning.models import ActionKind, ActionStatus, Code, NodeKind
+
+# Shape of the tree, in nodes per parent: a site holds ~8 buildings, a building ~5 systems.
+NODES_PER_SITE = 400
+NODES_PER_BUILDING = 50
+NODES_PER_SYSTEM = 10
+SYSTEM_NAMES = ("Roof", "Facade", "Heating", "Ventilation", "Electrical", "Sanitary", "Fire")
+SHARE_WITHOUT_CODE = 0.15
+
+
+def _positive(value: str) -> int:
+    number = int(value)
+    if number < 1:
+        raise ValueError(value)
+    return number
+
+
+def _not_negative(value: str) -> int:
+    number = int(value)
+    if number < 0:
+        raise ValueError(value)
+    return number
+
+
+def synthetic_plan_document(
+    *, nodes: int, actions: int, seed: int, year: int, codes: list[Code]
+) -> dict[str, Any]:
+    """A plan document with `nodes` nodes (sites, buildings, systems, then components) and
+    `actions` actions spread over the components, the same for the same arguments."""
+    rng = random.Random(seed)  # noqa: S311 - test data, not secrets
+    sites = max(1, round(nodes / NODES_PER_SITE))
+    buildings = min(nodes - sites, max(1, round(nodes / NODES_PER_BUILDING)))
+    systems = min(nodes - sites - buildings, max(1, round(nodes / NODES_PER_SYSTEM)))
+    components = nodes - sites - buildings - systems
+    document_nodes: list[dict[str, Any]] = []
+    for index in range(sites):
+        document_nodes.append({"ref": f"S{index}", "name": f"Site {index + 1}", "kind": "site"})
+    for index in range(buildings):
+        document_nodes.append(
+            {
+                "ref": f"B{index}",
+                "parent_ref": f"S{index % sites}",
+                "name": f"Building {index + 1}",
+                "kind": NodeKind.BUILDING,
+            }
+        )
+    for index in range(systems):
+        document_nodes.append(
+            {
+                "ref": f"Y{index}",
+                "parent_ref": f"B{index % buildings}",
+                "name": f"{SYSTEM_NAMES[index % len(SYSTEM_NAMES)]} {index + 1}",
+                "kind": NodeKind.SYSTEM,
+            }
+        )
+    leaves: list[tuple[str, Code | None, float]] = []
+    for index in range(components):
+        code = rng.choice(codes) if codes and rng.random() >= SHARE_WITHOUT_CODE else None
+        quantity = float(rng.randint(1, 800))
+        ref = f"C{index}"
+        document_nodes.append(
+            {
+                "ref": ref,
+                "parent_ref": f"Y{index % systems}",
+                "name": f"{code.name if code else 'Component'} {index + 1}",
+                "kind": NodeKind.COMPONENT,
+                "code": code.code if code else None,
+                "quantity": quantity,
+                "unit": code.unit if code else "pcs",
+                "install_year": rng.randint(year - 60, year),
+            }
+        )
+        leaves.append((ref, code, quantity))
+    if not leaves:  # a tiny plan: actions go on whatever nodes there are
+        leaves = [(node["ref"], None, 1.0) for node in document_nodes]
+    kinds = ActionKind.values
+    document_actions = []
+    for index in range(actions):
+        ref, code, quantity = leaves[index % len(leaves)]
+        unit_cost = float(code.unit_cost) if code and code.unit_cost else 100.0
+        kind = rng.choice(kinds)
+        share = {"inspection": 0.02, "repair": 0.15}.get(kind, 1.0)
+        document_actions.append(
+            {
+                "node_ref": ref,
+                "title": f"{kind.capitalize()} {index + 1}",
+                "kind": kind,
+                "planned_year": year + rng.randint(0, 9),
+                "estimated_cost": round(unit_cost * quantity * share * rng.uniform(0.7, 1.3), 2),
+                "status": ActionStatus.PLANNED,
+            }
+        )
+    return {
+        "name": f"Synthetic plan ({nodes} nodes, {actions} actions)",
+        "nodes": document_nodes,
+        "actions": document_actions,
+    }
+
+
+class Command(BaseCommand):
+    help = (
+        "Creates a large synthetic plan through the plan importer (for benchmarks) and prints "
+        "its number alone on the last line. The same --seed gives the same plan."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--nodes", type=_positive, required=True, metavar="N")
+        parser.add_argument("--actions", type=_not_negative, required=True, metavar="M")
+        parser.add_argument("--owner", required=True, metavar="EMAIL")
+        parser.add_argument("--name")
+        parser.add_argument("--seed", type=int, default=1)
+
+    def handle(
+        self,
+        *args: Any,
+        nodes: int,
+        actions: int,
+        owner: str,
+        name: str | None,
+        seed: int,
+        **options: Any,
+    ) -> None:
+        user = User.objects.filter(email__iexact=owner.strip()).first()
+        if user is None:
+            raise CommandError(f"No account has the email address {owner!r}.")
+        started = time.perf_counter()
+        document = synthetic_plan_document(
+            nodes=nodes,
+            actions=actions,
+            seed=seed,
+            year=timezone.now().year,
+            codes=list(Code.objects.order_by("code")),
+        )
+        built = time.perf_counter()
+        try:
+            plan = plan_import_document(
+                owner=user, document=document, name=name, source="generated"
+            )
+        except ImportRejected as rejected:  # a bug here, not bad input: say what it was
+            raise CommandError(str(rejected)) from None
+        finished = time.perf_counter()
+        self.stdout.write(
+            f"Generated plan #{plan.number} {plan.name!r}: {nodes} nodes, {actions} actions "
+            f"(document {built - started:.2f}s, import {finished - built:.2f}s)."
+        )
+        self.stdout.write(str(plan.number))

@@ -1,0 +1,76 @@
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from accounts.models import User
+from planning.importers import ImportRejected, plan_import, plan_import_csv
+
+
+def _file_read(path: str) -> bytes:
+    try:
+        return Path(path).read_bytes()
+    except OSError as error:
+        raise CommandError(f"Cannot read {path}: {error.strerror or error}") from None
+
+
+class Command(BaseCommand):
+    help = (
+        "Imports a plan from a JSON file (the DESIGN.md plan format) or from nodes.csv plus "
+        "--actions-csv, all or nothing, and prints the new plan's number alone on the last "
+        "line. A bad file is refused with every problem on stderr, and nothing is written."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("file", help="The plan's .json file, or its nodes .csv file.")
+        parser.add_argument(
+            "--actions-csv", metavar="FILE", help="The actions .csv file of a CSV import."
+        )
+        parser.add_argument("--owner", required=True, metavar="EMAIL", help="The plan's owner.")
+        parser.add_argument(
+            "--name", help="The plan's name (default: the JSON file's; required for CSV)."
+        )
+
+    def handle(
+        self,
+        *args: Any,
+        file: str,
+        actions_csv: str | None,
+        owner: str,
+        name: str | None,
+        **options: Any,
+    ) -> None:
+        user = User.objects.filter(email__iexact=owner.strip()).first()
+        if user is None:
+            raise CommandError(f"No account has the email address {owner!r}.")
+        is_csv = actions_csv is not None or file.lower().endswith(".csv")
+        try:
+            if is_csv:
+                if actions_csv is None:
+                    raise CommandError("A CSV import needs the actions file: --actions-csv FILE.")
+                if name is None:
+                    raise CommandError("A CSV import needs the plan's name: --name NAME.")
+                plan = plan_import_csv(
+                    owner=user,
+                    nodes_csv=_file_read(file),
+                    actions_csv=_file_read(actions_csv),
+                    name=name,
+                )
+            else:
+                plan = plan_import(
+                    owner=user, content=_file_read(file), filename=Path(file).name, name=name
+                )
+        except ImportRejected as rejected:
+            for problem in rejected.problems:
+                self.stderr.write(str(problem))
+            count = len(rejected.problems)
+            raise CommandError(
+                f"{count} problem{'s' if count != 1 else ''} in {file}; nothing was imported."
+            ) from None
+        self.stdout.write(
+            f"Imported plan #{plan.number} {plan.name!r}: {plan.nodes.count()} nodes, "
+            f"{plan.actions.count()} actions, owner {user.email}."
+        )
+        self.stdout.write(str(plan.number))
