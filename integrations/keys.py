@@ -25,8 +25,8 @@ _BASE62_SET = frozenset(BASE62)
 RANDOM_LENGTH = 32
 CHECKSUM_LENGTH = 6
 HINT_RANDOM_CHARS = 4
-# Longer keys are accepted (the format says "32 or more"), but not without bound: a header of
-# megabytes must not cost a hash of megabytes.
+# The format says "32 or more"; keys this service issues have 32, longer ones are accepted up to
+# a bound so that a key's length stays that of a credential, not of a document.
 MAX_RANDOM_LENGTH = 128
 
 
@@ -40,7 +40,7 @@ def _base62(number: int, width: int) -> str:
 
 def key_checksum(body: str) -> str:
     """The 6-character base62 CRC32 of ``body`` (the prefix and the random part)."""
-    return _base62(zlib.crc32(body.encode("ascii")), CHECKSUM_LENGTH)
+    return _base62(zlib.crc32(body.encode("utf-8", "surrogatepass")), CHECKSUM_LENGTH)
 
 
 def key_generate() -> str:
@@ -50,17 +50,23 @@ def key_generate() -> str:
 
 
 def key_is_well_formed(raw: str) -> bool:
-    """Prefix, base62 random part of an accepted length, and a matching checksum."""
+    """Prefix, base62 random part of an accepted length, and a matching checksum.
+
+    Every check runs whatever the input (no early return), so the time taken does not tell
+    which part of a guessed key was wrong.
+    """
     prefix = settings.API_KEY_PREFIX
-    rest = raw[len(prefix) :]
-    random_length = len(rest) - CHECKSUM_LENGTH
-    if not (
+    body, checksum = raw[:-CHECKSUM_LENGTH], raw[-CHECKSUM_LENGTH:]
+    random_part = body[len(prefix) :]
+    checksum_matches = secrets.compare_digest(
+        key_checksum(body).encode(), checksum.encode("utf-8", "surrogatepass")
+    )
+    return (
         raw.startswith(prefix)
-        and RANDOM_LENGTH <= random_length <= MAX_RANDOM_LENGTH
-        and _BASE62_SET.issuperset(rest)
-    ):
-        return False
-    return secrets.compare_digest(key_checksum(raw[:-CHECKSUM_LENGTH]), raw[-CHECKSUM_LENGTH:])
+        & (RANDOM_LENGTH <= len(random_part) <= MAX_RANDOM_LENGTH)
+        & _BASE62_SET.issuperset(random_part + checksum)
+        & checksum_matches
+    )
 
 
 def key_hash(raw: str) -> str:

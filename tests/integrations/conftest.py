@@ -1,0 +1,48 @@
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from integrations.models import ApiKey
+from integrations.services import api_access_set, api_key_create
+
+SESSION_CHECK_URL = "/api/v1/auth/session/api-key"
+ENVELOPE_FIELDS = {"success", "message", "messageKey", "data", "traceId"}
+
+
+@pytest.fixture
+def api_user(user: Any) -> Any:
+    """An account whose API access is enabled (the policy is on by default)."""
+    api_access_set(user=user, enabled=True)
+    return user
+
+
+@pytest.fixture
+def api_key_and_raw(api_user: Any) -> tuple[ApiKey, str]:
+    return api_key_create(user=api_user, name="ERP sync")
+
+
+@pytest.fixture
+def raw_key(api_key_and_raw: tuple[ApiKey, str]) -> str:
+    return api_key_and_raw[1]
+
+
+def session_check(client: Client, authorization: str | None, body: str = "{}") -> Any:
+    headers = {} if authorization is None else {"HTTP_AUTHORIZATION": authorization}
+    return client.post(SESSION_CHECK_URL, body, content_type="application/json", **headers)
+
+
+def assert_error(response: Any, status: int, message_key: str) -> None:
+    """An error answer in the envelope, with the status and messageKey of DESIGN.md."""
+    body = response.json()
+    assert response.status_code == status, body
+    assert set(body) == ENVELOPE_FIELDS
+    assert body["success"] is False
+    assert body["messageKey"] == message_key
+    assert body["data"] is None
+    assert body["message"]
+    assert body["traceId"] == response["X-Request-ID"]
+    if status == 401:
+        assert response["WWW-Authenticate"].startswith("Bearer")

@@ -1,0 +1,169 @@
+"""One test per outcome of the Bearer authentication, through the session check."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from integrations.keys import key_checksum
+from integrations.models import ApiKey
+from integrations.services import api_access_set, api_key_create, api_key_revoke
+from tests.integrations.conftest import ENVELOPE_FIELDS, assert_error, session_check
+
+
+def test_missing_header_is_missing_api_key(client: Any, db: Any) -> None:
+    assert_error(session_check(client, None), 401, "auth.missing_api_key")
+
+
+def test_empty_header_is_missing_api_key(client: Any, db: Any) -> None:
+    assert_error(session_check(client, ""), 401, "auth.missing_api_key")
+
+
+def test_other_scheme_is_malformed_authorization(client: Any, raw_key: str) -> None:
+    assert_error(session_check(client, f"Token {raw_key}"), 401, "auth.malformed_authorization")
+
+
+def test_key_without_scheme_is_malformed_authorization(client: Any, raw_key: str) -> None:
+    assert_error(session_check(client, raw_key), 401, "auth.malformed_authorization")
+
+
+def test_bearer_without_key_is_malformed_authorization(client: Any, db: Any) -> None:
+    assert_error(session_check(client, "Bearer "), 401, "auth.malformed_authorization")
+
+
+def test_extra_spaces_are_malformed_authorization(client: Any, raw_key: str) -> None:
+    assert_error(session_check(client, f"Bearer  {raw_key}"), 401, "auth.malformed_authorization")
+    assert_error(session_check(client, f"Bearer {raw_key} "), 401, "auth.malformed_authorization")
+
+
+def test_lowercase_scheme_is_accepted(client: Any, raw_key: str) -> None:
+    assert session_check(client, f"bearer {raw_key}").status_code == 200
+
+
+def test_non_ascii_key_is_invalid(client: Any, db: Any) -> None:
+    key = "mpk_" + "é" * 32 + "000000"
+    assert_error(session_check(client, f"Bearer {key}"), 401, "auth.invalid_api_key")
+
+
+def test_wrong_prefix_is_invalid(client: Any, db: Any) -> None:
+    body = "sk_live_" + "A" * 32
+    key = body + key_checksum(body)
+    assert_error(session_check(client, f"Bearer {key}"), 401, "auth.invalid_api_key")
+
+
+def test_bad_checksum_is_invalid(client: Any, raw_key: str) -> None:
+    tampered = raw_key[:-1] + ("0" if raw_key[-1] != "0" else "1")
+    assert_error(session_check(client, f"Bearer {tampered}"), 401, "auth.invalid_api_key")
+
+
+def test_unknown_key_is_invalid(client: Any, db: Any) -> None:
+    body = "mpk_" + "Q" * 32
+    unknown = body + key_checksum(body)
+    assert_error(session_check(client, f"Bearer {unknown}"), 401, "auth.invalid_api_key")
+
+
+def test_revoked_key_is_rejected(client: Any, api_key_and_raw: tuple[ApiKey, str]) -> None:
+    api_key, raw = api_key_and_raw
+    api_key_revoke(api_key=api_key)
+    assert_error(session_check(client, f"Bearer {raw}"), 401, "auth.api_key_revoked")
+
+
+def test_expired_key_is_rejected(client: Any, api_key_and_raw: tuple[ApiKey, str]) -> None:
+    api_key, raw = api_key_and_raw
+    ApiKey.objects.filter(pk=api_key.pk).update(
+        created_at=timezone.now() - timedelta(days=10),
+        expires_at=timezone.now() - timedelta(seconds=1),
+    )
+    assert_error(session_check(client, f"Bearer {raw}"), 401, "auth.api_key_expired")
+
+
+def test_revoked_and_expired_key_is_reported_revoked(
+    client: Any, api_key_and_raw: tuple[ApiKey, str]
+) -> None:
+    api_key, raw = api_key_and_raw
+    ApiKey.objects.filter(pk=api_key.pk).update(
+        created_at=timezone.now() - timedelta(days=10),
+        expires_at=timezone.now() - timedelta(days=1),
+        revoked_at=timezone.now(),
+    )
+    assert_error(session_check(client, f"Bearer {raw}"), 401, "auth.api_key_revoked")
+
+
+def test_key_of_inactive_account_is_forbidden(client: Any, api_user: Any, raw_key: str) -> None:
+    api_user.is_active = False
+    api_user.save(update_fields=["is_active"])
+    assert_error(session_check(client, f"Bearer {raw_key}"), 403, "auth.account_inactive")
+
+
+def test_key_without_api_access_is_forbidden(client: Any, api_user: Any, raw_key: str) -> None:
+    api_access_set(user=api_user, enabled=False)
+    assert_error(session_check(client, f"Bearer {raw_key}"), 403, "auth.api_access_disabled")
+
+
+def test_key_without_api_access_works_when_policy_is_off(
+    client: Any, settings: Any, user: Any
+) -> None:
+    settings.API_ACCESS_REQUIRES_GRANT = False
+    _api_key, raw = api_key_create(user=user, name="no grant needed")
+    response = session_check(client, f"Bearer {raw}")
+    assert response.status_code == 200
+    assert response.json()["data"]["api_access_enabled"] is True
+
+
+def test_valid_key_is_accepted(client: Any, api_key_and_raw: tuple[ApiKey, str]) -> None:
+    api_key, raw = api_key_and_raw
+    response = session_check(client, f"Bearer {raw}")
+    body = response.json()
+    assert response.status_code == 200
+    assert set(body) == ENVELOPE_FIELDS
+    assert body["success"] is True
+    assert body["data"]["api_key"]["id"] == str(api_key.pk)
+    assert "WWW-Authenticate" not in response
+
+
+def test_valid_key_costs_one_query_when_recently_used(
+    client: Any, api_key_and_raw: tuple[ApiKey, str], django_assert_max_num_queries: Any
+) -> None:
+    api_key, raw = api_key_and_raw
+    ApiKey.objects.filter(pk=api_key.pk).update(last_used_at=timezone.now())
+    with django_assert_max_num_queries(1):
+        response = session_check(client, f"Bearer {raw}")
+    assert response.status_code == 200
+
+
+def test_first_use_adds_only_the_last_used_write(
+    client: Any, raw_key: str, django_assert_max_num_queries: Any
+) -> None:
+    with django_assert_max_num_queries(2):
+        response = session_check(client, f"Bearer {raw_key}")
+    assert response.status_code == 200
+
+
+def test_valid_key_lookup_is_by_hash_with_owner_joined(client: Any, raw_key: str) -> None:
+    with CaptureQueriesContext(connection) as queries:
+        session_check(client, f"Bearer {raw_key}")
+    lookup = queries.captured_queries[0]["sql"]
+    assert "key_hash" in lookup
+    assert "accounts_user" in lookup
+    assert raw_key not in lookup
+
+
+def test_bad_checksum_key_makes_no_query(
+    client: Any, raw_key: str, django_assert_num_queries: Any
+) -> None:
+    tampered = raw_key[:5] + ("x" if raw_key[5] != "x" else "y") + raw_key[6:]
+    with django_assert_num_queries(0):
+        response = session_check(client, f"Bearer {tampered}")
+    assert_error(response, 401, "auth.invalid_api_key")
+
+
+def test_malformed_header_makes_no_query(
+    client: Any, db: Any, django_assert_num_queries: Any
+) -> None:
+    with django_assert_num_queries(0):
+        response = session_check(client, "Basic dXNlcjpwYXNz")
+    assert_error(response, 401, "auth.malformed_authorization")

@@ -1,0 +1,68 @@
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.utils import timezone
+
+from integrations.keys import key_hash
+from integrations.models import ApiKey
+from integrations.services import (
+    api_access_set,
+    api_key_create,
+    api_key_mark_used,
+    api_key_revoke,
+)
+
+
+def test_create_stores_the_hash_and_hint_but_not_the_key(user: Any) -> None:
+    api_key, raw = api_key_create(user=user, name="  Monitoring  ")
+    stored = ApiKey.objects.get(pk=api_key.pk)
+    assert stored.key_hash == key_hash(raw)
+    assert stored.hint == raw[:8]
+    assert stored.name == "Monitoring"
+    assert stored.owner == user
+    stored_values = ApiKey.objects.filter(pk=api_key.pk).values().get()
+    assert raw not in [str(value) for value in stored_values.values()]
+
+
+def test_create_rejects_an_empty_name(user: Any) -> None:
+    with pytest.raises(ValidationError):
+        api_key_create(user=user, name="   ")
+    assert not ApiKey.objects.exists()
+
+
+def test_create_rejects_an_expiry_in_the_past(user: Any) -> None:
+    with pytest.raises(ValidationError):
+        api_key_create(user=user, name="x", expires_at=timezone.now() - timedelta(minutes=1))
+    assert not ApiKey.objects.exists()
+
+
+def test_revoke_keeps_the_first_revocation_time(user: Any) -> None:
+    api_key, _raw = api_key_create(user=user, name="x")
+    api_key_revoke(api_key=api_key)
+    first = ApiKey.objects.get(pk=api_key.pk).revoked_at
+    assert first is not None
+    api_key_revoke(api_key=ApiKey.objects.get(pk=api_key.pk))
+    assert ApiKey.objects.get(pk=api_key.pk).revoked_at == first
+
+
+def test_mark_used_writes_once_for_two_concurrent_holders_of_a_stale_key(user: Any) -> None:
+    api_key, _raw = api_key_create(user=user, name="x")
+    # Two app servers loaded the same never-used key; both try to record the use.
+    copy_a, copy_b = ApiKey.objects.get(pk=api_key.pk), ApiKey.objects.get(pk=api_key.pk)
+    first_use = timezone.now()
+    api_key_mark_used(api_key=copy_a, now=first_use)
+    api_key_mark_used(api_key=copy_b, now=first_use + timedelta(seconds=1))
+    assert ApiKey.objects.get(pk=api_key.pk).last_used_at == first_use
+
+
+def test_access_set_grants_and_withdraws(user: Any) -> None:
+    api_access_set(user=user, enabled=True)
+    user.refresh_from_db()
+    assert user.api_access_enabled is True
+    api_access_set(user=user, enabled=False)
+    user.refresh_from_db()
+    assert user.api_access_enabled is False

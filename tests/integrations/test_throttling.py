@@ -1,0 +1,64 @@
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from rest_framework.test import APIRequestFactory
+
+from integrations.models import ApiKey
+from integrations.services import api_key_create
+from integrations.throttling import ApiKeyThrottle
+from tests.integrations.conftest import assert_error, session_check
+
+
+@pytest.fixture
+def two_per_minute(settings: Any) -> None:
+    settings.MAINTPLAN_THROTTLE_RATES = {**settings.MAINTPLAN_THROTTLE_RATES, "api_key": "2/minute"}
+
+
+def test_key_over_its_rate_gets_429_with_retry_after(
+    client: Any, raw_key: str, two_per_minute: None
+) -> None:
+    for _ in range(2):
+        assert session_check(client, f"Bearer {raw_key}").status_code == 200
+    response = session_check(client, f"Bearer {raw_key}")
+    assert_error(response, 429, "throttle.rate_limited")
+    assert 1 <= int(response["Retry-After"]) <= 60
+
+
+def test_rate_is_counted_per_key(
+    client: Any, api_user: Any, raw_key: str, two_per_minute: None
+) -> None:
+    _other, other_raw = api_key_create(user=api_user, name="second key")
+    for _ in range(2):
+        session_check(client, f"Bearer {raw_key}")
+    assert session_check(client, f"Bearer {raw_key}").status_code == 429
+    assert session_check(client, f"Bearer {other_raw}").status_code == 200
+
+
+def test_authentication_error_wins_over_throttling(
+    client: Any, api_key_and_raw: tuple[ApiKey, str], two_per_minute: None
+) -> None:
+    _api_key, raw = api_key_and_raw
+    for _ in range(3):
+        session_check(client, f"Bearer {raw}")
+    assert_error(session_check(client, None), 401, "auth.missing_api_key")
+    assert_error(session_check(client, f"Bearer {raw[:-1]}x"), 401, "auth.invalid_api_key")
+
+
+def test_default_rate_is_600_per_minute(raw_key: str) -> None:
+    assert ApiKeyThrottle().get_rate() == "600/minute"
+
+
+def test_request_without_a_key_is_counted_per_address(settings: Any) -> None:
+    request = APIRequestFactory().get("/", REMOTE_ADDR="203.0.113.9")
+    request.auth = None
+    key = ApiKeyThrottle().get_cache_key(request, None)
+    assert key == "throttle_api_key_addr:203.0.113.9"
+
+
+def test_request_with_a_key_is_counted_per_key_id(api_key_and_raw: tuple[ApiKey, str]) -> None:
+    api_key, _raw = api_key_and_raw
+    request = APIRequestFactory().get("/", REMOTE_ADDR="203.0.113.9")
+    request.auth = api_key
+    assert ApiKeyThrottle().get_cache_key(request, None) == f"throttle_api_key_key:{api_key.pk}"

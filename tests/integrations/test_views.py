@@ -1,0 +1,167 @@
+"""Profile > Integrations > API keys."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from integrations.keys import key_hash
+from integrations.models import ApiKey
+from integrations.services import api_access_set, api_key_create, api_key_revoke
+from tests.factories import UserFactory
+
+LIST_URL = "/profile/integrations/api-keys/"
+CREATE_URL = "/profile/integrations/api-keys/new/"
+KEY_PATTERN = re.compile(r"mpk_[0-9A-Za-z]{38}")
+
+
+def revoke_url(api_key: ApiKey) -> str:
+    return reverse("integrations:api_key_revoke", args=[api_key.pk])
+
+
+@pytest.fixture
+def logged_in(client: Client, user: Any) -> Client:
+    client.force_login(user)
+    return client
+
+
+def test_list_requires_login(client: Client, db: Any) -> None:
+    response = client.get(LIST_URL)
+    assert response.status_code == 302
+    assert response["Location"].startswith("/accounts/login/")
+
+
+def test_list_shows_name_hint_and_state_of_own_keys(logged_in: Client, user: Any) -> None:
+    api_key, _raw = api_key_create(user=user, name="ERP sync")
+    response = logged_in.get(LIST_URL)
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "ERP sync" in html
+    assert f"{api_key.hint}…" in html
+    assert "Active" in html
+    assert "Never" in html
+
+
+def test_list_does_not_show_other_users_keys(logged_in: Client, db: Any) -> None:
+    api_key_create(user=UserFactory(), name="Somebody else's key")
+    assert "Somebody else" not in logged_in.get(LIST_URL).content.decode()
+
+
+def test_create_shows_the_key_once(logged_in: Client, user: Any) -> None:
+    response = logged_in.post(CREATE_URL, {"name": "Monitoring"})
+    html = response.content.decode()
+    assert response.status_code == 200
+    (raw,) = set(KEY_PATTERN.findall(html))
+    api_key = ApiKey.objects.get(owner=user)
+    assert api_key.name == "Monitoring"
+    assert api_key.key_hash == key_hash(raw)
+    assert "shown only this once" in html
+    assert "Copy key" in html
+    assert "no-store" in response["Cache-Control"]
+    assert raw not in logged_in.get(LIST_URL).content.decode()
+
+
+def test_list_never_shows_a_raw_key(logged_in: Client, user: Any) -> None:
+    _api_key, raw = api_key_create(user=user, name="ERP sync")
+    html = logged_in.get(LIST_URL).content.decode()
+    assert raw not in html
+    assert KEY_PATTERN.search(html) is None
+
+
+def test_create_with_expiry_date(logged_in: Client, user: Any) -> None:
+    expires_on = (timezone.now() + timedelta(days=30)).date()
+    logged_in.post(CREATE_URL, {"name": "Temporary", "expires_on": expires_on.isoformat()})
+    api_key = ApiKey.objects.get(owner=user)
+    assert api_key.expires_at is not None
+    assert api_key.expires_at.date() == expires_on
+
+
+def test_create_rejects_a_past_expiry(logged_in: Client, user: Any) -> None:
+    response = logged_in.post(CREATE_URL, {"name": "Old", "expires_on": "2020-01-01"})
+    assert response.status_code == 200
+    assert "Choose a date after today." in response.content.decode()
+    assert not ApiKey.objects.exists()
+
+
+def test_create_without_name_shows_the_error(logged_in: Client) -> None:
+    response = logged_in.post(CREATE_URL, {"name": "   "})
+    assert response.status_code == 200
+    assert "This field is required." in response.content.decode()
+    assert KEY_PATTERN.search(response.content.decode()) is None
+    assert not ApiKey.objects.exists()
+
+
+def test_create_requires_csrf(user: Any) -> None:
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(user)
+    assert client.post(CREATE_URL, {"name": "x"}).status_code == 403
+    assert not ApiKey.objects.exists()
+
+
+def test_revoke_asks_for_confirmation(logged_in: Client, user: Any) -> None:
+    api_key, _raw = api_key_create(user=user, name="ERP sync")
+    response = logged_in.get(revoke_url(api_key))
+    assert response.status_code == 200
+    assert "Revoking is permanent" in response.content.decode()
+    api_key.refresh_from_db()
+    assert api_key.revoked_at is None
+
+
+def test_revoke_revokes_the_key(logged_in: Client, user: Any) -> None:
+    api_key, _raw = api_key_create(user=user, name="ERP sync")
+    response = logged_in.post(revoke_url(api_key), follow=True)
+    html = response.content.decode()
+    assert response.redirect_chain[-1][0] == LIST_URL
+    assert "is revoked" in html
+    assert "Revoked" in html
+    api_key.refresh_from_db()
+    assert api_key.revoked_at is not None
+
+
+def test_revoked_key_has_no_revoke_link(logged_in: Client, user: Any) -> None:
+    api_key, _raw = api_key_create(user=user, name="ERP sync")
+    api_key_revoke(api_key=api_key)
+    assert revoke_url(api_key) not in logged_in.get(LIST_URL).content.decode()
+
+
+def test_another_users_key_is_not_found(logged_in: Client, db: Any) -> None:
+    other_key, _raw = api_key_create(user=UserFactory(), name="Theirs")
+    assert logged_in.get(revoke_url(other_key)).status_code == 404
+    assert logged_in.post(revoke_url(other_key)).status_code == 404
+    other_key.refresh_from_db()
+    assert other_key.revoked_at is None
+
+
+def test_screen_says_when_api_access_is_not_enabled(logged_in: Client) -> None:
+    html = logged_in.get(LIST_URL).content.decode()
+    assert "API access is not enabled for your account" in html
+
+
+def test_screen_has_no_notice_when_api_access_is_enabled(logged_in: Client, user: Any) -> None:
+    api_access_set(user=user, enabled=True)
+    assert "API access is not enabled" not in logged_in.get(LIST_URL).content.decode()
+
+
+def test_screen_has_no_notice_when_the_policy_is_off(logged_in: Client, settings: Any) -> None:
+    settings.API_ACCESS_REQUIRES_GRANT = False
+    assert "API access is not enabled" not in logged_in.get(LIST_URL).content.decode()
+
+
+def test_created_page_repeats_the_access_notice(logged_in: Client) -> None:
+    html = logged_in.post(CREATE_URL, {"name": "x"}).content.decode()
+    assert "API access is not enabled for your account" in html
+
+
+def test_list_shows_expired_state(logged_in: Client, user: Any) -> None:
+    api_key, _raw = api_key_create(user=user, name="Old")
+    ApiKey.objects.filter(pk=api_key.pk).update(
+        created_at=timezone.now() - timedelta(days=3),
+        expires_at=timezone.now() - timedelta(days=1),
+    )
+    assert "Expired" in logged_in.get(LIST_URL).content.decode()
