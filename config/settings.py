@@ -208,10 +208,27 @@ LOGGING = {
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Maintplan integration API",
-    "DESCRIPTION": "Open suggestions of a maintenance plan and the API-key session check.",
+    "DESCRIPTION": (
+        "Read a maintenance plan's open suggestions and check an API key. Every response is "
+        "the envelope `{success, message, messageKey, data, traceId}`. Authenticate with "
+        "`Authorization: Bearer <key>`; keys are created under Profile > Integrations > API keys."
+    ),
     "VERSION": "1.0.0",
+    "SERVERS": [{"url": "/api/v1", "description": "This server"}],
+    "SCHEMA_PATH_PREFIX": "/api/v1",
+    "SCHEMA_PATH_PREFIX_TRIM": True,
     "SERVE_INCLUDE_SCHEMA": False,
+    "PREPROCESSING_HOOKS": ["integrations.openapi.public_operations_only"],
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "integrations.openapi.add_response_headers",
+    ],
+    "ENUM_NAME_OVERRIDES": {
+        "SuggestionTypeEnum": "planning.models.SuggestionType",
+        "SeverityEnum": "planning.models.Severity",
+    },
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "SWAGGER_UI_SETTINGS": {"deepLinking": True, "displayOperationId": True},
 }

@@ -5,6 +5,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import include, path, re_path
 from django.views import defaults
+from drf_spectacular.renderers import OpenApiJsonRenderer, OpenApiYamlRenderer
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from integrations.errors import ApiError, api_not_found, error_json_response
 
@@ -12,6 +14,13 @@ api_v1 = [
     path("", include("accounts.api_urls")),
     path("", include("integrations.api_urls")),
     path("", include("planning.api_urls")),
+    # The public schema: JSON by default, YAML with ?format=yaml or Accept: application/yaml.
+    path(
+        "schema/",
+        SpectacularAPIView.as_view(renderer_classes=[OpenApiJsonRenderer, OpenApiYamlRenderer]),
+        name="api-schema",
+    ),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
 ]
 
 urlpatterns = [
