@@ -1,0 +1,338 @@
+"""The suggestion rules (DESIGN.md "Suggestion rules") as pure functions.
+
+Each rule takes the plan's data as plain, already loaded records (no database access) and
+returns the suggestions it wants, keyed by fingerprint. `wanted_suggestions` runs them all.
+
+Conventions of `recommended_action_json`: ids are strings, id lists are sorted, money is a
+decimal string with two places ("1234.50"), years are integers. Titles and bodies depend only
+on the data, so an unchanged plan gives byte-identical suggestions (what makes the sync
+idempotent).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
+from typing import Any
+
+from planning.models import ActionKind, ActionStatus, NodeKind, Severity, SuggestionType
+
+CENT = Decimal("0.01")
+RATIO = Decimal("0.0001")
+MAX_PREFILL_CODES = 3
+
+
+@dataclass(frozen=True, slots=True)
+class NodeRecord:
+    id: str
+    parent_id: str | None
+    name: str
+    kind: str
+    code_id: str | None
+    quantity: Decimal | None
+    install_year: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRecord:
+    id: str
+    node_id: str
+    kind: str
+    planned_year: int
+    estimated_cost: Decimal
+    status: str
+    project_id: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class CodeRecord:
+    id: str
+    code: str
+    name: str
+    unit: str
+    unit_cost: Decimal | None
+    service_life_years: int | None
+    keywords: str
+
+
+@dataclass(frozen=True, slots=True)
+class Thresholds:
+    """Cost thresholds are ratios, timing thresholds years; both exclusive ("d > 0.25")."""
+
+    cost_info: Decimal
+    cost_warning: Decimal
+    cost_critical: Decimal
+    timing_info: int
+    timing_warning: int
+
+    @classmethod
+    def from_settings(cls, cost: Mapping[str, Any], timing: Mapping[str, Any]) -> Thresholds:
+        # str() first: Decimal(0.25) would carry the float's binary error into the comparison.
+        return cls(
+            cost_info=Decimal(str(cost["info"])),
+            cost_warning=Decimal(str(cost["warning"])),
+            cost_critical=Decimal(str(cost["critical"])),
+            timing_info=int(timing["info"]),
+            timing_warning=int(timing["warning"]),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class WantedSuggestion:
+    fingerprint: str
+    suggestion_type: str
+    severity: str
+    title: str
+    body: str
+    structure_node_id: str
+    recommended_action_json: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class PlanData:
+    nodes: Mapping[str, NodeRecord]
+    actions: tuple[ActionRecord, ...]
+    codes: Mapping[str, CodeRecord]
+
+
+def money(value: Decimal) -> str:
+    return f"{value.quantize(CENT, rounding=ROUND_HALF_UP):f}"
+
+
+def _is_live(action: ActionRecord) -> bool:
+    return action.status == ActionStatus.PLANNED
+
+
+# --- missing_code ------------------------------------------------------------------------------
+_WORD = re.compile(r"[^\W_]+")
+
+
+def _tokens(text: str) -> frozenset[str]:
+    return frozenset(word for word in _WORD.findall(text.lower()) if len(word) > 1)
+
+
+def code_tokens(code: CodeRecord) -> frozenset[str]:
+    return _tokens(code.name) | _tokens(code.keywords.replace(",", " "))
+
+
+def prefill_code_ids(
+    node_name: str, catalog: Iterable[tuple[CodeRecord, frozenset[str]]]
+) -> list[str]:
+    """Up to 3 catalog codes whose name or keywords share the most words with `node_name`.
+
+    Ranked by the number of shared words (more first), ties by code then id; codes that share
+    no word are not offered.
+    """
+    words = _tokens(node_name)
+    if not words:
+        return []
+    scored = [
+        (-len(words & tokens), code.code, code.id) for code, tokens in catalog if words & tokens
+    ]
+    scored.sort()
+    return [code_id for _, _, code_id in scored[:MAX_PREFILL_CODES]]
+
+
+def missing_code_suggestions(data: PlanData) -> dict[str, WantedSuggestion]:
+    nodes_with_live_action = {a.node_id for a in data.actions if _is_live(a)}
+    catalog = [(code, code_tokens(code)) for code in data.codes.values()]
+    wanted: dict[str, WantedSuggestion] = {}
+    for node in data.nodes.values():
+        if node.kind != NodeKind.COMPONENT or node.code_id is not None:
+            continue
+        has_live = node.id in nodes_with_live_action
+        fingerprint = f"missing_code:{node.id}"
+        wanted[fingerprint] = WantedSuggestion(
+            fingerprint=fingerprint,
+            suggestion_type=SuggestionType.MISSING_CODE,
+            severity=Severity.WARNING if has_live else Severity.INFO,
+            title=f"Assign a classification code to “{node.name}”",
+            body=(
+                f"The component “{node.name}” has no classification code, so its costs and "
+                "service life cannot be checked against reference values."
+                + (" It has planned actions." if has_live else "")
+            ),
+            structure_node_id=node.id,
+            recommended_action_json={
+                "action": "assign_code",
+                "prefill_code_ids": prefill_code_ids(node.name, catalog),
+            },
+        )
+    return wanted
+
+
+# --- deviation ---------------------------------------------------------------------------------
+def cost_severity(
+    estimated_cost: Decimal, reference: Decimal, thresholds: Thresholds
+) -> str | None:
+    """Severity of |estimated - reference| / reference, compared without dividing (exact)."""
+    difference = abs(estimated_cost - reference)
+    if difference > thresholds.cost_critical * reference:
+        return Severity.CRITICAL
+    if difference > thresholds.cost_warning * reference:
+        return Severity.WARNING
+    if difference > thresholds.cost_info * reference:
+        return Severity.INFO
+    return None
+
+
+def timing_severity(gap: int, thresholds: Thresholds) -> str | None:
+    if gap > thresholds.timing_warning:
+        return Severity.WARNING
+    if gap > thresholds.timing_info:
+        return Severity.INFO
+    return None
+
+
+def deviation_suggestions(data: PlanData, thresholds: Thresholds) -> dict[str, WantedSuggestion]:
+    wanted: dict[str, WantedSuggestion] = {}
+    for action in data.actions:
+        if not _is_live(action) or action.kind != ActionKind.REPLACEMENT:
+            continue
+        node = data.nodes.get(action.node_id)
+        code = data.codes.get(node.code_id) if node and node.code_id else None
+        if node is None or code is None:
+            continue
+        review = {
+            "action": "review_action",
+            "action_ids": [action.id],
+            "filter": {"structure_node_id": node.id, "year": action.planned_year},
+        }
+        if code.unit_cost is not None and node.quantity is not None and node.quantity > 0:
+            reference = code.unit_cost * node.quantity
+            severity = (
+                cost_severity(action.estimated_cost, reference, thresholds)
+                if reference > 0
+                else None
+            )
+            if severity is not None:
+                deviation = abs(action.estimated_cost - reference) / reference
+                fingerprint = f"deviation:cost:{action.id}"
+                wanted[fingerprint] = WantedSuggestion(
+                    fingerprint=fingerprint,
+                    suggestion_type=SuggestionType.DEVIATION,
+                    severity=severity,
+                    title=f"Replacement cost on “{node.name}” in {action.planned_year} "
+                    "deviates from the reference",
+                    body=(
+                        f"The replacement planned for {action.planned_year} is estimated at "
+                        f"{money(action.estimated_cost)}; the reference for {node.quantity} "
+                        f"{code.unit or 'units'} of {code.code} {code.name} is "
+                        f"{money(reference)} ({_percent(deviation)} off)."
+                    ),
+                    structure_node_id=node.id,
+                    recommended_action_json={
+                        **review,
+                        "reference": {
+                            "expected_cost": money(reference),
+                            "actual": money(action.estimated_cost),
+                            "deviation": f"{deviation.quantize(RATIO, rounding=ROUND_HALF_UP):f}",
+                        },
+                    },
+                )
+        if node.install_year is not None and code.service_life_years is not None:
+            due = node.install_year + code.service_life_years
+            gap = abs(action.planned_year - due)
+            severity = timing_severity(gap, thresholds)
+            if severity is not None:
+                fingerprint = f"deviation:timing:{action.id}"
+                wanted[fingerprint] = WantedSuggestion(
+                    fingerprint=fingerprint,
+                    suggestion_type=SuggestionType.DEVIATION,
+                    severity=severity,
+                    title=f"Replacement of “{node.name}” planned {gap} years "
+                    f"{'after' if action.planned_year > due else 'before'} it is due",
+                    body=(
+                        f"“{node.name}” was installed in {node.install_year} and {code.code} "
+                        f"{code.name} lasts {code.service_life_years} years, so its replacement "
+                        f"is due in {due}; it is planned for {action.planned_year}."
+                    ),
+                    structure_node_id=node.id,
+                    recommended_action_json={
+                        **review,
+                        "reference": {
+                            "due_year": due,
+                            "actual": action.planned_year,
+                            "deviation": gap,
+                        },
+                    },
+                )
+    return wanted
+
+
+def _percent(ratio: Decimal) -> str:
+    return f"{(ratio * 100).quantize(Decimal(1), rounding=ROUND_HALF_UP)} %"
+
+
+# --- project_grouping --------------------------------------------------------------------------
+def anchor_node_id(node_id: str, nodes: Mapping[str, NodeRecord], memo: dict[str, str]) -> str:
+    """The node itself if a building, else its nearest building ancestor, else its root."""
+    if node_id in memo:
+        return memo[node_id]
+    path: list[str] = []
+    current: str | None = node_id
+    anchor = node_id
+    seen: set[str] = set()
+    while current is not None and current in nodes and current not in seen:
+        if current in memo:
+            anchor = memo[current]
+            break
+        seen.add(current)
+        path.append(current)
+        node = nodes[current]
+        anchor = current
+        if node.kind == NodeKind.BUILDING:
+            break
+        current = node.parent_id
+    for visited in path:
+        memo[visited] = anchor
+    return anchor
+
+
+def project_grouping_suggestions(data: PlanData) -> dict[str, WantedSuggestion]:
+    groups: dict[tuple[str, int], list[ActionRecord]] = defaultdict(list)
+    memo: dict[str, str] = {}
+    for action in data.actions:
+        if _is_live(action) and action.project_id is None and action.node_id in data.nodes:
+            anchor = anchor_node_id(action.node_id, data.nodes, memo)
+            groups[(anchor, action.planned_year)].append(action)
+    wanted: dict[str, WantedSuggestion] = {}
+    for (anchor_id, year), actions in groups.items():
+        if len(actions) < 2:
+            continue
+        anchor = data.nodes[anchor_id]
+        total = sum((a.estimated_cost for a in actions), Decimal(0))
+        name = f"{anchor.name} {year}"
+        fingerprint = f"project_grouping:{anchor_id}:{year}"
+        wanted[fingerprint] = WantedSuggestion(
+            fingerprint=fingerprint,
+            suggestion_type=SuggestionType.PROJECT_GROUPING,
+            severity=Severity.INFO,
+            title=f"Group {len(actions)} actions on “{anchor.name}” in {year} into a project",
+            body=(
+                f"{len(actions)} planned actions on “{anchor.name}” in {year} belong to no "
+                f"project (total {money(total)}). Grouping them lets you tender and schedule "
+                "them together."
+            ),
+            structure_node_id=anchor_id,
+            recommended_action_json={
+                "action": "create_project",
+                "group_item_ids": sorted(a.id for a in actions),
+                "proposed_project_name": name,
+                "year": year,
+                "total_cost": money(total),
+            },
+        )
+    return wanted
+
+
+def wanted_suggestions(data: PlanData, thresholds: Thresholds) -> dict[str, WantedSuggestion]:
+    """Every suggestion the plan's data calls for, by fingerprint."""
+    return {
+        **missing_code_suggestions(data),
+        **deviation_suggestions(data, thresholds),
+        **project_grouping_suggestions(data),
+    }

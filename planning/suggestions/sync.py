@@ -1,0 +1,327 @@
+"""The suggestion sync (DESIGN.md "Sync"): reconciles the suggestions a plan's data calls for
+with the stored ones.
+
+Steps of `suggestion_sync`, all in one transaction:
+1. Lock the plan row (`SELECT ... FOR UPDATE` on PostgreSQL; SQLite's IMMEDIATE transactions
+   serialise writers anyway), so two syncs of one plan run one after the other.
+2. Load nodes, actions, the code catalog and the plan's stored suggestions: four queries, as
+   plain tuples, whatever the size of the plan.
+3. Compute the wanted suggestions (`rules.wanted_suggestions`, pure) and reconcile by
+   fingerprint:
+   - wanted, none stored: create it, open;
+   - wanted, stored open: update type/severity/title/body/node/recommended action in place when
+     one of them changed (same id, same `created_at`);
+   - wanted, stored dismissed: leave it (a dismissal is sticky);
+   - wanted, stored resolved: reopen it (open, same id, resolution cleared, content refreshed);
+   - stored open, not wanted: resolved with resolution `auto`.
+4. Write with one bulk insert, one bulk update and one UPDATE for the auto-resolved rows, each
+   only when it has rows. A run with nothing to change writes nothing at all.
+
+`Plan.last_synced_at` is the time of the last sync that changed a stored suggestion, or of the
+first sync of the plan; an idempotent run leaves it alone (so that it, too, writes nothing).
+
+The unique (plan, fingerprint) constraint is the backstop: should a concurrent writer slip past
+the lock and insert a fingerprint first, the insert fails, the transaction (a savepoint when
+nested) rolls back and the sync runs once more, now seeing the other writer's rows.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from planning.models import (
+    Action,
+    Code,
+    Plan,
+    Resolution,
+    Severity,
+    StructureNode,
+    Suggestion,
+    SuggestionStatus,
+)
+from planning.suggestions.rules import (
+    ActionRecord,
+    CodeRecord,
+    NodeRecord,
+    PlanData,
+    Thresholds,
+    WantedSuggestion,
+    wanted_suggestions,
+)
+
+logger = logging.getLogger("maintplan.sync")
+
+SEVERITY_RANK = {Severity.CRITICAL: 0, Severity.WARNING: 1, Severity.INFO: 2}
+_CONTENT_FIELDS = (
+    "suggestion_type",
+    "severity",
+    "title",
+    "body",
+    "structure_node",
+    "recommended_action_json",
+)
+_BULK_UPDATE_FIELDS = [*_CONTENT_FIELDS, "status", "resolution", "resolved_at", "updated_at"]
+
+
+@dataclass(frozen=True, slots=True)
+class OpenSuggestion:
+    """An open suggestion as it is listed (the fields of spec 2.3)."""
+
+    id: UUID
+    suggestion_type: str
+    severity: str
+    title: str
+    body: str
+    structure_node_id: UUID
+    recommended_action_json: dict[str, Any]
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class SyncResult:
+    created: int
+    updated: int
+    resolved: int
+    reopened: int
+    duration: float  # seconds
+    open_suggestions: tuple[OpenSuggestion, ...]  # ordered: severity, created_at, id
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.created or self.updated or self.resolved or self.reopened)
+
+
+def thresholds_from_settings() -> Thresholds:
+    return Thresholds.from_settings(
+        settings.SUGGESTION_COST_THRESHOLDS, settings.SUGGESTION_TIMING_THRESHOLDS
+    )
+
+
+def plan_data_load(*, plan_id: UUID) -> PlanData:
+    """The plan's nodes and actions and the code catalog as plain records (three queries)."""
+    nodes = {
+        str(node_id): NodeRecord(
+            str(node_id),
+            str(parent_id) if parent_id else None,
+            name,
+            kind,
+            str(code_id) if code_id else None,
+            quantity,
+            install_year,
+        )
+        for node_id, parent_id, name, kind, code_id, quantity, install_year in (
+            StructureNode.objects.filter(plan_id=plan_id)
+            .order_by()
+            .values_list("id", "parent_id", "name", "kind", "code_id", "quantity", "install_year")
+        )
+    }
+    actions = tuple(
+        ActionRecord(
+            str(action_id),
+            str(node_id),
+            kind,
+            planned_year,
+            estimated_cost,
+            status,
+            str(project_id) if project_id else None,
+        )
+        for action_id, node_id, kind, planned_year, estimated_cost, status, project_id in (
+            Action.objects.filter(plan_id=plan_id)
+            .order_by()
+            .values_list(
+                "id", "node_id", "kind", "planned_year", "estimated_cost", "status", "project_id"
+            )
+        )
+    )
+    codes = {
+        str(code_id): CodeRecord(str(code_id), *rest)
+        for code_id, *rest in Code.objects.order_by().values_list(
+            "id", "code", "name", "unit", "unit_cost", "service_life_years", "keywords"
+        )
+    }
+    return PlanData(nodes=nodes, actions=actions, codes=codes)
+
+
+def suggestion_sync(*, plan: Plan) -> SyncResult:
+    """Brings the plan's stored suggestions in line with its data; see the module docstring."""
+    started = time.perf_counter()
+    try:
+        result = _sync_once(plan=plan, started=started)
+    except IntegrityError:
+        # Someone else stored one of our fingerprints first and has committed: go again.
+        result = _sync_once(plan=plan, started=started)
+    logger.info(
+        "suggestion sync of plan %s: %s created, %s updated, %s resolved, %s reopened in %.1f ms",
+        plan.number,
+        result.created,
+        result.updated,
+        result.resolved,
+        result.reopened,
+        result.duration * 1000,
+        extra={
+            "plan_number": plan.number,
+            "created_count": result.created,
+            "updated_count": result.updated,
+            "resolved_count": result.resolved,
+            "reopened_count": result.reopened,
+            "duration_ms": round(result.duration * 1000, 1),
+            "open_count": len(result.open_suggestions),
+        },
+    )
+    return result
+
+
+def _open_suggestion(
+    suggestion_id: UUID, created_at: datetime, wanted: WantedSuggestion
+) -> OpenSuggestion:
+    return OpenSuggestion(
+        id=suggestion_id,
+        suggestion_type=wanted.suggestion_type,
+        severity=wanted.severity,
+        title=wanted.title,
+        body=wanted.body,
+        structure_node_id=UUID(wanted.structure_node_id),
+        recommended_action_json=wanted.recommended_action_json,
+        created_at=created_at,
+    )
+
+
+def _with_content(suggestion: Suggestion, wanted: WantedSuggestion) -> Suggestion:
+    suggestion.suggestion_type = wanted.suggestion_type
+    suggestion.severity = wanted.severity
+    suggestion.title = wanted.title
+    suggestion.body = wanted.body
+    suggestion.structure_node_id = UUID(wanted.structure_node_id)
+    suggestion.recommended_action_json = wanted.recommended_action_json
+    return suggestion
+
+
+def _sync_once(*, plan: Plan, started: float) -> SyncResult:
+    thresholds = thresholds_from_settings()
+    with transaction.atomic():
+        last_synced_at = (
+            Plan.objects.select_for_update()
+            .filter(pk=plan.pk)
+            .values_list("last_synced_at", flat=True)
+            .get()
+        )
+        wanted = wanted_suggestions(plan_data_load(plan_id=plan.pk), thresholds)
+        stored = (
+            Suggestion.objects.filter(plan_id=plan.pk)
+            .order_by()
+            .values_list(
+                "id",
+                "fingerprint",
+                "status",
+                "suggestion_type",
+                "severity",
+                "title",
+                "body",
+                "structure_node_id",
+                "recommended_action_json",
+                "created_at",
+            )
+        )
+        now = timezone.now()
+        seen: set[str] = set()
+        to_create: list[Suggestion] = []
+        to_update: list[Suggestion] = []
+        to_resolve: list[UUID] = []
+        open_suggestions: list[OpenSuggestion] = []
+        reopened = 0
+        for (
+            suggestion_id,
+            fingerprint,
+            status,
+            suggestion_type,
+            severity,
+            title,
+            body,
+            node_id,
+            recommended,
+            created_at,
+        ) in stored:
+            seen.add(fingerprint)
+            want = wanted.get(fingerprint)
+            if want is None:
+                if status == SuggestionStatus.OPEN:
+                    to_resolve.append(suggestion_id)
+                continue
+            if status == SuggestionStatus.DISMISSED:
+                continue
+            open_suggestions.append(_open_suggestion(suggestion_id, created_at, want))
+            if status == SuggestionStatus.RESOLVED:
+                reopened += 1
+            elif (
+                suggestion_type == want.suggestion_type
+                and severity == want.severity
+                and title == want.title
+                and body == want.body
+                and str(node_id) == want.structure_node_id
+                and recommended == want.recommended_action_json
+            ):
+                continue
+            to_update.append(
+                _with_content(
+                    Suggestion(
+                        id=suggestion_id,
+                        status=SuggestionStatus.OPEN,
+                        resolution="",
+                        resolved_at=None,
+                        updated_at=now,
+                    ),
+                    want,
+                )
+            )
+        for fingerprint, want in wanted.items():
+            if fingerprint in seen:
+                continue
+            suggestion = _with_content(
+                Suggestion(
+                    plan_id=plan.pk,
+                    fingerprint=fingerprint,
+                    status=SuggestionStatus.OPEN,
+                    created_at=now,
+                    updated_at=now,
+                ),
+                want,
+            )
+            to_create.append(suggestion)
+            open_suggestions.append(_open_suggestion(suggestion.id, now, want))
+
+        if to_create:
+            Suggestion.objects.bulk_create(to_create)
+        if to_update:
+            Suggestion.objects.bulk_update(to_update, _BULK_UPDATE_FIELDS)
+        if to_resolve:
+            Suggestion.objects.filter(pk__in=to_resolve).update(
+                status=SuggestionStatus.RESOLVED,
+                resolution=Resolution.AUTO,
+                resolved_at=now,
+                updated_at=now,
+            )
+        changed = bool(to_create or to_update or to_resolve)
+        if changed or last_synced_at is None:
+            Plan.objects.filter(pk=plan.pk).update(last_synced_at=now)
+            plan.last_synced_at = now
+        else:
+            plan.last_synced_at = last_synced_at
+
+    open_suggestions.sort(key=lambda s: (SEVERITY_RANK[s.severity], s.created_at, s.id))
+    return SyncResult(
+        created=len(to_create),
+        updated=len(to_update) - reopened,
+        resolved=len(to_resolve),
+        reopened=reopened,
+        duration=time.perf_counter() - started,
+        open_suggestions=tuple(open_suggestions),
+    )

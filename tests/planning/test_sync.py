@@ -1,0 +1,309 @@
+"""The suggestion sync: every transition, idempotence, query count, the log line."""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from decimal import Decimal
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from planning.models import (
+    Action,
+    ActionKind,
+    NodeKind,
+    Plan,
+    StructureNode,
+    Suggestion,
+    SuggestionStatus,
+)
+from planning.suggestions.services import (
+    suggestion_apply_code,
+    suggestion_apply_project,
+    suggestion_dismiss,
+)
+from planning.suggestions.sync import suggestion_sync
+from tests.factories import ActionFactory, CodeFactory, PlanFactory, StructureNodeFactory
+
+pytestmark = pytest.mark.django_db
+
+WRITES = ("INSERT", "UPDATE", "DELETE")
+
+
+def writes(queries: CaptureQueriesContext) -> list[str]:
+    return [
+        q["sql"] for q in queries.captured_queries if q["sql"].lstrip().upper().startswith(WRITES)
+    ]
+
+
+def stored(plan: Plan) -> dict[str, Suggestion]:
+    return {s.fingerprint: s for s in Suggestion.objects.filter(plan=plan)}
+
+
+@pytest.fixture
+def plan() -> Plan:
+    return PlanFactory()
+
+
+def test_first_sync_creates_open_suggestions(plan: Plan) -> None:
+    node = StructureNodeFactory(plan=plan, name="Heating boiler")
+    result = suggestion_sync(plan=plan)
+    assert (result.created, result.updated, result.resolved, result.reopened) == (1, 0, 0, 0)
+    suggestion = stored(plan)[f"missing_code:{node.pk}"]
+    assert suggestion.status == SuggestionStatus.OPEN
+    assert suggestion.structure_node_id == node.pk
+    assert [s.id for s in result.open_suggestions] == [suggestion.id]
+
+
+def test_first_sync_sets_last_synced_at_even_without_suggestions(plan: Plan) -> None:
+    suggestion_sync(plan=plan)
+    plan.refresh_from_db()
+    assert plan.last_synced_at is not None
+    assert Suggestion.objects.filter(plan=plan).count() == 0
+
+
+def test_second_sync_without_data_change_writes_nothing(plan: Plan) -> None:
+    StructureNodeFactory(plan=plan)
+    code = CodeFactory(unit_cost=Decimal("10.00"))
+    node = StructureNodeFactory(plan=plan, code=code, quantity=Decimal("10"), install_year=1990)
+    ActionFactory(node=node, kind=ActionKind.REPLACEMENT, estimated_cost=Decimal("999"))
+    suggestion_sync(plan=plan)
+    plan.refresh_from_db()
+    synced_at = plan.last_synced_at
+    before = {s.id: s.updated_at for s in Suggestion.objects.filter(plan=plan)}
+    assert len(before) == 3
+
+    with CaptureQueriesContext(connection) as queries:
+        result = suggestion_sync(plan=plan)
+
+    assert writes(queries) == []
+    assert (result.created, result.updated, result.resolved, result.reopened) == (0, 0, 0, 0)
+    assert {s.id: s.updated_at for s in Suggestion.objects.filter(plan=plan)} == before
+    plan.refresh_from_db()
+    assert plan.last_synced_at == synced_at
+
+
+def test_changed_data_updates_the_open_suggestion_in_place(plan: Plan) -> None:
+    node = StructureNodeFactory(plan=plan, name="Boiler")
+    suggestion_sync(plan=plan)
+    first = stored(plan)[f"missing_code:{node.pk}"]
+    ActionFactory(node=node)  # a live action makes it a warning
+    StructureNode.objects.filter(pk=node.pk).update(name="Gas boiler")
+
+    result = suggestion_sync(plan=plan)
+
+    assert (result.created, result.updated) == (0, 1)
+    second = stored(plan)[f"missing_code:{node.pk}"]
+    assert second.id == first.id
+    assert second.created_at == first.created_at
+    assert second.updated_at > first.updated_at
+    assert second.severity == "warning"
+    assert "Gas boiler" in second.title
+
+
+def test_dismissed_suggestion_stays_dismissed(plan: Plan, user: Any) -> None:
+    node = StructureNodeFactory(plan=plan)
+    suggestion_sync(plan=plan)
+    suggestion = stored(plan)[f"missing_code:{node.pk}"]
+    suggestion_dismiss(suggestion=suggestion, user=user, reason="accepted", comment="fine")
+    ActionFactory(node=node)  # would change its severity
+
+    result = suggestion_sync(plan=plan)
+
+    suggestion.refresh_from_db()
+    assert suggestion.status == SuggestionStatus.DISMISSED
+    assert suggestion.severity == "info"
+    assert (result.created, result.updated, result.reopened) == (0, 0, 0)
+    assert result.open_suggestions == ()
+
+
+def test_suggestion_no_longer_wanted_is_resolved_automatically(plan: Plan) -> None:
+    node = StructureNodeFactory(plan=plan)
+    suggestion_sync(plan=plan)
+    StructureNode.objects.filter(pk=node.pk).update(code=CodeFactory())
+
+    result = suggestion_sync(plan=plan)
+
+    suggestion = stored(plan)[f"missing_code:{node.pk}"]
+    assert result.resolved == 1
+    assert suggestion.status == SuggestionStatus.RESOLVED
+    assert suggestion.resolution == "auto"
+    assert suggestion.resolved_at is not None
+
+
+def test_resolved_suggestion_wanted_again_is_reopened_with_the_same_id(plan: Plan) -> None:
+    code = CodeFactory()
+    node = StructureNodeFactory(plan=plan)
+    suggestion_sync(plan=plan)
+    first = stored(plan)[f"missing_code:{node.pk}"]
+    StructureNode.objects.filter(pk=node.pk).update(code=code)
+    suggestion_sync(plan=plan)
+    StructureNode.objects.filter(pk=node.pk).update(code=None)
+
+    result = suggestion_sync(plan=plan)
+
+    again = stored(plan)[f"missing_code:{node.pk}"]
+    assert result.reopened == 1
+    assert again.id == first.id
+    assert again.created_at == first.created_at
+    assert again.status == SuggestionStatus.OPEN
+    assert again.resolution == ""
+    assert again.resolved_at is None
+
+
+def test_dismissed_suggestion_no_longer_wanted_stays_dismissed(plan: Plan, user: Any) -> None:
+    node = StructureNodeFactory(plan=plan)
+    suggestion_sync(plan=plan)
+    suggestion_dismiss(
+        suggestion=stored(plan)[f"missing_code:{node.pk}"], user=user, reason="accepted"
+    )
+    StructureNode.objects.filter(pk=node.pk).update(code=CodeFactory())
+
+    result = suggestion_sync(plan=plan)
+
+    assert result.resolved == 0
+    assert stored(plan)[f"missing_code:{node.pk}"].status == SuggestionStatus.DISMISSED
+
+
+def test_applied_code_stays_resolved_as_applied(plan: Plan) -> None:
+    code = CodeFactory(name="Zyxwidget unit", keywords="zyxwidget")
+    node = StructureNodeFactory(plan=plan, name="Zyxwidget")
+    suggestion_sync(plan=plan)
+    suggestion = stored(plan)[f"missing_code:{node.pk}"]
+    assert suggestion.recommended_action_json["prefill_code_ids"] == [str(code.pk)]
+
+    suggestion_apply_code(suggestion=suggestion, code_id=str(code.pk))
+    result = suggestion_sync(plan=plan)
+
+    node.refresh_from_db()
+    suggestion.refresh_from_db()
+    assert node.code_id == code.pk
+    assert (suggestion.status, suggestion.resolution) == ("resolved", "applied")
+    assert result.resolved == 0
+    assert result.open_suggestions == ()
+
+
+def test_applied_grouping_creates_the_project_and_stays_resolved(plan: Plan) -> None:
+    building = StructureNodeFactory(plan=plan, kind=NodeKind.BUILDING, name="House A")
+    first = ActionFactory(node=StructureNodeFactory(plan=plan, parent=building, code=CodeFactory()))
+    second = ActionFactory(
+        node=StructureNodeFactory(plan=plan, parent=building, code=CodeFactory())
+    )
+    suggestion_sync(plan=plan)
+    suggestion = stored(plan)[f"project_grouping:{building.pk}:2030"]
+
+    _, project = suggestion_apply_project(suggestion=suggestion)
+    result = suggestion_sync(plan=plan)
+
+    assert project.name == "House A 2030"
+    assert project.year == 2030
+    assert set(project.actions.values_list("pk", flat=True)) == {first.pk, second.pk}
+    suggestion.refresh_from_db()
+    assert (suggestion.status, suggestion.resolution) == ("resolved", "applied")
+    assert result.open_suggestions == ()
+
+
+def test_open_suggestions_are_ordered_by_severity_then_created_at_then_id(plan: Plan) -> None:
+    code = CodeFactory(unit_cost=Decimal("100"), service_life_years=None)
+    critical_node = StructureNodeFactory(plan=plan, code=code, quantity=Decimal("1"))
+    ActionFactory(node=critical_node, kind=ActionKind.REPLACEMENT, estimated_cost=Decimal("500"))
+    StructureNodeFactory(plan=plan)  # info
+    StructureNodeFactory(plan=plan)  # info
+    result = suggestion_sync(plan=plan)
+    severities = [s.severity for s in result.open_suggestions]
+    assert severities == ["critical", "info", "info"]
+    infos = result.open_suggestions[1:]
+    assert infos[0].id < infos[1].id  # same created_at: by id
+
+
+def test_sync_logs_one_line_with_counts(plan: Plan, caplog: pytest.LogCaptureFixture) -> None:
+    StructureNodeFactory(plan=plan)
+    with caplog.at_level(logging.INFO, logger="maintplan.sync"):
+        suggestion_sync(plan=plan)
+    records = [r for r in caplog.records if r.name == "maintplan.sync"]
+    assert len(records) == 1
+    record = records[0]
+    assert (record.plan_number, record.created_count, record.updated_count) == (plan.number, 1, 0)
+    assert (record.resolved_count, record.reopened_count) == (0, 0)
+    assert record.duration_ms >= 0
+
+
+# --- query count -------------------------------------------------------------------------------
+def big_plan(nodes: int) -> Plan:
+    """A plan of `nodes` components under one building, every other one with a replacement
+    that deviates in cost and timing, the rest without a code."""
+    plan = PlanFactory()
+    code = CodeFactory(unit_cost=Decimal("10"), service_life_years=20)
+    building = StructureNodeFactory(plan=plan, kind=NodeKind.BUILDING)
+    components = [
+        StructureNode(
+            id=uuid.uuid4(),
+            plan=plan,
+            parent=building,
+            name=f"Component {i}",
+            kind=NodeKind.COMPONENT,
+            code=code if i % 2 else None,
+            quantity=Decimal("5"),
+            install_year=2000,
+        )
+        for i in range(nodes - 1)
+    ]
+    StructureNode.objects.bulk_create(components)
+    Action.objects.bulk_create(
+        Action(
+            plan=plan,
+            node=component,
+            title=f"Replace {i}",
+            kind=ActionKind.REPLACEMENT,
+            planned_year=2030 + i % 3,
+            estimated_cost=Decimal("500"),
+        )
+        for i, component in enumerate(components)
+        if i % 2
+    )
+    return plan
+
+
+def count_queries(plan: Plan) -> int:
+    with CaptureQueriesContext(connection) as queries:
+        suggestion_sync(plan=plan)
+    return len(queries.captured_queries)
+
+
+def test_unchanged_sync_query_count_is_the_same_for_10_and_2000_nodes(
+    django_assert_max_num_queries: Any,
+) -> None:
+    small, big = big_plan(10), big_plan(2000)
+    suggestion_sync(plan=small)
+    suggestion_sync(plan=big)
+    assert Suggestion.objects.filter(plan=big).count() > 2000
+    assert count_queries(small) == count_queries(big)
+    with django_assert_max_num_queries(8):
+        suggestion_sync(plan=big)
+
+
+def test_resolving_sync_query_count_is_the_same_for_10_and_2000_nodes() -> None:
+    small, big = big_plan(10), big_plan(2000)
+    suggestion_sync(plan=small)
+    suggestion_sync(plan=big)
+    Action.objects.filter(plan__in=[small, big]).update(status="done")
+    StructureNode.objects.filter(plan__in=[small, big]).update(code=CodeFactory())
+    assert count_queries(small) == count_queries(big)
+    assert not Suggestion.objects.filter(plan=big, status="open").exists()
+
+
+def test_first_sync_query_count_is_the_same_for_10_and_2000_nodes(
+    requires_postgres: None, django_assert_max_num_queries: Any
+) -> None:
+    """On PostgreSQL a bulk insert and a bulk update are one query each, whatever the rows;
+    SQLite caps the parameters of a statement, so there Django splits them in batches."""
+    small, big = big_plan(10), big_plan(2000)
+    assert count_queries(small) == count_queries(big)
+    Action.objects.filter(plan__in=[small, big]).update(estimated_cost=Decimal("400"))
+    assert count_queries(small) == count_queries(big)  # bulk update of every deviation
+    third = big_plan(2000)
+    with django_assert_max_num_queries(10):
+        suggestion_sync(plan=third)
