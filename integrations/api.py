@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import OpenApiExample, extend_schema, inline_serializer
+from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
@@ -15,6 +15,7 @@ from accounts.api import user_payload
 from integrations.authentication import ApiKeyAuthentication
 from integrations.errors import api_response, json_object_body
 from integrations.models import ApiKey
+from integrations.openapi import envelope_serializer, error_responses
 from integrations.selectors import api_access_granted
 from integrations.throttling import ApiKeyThrottle
 
@@ -72,9 +73,22 @@ class ApiKeySessionCheckApi(APIView):
         operation_id="api_key_session_check",
         summary="Check an API key",
         description="Validates the key of the Authorization header and returns who it belongs to.",
-        request=inline_serializer("ApiKeySessionCheckRequest", {}),
-        responses={200: _SESSION_DATA},
-        examples=[OpenApiExample("Empty body", value={}, request_only=True)],
+        request={
+            "application/json": {
+                "type": "object",
+                "description": "An empty object; a missing body counts as {}.",
+                "example": {},
+            }
+        },
+        responses={
+            200: envelope_serializer("ApiKeySessionEnvelope", _SESSION_DATA),
+            **error_responses(
+                {
+                    400: ["validation.malformed_json", "validation.body_not_object"],
+                    415: ["validation.unsupported_media_type"],
+                }
+            ),
+        },
         tags=["auth"],
     )
     def post(self, request: Request) -> Response:
