@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import OpenApiExample, OpenApiResponse
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema_field
 from rest_framework import serializers
 
 from integrations.errors import ERROR_CATALOG
@@ -44,18 +44,29 @@ def public_operations_only(endpoints: list[tuple[Any, ...]], **kwargs: Any) -> l
     ]
 
 
-class ErrorDetails(serializers.Serializer):
-    errors = serializers.DictField(
-        child=serializers.ListField(child=serializers.CharField()),
-        help_text="Field name -> messages, for validation errors.",
-    )
+@extend_schema_field(
+    {
+        "type": "object",
+        "nullable": True,
+        "description": 'null, or `{"errors": {field: [messages]}}` for field errors.',
+        "properties": {
+            "errors": {
+                "type": "object",
+                "additionalProperties": {"type": "array", "items": {"type": "string"}},
+            }
+        },
+        "required": ["errors"],
+    }
+)
+class ErrorDetails(serializers.JSONField):
+    pass
 
 
 class ErrorEnvelope(serializers.Serializer):
     success = serializers.BooleanField(help_text="Always false for an error.")
     message = serializers.CharField(help_text="Human-readable message.")
     messageKey = serializers.CharField(help_text="Stable dotted key, e.g. auth.invalid_api_key.")
-    data = ErrorDetails(allow_null=True, help_text="null, or field errors.")
+    data = ErrorDetails(allow_null=True)
     traceId = serializers.CharField(help_text="Quote it in a support request.")
 
 

@@ -8,8 +8,10 @@ from typing import Any
 import pytest
 from django.core.cache import cache
 from django.db import connection
+from django.test import Client
 
 from tests.factories import UserFactory
+from tests.openapi_contract import assert_conforms
 
 # Playwright's sync API runs an event loop in the test thread; the ORM calls made by fixtures in
 # that same thread are still synchronous and safe.
@@ -34,6 +36,19 @@ def _clear_cache() -> Iterator[None]:
     cache.clear()
     yield
     cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def _public_responses_match_the_schema(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every response of a public operation that any test receives must match the schema."""
+    original = Client.request
+
+    def request_and_check(self: Client, **request: Any) -> Any:
+        response = original(self, **request)
+        assert_conforms(request["REQUEST_METHOD"], request["PATH_INFO"], response)
+        return response
+
+    monkeypatch.setattr(Client, "request", request_and_check)
 
 
 @pytest.fixture
