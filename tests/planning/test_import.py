@@ -1,0 +1,444 @@
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from planning.importers import ImportProblem, ImportRejected, plan_import
+from planning.models import (
+    Action,
+    Code,
+    Plan,
+    PlanMembership,
+    PlanNumberCounter,
+    PlanRole,
+    StructureNode,
+)
+from planning.services import plan_create
+from tests.factories import CodeFactory, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
+
+
+def _node(ref: str, parent_ref: str | None = None, **fields: Any) -> dict[str, Any]:
+    return {"ref": ref, "parent_ref": parent_ref, "name": f"Node {ref}", "kind": "site", **fields}
+
+
+def _action(node_ref: str, **fields: Any) -> dict[str, Any]:
+    return {
+        "node_ref": node_ref,
+        "title": "Replace it",
+        "kind": "replacement",
+        "planned_year": 2030,
+        **fields,
+    }
+
+
+def _document(nodes: list[Any], actions: list[Any] | None = None, **extra: Any) -> str:
+    return json.dumps({"name": "Imported", "nodes": nodes, "actions": actions or [], **extra})
+
+
+def _import(owner: Any, document: str | bytes, **kwargs: Any) -> Plan:
+    content = document.encode() if isinstance(document, str) else document
+    return plan_import(owner=owner, content=content, filename="plan.json", **kwargs)
+
+
+def _problems(owner: Any, document: str | bytes, **kwargs: Any) -> list[tuple[str, str]]:
+    with pytest.raises(ImportRejected) as rejected:
+        _import(owner, document, **kwargs)
+    return [(problem.row, problem.field) for problem in rejected.value.problems]
+
+
+def _messages(owner: Any, document: str | bytes) -> list[str]:
+    with pytest.raises(ImportRejected) as rejected:
+        _import(owner, document)
+    return [str(problem) for problem in rejected.value.problems]
+
+
+def _database_counts() -> tuple[int, ...]:
+    return (
+        Plan.objects.count(),
+        StructureNode.objects.count(),
+        Action.objects.count(),
+        PlanMembership.objects.count(),
+        PlanNumberCounter.objects.get(pk=1).last_number,
+    )
+
+
+# --- a valid file ----------------------------------------------------------------------------
+
+
+def test_valid_import_creates_the_tree_with_codes_and_quantities(user: Any) -> None:
+    roof_code = CodeFactory(code="R1")
+    document = _document(
+        [
+            _node("S1"),
+            _node("B1", "S1", kind="building", name="Main building"),
+            _node(
+                "C1",
+                "B1",
+                kind="component",
+                name="Flat roof",
+                code="R1",
+                quantity=640.5,
+                unit="m2",
+                install_year=2001,
+            ),
+            _node("C2", "B1", kind="component", name="Radiators", code=None, quantity=None),
+        ]
+    )
+
+    plan = _import(user, document)
+
+    nodes = {node.name: node for node in plan.nodes.select_related("parent", "code")}
+    assert set(nodes) == {"Node S1", "Main building", "Flat roof", "Radiators"}
+    assert nodes["Node S1"].parent is None
+    assert nodes["Main building"].parent == nodes["Node S1"]
+    assert nodes["Flat roof"].parent == nodes["Main building"]
+    assert nodes["Radiators"].parent == nodes["Main building"]
+    assert nodes["Flat roof"].code == roof_code
+    assert nodes["Flat roof"].quantity == Decimal("640.50")
+    assert nodes["Flat roof"].unit == "m2"
+    assert nodes["Flat roof"].install_year == 2001
+    assert nodes["Radiators"].code is None
+    assert nodes["Radiators"].quantity is None
+    assert nodes["Main building"].kind == "building"
+
+
+def test_valid_import_creates_the_actions_on_their_nodes(user: Any) -> None:
+    document = _document(
+        [_node("S1"), _node("C1", "S1", kind="component", name="Roof")],
+        [
+            _action("C1", title="Replace roof", planned_year=2031, estimated_cost=51200.25),
+            _action("S1", title="Site walk", kind="inspection", planned_year=2026, status="done"),
+        ],
+    )
+
+    plan = _import(user, document)
+
+    actions = {action.title: action for action in plan.actions.select_related("node")}
+    assert set(actions) == {"Replace roof", "Site walk"}
+    roof = actions["Replace roof"]
+    assert (roof.node.name, roof.kind, roof.planned_year) == ("Roof", "replacement", 2031)
+    assert roof.estimated_cost == Decimal("51200.25")
+    assert roof.status == "planned"
+    assert actions["Site walk"].node.name == "Node S1"
+    assert actions["Site walk"].status == "done"
+    assert all(action.plan_id == plan.id for action in actions.values())
+
+
+def test_action_without_cost_or_status_gets_zero_cost_and_planned(user: Any) -> None:
+    plan = _import(user, _document([_node("S1")], [_action("S1")]))
+
+    action = plan.actions.get()
+    assert action.estimated_cost == Decimal("0.00")
+    assert action.status == "planned"
+
+
+def test_importer_becomes_the_owner_of_the_new_plan(user: Any) -> None:
+    plan = _import(user, _document([_node("S1")]))
+
+    membership = PlanMembership.objects.get(plan=plan)
+    assert (membership.user, membership.role) == (user, PlanRole.OWNER)
+
+
+def test_plan_takes_the_files_name_and_the_next_number(user: Any) -> None:
+    earlier = plan_create(owner=user, name="Earlier")
+
+    plan = _import(user, _document([_node("S1")]))
+
+    assert plan.name == "Imported"
+    assert plan.number == earlier.number + 1
+
+
+def test_given_name_overrides_the_files_name(user: Any) -> None:
+    plan = _import(user, _document([_node("S1")]), name="Chosen name")
+
+    assert plan.name == "Chosen name"
+
+
+def test_children_listed_before_their_parents_are_imported(user: Any) -> None:
+    document = _document([_node("C", "B"), _node("B", "A"), _node("A")])
+
+    plan = _import(user, document)
+
+    child = plan.nodes.get(name="Node C")
+    assert child.parent.name == "Node B"
+    assert child.parent.parent.name == "Node A"
+
+
+def test_cost_with_more_than_cents_is_rounded(user: Any) -> None:
+    plan = _import(user, _document([_node("S1")], [_action("S1", estimated_cost=10.005)]))
+
+    assert plan.actions.get().estimated_cost == Decimal("10.01")
+
+
+def test_example_plan_file_imports(user: Any) -> None:
+    # The example uses codes of the starter catalog; make sure they exist whatever the catalog.
+    for code in ("363.2", "334.2", "421.1"):
+        Code.objects.get_or_create(code=code, defaults={"name": f"Example {code}"})
+
+    plan = _import(user, (EXAMPLES / "plan.json").read_bytes())
+
+    assert plan.name == "Riverside school"
+    assert plan.nodes.count() == 8
+    assert plan.actions.count() == 5
+    assert plan.nodes.get(name="Flat roof").code.code == "363.2"
+
+
+# --- one test per kind of problem -------------------------------------------------------------
+
+
+def test_unknown_code_is_reported(user: Any) -> None:
+    assert _problems(user, _document([_node("S1", code="999.9")])) == [("nodes[0]", "code")]
+
+
+def test_parent_ref_that_does_not_exist_is_reported(user: Any) -> None:
+    messages = _messages(user, _document([_node("S1"), _node("B1", "B9")]))
+
+    assert messages == ['nodes[1].parent_ref: no node with ref "B9"']
+
+
+def test_cycle_is_reported_once_on_its_first_node(user: Any) -> None:
+    document = _document([_node("S1"), _node("A", "C"), _node("B", "A"), _node("C", "B")])
+
+    with pytest.raises(ImportRejected) as rejected:
+        _import(user, document)
+
+    [problem] = rejected.value.problems
+    assert (problem.row, problem.field) == ("nodes[1]", "parent_ref")
+    assert "cycle: A -> C -> B -> A" in problem.message
+
+
+def test_node_that_is_its_own_parent_is_reported_as_a_cycle(user: Any) -> None:
+    messages = _messages(user, _document([_node("A", "A")]))
+
+    assert len(messages) == 1
+    assert messages[0].startswith("nodes[0].parent_ref: cycle: A -> A")
+
+
+def test_duplicate_ref_is_reported_on_the_second_node(user: Any) -> None:
+    messages = _messages(user, _document([_node("S1"), _node("B1", "S1"), _node("S1")]))
+
+    assert messages == ['nodes[2].ref: duplicate ref "S1" (first at nodes[0])']
+
+
+def test_install_year_out_of_range_is_reported(user: Any) -> None:
+    document = _document([_node("S1", install_year=1850)])
+
+    assert _problems(user, document) == [("nodes[0]", "install_year")]
+
+
+def test_planned_year_out_of_range_is_reported(user: Any) -> None:
+    document = _document([_node("S1")], [_action("S1"), _action("S1", planned_year=2201)])
+
+    assert _problems(user, document) == [("actions[1]", "planned_year")]
+
+
+def test_negative_cost_is_reported(user: Any) -> None:
+    messages = _messages(user, _document([_node("S1")], [_action("S1", estimated_cost=-5)]))
+
+    assert messages == ["actions[0].estimated_cost: must not be negative, got -5"]
+
+
+def test_negative_quantity_is_reported(user: Any) -> None:
+    assert _problems(user, _document([_node("S1", quantity=-1)])) == [("nodes[0]", "quantity")]
+
+
+def test_too_large_cost_is_reported(user: Any) -> None:
+    document = _document([_node("S1")], [_action("S1", estimated_cost=1e15)])
+
+    assert _problems(user, document) == [("actions[0]", "estimated_cost")]
+
+
+def test_wrong_node_kind_is_reported(user: Any) -> None:
+    messages = _messages(user, _document([_node("S1", kind="campus")]))
+
+    assert messages == ['nodes[0].kind: "campus" is not one of: site, building, system, component']
+
+
+def test_wrong_action_kind_is_reported(user: Any) -> None:
+    document = _document([_node("S1")], [_action("S1", kind="paint")])
+
+    assert _problems(user, document) == [("actions[0]", "kind")]
+
+
+def test_wrong_action_status_is_reported(user: Any) -> None:
+    document = _document([_node("S1")], [_action("S1", status="maybe")])
+
+    assert _problems(user, document) == [("actions[0]", "status")]
+
+
+def test_missing_required_node_field_is_reported(user: Any) -> None:
+    node = _node("S1")
+    del node["name"]
+
+    assert _messages(user, _document([node])) == ["nodes[0].name: is required"]
+
+
+def test_missing_required_action_field_is_reported(user: Any) -> None:
+    action = _action("S1")
+    del action["planned_year"]
+
+    assert _problems(user, _document([_node("S1")], [action])) == [("actions[0]", "planned_year")]
+
+
+def test_blank_required_text_is_reported_as_missing(user: Any) -> None:
+    document = _document([_node("S1")], [_action("S1", title="   ")])
+
+    assert _messages(user, document) == ["actions[0].title: is required"]
+
+
+def test_missing_plan_name_is_reported(user: Any) -> None:
+    document = json.dumps({"nodes": [_node("S1")], "actions": []})
+
+    assert _messages(user, document) == ["name: is required"]
+
+
+def test_missing_plan_name_is_fine_when_a_name_is_given(user: Any) -> None:
+    document = json.dumps({"nodes": [_node("S1")]})
+
+    plan = _import(user, document, name="Given")
+
+    assert plan.name == "Given"
+
+
+def test_text_where_a_number_belongs_is_reported(user: Any) -> None:
+    messages = _messages(user, _document([_node("S1", quantity="ten")]))
+
+    assert messages == ['nodes[0].quantity: must be a number, got "ten"']
+
+
+def test_year_given_as_text_is_reported(user: Any) -> None:
+    document = _document([_node("S1")], [_action("S1", planned_year="2030")])
+
+    assert _problems(user, document) == [("actions[0]", "planned_year")]
+
+
+def test_number_where_text_belongs_is_reported(user: Any) -> None:
+    messages = _messages(user, _document([_node("S1"), _node("S2", name=12)]))
+
+    assert messages == ["nodes[1].name: must be a string, got 12"]
+
+
+def test_unknown_field_is_reported(user: Any) -> None:
+    assert _problems(user, _document([_node("S1", instal_year=2001)])) == [
+        ("nodes[0]", "instal_year")
+    ]
+
+
+def test_action_on_a_missing_node_is_reported(user: Any) -> None:
+    messages = _messages(user, _document([_node("S1")], [_action("S9")]))
+
+    assert messages == ['actions[0].node_ref: no node with ref "S9"']
+
+
+def test_row_that_is_not_an_object_is_reported(user: Any) -> None:
+    assert _problems(user, _document([_node("S1"), "S2"])) == [("nodes[1]", "")]
+
+
+def test_malformed_json_is_reported(user: Any) -> None:
+    messages = _messages(user, '{"name": "x", "nodes": [')
+
+    assert len(messages) == 1
+    assert messages[0].startswith("plan.json: not valid JSON")
+
+
+def test_file_that_is_not_utf8_is_reported(user: Any) -> None:
+    messages = _messages(user, b'{"name": "Caf\xe9", "nodes": []}')
+
+    assert messages == ["plan.json: not UTF-8 text (byte 13 is invalid)"]
+
+
+def test_file_that_is_not_an_object_is_reported(user: Any) -> None:
+    assert _messages(user, "[1, 2]") == ["plan.json: must be a JSON object, got a list"]
+
+
+def test_nodes_that_are_not_a_list_is_reported(user: Any) -> None:
+    document = json.dumps({"name": "x", "nodes": {"ref": "S1"}})
+
+    assert _messages(user, document) == ["nodes: must be a list, got an object"]
+
+
+def test_file_too_large_is_reported(user: Any, settings: Any) -> None:
+    settings.IMPORT_MAX_BYTES = 100
+    document = _document([_node(f"S{index}") for index in range(10)])
+
+    messages = _messages(user, document)
+
+    assert messages == [f"plan.json: file too large ({len(document)} bytes; the limit is 100)"]
+
+
+# --- all or nothing ---------------------------------------------------------------------------
+
+
+def test_every_problem_is_reported_at_once_in_file_order(user: Any) -> None:
+    CodeFactory(code="R1")
+    document = _document(
+        [
+            _node("S1", code="R1"),
+            _node("B1", "S9", kind="tower"),
+            _node("S1", quantity=-2),
+            _node("C1", "S1", code="X", install_year=3000),
+        ],
+        [_action("S1", planned_year=1800), _action("Z1", estimated_cost=-1, status="later")],
+    )
+
+    assert _problems(user, document) == [
+        ("nodes[1]", "kind"),
+        ("nodes[1]", "parent_ref"),
+        ("nodes[2]", "quantity"),
+        ("nodes[2]", "ref"),
+        ("nodes[3]", "install_year"),
+        ("nodes[3]", "code"),
+        ("actions[0]", "planned_year"),
+        ("actions[1]", "estimated_cost"),
+        ("actions[1]", "status"),
+        ("actions[1]", "node_ref"),
+    ]
+
+
+def test_rejected_import_writes_nothing(user: Any) -> None:
+    plan_create(owner=UserFactory(), name="Existing")
+    before = _database_counts()
+    document = _document([_node("S1"), _node("B1", "S1")], [_action("B1", kind="paint")])
+
+    with pytest.raises(ImportRejected):
+        _import(user, document)
+
+    assert _database_counts() == before
+
+
+def test_rejected_import_does_not_use_up_a_plan_number(user: Any) -> None:
+    first = plan_create(owner=user, name="First")
+    with pytest.raises(ImportRejected):
+        _import(user, _document([_node("S1", kind="nope")]))
+
+    plan = _import(user, _document([_node("S1")]))
+
+    assert plan.number == first.number + 1
+
+
+def test_problem_reads_as_row_field_and_message() -> None:
+    assert str(ImportProblem("nodes[3]", "parent_ref", "no node")) == "nodes[3].parent_ref: no node"
+    assert str(ImportProblem("actions.csv line 4", "planned_year", "bad")) == (
+        "actions.csv line 4, planned_year: bad"
+    )
+    assert str(ImportProblem("plan.json", "", "not valid JSON")) == "plan.json: not valid JSON"
+    assert str(ImportProblem("", "name", "is required")) == "name: is required"
+
+
+def test_rejection_message_lists_every_problem(user: Any) -> None:
+    with pytest.raises(ImportRejected) as rejected:
+        _import(user, _document([_node("S1", kind="x"), _node("S1")]))
+
+    assert str(rejected.value).splitlines() == [
+        "2 problems; nothing was imported",
+        'nodes[0].kind: "x" is not one of: site, building, system, component',
+        'nodes[1].ref: duplicate ref "S1" (first at nodes[0])',
+    ]

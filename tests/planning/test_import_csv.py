@@ -1,0 +1,184 @@
+from __future__ import annotations
+
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from planning.importers import ImportRejected, plan_import_csv
+from planning.models import Action, Code, Plan, PlanMembership, PlanRole, StructureNode
+from tests.factories import CodeFactory
+
+pytestmark = pytest.mark.django_db
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
+NODES_HEADER = "ref,parent_ref,name,kind,code,quantity,unit,install_year\n"
+ACTIONS_HEADER = "node_ref,title,kind,planned_year,estimated_cost,status\n"
+NODES = NODES_HEADER + "S1,,Harbour site,site,,,,\nB1,S1,Warehouse,building,,,,\n"
+
+
+def _import(nodes: str | bytes, actions: str | bytes, owner: Any, name: str = "From CSV") -> Plan:
+    return plan_import_csv(
+        owner=owner,
+        nodes_csv=nodes.encode() if isinstance(nodes, str) else nodes,
+        actions_csv=actions.encode() if isinstance(actions, str) else actions,
+        name=name,
+    )
+
+
+def _messages(nodes: str | bytes, actions: str | bytes, owner: Any, name: str = "x") -> list[str]:
+    with pytest.raises(ImportRejected) as rejected:
+        _import(nodes, actions, owner, name)
+    return [str(problem) for problem in rejected.value.problems]
+
+
+def test_csv_pair_creates_the_tree_and_the_actions(user: Any) -> None:
+    code = CodeFactory(code="R1")
+    nodes = NODES + "C1,B1,Pitched roof,component,R1,1200.5,m2,1978\n"
+    actions = ACTIONS_HEADER + "C1,Retile roof,replacement,2028,114000,planned\n"
+
+    plan = _import(nodes, actions, user)
+
+    roof = plan.nodes.select_related("parent__parent").get(name="Pitched roof")
+    assert (roof.parent.name, roof.parent.parent.name) == ("Warehouse", "Harbour site")
+    assert roof.code == code
+    assert (roof.quantity, roof.unit, roof.install_year) == (Decimal("1200.50"), "m2", 1978)
+    action = plan.actions.get()
+    assert (action.node, action.title, action.kind) == (roof, "Retile roof", "replacement")
+    assert (action.planned_year, action.estimated_cost) == (2028, Decimal("114000.00"))
+    assert plan.name == "From CSV"
+    assert PlanMembership.objects.get(plan=plan).role == PlanRole.OWNER
+
+
+def test_empty_cells_mean_none(user: Any) -> None:
+    actions = ACTIONS_HEADER + "B1,Check,inspection,2026,,\n"
+
+    plan = _import(NODES, actions, user)
+
+    site = plan.nodes.get(name="Harbour site")
+    assert (site.parent, site.code, site.quantity, site.install_year) == (None, None, None, None)
+    action = plan.actions.get()
+    assert (action.estimated_cost, action.status) == (Decimal("0.00"), "planned")
+
+
+def test_optional_columns_may_be_left_out(user: Any) -> None:
+    nodes = "ref,name,kind\nS1,Site,site\n"
+    actions = "node_ref,title,kind,planned_year\nS1,Walk,inspection,2027\n"
+
+    plan = _import(nodes, actions, user)
+
+    assert plan.nodes.get().name == "Site"
+    assert plan.actions.get().title == "Walk"
+
+
+def test_excel_byte_order_mark_and_blank_lines_are_accepted(user: Any) -> None:
+    nodes = "\ufeff" + NODES + ",,,,,,,\n\n"
+
+    plan = _import(nodes, ACTIONS_HEADER, user)
+
+    assert plan.nodes.count() == 2
+
+
+def test_example_csv_files_import(user: Any) -> None:
+    for code in ("363.1", "334.4", "445.1"):
+        Code.objects.get_or_create(code=code, defaults={"name": f"Example {code}"})
+
+    plan = _import(
+        (EXAMPLES / "nodes.csv").read_bytes(), (EXAMPLES / "actions.csv").read_bytes(), user
+    )
+
+    assert plan.nodes.count() == 5
+    assert plan.actions.count() == 4
+
+
+def test_problem_names_the_file_line_and_column(user: Any) -> None:
+    actions = ACTIONS_HEADER + "B1,Paint,repair,2030,100,\nB1,Paint again,repair,2300,100,\n"
+
+    messages = _messages(NODES, actions, user)
+
+    assert messages == ["actions.csv line 3, planned_year: 2300 is outside the years 1900 to 2200"]
+
+
+def test_text_in_a_number_column_is_reported(user: Any) -> None:
+    nodes = NODES + "C1,B1,Roof,component,,lots,,\n"
+
+    assert _messages(nodes, ACTIONS_HEADER, user) == [
+        'nodes.csv line 4, quantity: must be a number, got "lots"'
+    ]
+
+
+def test_missing_required_column_is_reported(user: Any) -> None:
+    nodes = "ref,parent_ref,name\nS1,,Site\n"
+
+    assert _messages(nodes, ACTIONS_HEADER, user) == [
+        "nodes.csv line 1, kind: required column is missing"
+    ]
+
+
+def test_unknown_column_is_reported(user: Any) -> None:
+    actions = "node_ref,title,kind,planned_year,cost\n"
+
+    messages = _messages(NODES, actions, user)
+
+    assert len(messages) == 1
+    assert messages[0].startswith("actions.csv line 1, cost: unknown column")
+
+
+def test_file_without_header_row_is_reported(user: Any) -> None:
+    assert _messages("", ACTIONS_HEADER, user) == ["nodes.csv: is empty; a header row is required"]
+
+
+def test_file_that_is_not_utf8_is_reported(user: Any) -> None:
+    actions = ACTIONS_HEADER.encode() + b"B1,R\xe9paration,repair,2030,,\n"
+
+    messages = _messages(NODES, actions, user)
+
+    assert len(messages) == 1
+    assert messages[0].startswith("actions.csv: not UTF-8 text")
+
+
+def test_file_too_large_is_reported(user: Any, settings: Any) -> None:
+    settings.IMPORT_MAX_BYTES = 80
+
+    messages = _messages(NODES, ACTIONS_HEADER, user)
+
+    assert messages == [f"nodes.csv: file too large ({len(NODES)} bytes; the limit is 80)"]
+
+
+def test_row_with_more_cells_than_columns_is_reported(user: Any) -> None:
+    nodes = NODES + "C1,B1,Roof,component,,,,,surplus\n"
+
+    assert _messages(nodes, ACTIONS_HEADER, user) == [
+        "nodes.csv line 4: has 9 cells but the header has 8 columns"
+    ]
+
+
+def test_problems_of_both_files_are_reported_together(user: Any) -> None:
+    nodes = NODES + "C1,B9,Roof,component,,,,\nB1,S1,Again,building,,,,\n"
+    actions = ACTIONS_HEADER + "C1,Fix,mend,2030,-3,\nX1,Fix,repair,2030,,\n"
+
+    messages = _messages(nodes, actions, user)
+
+    assert messages == [
+        'nodes.csv line 4, parent_ref: no node with ref "B9"',
+        'nodes.csv line 5, ref: duplicate ref "B1" (first at nodes.csv line 3)',
+        'actions.csv line 2, kind: "mend" is not one of: inspection, repair, replacement',
+        "actions.csv line 2, estimated_cost: must not be negative, got -3",
+        'actions.csv line 3, node_ref: no node with ref "X1"',
+    ]
+
+
+def test_empty_plan_name_is_reported(user: Any) -> None:
+    assert _messages(NODES, ACTIONS_HEADER, user, name="  ") == ["name: is required"]
+
+
+def test_rejected_csv_import_writes_nothing(user: Any) -> None:
+    before = (Plan.objects.count(), StructureNode.objects.count(), Action.objects.count())
+    actions = ACTIONS_HEADER + "B1,Fix,repair,2030,,\nB1,Fix,repair,1700,,\n"
+
+    with pytest.raises(ImportRejected):
+        _import(NODES, actions, user)
+
+    after = (Plan.objects.count(), StructureNode.objects.count(), Action.objects.count())
+    assert after == before
