@@ -17,8 +17,9 @@ from rest_framework.views import APIView
 
 from integrations.authentication import ApiKeyAuthentication
 from integrations.errors import ApiError, api_response
+from integrations.openapi import envelope_serializer, error_responses
 from integrations.throttling import ApiKeyThrottle
-from planning.models import MAX_PLAN_NUMBER, Plan
+from planning.models import MAX_PLAN_NUMBER, Plan, Severity, SuggestionType
 from planning.selectors import plan_get_for_user
 from planning.suggestions.sync import OpenSuggestion, suggestion_sync
 
@@ -68,10 +69,8 @@ class SuggestionOutputSerializer(serializers.Serializer):
     """Describes `suggestion_payload` for the schema (the payload itself is built directly)."""
 
     id = serializers.UUIDField()
-    suggestion_type = serializers.ChoiceField(
-        choices=["missing_code", "deviation", "project_grouping"]
-    )
-    severity = serializers.ChoiceField(choices=["info", "warning", "critical"])
+    suggestion_type = serializers.ChoiceField(choices=SuggestionType.choices)
+    severity = serializers.ChoiceField(choices=Severity.choices)
     title = serializers.CharField()
     body = serializers.CharField()
     structure_node_id = serializers.UUIDField()
@@ -120,7 +119,10 @@ class PlanSuggestionListApi(APIView):
                 description=f"Plan number, 1 to {MAX_PLAN_NUMBER}",
             )
         ],
-        responses={200: SuggestionListOutputSerializer},
+        responses={
+            200: envelope_serializer("SuggestionListEnvelope", SuggestionListOutputSerializer()),
+            **error_responses({400: ["validation.plan_number"], 404: ["plans.not_found"]}),
+        },
         tags=["plans"],
     )
     def get(self, request: Request, planNumber: str) -> Response:  # the spec's name
