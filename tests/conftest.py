@@ -30,6 +30,14 @@ CHROMIUM_ARGS = [
 TEST_PASSWORD = "correct-horse-battery-42"
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _fast_password_hashing() -> None:
+    """PBKDF2's deliberate slowness costs ~0.3 s per login in tests and proves nothing here."""
+    from django.conf import settings
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture(autouse=True)
 def _clear_cache() -> Iterator[None]:
     """Throttle counters live in the cache; every test starts with none."""
