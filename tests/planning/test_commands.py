@@ -1,0 +1,191 @@
+from __future__ import annotations
+
+import json
+from io import StringIO
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.core.management import base as management_base
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from planning.management.commands.generate_plan import synthetic_plan_document
+from planning.management.commands.import_plan import Command as ImportPlanCommand
+from planning.models import Action, NodeKind, Plan, PlanMembership, PlanRole, StructureNode
+from tests.factories import CodeFactory
+
+pytestmark = pytest.mark.django_db
+
+PLAN = {
+    "name": "Command plan",
+    "nodes": [
+        {"ref": "S1", "name": "Site", "kind": "site"},
+        {"ref": "B1", "parent_ref": "S1", "name": "Block", "kind": "building"},
+    ],
+    "actions": [{"node_ref": "B1", "title": "Paint", "kind": "repair", "planned_year": 2030}],
+}
+BAD_PLAN = {
+    "name": "Bad plan",
+    "nodes": [{"ref": "S1", "name": "Site", "kind": "moon"}],
+    "actions": [{"node_ref": "S9", "title": "Paint", "kind": "repair", "planned_year": 2030}],
+}
+
+
+def _write(tmp_path: Path, filename: str, content: str) -> str:
+    path = tmp_path / filename
+    path.write_text(content, encoding="utf-8")
+    return str(path)
+
+
+def _run(*args: str) -> tuple[str, str]:
+    stdout, stderr = StringIO(), StringIO()
+    call_command(*args, stdout=stdout, stderr=stderr)
+    return stdout.getvalue(), stderr.getvalue()
+
+
+def _counts() -> tuple[int, int, int]:
+    return Plan.objects.count(), StructureNode.objects.count(), Action.objects.count()
+
+
+def test_import_plan_prints_the_new_plans_number_on_the_last_line(
+    user: Any, tmp_path: Path
+) -> None:
+    path = _write(tmp_path, "plan.json", json.dumps(PLAN))
+
+    stdout, stderr = _run("import_plan", path, "--owner", user.email)
+
+    plan = Plan.objects.get()
+    assert stdout.splitlines()[-1] == str(plan.number)
+    assert stderr == ""
+    assert plan.name == "Command plan"
+    assert (plan.nodes.count(), plan.actions.count()) == (2, 1)
+    assert PlanMembership.objects.get(plan=plan).user == user
+
+
+def test_import_plan_takes_the_name_option(user: Any, tmp_path: Path) -> None:
+    path = _write(tmp_path, "plan.json", json.dumps(PLAN))
+
+    _run("import_plan", path, "--owner", user.email.upper(), "--name", "Renamed")
+
+    assert Plan.objects.get().name == "Renamed"
+
+
+def test_import_plan_imports_a_csv_pair(user: Any, tmp_path: Path) -> None:
+    nodes = _write(tmp_path, "nodes.csv", "ref,parent_ref,name,kind\nS1,,Site,site\n")
+    actions = _write(
+        tmp_path, "actions.csv", "node_ref,title,kind,planned_year\nS1,Walk,inspection,2027\n"
+    )
+
+    stdout, _stderr = _run(
+        "import_plan", nodes, "--actions-csv", actions, "--owner", user.email, "--name", "CSV"
+    )
+
+    plan = Plan.objects.get()
+    assert stdout.splitlines()[-1] == str(plan.number)
+    assert (plan.name, plan.nodes.count(), plan.actions.count()) == ("CSV", 1, 1)
+
+
+def test_import_plan_lists_every_problem_on_stderr_and_writes_nothing(
+    user: Any, tmp_path: Path
+) -> None:
+    path = _write(tmp_path, "bad.json", json.dumps(BAD_PLAN))
+    stdout, stderr = StringIO(), StringIO()
+
+    with pytest.raises(CommandError) as error:
+        call_command("import_plan", path, "--owner", user.email, stdout=stdout, stderr=stderr)
+
+    assert error.value.returncode == 1
+    assert "2 problems" in str(error.value)
+    assert stderr.getvalue().splitlines() == [
+        'nodes[0].kind: "moon" is not one of: site, building, system, component',
+        'actions[0].node_ref: no node with ref "S9"',
+    ]
+    assert stdout.getvalue() == ""
+    assert _counts() == (0, 0, 0)
+
+
+def test_import_plan_exits_1_with_the_problems_on_stderr(
+    user: Any, tmp_path: Path, capsys: Any, monkeypatch: Any
+) -> None:
+    # run_from_argv closes the database connections when done, which the test still needs.
+    monkeypatch.setattr(management_base.connections, "close_all", lambda: None)
+    path = _write(tmp_path, "bad.json", json.dumps(BAD_PLAN))
+
+    with pytest.raises(SystemExit) as exit_info:
+        ImportPlanCommand().run_from_argv(["manage.py", "import_plan", path, "--owner", user.email])
+
+    captured = capsys.readouterr()
+    assert exit_info.value.code == 1
+    assert 'actions[0].node_ref: no node with ref "S9"' in captured.err
+    assert "nothing was imported" in captured.err
+    assert captured.out == ""
+
+
+def test_import_plan_refuses_an_unknown_owner(tmp_path: Path) -> None:
+    path = _write(tmp_path, "plan.json", json.dumps(PLAN))
+
+    with pytest.raises(CommandError, match=r"No account has the email address 'nobody@x\.org'"):
+        _run("import_plan", path, "--owner", "nobody@x.org")
+
+    assert _counts() == (0, 0, 0)
+
+
+def test_import_plan_refuses_an_unreadable_file(user: Any, tmp_path: Path) -> None:
+    missing = str(tmp_path / "missing.json")
+
+    with pytest.raises(CommandError, match=r"Cannot read .*missing\.json"):
+        _run("import_plan", missing, "--owner", user.email)
+
+
+def test_import_plan_needs_a_name_for_csv(user: Any, tmp_path: Path) -> None:
+    nodes = _write(tmp_path, "nodes.csv", "ref,name,kind\nS1,Site,site\n")
+    actions = _write(tmp_path, "actions.csv", "node_ref,title,kind,planned_year\n")
+
+    with pytest.raises(CommandError, match="--name"):
+        _run("import_plan", nodes, "--actions-csv", actions, "--owner", user.email)
+
+
+def test_import_plan_needs_the_actions_file_for_csv(user: Any, tmp_path: Path) -> None:
+    nodes = _write(tmp_path, "nodes.csv", "ref,name,kind\nS1,Site,site\n")
+
+    with pytest.raises(CommandError, match="--actions-csv"):
+        _run("import_plan", nodes, "--owner", user.email, "--name", "x")
+
+
+def test_generate_plan_creates_the_requested_counts(user: Any) -> None:
+    CodeFactory.create_batch(3)
+
+    stdout, _stderr = _run(
+        "generate_plan", "--nodes", "60", "--actions", "150", "--owner", user.email
+    )
+
+    plan = Plan.objects.get()
+    assert stdout.splitlines()[-1] == str(plan.number)
+    assert plan.nodes.count() == 60
+    assert plan.actions.count() == 150
+    assert plan.nodes.filter(parent__isnull=True).exclude(kind=NodeKind.SITE).count() == 0
+    assert plan.nodes.filter(kind=NodeKind.COMPONENT, code__isnull=False).exists()
+    assert PlanMembership.objects.get(plan=plan).role == PlanRole.OWNER
+
+
+def test_generate_plan_takes_name_and_handles_a_one_node_plan(user: Any) -> None:
+    _run("generate_plan", "--nodes", "1", "--actions", "2", "--owner", user.email, "--name", "Tiny")
+
+    plan = Plan.objects.get()
+    assert (plan.name, plan.nodes.count(), plan.actions.count()) == ("Tiny", 1, 2)
+
+
+def test_generate_plan_is_the_same_for_the_same_seed() -> None:
+    codes = CodeFactory.create_batch(4)
+    arguments = {"nodes": 40, "actions": 80, "year": 2026, "codes": codes}
+
+    first = synthetic_plan_document(seed=7, **arguments)
+
+    assert synthetic_plan_document(seed=7, **arguments) == first
+    assert synthetic_plan_document(seed=8, **arguments) != first
+
+
+def test_generate_plan_refuses_an_unknown_owner() -> None:
+    with pytest.raises(CommandError, match="No account"):
+        _run("generate_plan", "--nodes", "5", "--actions", "5", "--owner", "nobody@x.org")
