@@ -3,6 +3,7 @@ only turns request data into typed values and shows the services' errors beside 
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 from django import forms
@@ -164,6 +165,10 @@ class ActionFilterForm(forms.Form):
     def __init__(self, *args: Any, flat_tree: list[TreeNode], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["node"].choices = [("", "All nodes"), *_tree_choices(flat_tree)]
+
+    def clean_node(self) -> uuid.UUID | None:
+        value = self.cleaned_data.get("node")
+        return uuid.UUID(value) if value else None
 
 
 class MemberAddForm(forms.Form):

@@ -1,0 +1,93 @@
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from planning.models import Code
+from planning.selectors import (
+    action_list,
+    code_search,
+    plan_memberships_for_user,
+    structure_flat,
+    structure_tree,
+)
+from tests.factories import ActionFactory, PlanMembershipFactory, StructureNodeFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def test_tree_is_built_from_one_query(django_assert_num_queries: Any) -> None:
+    site = StructureNodeFactory(kind="site", name="Site")
+    building = StructureNodeFactory(plan=site.plan, parent=site, kind="building", name="B")
+    StructureNodeFactory(plan=site.plan, parent=building, name="Roof")
+    StructureNodeFactory(plan=site.plan, parent=building, name="Boiler")
+    StructureNodeFactory()  # another plan's node stays out
+
+    with django_assert_num_queries(1):
+        tree = structure_tree(plan=site.plan)
+        names = [(item.node.name, item.depth) for item in _walk(tree)]
+        codes = [item.node.code for item in _walk(tree)]
+
+    assert names == [("Site", 0), ("B", 1), ("Boiler", 2), ("Roof", 2)]
+    assert codes == [None] * 4
+
+
+def _walk(items: list[Any]) -> list[Any]:
+    return [entry for item in items for entry in [item, *_walk(item.children)]]
+
+
+def test_flat_tree_lists_nodes_depth_first() -> None:
+    first = StructureNodeFactory(kind="site", name="A site")
+    StructureNodeFactory(plan=first.plan, kind="site", name="Z site")
+    StructureNodeFactory(plan=first.plan, parent=first, kind="building", name="M building")
+
+    assert [item.node.name for item in structure_flat(plan=first.plan)] == [
+        "A site",
+        "M building",
+        "Z site",
+    ]
+
+
+def test_action_list_filters_by_node_subtree_and_year() -> None:
+    site = StructureNodeFactory(kind="site")
+    building = StructureNodeFactory(plan=site.plan, parent=site, kind="building")
+    roof = StructureNodeFactory(plan=site.plan, parent=building)
+    other = StructureNodeFactory(plan=site.plan, kind="site")
+    on_roof_2030 = ActionFactory(node=roof, planned_year=2030)
+    on_roof_2031 = ActionFactory(node=roof, planned_year=2031)
+    ActionFactory(node=other, planned_year=2030)
+
+    assert set(action_list(plan=site.plan, node_id=building.pk)) == {on_roof_2030, on_roof_2031}
+    assert list(action_list(plan=site.plan, node_id=building.pk, year=2030)) == [on_roof_2030]
+    assert action_list(plan=site.plan, year=2030).count() == 2
+
+
+def test_code_search_matches_code_name_and_keywords() -> None:
+    assert [c.code for c in code_search(query="334.1")] == ["334.1"]
+    assert "421.1" in [c.code for c in code_search(query="BOILER")]
+    assert "461.1" in [c.code for c in code_search(query="lift")]  # keyword only
+    assert list(code_search(query="no such component anywhere")) == []
+
+
+def test_starter_catalog_is_loaded_as_defaults() -> None:
+    defaults = Code.objects.filter(is_default=True)
+
+    assert defaults.count() >= 40
+    assert not defaults.filter(unit="").exists()
+    assert not defaults.filter(unit_cost__isnull=True).exists()
+    assert not defaults.filter(service_life_years__isnull=True).exists()
+    assert not defaults.filter(keywords="").exists()
+
+
+def test_plan_list_counts_nodes_and_actions_per_plan() -> None:
+    membership = PlanMembershipFactory()
+    node = StructureNodeFactory(plan=membership.plan)
+    StructureNodeFactory(plan=membership.plan)
+    ActionFactory(node=node)
+    ActionFactory(node=node)
+    ActionFactory(node=node)
+
+    row = plan_memberships_for_user(user=membership.user).get()
+
+    assert (row.node_count, row.action_count) == (2, 3)

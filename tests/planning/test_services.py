@@ -1,0 +1,324 @@
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from planning.models import Action, ActionStatus, PlanMembership, PlanRole, StructureNode
+from planning.services import (
+    action_cancel,
+    action_create,
+    action_mark_done,
+    action_update,
+    membership_add,
+    membership_remove,
+    membership_role_set,
+    node_code_assign,
+    node_code_clear,
+    node_create,
+    node_delete,
+    node_move,
+    node_rename,
+)
+from tests.factories import (
+    ActionFactory,
+    CodeFactory,
+    PlanFactory,
+    PlanMembershipFactory,
+    ProjectFactory,
+    StructureNodeFactory,
+    UserFactory,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+# --- tree invariants ------------------------------------------------------------------------
+
+
+def test_node_is_created_under_a_parent_of_the_same_plan() -> None:
+    site = StructureNodeFactory(kind="site")
+
+    building = node_create(plan=site.plan, parent=site, name=" House A ", kind="building")
+
+    assert (building.parent, building.plan, building.name) == (site, site.plan, "House A")
+
+
+def test_parent_in_another_plan_is_refused() -> None:
+    foreign_parent = StructureNodeFactory()
+    plan = PlanFactory()
+
+    with pytest.raises(ValidationError) as raised:
+        node_create(plan=plan, parent=foreign_parent, name="Roof", kind="component")
+
+    assert "another plan" in raised.value.message_dict["parent"][0]
+    assert not StructureNode.objects.filter(plan=plan).exists()
+
+
+def test_move_under_a_node_of_another_plan_is_refused() -> None:
+    node = StructureNodeFactory()
+    foreign_parent = StructureNodeFactory()
+
+    with pytest.raises(ValidationError):
+        node_move(node=node, parent=foreign_parent)
+
+    node.refresh_from_db()
+    assert node.parent is None
+
+
+def test_move_under_itself_is_refused() -> None:
+    node = StructureNodeFactory()
+
+    with pytest.raises(ValidationError) as raised:
+        node_move(node=node, parent=node)
+
+    assert "descendants" in raised.value.message_dict["parent"][0]
+
+
+def test_move_under_a_descendant_is_refused_as_a_cycle() -> None:
+    site = StructureNodeFactory(kind="site")
+    building = StructureNodeFactory(plan=site.plan, parent=site, kind="building")
+    component = StructureNodeFactory(plan=site.plan, parent=building)
+
+    with pytest.raises(ValidationError):
+        node_move(node=site, parent=component)
+
+    site.refresh_from_db()
+    assert site.parent is None
+
+
+def test_move_to_another_branch_and_to_the_top_level() -> None:
+    site = StructureNodeFactory(kind="site")
+    other_site = StructureNodeFactory(plan=site.plan, kind="site")
+    building = StructureNodeFactory(plan=site.plan, parent=site, kind="building")
+
+    node_move(node=building, parent=other_site)
+    building.refresh_from_db()
+    assert building.parent == other_site
+
+    node_move(node=building, parent=None)
+    building.refresh_from_db()
+    assert building.parent is None
+
+
+def test_delete_removes_the_whole_subtree_and_its_actions() -> None:
+    site = StructureNodeFactory(kind="site")
+    building = StructureNodeFactory(plan=site.plan, parent=site, kind="building")
+    component = StructureNodeFactory(plan=site.plan, parent=building)
+    ActionFactory(node=component)
+    untouched = StructureNodeFactory(plan=site.plan, kind="site")
+    kept_action = ActionFactory(node=untouched)
+
+    deleted = node_delete(node=site)
+
+    assert deleted == 3
+    assert list(StructureNode.objects.filter(plan=site.plan)) == [untouched]
+    assert list(Action.objects.all()) == [kept_action]
+
+
+def test_unknown_node_kind_is_refused() -> None:
+    plan = PlanFactory()
+
+    with pytest.raises(ValidationError) as raised:
+        node_create(plan=plan, name="Thing", kind="spaceship")
+
+    assert "kind" in raised.value.message_dict
+
+
+def test_blank_node_name_is_refused() -> None:
+    node = StructureNodeFactory(name="Roof")
+
+    with pytest.raises(ValidationError):
+        node_rename(node=node, name="   ")
+
+    node.refresh_from_db()
+    assert node.name == "Roof"
+
+
+def test_install_year_out_of_range_is_refused() -> None:
+    with pytest.raises(ValidationError) as raised:
+        node_create(plan=PlanFactory(), name="Boiler", kind="component", install_year=1200)
+
+    assert "install_year" in raised.value.message_dict
+
+
+def test_code_is_assigned_and_cleared() -> None:
+    node = StructureNodeFactory()
+    code = CodeFactory()
+
+    node_code_assign(node=node, code=code)
+    node.refresh_from_db()
+    assert node.code == code
+
+    node_code_clear(node=node)
+    node.refresh_from_db()
+    assert node.code is None
+
+
+# --- actions --------------------------------------------------------------------------------
+
+
+def test_action_is_created_planned() -> None:
+    node = StructureNodeFactory()
+
+    action = action_create(
+        plan=node.plan,
+        node=node,
+        title="Replace boiler",
+        kind="replacement",
+        planned_year=2031,
+        estimated_cost=Decimal("12000.00"),
+    )
+
+    assert (action.status, action.plan, action.node) == ("planned", node.plan, node)
+
+
+@pytest.mark.parametrize(
+    ("field", "overrides"),
+    [
+        ("planned_year", {"planned_year": 1899}),
+        ("planned_year", {"planned_year": 2201}),
+        ("estimated_cost", {"estimated_cost": Decimal("-1")}),
+        ("kind", {"kind": "demolition"}),
+        ("title", {"title": ""}),
+    ],
+)
+def test_invalid_action_values_are_refused(field: str, overrides: dict[str, Any]) -> None:
+    node = StructureNodeFactory()
+    values: dict[str, Any] = {
+        "title": "Paint",
+        "kind": "repair",
+        "planned_year": 2030,
+        "estimated_cost": Decimal("10"),
+        **overrides,
+    }
+
+    with pytest.raises(ValidationError) as raised:
+        action_create(plan=node.plan, node=node, **values)
+
+    assert field in raised.value.message_dict
+    assert not Action.objects.exists()
+
+
+def test_action_on_a_node_of_another_plan_is_refused() -> None:
+    plan = PlanFactory()
+    foreign_node = StructureNodeFactory()
+
+    with pytest.raises(ValidationError) as raised:
+        action_create(plan=plan, node=foreign_node, title="X", kind="repair", planned_year=2030)
+
+    assert "node" in raised.value.message_dict
+
+
+def test_action_in_a_project_of_another_plan_is_refused() -> None:
+    action = ActionFactory()
+    foreign_project = ProjectFactory()
+
+    with pytest.raises(ValidationError) as raised:
+        action_update(
+            action=action,
+            node=action.node,
+            title=action.title,
+            kind=action.kind,
+            planned_year=action.planned_year,
+            estimated_cost=action.estimated_cost,
+            project=foreign_project,
+        )
+
+    assert "project" in raised.value.message_dict
+    action.refresh_from_db()
+    assert action.project is None
+
+
+def test_action_update_changes_the_fields() -> None:
+    action = ActionFactory()
+    project = ProjectFactory(plan=action.plan)
+
+    action_update(
+        action=action,
+        node=action.node,
+        title="New title",
+        kind="inspection",
+        planned_year=2040,
+        estimated_cost=Decimal("5.50"),
+        project=project,
+    )
+
+    action.refresh_from_db()
+    assert (action.title, action.kind, action.planned_year, action.estimated_cost) == (
+        "New title",
+        "inspection",
+        2040,
+        Decimal("5.50"),
+    )
+    assert action.project == project
+
+
+def test_action_is_cancelled_and_marked_done() -> None:
+    first, second = ActionFactory(), ActionFactory()
+
+    action_cancel(action=first)
+    action_mark_done(action=second)
+
+    first.refresh_from_db()
+    second.refresh_from_db()
+    assert (first.status, second.status) == (ActionStatus.CANCELLED, ActionStatus.DONE)
+
+
+# --- memberships ----------------------------------------------------------------------------
+
+
+def test_member_is_added_by_email_case_insensitively() -> None:
+    plan = PlanFactory()
+    person = UserFactory(email="planner@example.com")
+
+    membership = membership_add(plan=plan, email="Planner@Example.com", role="editor")
+
+    assert (membership.user, membership.role) == (person, "editor")
+
+
+def test_unknown_email_gives_a_clear_error() -> None:
+    with pytest.raises(ValidationError) as raised:
+        membership_add(plan=PlanFactory(), email="nobody@example.com", role="viewer")
+
+    assert "No account uses this email" in raised.value.message_dict["email"][0]
+
+
+def test_adding_a_member_twice_is_refused() -> None:
+    membership = PlanMembershipFactory(role=PlanRole.VIEWER)
+
+    with pytest.raises(ValidationError) as raised:
+        membership_add(plan=membership.plan, email=membership.user.email, role="editor")
+
+    assert "already a member" in raised.value.message_dict["email"][0]
+
+
+def test_last_owner_cannot_be_demoted() -> None:
+    owner = PlanMembershipFactory(role=PlanRole.OWNER)
+
+    with pytest.raises(ValidationError):
+        membership_role_set(membership=owner, role=PlanRole.VIEWER)
+
+    owner.refresh_from_db()
+    assert owner.role == PlanRole.OWNER
+
+
+def test_last_owner_cannot_be_removed() -> None:
+    owner = PlanMembershipFactory(role=PlanRole.OWNER)
+
+    with pytest.raises(ValidationError):
+        membership_remove(membership=owner)
+
+    assert PlanMembership.objects.filter(pk=owner.pk).exists()
+
+
+def test_an_owner_can_be_demoted_when_another_owner_remains() -> None:
+    owner = PlanMembershipFactory(role=PlanRole.OWNER)
+    PlanMembershipFactory(plan=owner.plan, role=PlanRole.OWNER)
+
+    membership_role_set(membership=owner, role=PlanRole.EDITOR)
+
+    owner.refresh_from_db()
+    assert owner.role == PlanRole.EDITOR

@@ -1,0 +1,576 @@
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from planning.models import Action, Plan, PlanMembership, PlanRole, StructureNode
+from tests.factories import (
+    ActionFactory,
+    PlanMembershipFactory,
+    StructureNodeFactory,
+    UserFactory,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+@dataclass
+class World:
+    plan: Plan
+    owner: PlanMembership
+    site: StructureNode
+    component: StructureNode
+    action: Action
+
+
+@pytest.fixture
+def world() -> World:
+    owner = PlanMembershipFactory(role=PlanRole.OWNER)
+    site = StructureNodeFactory(plan=owner.plan, kind="site", name="Campus")
+    component = StructureNodeFactory(plan=owner.plan, parent=site, name="Old roof")
+    action = ActionFactory(node=component, title="Fix roof", planned_year=2030)
+    return World(plan=owner.plan, owner=owner, site=site, component=component, action=action)
+
+
+def _urls(w: World) -> dict[str, tuple[str, str]]:
+    """Every plan page: name -> (method, url)."""
+    n, node, action, member = w.plan.number, w.component.pk, w.action.pk, w.owner.pk
+    return {
+        "plan_detail": ("GET", reverse("planning:plan_detail", args=[n])),
+        "node_detail": ("GET", reverse("planning:node_detail", args=[n, node])),
+        "node_delete_confirm": ("GET", reverse("planning:node_delete", args=[n, node])),
+        "action_edit_page": ("GET", reverse("planning:action_edit", args=[n, action])),
+        "members_page": ("GET", reverse("planning:members", args=[n])),
+        "node_root_create": ("POST", reverse("planning:node_root_create", args=[n])),
+        "node_rename": ("POST", reverse("planning:node_rename", args=[n, node])),
+        "node_move": ("POST", reverse("planning:node_move", args=[n, node])),
+        "node_child_create": ("POST", reverse("planning:node_child_create", args=[n, node])),
+        "node_code": ("POST", reverse("planning:node_code", args=[n, node])),
+        "node_code_clear": ("POST", reverse("planning:node_code_clear", args=[n, node])),
+        "node_delete": ("POST", reverse("planning:node_delete", args=[n, node])),
+        "action_create": ("POST", reverse("planning:action_create", args=[n])),
+        "action_edit": ("POST", reverse("planning:action_edit", args=[n, action])),
+        "action_cancel": ("POST", reverse("planning:action_cancel", args=[n, action])),
+        "action_done": ("POST", reverse("planning:action_done", args=[n, action])),
+        "members_add": ("POST", reverse("planning:members", args=[n])),
+        "member_role_set": ("POST", reverse("planning:member_role_set", args=[n, member])),
+        "member_remove": ("POST", reverse("planning:member_remove", args=[n, member])),
+    }
+
+
+EDIT_POSTS = [
+    "node_root_create",
+    "node_rename",
+    "node_move",
+    "node_child_create",
+    "node_code",
+    "node_code_clear",
+    "node_delete",
+    "action_create",
+    "action_edit",
+    "action_cancel",
+    "action_done",
+]
+OWNER_POSTS = ["members_add", "member_role_set", "member_remove"]
+
+
+def _state(w: World) -> tuple[Any, ...]:
+    return (
+        list(StructureNode.objects.filter(plan=w.plan).values_list("id", "name", "parent_id")),
+        list(Action.objects.filter(plan=w.plan).values_list("id", "title", "status")),
+        list(PlanMembership.objects.filter(plan=w.plan).values_list("id", "role")),
+    )
+
+
+def _request(client: Client, method: str, url: str) -> Any:
+    data = {"rename-name": "Changed", "root-name": "New", "root-kind": "site", "add-email": "x@y.z"}
+    return client.get(url) if method == "GET" else client.post(url, data)
+
+
+PAGE_NAMES = [
+    "plan_detail",
+    "node_detail",
+    "node_delete_confirm",
+    "action_edit_page",
+    "members_page",
+    *EDIT_POSTS,
+    *OWNER_POSTS,
+]
+
+
+# --- access ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("page_name", PAGE_NAMES)
+def test_non_member_gets_404_on_every_plan_page(
+    client: Client, world: World, page_name: str
+) -> None:
+    client.force_login(UserFactory())
+    before = _state(world)
+    method, url = _urls(world)[page_name]
+
+    response = _request(client, method, url)
+
+    assert response.status_code == 404
+    assert world.plan.name not in response.content.decode()
+    assert _state(world) == before
+
+
+@pytest.mark.parametrize("page_name", PAGE_NAMES)
+def test_missing_plan_answers_like_a_hidden_one(
+    client: Client, world: World, page_name: str
+) -> None:
+    client.force_login(world.owner.user)
+    method, url = _urls(world)[page_name]
+    missing = url.replace(f"/plans/{world.plan.number}/", "/plans/99999/", 1)
+
+    assert _request(client, method, missing).status_code == 404
+
+
+def test_plan_number_beyond_range_is_404(client: Client, world: World) -> None:
+    client.force_login(world.owner.user)
+
+    assert client.get("/plans/99999999999999999999/").status_code == 404
+
+
+def test_anonymous_user_is_sent_to_login(client: Client, world: World) -> None:
+    response = client.get(reverse("planning:plan_detail", args=[world.plan.number]))
+
+    assert response.status_code == 302
+    assert response["Location"].startswith("/accounts/login/")
+
+
+def test_node_of_another_plan_is_404_inside_my_plan(client: Client, world: World) -> None:
+    client.force_login(world.owner.user)
+    foreign = StructureNodeFactory()
+
+    response = client.get(reverse("planning:node_detail", args=[world.plan.number, foreign.pk]))
+
+    assert response.status_code == 404
+
+
+@pytest.mark.parametrize("page_name", EDIT_POSTS + OWNER_POSTS)
+def test_viewer_cannot_change_the_plan(client: Client, world: World, page_name: str) -> None:
+    viewer = PlanMembershipFactory(plan=world.plan, role=PlanRole.VIEWER)
+    client.force_login(viewer.user)
+    before = _state(world)
+    method, url = _urls(world)[page_name]
+
+    response = _request(client, method, url)
+
+    assert response.status_code == 403
+    assert _state(world) == before
+
+
+@pytest.mark.parametrize("page_name", OWNER_POSTS)
+def test_editor_cannot_change_members(client: Client, world: World, page_name: str) -> None:
+    editor = PlanMembershipFactory(plan=world.plan, role=PlanRole.EDITOR)
+    client.force_login(editor.user)
+    before = _state(world)
+    method, url = _urls(world)[page_name]
+
+    assert _request(client, method, url).status_code == 403
+    assert _state(world) == before
+
+
+def test_viewer_sees_the_plan_without_edit_forms(client: Client, world: World) -> None:
+    viewer = PlanMembershipFactory(plan=world.plan, role=PlanRole.VIEWER)
+    client.force_login(viewer.user)
+
+    page = client.get(reverse("planning:plan_detail", args=[world.plan.number])).content.decode()
+    node_page = client.get(
+        reverse("planning:node_detail", args=[world.plan.number, world.component.pk])
+    ).content.decode()
+
+    assert "Old roof" in page and "Fix roof" in page
+    assert "You can view this plan but not change it." in page
+    assert 'id="add-action"' not in page and 'id="add-root"' not in page
+    assert "Mark done" not in page
+    assert "Assign code" not in node_page and "Rename" not in node_page
+
+
+def test_editor_can_change_the_plan(client: Client, world: World) -> None:
+    editor = PlanMembershipFactory(plan=world.plan, role=PlanRole.EDITOR)
+    client.force_login(editor.user)
+
+    response = client.post(_urls(world)["action_done"][1])
+
+    assert response.status_code == 302
+    world.action.refresh_from_db()
+    assert world.action.status == "done"
+
+
+# --- plan list ------------------------------------------------------------------------------
+
+
+def test_plan_list_shows_only_my_plans_with_role_and_counts(client: Client, world: World) -> None:
+    other = PlanMembershipFactory()
+    client.force_login(world.owner.user)
+
+    page = client.get(reverse("planning:plan_list")).content.decode()
+
+    assert world.plan.name in page and f"#{world.plan.number}" in page
+    assert other.plan.name not in page
+    assert "Owner" in page
+
+
+def test_plan_is_created_from_the_list(client: Client, user: Any) -> None:
+    client.force_login(user)
+
+    response = client.post(
+        reverse("planning:plan_list"), {"create-name": "Town hall", "create-description": ""}
+    )
+
+    plan = Plan.objects.get(name="Town hall")
+    assert response.status_code == 302
+    assert response["Location"] == reverse("planning:plan_detail", args=[plan.number])
+    assert plan.memberships.get().user == user
+    assert "Town hall" in client.get(response["Location"]).content.decode()
+
+
+def test_plan_with_blank_name_is_refused_with_a_message(client: Client, user: Any) -> None:
+    client.force_login(user)
+
+    response = client.post(reverse("planning:plan_list"), {"create-name": "   "})
+
+    assert response.status_code == 200
+    assert "This field is required." in response.content.decode()
+    assert not Plan.objects.exists()
+
+
+# --- structure pages ------------------------------------------------------------------------
+
+
+def test_root_node_is_added_and_shown_in_the_tree(client: Client, world: World) -> None:
+    client.force_login(world.owner.user)
+    url = reverse("planning:node_root_create", args=[world.plan.number])
+
+    response = client.post(url, {"root-name": "North site", "root-kind": "site"}, follow=True)
+
+    assert StructureNode.objects.get(plan=world.plan, name="North site").parent is None
+    assert 'data-node-id="' in response.content.decode()
+    assert "North site" in response.content.decode()
+
+
+def test_child_node_is_added_under_its_parent(client: Client, world: World) -> None:
+    client.force_login(world.owner.user)
+    url = reverse("planning:node_child_create", args=[world.plan.number, world.site.pk])
+
+    client.post(url, {"child-name": "Gym", "child-kind": "building", "child-install_year": "1990"})
+
+    gym = StructureNode.objects.get(name="Gym")
+    assert (gym.parent, gym.install_year) == (world.site, 1990)
+
+
+def test_node_is_renamed(client: Client, world: World) -> None:
+    client.force_login(world.owner.user)
+    url = reverse("planning:node_rename", args=[world.plan.number, world.component.pk])
+
+    response = client.post(url, {"rename-name": "Flat roof"}, follow=True)
+
+    world.component.refresh_from_db()
+    assert world.component.name == "Flat roof"
+    assert "Renamed to “Flat roof”." in response.content.decode()
+
+
+def test_move_into_own_subtree_shows_an_error(client: Client, world: World) -> None:
+    client.force_login(world.owner.user)
+    url = reverse("planning:node_move", args=[world.plan.number, world.site.pk])
+
+    response = client.post(url, {"move-parent": str(world.component.pk)})
+
+    assert response.status_code == 200
+    assert "Select a valid choice" in response.content.decode()
+    world.site.refresh_from_db()
+    assert world.site.parent is None
+
+
+def test_node_is_moved_to_the_top_level(client: Client, world: World) -> None:
+    client.force_login(world.owner.user)
+    url = reverse("planning:node_move", args=[world.plan.number, world.component.pk])
+
+    response = client.post(url, {"move-parent": ""})
+
+    assert response.status_code == 302
+    world.component.refresh_from_db()
+    assert world.component.parent is None
+
+
+def test_code_is_assigned_from_the_catalog(client: Client, world: World) -> None:
+    client.force_login(world.owner.user)
+    url = reverse("planning:node_code", args=[world.plan.number, world.component.pk])
+
+    response = client.post(url, {"code-code": "363.2"}, follow=True)
+
+    world.component.refresh_from_db()
+    assert world.component.code is not None and world.component.code.code == "363.2"
+    assert "Flat roof waterproofing, bitumen membrane" in response.content.decode()
+
+
+def test_unknown_code_shows_an_error(client: Client, world: World) -> None:
+    client.force_login(world.owner.user)
+    url = reverse("planning:node_code", args=[world.plan.number, world.component.pk])
+
+    response = client.post(url, {"code-code": "999.9"})
+
+    assert response.status_code == 200
+    assert "No catalog code matches" in response.content.decode()
+    world.component.refresh_from_db()
+    assert world.component.code is None
+
+
+def test_catalog_search_lists_matching_codes(client: Client, world: World) -> None:
+    client.force_login(world.owner.user)
+    url = reverse("planning:node_detail", args=[world.plan.number, world.component.pk])
+
+    page = client.get(url, {"q": "elevator"}).content.decode()
+
+    assert 'data-code="461.1"' in page
+    assert 'data-code="334.1"' not in page
+
+
+def test_delete_asks_for_confirmation_then_removes_the_subtree(
+    client: Client, world: World
+) -> None:
+    client.force_login(world.owner.user)
+    url = reverse("planning:node_delete", args=[world.plan.number, world.site.pk])
+
+    confirmation = client.get(url).content.decode()
+    assert "1 node below it" in confirmation and "1 action" in confirmation
+    assert StructureNode.objects.filter(plan=world.plan).count() == 2
+
+    response = client.post(url)
+
+    assert response.status_code == 302
+    assert not StructureNode.objects.filter(plan=world.plan).exists()
+    assert not Action.objects.filter(plan=world.plan).exists()
+
+
+# --- actions --------------------------------------------------------------------------------
+
+
+def test_action_is_added_and_listed(client: Client, world: World) -> None:
+    client.force_login(world.owner.user)
+    url = reverse("planning:action_create", args=[world.plan.number])
+
+    response = client.post(
+        url,
+        {
+            "action-node": str(world.component.pk),
+            "action-title": "Replace membrane",
+            "action-kind": "replacement",
+            "action-planned_year": "2032",
+            "action-estimated_cost": "51200.50",
+        },
+        follow=True,
+    )
+
+    action = Action.objects.get(title="Replace membrane")
+    assert (action.planned_year, action.estimated_cost) == (2032, Decimal("51200.50"))
+    assert f'data-action-id="{action.pk}"' in response.content.decode()
+
+
+def test_action_is_edited(client: Client, world: World) -> None:
+    client.force_login(world.owner.user)
+    url = reverse("planning:action_edit", args=[world.plan.number, world.action.pk])
+    assert "Fix roof" in client.get(url).content.decode()
+
+    client.post(
+        url,
+        {
+            "action-node": str(world.site.pk),
+            "action-title": "Fix roof properly",
+            "action-kind": "repair",
+            "action-planned_year": "2033",
+            "action-estimated_cost": "10",
+        },
+    )
+
+    world.action.refresh_from_db()
+    assert (world.action.title, world.action.node, world.action.planned_year) == (
+        "Fix roof properly",
+        world.site,
+        2033,
+    )
+
+
+def test_action_is_cancelled(client: Client, world: World) -> None:
+    client.force_login(world.owner.user)
+
+    client.post(reverse("planning:action_cancel", args=[world.plan.number, world.action.pk]))
+
+    world.action.refresh_from_db()
+    assert world.action.status == "cancelled"
+
+
+def test_actions_table_filters_by_subtree_and_year(client: Client, world: World) -> None:
+    other_site = StructureNodeFactory(plan=world.plan, kind="site")
+    ActionFactory(node=other_site, title="Paint fence", planned_year=2030)
+    ActionFactory(node=world.component, title="Later roof work", planned_year=2035)
+    client.force_login(world.owner.user)
+    url = reverse("planning:plan_detail", args=[world.plan.number])
+
+    by_node = client.get(url, {"node": str(world.site.pk)}).content.decode()
+    by_year = client.get(url, {"year": "2030"}).content.decode()
+    both = client.get(url, {"node": str(world.site.pk), "year": "2035"}).content.decode()
+
+    assert "Fix roof" in by_node and "Later roof work" in by_node
+    assert "Paint fence" not in by_node
+    assert "Fix roof" in by_year and "Paint fence" in by_year
+    assert "Later roof work" not in by_year
+    assert "Later roof work" in both and "Fix roof" not in both
+
+
+# --- garbage input --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"node": "not-a-uuid"},
+        {"node": "00000000-0000-0000-0000-000000000000"},
+        {"year": "soon"},
+        {"year": "99999999999999999999"},
+        {"year": "-5"},
+    ],
+)
+def test_garbage_filters_are_reported_not_a_500(
+    client: Client, world: World, params: dict[str, str]
+) -> None:
+    client.force_login(world.owner.user)
+
+    response = client.get(reverse("planning:plan_detail", args=[world.plan.number]), params)
+
+    assert response.status_code == 200
+    assert 'class="error"' in response.content.decode()
+    assert "Fix roof" in response.content.decode()  # the unfiltered table is shown
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {},
+        {"action-node": "garbage", "action-title": "x" * 500, "action-kind": "nope"},
+        {
+            "action-node": "00000000-0000-0000-0000-000000000000",
+            "action-title": "T",
+            "action-kind": "repair",
+            "action-planned_year": "1800",
+            "action-estimated_cost": "-3",
+        },
+        {
+            "action-title": "T",
+            "action-kind": "repair",
+            "action-planned_year": "99999999999999999999",
+            "action-estimated_cost": "1e400",
+        },
+        {"action-estimated_cost": "NaN", "action-planned_year": "2030.5"},
+        {"action-estimated_cost": "123456789012345678901234567890"},
+    ],
+)
+def test_garbage_action_input_shows_errors(
+    client: Client, world: World, data: dict[str, str]
+) -> None:
+    client.force_login(world.owner.user)
+
+    response = client.post(reverse("planning:action_create", args=[world.plan.number]), data)
+
+    assert response.status_code == 200
+    assert 'class="error"' in response.content.decode()
+    assert Action.objects.count() == 1
+
+
+@pytest.mark.parametrize(
+    ("name", "data"),
+    [
+        ("node_root_create", {"root-name": "", "root-kind": "castle"}),
+        ("node_root_create", {"root-name": "A", "root-kind": "site", "root-quantity": "-1"}),
+        ("node_root_create", {"root-name": "A", "root-kind": "site", "root-install_year": "x"}),
+        ("node_child_create", {"child-name": "A" * 300, "child-kind": "site"}),
+        ("node_rename", {"rename-name": "  "}),
+        ("node_move", {"move-parent": "garbage"}),
+        ("node_code", {"code-code": ""}),
+        ("action_edit", {"action-planned_year": "soon"}),
+        ("members_add", {"add-email": "not an email", "add-role": "king"}),
+    ],
+)
+def test_garbage_form_input_shows_errors(
+    client: Client, world: World, name: str, data: dict[str, str]
+) -> None:
+    client.force_login(world.owner.user)
+    before = _state(world)
+
+    response = client.post(_urls(world)[name][1], data)
+
+    assert response.status_code == 200
+    assert 'class="error"' in response.content.decode()
+    assert _state(world) == before
+
+
+def test_wrong_method_is_405(client: Client, world: World) -> None:
+    client.force_login(world.owner.user)
+
+    response = client.get(_urls(world)["action_cancel"][1])
+
+    assert response.status_code == 405
+
+
+# --- members --------------------------------------------------------------------------------
+
+
+def test_owner_adds_a_member_by_email(client: Client, world: World) -> None:
+    person = UserFactory(email="colleague@example.com")
+    client.force_login(world.owner.user)
+
+    response = client.post(
+        _urls(world)["members_add"][1],
+        {"add-email": "colleague@example.com", "add-role": "editor"},
+        follow=True,
+    )
+
+    assert PlanMembership.objects.get(plan=world.plan, user=person).role == "editor"
+    assert "colleague@example.com added as Editor." in response.content.decode()
+
+
+def test_adding_an_unknown_email_shows_a_clear_error(client: Client, world: World) -> None:
+    client.force_login(world.owner.user)
+
+    response = client.post(
+        _urls(world)["members_add"][1], {"add-email": "ghost@example.com", "add-role": "viewer"}
+    )
+
+    assert response.status_code == 200
+    assert "No account uses this email address." in response.content.decode()
+    assert world.plan.memberships.count() == 1
+
+
+def test_owner_sets_a_role_and_removes_a_member(client: Client, world: World) -> None:
+    member = PlanMembershipFactory(plan=world.plan, role=PlanRole.VIEWER)
+    client.force_login(world.owner.user)
+    n = world.plan.number
+
+    client.post(
+        reverse("planning:member_role_set", args=[n, member.pk]), {f"m{member.pk}-role": "editor"}
+    )
+    member.refresh_from_db()
+    assert member.role == "editor"
+
+    client.post(reverse("planning:member_remove", args=[n, member.pk]))
+    assert not PlanMembership.objects.filter(pk=member.pk).exists()
+
+
+def test_last_owner_demotion_is_refused_on_the_page(client: Client, world: World) -> None:
+    client.force_login(world.owner.user)
+    url = reverse("planning:member_role_set", args=[world.plan.number, world.owner.pk])
+
+    response = client.post(url, {f"m{world.owner.pk}-role": "viewer"})
+
+    assert response.status_code == 200
+    assert "A plan always keeps at least one owner." in response.content.decode()
+    world.owner.refresh_from_db()
+    assert world.owner.role == "owner"
