@@ -180,7 +180,8 @@ class _RecordReader:
     def unknown_fields(self, known: Sequence[str]) -> None:
         for field in self.record:
             if field not in known:
-                self.problem(str(field), f"unknown field (the fields are: {', '.join(known)})")
+                shown = str(field) if len(str(field)) <= 40 else str(field)[:37] + "..."
+                self.problem(shown, f"unknown field (the fields are: {', '.join(known)})")
 
 
 def _describe(value: object) -> str:
@@ -330,6 +331,8 @@ def plan_document_records(
     if not isinstance(document, Mapping):
         problems.add((0, 0), source, "", f"must be a JSON object, got {_describe(document)}")
         return None, [], []
+    if name is not None and not name.strip():
+        name = None  # a blank name field of a form means "the file's name"
     reader = _RecordReader(document, "", (0, 0), problems)
     reader.unknown_fields(DOCUMENT_FIELDS)
     document_name = reader.text("name", required=name is None, max_length=NAME_MAX_LENGTH)
@@ -506,4 +509,7 @@ def plan_import(*, owner: User, content: bytes, filename: str, name: str | None 
         document = json.loads(text, parse_float=Decimal, parse_constant=_reject_constant)
     except ValueError as error:  # json.JSONDecodeError is a ValueError
         raise ImportRejected([ImportProblem(filename, "", f"not valid JSON: {error}")]) from None
+    except RecursionError:
+        problem = ImportProblem(filename, "", "not valid JSON: nested too deeply")
+        raise ImportRejected([problem]) from None
     return plan_import_document(owner=owner, document=document, name=name, source=filename)

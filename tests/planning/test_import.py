@@ -162,6 +162,12 @@ def test_given_name_overrides_the_files_name(user: Any) -> None:
     assert plan.name == "Chosen name"
 
 
+def test_blank_given_name_means_the_files_name(user: Any) -> None:
+    plan = _import(user, _document([_node("S1")]), name="  ")
+
+    assert plan.name == "Imported"
+
+
 def test_children_listed_before_their_parents_are_imported(user: Any) -> None:
     document = _document([_node("C", "B"), _node("B", "A"), _node("A")])
 
@@ -347,6 +353,12 @@ def test_malformed_json_is_reported(user: Any) -> None:
 
     assert len(messages) == 1
     assert messages[0].startswith("plan.json: not valid JSON")
+
+
+def test_json_nested_too_deeply_is_reported(user: Any) -> None:
+    assert _messages(user, "[" * 100_000 + "]" * 100_000) == [
+        "plan.json: not valid JSON: nested too deeply"
+    ]
 
 
 def test_file_that_is_not_utf8_is_reported(user: Any) -> None:
