@@ -10,6 +10,7 @@ from django.db import models, transaction
 from django.db.models import F
 
 from accounts.models import User
+from planning.catalog import STARTER_CATALOG
 from planning.models import (
     MAX_YEAR,
     MIN_YEAR,
@@ -333,3 +334,32 @@ def membership_remove(*, membership: PlanMembership) -> None:
     if membership.role == PlanRole.OWNER and _owner_count_locked(membership.plan) <= 1:
         raise ValidationError({"role": "A plan always keeps at least one owner."})
     membership.delete()
+
+
+# --- code catalog -----------------------------------------------------------------------------
+
+
+@transaction.atomic
+def code_catalog_defaults_load() -> int:
+    """Adds the starter catalog's codes that are missing (the same rows as migration 0003);
+    codes already present keep their edited figures. Returns how many were added."""
+    existing = set(
+        Code.objects.filter(code__in=[row[0] for row in STARTER_CATALOG]).values_list(
+            "code", flat=True
+        )
+    )
+    missing = [
+        Code(
+            code=code,
+            name=name,
+            unit=unit,
+            unit_cost=Decimal(unit_cost),
+            service_life_years=service_life_years,
+            keywords=keywords,
+            is_default=True,
+        )
+        for code, name, unit, unit_cost, service_life_years, keywords in STARTER_CATALOG
+        if code not in existing
+    ]
+    Code.objects.bulk_create(missing, ignore_conflicts=True)
+    return len(missing)

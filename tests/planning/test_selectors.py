@@ -63,6 +63,7 @@ def test_action_list_filters_by_node_subtree_and_year() -> None:
     assert action_list(plan=site.plan, year=2030).count() == 2
 
 
+@pytest.mark.usefixtures("starter_catalog")
 def test_code_search_matches_code_name_and_keywords() -> None:
     assert [c.code for c in code_search(query="334.1")] == ["334.1"]
     assert "421.1" in [c.code for c in code_search(query="BOILER")]
@@ -70,7 +71,9 @@ def test_code_search_matches_code_name_and_keywords() -> None:
     assert list(code_search(query="no such component anywhere")) == []
 
 
-def test_starter_catalog_is_loaded_as_defaults() -> None:
+def test_starter_catalog_is_loaded_as_defaults_by_the_migration() -> None:
+    # No `starter_catalog` fixture: this checks migration 0003 itself. pytest-django runs
+    # transactional tests (which empty the tables) after all the others.
     defaults = Code.objects.filter(is_default=True)
 
     assert defaults.count() >= 40

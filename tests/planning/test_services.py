@@ -322,3 +322,22 @@ def test_an_owner_can_be_demoted_when_another_owner_remains() -> None:
 
     owner.refresh_from_db()
     assert owner.role == PlanRole.EDITOR
+
+
+# --- code catalog ---------------------------------------------------------------------------
+
+
+@pytest.mark.usefixtures("starter_catalog")
+def test_catalog_defaults_load_adds_only_missing_codes() -> None:
+    from planning.catalog import STARTER_CATALOG
+    from planning.models import Code
+    from planning.services import code_catalog_defaults_load
+
+    Code.objects.filter(code="334.1").update(unit_cost=Decimal("999.00"))
+    Code.objects.filter(code="421.1").delete()
+
+    added = code_catalog_defaults_load()
+
+    assert added == 1
+    assert Code.objects.filter(is_default=True).count() == len(STARTER_CATALOG)
+    assert Code.objects.get(code="334.1").unit_cost == Decimal("999.00")

@@ -301,6 +301,7 @@ def test_node_is_moved_to_the_top_level(client: Client, world: World) -> None:
     assert world.component.parent is None
 
 
+@pytest.mark.usefixtures("starter_catalog")
 def test_code_is_assigned_from_the_catalog(client: Client, world: World) -> None:
     client.force_login(world.owner.user)
     url = reverse("planning:node_code", args=[world.plan.number, world.component.pk])
@@ -324,6 +325,7 @@ def test_unknown_code_shows_an_error(client: Client, world: World) -> None:
     assert world.component.code is None
 
 
+@pytest.mark.usefixtures("starter_catalog")
 def test_catalog_search_lists_matching_codes(client: Client, world: World) -> None:
     client.force_login(world.owner.user)
     url = reverse("planning:node_detail", args=[world.plan.number, world.component.pk])
@@ -574,3 +576,118 @@ def test_last_owner_demotion_is_refused_on_the_page(client: Client, world: World
     assert "A plan always keeps at least one owner." in response.content.decode()
     world.owner.refresh_from_db()
     assert world.owner.role == "owner"
+
+
+# --- import upload --------------------------------------------------------------------------
+
+SMALL_PLAN_JSON = b"""{
+  "name": "Uploaded school",
+  "nodes": [
+    {"ref": "S", "parent_ref": null, "name": "School site", "kind": "site"},
+    {"ref": "R", "parent_ref": "S", "name": "Roof", "kind": "component", "code": "363.2"}
+  ],
+  "actions": [
+    {"node_ref": "R", "title": "Replace membrane", "kind": "replacement",
+     "planned_year": 2030, "estimated_cost": 5000}
+  ]
+}"""
+
+
+def _upload(name: str, content: bytes) -> Any:
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    return SimpleUploadedFile(name, content)
+
+
+@pytest.mark.usefixtures("starter_catalog")
+def test_json_plan_is_imported_through_the_upload_form(client: Client, user: Any) -> None:
+    client.force_login(user)
+
+    response = client.post(
+        reverse("planning:plan_import"),
+        {"import-plan_file": _upload("plan.json", SMALL_PLAN_JSON), "import-name": ""},
+    )
+
+    plan = Plan.objects.get(name="Uploaded school")
+    assert response.status_code == 302
+    assert response["Location"] == reverse("planning:plan_detail", args=[plan.number])
+    assert plan.memberships.get().user == user
+    page = client.get(response["Location"]).content.decode()
+    assert "Roof" in page and "363.2" in page and "Replace membrane" in page
+
+
+@pytest.mark.usefixtures("starter_catalog")
+def test_rejected_import_lists_every_problem_and_writes_nothing(client: Client, user: Any) -> None:
+    bad = SMALL_PLAN_JSON.replace(b'"363.2"', b'"000.0"').replace(b"2030", b"1500")
+    client.force_login(user)
+
+    response = client.post(
+        reverse("planning:plan_import"), {"import-plan_file": _upload("p.json", bad)}
+    )
+
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert 'id="import-problems"' in page
+    assert "nodes[1]" in page and "code" in page
+    assert "actions[0]" in page and "planned_year" in page
+    assert "2 problem(s)" in page
+    assert not Plan.objects.exists()
+
+
+@pytest.mark.usefixtures("starter_catalog")
+def test_csv_pair_is_imported_through_the_upload_form(client: Client, user: Any) -> None:
+    nodes = b"ref,parent_ref,name,kind,code,quantity,unit,install_year\nS1,,Depot,site,,,,\n"
+    actions = (
+        b"node_ref,title,kind,planned_year,estimated_cost,status\nS1,Check,inspection,2029,100,\n"
+    )
+    client.force_login(user)
+
+    response = client.post(
+        reverse("planning:plan_import"),
+        {
+            "import-name": "Depot plan",
+            "import-nodes_csv": _upload("nodes.csv", nodes),
+            "import-actions_csv": _upload("actions.csv", actions),
+        },
+    )
+
+    plan = Plan.objects.get(name="Depot plan")
+    assert response.status_code == 302
+    assert list(plan.actions.values_list("title", flat=True)) == ["Check"]
+
+
+@pytest.mark.parametrize(
+    ("files", "message"),
+    [
+        ({}, "Choose a JSON plan file, or both CSV files."),
+        ({"import-nodes_csv": b"ref\n"}, "A CSV import needs both nodes.csv and actions.csv."),
+        (
+            {"import-plan_file": b"{}", "import-nodes_csv": b"ref\n"},
+            "Upload either a JSON plan file or the CSV pair, not both.",
+        ),
+    ],
+)
+def test_incomplete_upload_is_explained(
+    client: Client, user: Any, files: dict[str, bytes], message: str
+) -> None:
+    client.force_login(user)
+    data = {name: _upload(name + ".x", content) for name, content in files.items()}
+
+    response = client.post(reverse("planning:plan_import"), data)
+
+    assert response.status_code == 200
+    assert message in response.content.decode()
+    assert not Plan.objects.exists()
+
+
+def test_oversized_upload_is_refused(client: Client, user: Any, settings: Any) -> None:
+    settings.IMPORT_MAX_BYTES = 10
+    client.force_login(user)
+
+    response = client.post(
+        reverse("planning:plan_import"), {"import-plan_file": _upload("p.json", SMALL_PLAN_JSON)}
+    )
+
+    assert response.status_code == 200
+    assert "too large" in response.content.decode()
+    assert not Plan.objects.exists()
