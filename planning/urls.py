@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import include, path
 
 from planning import views
 
@@ -41,6 +41,5 @@ urlpatterns = [
         views.member_remove,
         name="member_remove",
     ),
-    # Issue 5 (suggestions) adds the action-planning view here:
-    # /plans/<int:number>/planning/ named "action_planning".
+    path("<int:number>/planning/", include("planning.suggestions.urls")),
 ]
