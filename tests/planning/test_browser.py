@@ -1,0 +1,83 @@
+"""The plan pages in headless Chromium: log in, create a plan, import one, assign a code to a
+node, add an action, and see them on the page."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from planning.models import Action, Plan, StructureNode
+from tests.conftest import browser_login
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PLAN_JSON = b"""{
+  "name": "Browser school",
+  "nodes": [
+    {"ref": "S", "parent_ref": null, "name": "School site", "kind": "site"},
+    {"ref": "B", "parent_ref": "S", "name": "Main building", "kind": "building"},
+    {"ref": "L", "parent_ref": "B", "name": "Staircase lift", "kind": "component",
+     "quantity": 1, "unit": "pcs", "install_year": 2001}
+  ],
+  "actions": [
+    {"node_ref": "L", "title": "Lift inspection", "kind": "inspection",
+     "planned_year": 2027, "estimated_cost": 400}
+  ]
+}"""
+
+
+def test_create_import_assign_code_and_add_action(
+    page: Any, user: Any, starter_catalog: None
+) -> None:
+    from playwright.sync_api import expect
+
+    browser_login(page, user.email)
+
+    # create an empty plan
+    page.fill("input[name=create-name]", "Empty plan")
+    page.click("#create-plan button[type=submit]")
+    expect(page.locator("h1")).to_contain_text("Empty plan")
+    expect(page.get_by_text("No structure yet.")).to_be_visible()
+
+    # import a small JSON plan through the upload form of the plan list
+    page.click("header a:has-text('Plans')")
+    page.set_input_files(
+        "input[name=import-plan_file]",
+        files=[{"name": "plan.json", "mimeType": "application/json", "buffer": PLAN_JSON}],
+    )
+    page.click("#import-plan button[type=submit]")
+    expect(page.locator("h1")).to_contain_text("Browser school")
+    plan = Plan.objects.get(name="Browser school")
+    expect(page.locator("#structure")).to_contain_text("Staircase lift")
+    expect(page.locator("#structure .badge.warning")).to_contain_text("no code")
+
+    # assign a catalog code to the lift, found by searching the catalog
+    page.click("#structure a:has-text('Staircase lift')")
+    page.fill("input[name=q]", "elevator")
+    page.click("#assign-code button:has-text('Search')")
+    page.locator("#code-results tr[data-code='461.1'] button:has-text('Assign')").click()
+    expect(page.get_by_text("Code 461.1 “Passenger elevator, complete” assigned.")).to_be_visible()
+    expect(page.locator("#node-code")).to_contain_text("461.1")
+    lift = StructureNode.objects.get(plan=plan, name="Staircase lift")
+    assert lift.code is not None and lift.code.code == "461.1"
+
+    # add an action on the lift from the plan page
+    page.click(f"a:has-text('#{plan.number} Browser school')")
+    page.select_option("select[name=action-node]", str(lift.pk))
+    page.fill("input[name=action-title]", "Modernise lift controls")
+    page.select_option("select[name=action-kind]", "replacement")
+    page.fill("input[name=action-planned_year]", "2031")
+    page.fill("input[name=action-estimated_cost]", "30000")
+    page.click("#add-action button[type=submit]")
+    expect(page.get_by_text("Action “Modernise lift controls” added for 2031.")).to_be_visible()
+
+    # both show on the plan page
+    expect(page.locator("#structure")).to_contain_text("461.1")
+    table = page.locator("#actions-table")
+    expect(table.locator("tr", has_text="Modernise lift controls")).to_contain_text("2031")
+    expect(table.locator("tr", has_text="Lift inspection")).to_contain_text("2027")
+    assert set(Action.objects.filter(plan=plan).values_list("title", flat=True)) == {
+        "Lift inspection",
+        "Modernise lift controls",
+    }
