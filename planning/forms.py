@@ -35,7 +35,15 @@ def form_errors_apply(form: forms.Form, error: ValidationError) -> None:
         form.add_error(name if name in form.fields else None, messages)
 
 
-def _tree_choices(flat_tree: list[TreeNode], *, exclude: set[Any] | None = None) -> list:
+def _choices_set(form: forms.Form, name: str, choices: list[tuple[str, str]]) -> None:
+    field = form.fields[name]
+    assert isinstance(field, forms.ChoiceField)
+    field.choices = choices
+
+
+def _tree_choices(
+    flat_tree: list[TreeNode], *, exclude: set[Any] | None = None
+) -> list[tuple[str, str]]:
     excluded = exclude or set()
     return [
         (str(item.node.pk), "\u2003" * item.depth + f"{item.node.name} ({item.node.kind})")
@@ -99,10 +107,11 @@ class NodeMoveForm(forms.Form):
     def __init__(self, *args: Any, flat_tree: list[TreeNode], node: StructureNode, **kwargs: Any):
         super().__init__(*args, **kwargs)
         descendants = _descendant_ids(flat_tree, node.pk)
-        self.fields["parent"].choices = [
-            ("", "(top level: no parent)"),
-            *_tree_choices(flat_tree, exclude=descendants),
-        ]
+        _choices_set(
+            self,
+            "parent",
+            [("", "(top level: no parent)"), *_tree_choices(flat_tree, exclude=descendants)],
+        )
         self.fields["parent"].initial = str(node.parent_id) if node.parent_id else ""
 
 
@@ -140,12 +149,13 @@ class ActionForm(forms.Form):
     def __init__(self, *args: Any, plan: Plan, flat_tree: list[TreeNode], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.nodes = {str(item.node.pk): item.node for item in flat_tree}
-        self.fields["node"].choices = [("", "Choose a node"), *_tree_choices(flat_tree)]
+        _choices_set(self, "node", [("", "Choose a node"), *_tree_choices(flat_tree)])
         self.projects = {str(p.pk): p for p in Project.objects.filter(plan=plan)}
-        self.fields["project"].choices = [
-            ("", "(no project)"),
-            *((pk, str(project)) for pk, project in self.projects.items()),
-        ]
+        _choices_set(
+            self,
+            "project",
+            [("", "(no project)"), *((pk, str(p)) for pk, p in self.projects.items())],
+        )
         if not self.projects:
             self.fields["project"].widget = forms.HiddenInput()
 
@@ -164,7 +174,7 @@ class ActionFilterForm(forms.Form):
 
     def __init__(self, *args: Any, flat_tree: list[TreeNode], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["node"].choices = [("", "All nodes"), *_tree_choices(flat_tree)]
+        _choices_set(self, "node", [("", "All nodes"), *_tree_choices(flat_tree)])
 
     def clean_node(self) -> uuid.UUID | None:
         value = self.cleaned_data.get("node")

@@ -100,7 +100,7 @@ def structure_tree(*, plan: Plan) -> list[TreeNode]:
     Children are sorted by name; a node whose parent is missing (cannot happen through the
     services) is shown as a root rather than lost."""
     nodes = list(StructureNode.objects.filter(plan=plan).select_related("code").order_by("name"))
-    by_id = {node.pk: TreeNode(node=node) for node in nodes}
+    by_id: dict[Any, TreeNode] = {node.pk: TreeNode(node=node) for node in nodes}
     roots: list[TreeNode] = []
     for tree_node in by_id.values():
         parent = by_id.get(tree_node.node.parent_id)
@@ -151,7 +151,9 @@ def node_get(*, plan: Plan, node_id: Any) -> StructureNode:
 
 def node_ancestors(*, node: StructureNode) -> list[StructureNode]:
     """From the root down to the node's parent (one query for the plan's nodes)."""
-    by_id = {n.pk: n for n in StructureNode.objects.filter(plan_id=node.plan_id)}
+    by_id: dict[Any, StructureNode] = {
+        n.pk: n for n in StructureNode.objects.filter(plan_id=node.plan_id)
+    }
     path: list[StructureNode] = []
     current = by_id.get(node.parent_id)
     while current is not None and len(path) < len(by_id):

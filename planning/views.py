@@ -23,6 +23,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
+from accounts.models import User
 from planning import selectors, services
 from planning.forms import (
     ActionFilterForm,
@@ -66,6 +67,12 @@ def plan_member_required(
     return decorate
 
 
+def _user(request: HttpRequest) -> User:
+    """The logged-in user (every view here is behind login_required)."""
+    assert isinstance(request.user, User)
+    return request.user
+
+
 def _plan_url(membership: PlanMembership, **params: Any) -> str:
     url = reverse("planning:plan_detail", args=[membership.plan.number])
     query = {key: value for key, value in params.items() if value not in (None, "")}
@@ -107,7 +114,7 @@ def plan_list(request: HttpRequest) -> HttpResponse:
     if form.is_valid():
         try:
             plan = services.plan_create(
-                owner=request.user,  # type: ignore[arg-type]
+                owner=_user(request),
                 name=form.cleaned_data["name"],
                 description=form.cleaned_data["description"],
             )
@@ -137,14 +144,14 @@ def plan_import_upload(request: HttpRequest) -> HttpResponse:
             if form.cleaned_data["plan_file"]:
                 upload = form.cleaned_data["plan_file"]
                 plan = plan_import(
-                    owner=request.user, content=upload.read(), filename=upload.name, name=name
+                    owner=_user(request), content=upload.read(), filename=upload.name, name=name
                 )
             else:
                 plan = plan_import_csv(
-                    owner=request.user,
+                    owner=_user(request),
                     nodes_csv=form.cleaned_data["nodes_csv"].read(),
                     actions_csv=form.cleaned_data["actions_csv"].read(),
-                    name=name,
+                    name=form.cleaned_data["name"],  # the form requires it for a CSV pair
                 )
         except ImportRejected as rejected:
             problems = list(rejected.problems)

@@ -43,7 +43,7 @@ def test_creator_becomes_owner(user: Any) -> None:
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_creation_gives_no_duplicate_numbers(requires_postgres: None) -> None:
     threads_count, plans_per_thread = 8, 5
-    owner = UserFactory()
+    owner = UserFactory.create()
     barrier = threading.Barrier(threads_count)
     numbers: list[int] = []
     errors: list[BaseException] = []

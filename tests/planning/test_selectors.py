@@ -18,11 +18,11 @@ pytestmark = pytest.mark.django_db
 
 
 def test_tree_is_built_from_one_query(django_assert_num_queries: Any) -> None:
-    site = StructureNodeFactory(kind="site", name="Site")
-    building = StructureNodeFactory(plan=site.plan, parent=site, kind="building", name="B")
-    StructureNodeFactory(plan=site.plan, parent=building, name="Roof")
-    StructureNodeFactory(plan=site.plan, parent=building, name="Boiler")
-    StructureNodeFactory()  # another plan's node stays out
+    site = StructureNodeFactory.create(kind="site", name="Site")
+    building = StructureNodeFactory.create(plan=site.plan, parent=site, kind="building", name="B")
+    StructureNodeFactory.create(plan=site.plan, parent=building, name="Roof")
+    StructureNodeFactory.create(plan=site.plan, parent=building, name="Boiler")
+    StructureNodeFactory.create()  # another plan's node stays out
 
     with django_assert_num_queries(1):
         tree = structure_tree(plan=site.plan)
@@ -38,9 +38,9 @@ def _walk(items: list[Any]) -> list[Any]:
 
 
 def test_flat_tree_lists_nodes_depth_first() -> None:
-    first = StructureNodeFactory(kind="site", name="A site")
-    StructureNodeFactory(plan=first.plan, kind="site", name="Z site")
-    StructureNodeFactory(plan=first.plan, parent=first, kind="building", name="M building")
+    first = StructureNodeFactory.create(kind="site", name="A site")
+    StructureNodeFactory.create(plan=first.plan, kind="site", name="Z site")
+    StructureNodeFactory.create(plan=first.plan, parent=first, kind="building", name="M building")
 
     assert [item.node.name for item in structure_flat(plan=first.plan)] == [
         "A site",
@@ -50,13 +50,13 @@ def test_flat_tree_lists_nodes_depth_first() -> None:
 
 
 def test_action_list_filters_by_node_subtree_and_year() -> None:
-    site = StructureNodeFactory(kind="site")
-    building = StructureNodeFactory(plan=site.plan, parent=site, kind="building")
-    roof = StructureNodeFactory(plan=site.plan, parent=building)
-    other = StructureNodeFactory(plan=site.plan, kind="site")
-    on_roof_2030 = ActionFactory(node=roof, planned_year=2030)
-    on_roof_2031 = ActionFactory(node=roof, planned_year=2031)
-    ActionFactory(node=other, planned_year=2030)
+    site = StructureNodeFactory.create(kind="site")
+    building = StructureNodeFactory.create(plan=site.plan, parent=site, kind="building")
+    roof = StructureNodeFactory.create(plan=site.plan, parent=building)
+    other = StructureNodeFactory.create(plan=site.plan, kind="site")
+    on_roof_2030 = ActionFactory.create(node=roof, planned_year=2030)
+    on_roof_2031 = ActionFactory.create(node=roof, planned_year=2031)
+    ActionFactory.create(node=other, planned_year=2030)
 
     assert set(action_list(plan=site.plan, node_id=building.pk)) == {on_roof_2030, on_roof_2031}
     assert list(action_list(plan=site.plan, node_id=building.pk, year=2030)) == [on_roof_2030]
@@ -84,13 +84,13 @@ def test_starter_catalog_is_loaded_as_defaults_by_the_migration() -> None:
 
 
 def test_plan_list_counts_nodes_and_actions_per_plan() -> None:
-    membership = PlanMembershipFactory()
-    node = StructureNodeFactory(plan=membership.plan)
-    StructureNodeFactory(plan=membership.plan)
-    ActionFactory(node=node)
-    ActionFactory(node=node)
-    ActionFactory(node=node)
+    membership = PlanMembershipFactory.create()
+    node = StructureNodeFactory.create(plan=membership.plan)
+    StructureNodeFactory.create(plan=membership.plan)
+    ActionFactory.create(node=node)
+    ActionFactory.create(node=node)
+    ActionFactory.create(node=node)
 
-    row = plan_memberships_for_user(user=membership.user).get()
+    row: Any = plan_memberships_for_user(user=membership.user).get()
 
     assert (row.node_count, row.action_count) == (2, 3)

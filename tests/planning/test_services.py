@@ -39,7 +39,7 @@ pytestmark = pytest.mark.django_db
 
 
 def test_node_is_created_under_a_parent_of_the_same_plan() -> None:
-    site = StructureNodeFactory(kind="site")
+    site = StructureNodeFactory.create(kind="site")
 
     building = node_create(plan=site.plan, parent=site, name=" House A ", kind="building")
 
@@ -47,8 +47,8 @@ def test_node_is_created_under_a_parent_of_the_same_plan() -> None:
 
 
 def test_parent_in_another_plan_is_refused() -> None:
-    foreign_parent = StructureNodeFactory()
-    plan = PlanFactory()
+    foreign_parent = StructureNodeFactory.create()
+    plan = PlanFactory.create()
 
     with pytest.raises(ValidationError) as raised:
         node_create(plan=plan, parent=foreign_parent, name="Roof", kind="component")
@@ -58,8 +58,8 @@ def test_parent_in_another_plan_is_refused() -> None:
 
 
 def test_move_under_a_node_of_another_plan_is_refused() -> None:
-    node = StructureNodeFactory()
-    foreign_parent = StructureNodeFactory()
+    node = StructureNodeFactory.create()
+    foreign_parent = StructureNodeFactory.create()
 
     with pytest.raises(ValidationError):
         node_move(node=node, parent=foreign_parent)
@@ -69,7 +69,7 @@ def test_move_under_a_node_of_another_plan_is_refused() -> None:
 
 
 def test_move_under_itself_is_refused() -> None:
-    node = StructureNodeFactory()
+    node = StructureNodeFactory.create()
 
     with pytest.raises(ValidationError) as raised:
         node_move(node=node, parent=node)
@@ -78,9 +78,9 @@ def test_move_under_itself_is_refused() -> None:
 
 
 def test_move_under_a_descendant_is_refused_as_a_cycle() -> None:
-    site = StructureNodeFactory(kind="site")
-    building = StructureNodeFactory(plan=site.plan, parent=site, kind="building")
-    component = StructureNodeFactory(plan=site.plan, parent=building)
+    site = StructureNodeFactory.create(kind="site")
+    building = StructureNodeFactory.create(plan=site.plan, parent=site, kind="building")
+    component = StructureNodeFactory.create(plan=site.plan, parent=building)
 
     with pytest.raises(ValidationError):
         node_move(node=site, parent=component)
@@ -90,9 +90,9 @@ def test_move_under_a_descendant_is_refused_as_a_cycle() -> None:
 
 
 def test_move_to_another_branch_and_to_the_top_level() -> None:
-    site = StructureNodeFactory(kind="site")
-    other_site = StructureNodeFactory(plan=site.plan, kind="site")
-    building = StructureNodeFactory(plan=site.plan, parent=site, kind="building")
+    site = StructureNodeFactory.create(kind="site")
+    other_site = StructureNodeFactory.create(plan=site.plan, kind="site")
+    building = StructureNodeFactory.create(plan=site.plan, parent=site, kind="building")
 
     node_move(node=building, parent=other_site)
     building.refresh_from_db()
@@ -104,12 +104,12 @@ def test_move_to_another_branch_and_to_the_top_level() -> None:
 
 
 def test_delete_removes_the_whole_subtree_and_its_actions() -> None:
-    site = StructureNodeFactory(kind="site")
-    building = StructureNodeFactory(plan=site.plan, parent=site, kind="building")
-    component = StructureNodeFactory(plan=site.plan, parent=building)
-    ActionFactory(node=component)
-    untouched = StructureNodeFactory(plan=site.plan, kind="site")
-    kept_action = ActionFactory(node=untouched)
+    site = StructureNodeFactory.create(kind="site")
+    building = StructureNodeFactory.create(plan=site.plan, parent=site, kind="building")
+    component = StructureNodeFactory.create(plan=site.plan, parent=building)
+    ActionFactory.create(node=component)
+    untouched = StructureNodeFactory.create(plan=site.plan, kind="site")
+    kept_action = ActionFactory.create(node=untouched)
 
     deleted = node_delete(node=site)
 
@@ -119,7 +119,7 @@ def test_delete_removes_the_whole_subtree_and_its_actions() -> None:
 
 
 def test_unknown_node_kind_is_refused() -> None:
-    plan = PlanFactory()
+    plan = PlanFactory.create()
 
     with pytest.raises(ValidationError) as raised:
         node_create(plan=plan, name="Thing", kind="spaceship")
@@ -128,7 +128,7 @@ def test_unknown_node_kind_is_refused() -> None:
 
 
 def test_blank_node_name_is_refused() -> None:
-    node = StructureNodeFactory(name="Roof")
+    node = StructureNodeFactory.create(name="Roof")
 
     with pytest.raises(ValidationError):
         node_rename(node=node, name="   ")
@@ -139,14 +139,14 @@ def test_blank_node_name_is_refused() -> None:
 
 def test_install_year_out_of_range_is_refused() -> None:
     with pytest.raises(ValidationError) as raised:
-        node_create(plan=PlanFactory(), name="Boiler", kind="component", install_year=1200)
+        node_create(plan=PlanFactory.create(), name="Boiler", kind="component", install_year=1200)
 
     assert "install_year" in raised.value.message_dict
 
 
 def test_code_is_assigned_and_cleared() -> None:
-    node = StructureNodeFactory()
-    code = CodeFactory()
+    node = StructureNodeFactory.create()
+    code = CodeFactory.create()
 
     node_code_assign(node=node, code=code)
     node.refresh_from_db()
@@ -161,7 +161,7 @@ def test_code_is_assigned_and_cleared() -> None:
 
 
 def test_action_is_created_planned() -> None:
-    node = StructureNodeFactory()
+    node = StructureNodeFactory.create()
 
     action = action_create(
         plan=node.plan,
@@ -186,7 +186,7 @@ def test_action_is_created_planned() -> None:
     ],
 )
 def test_invalid_action_values_are_refused(field: str, overrides: dict[str, Any]) -> None:
-    node = StructureNodeFactory()
+    node = StructureNodeFactory.create()
     values: dict[str, Any] = {
         "title": "Paint",
         "kind": "repair",
@@ -203,8 +203,8 @@ def test_invalid_action_values_are_refused(field: str, overrides: dict[str, Any]
 
 
 def test_action_on_a_node_of_another_plan_is_refused() -> None:
-    plan = PlanFactory()
-    foreign_node = StructureNodeFactory()
+    plan = PlanFactory.create()
+    foreign_node = StructureNodeFactory.create()
 
     with pytest.raises(ValidationError) as raised:
         action_create(plan=plan, node=foreign_node, title="X", kind="repair", planned_year=2030)
@@ -213,8 +213,8 @@ def test_action_on_a_node_of_another_plan_is_refused() -> None:
 
 
 def test_action_in_a_project_of_another_plan_is_refused() -> None:
-    action = ActionFactory()
-    foreign_project = ProjectFactory()
+    action = ActionFactory.create()
+    foreign_project = ProjectFactory.create()
 
     with pytest.raises(ValidationError) as raised:
         action_update(
@@ -233,8 +233,8 @@ def test_action_in_a_project_of_another_plan_is_refused() -> None:
 
 
 def test_action_update_changes_the_fields() -> None:
-    action = ActionFactory()
-    project = ProjectFactory(plan=action.plan)
+    action = ActionFactory.create()
+    project = ProjectFactory.create(plan=action.plan)
 
     action_update(
         action=action,
@@ -257,7 +257,7 @@ def test_action_update_changes_the_fields() -> None:
 
 
 def test_action_is_cancelled_and_marked_done() -> None:
-    first, second = ActionFactory(), ActionFactory()
+    first, second = ActionFactory.create(), ActionFactory.create()
 
     action_cancel(action=first)
     action_mark_done(action=second)
@@ -271,8 +271,8 @@ def test_action_is_cancelled_and_marked_done() -> None:
 
 
 def test_member_is_added_by_email_case_insensitively() -> None:
-    plan = PlanFactory()
-    person = UserFactory(email="planner@example.com")
+    plan = PlanFactory.create()
+    person = UserFactory.create(email="planner@example.com")
 
     membership = membership_add(plan=plan, email="Planner@Example.com", role="editor")
 
@@ -281,13 +281,13 @@ def test_member_is_added_by_email_case_insensitively() -> None:
 
 def test_unknown_email_gives_a_clear_error() -> None:
     with pytest.raises(ValidationError) as raised:
-        membership_add(plan=PlanFactory(), email="nobody@example.com", role="viewer")
+        membership_add(plan=PlanFactory.create(), email="nobody@example.com", role="viewer")
 
     assert "No account uses this email" in raised.value.message_dict["email"][0]
 
 
 def test_adding_a_member_twice_is_refused() -> None:
-    membership = PlanMembershipFactory(role=PlanRole.VIEWER)
+    membership = PlanMembershipFactory.create(role=PlanRole.VIEWER)
 
     with pytest.raises(ValidationError) as raised:
         membership_add(plan=membership.plan, email=membership.user.email, role="editor")
@@ -296,7 +296,7 @@ def test_adding_a_member_twice_is_refused() -> None:
 
 
 def test_last_owner_cannot_be_demoted() -> None:
-    owner = PlanMembershipFactory(role=PlanRole.OWNER)
+    owner = PlanMembershipFactory.create(role=PlanRole.OWNER)
 
     with pytest.raises(ValidationError):
         membership_role_set(membership=owner, role=PlanRole.VIEWER)
@@ -306,7 +306,7 @@ def test_last_owner_cannot_be_demoted() -> None:
 
 
 def test_last_owner_cannot_be_removed() -> None:
-    owner = PlanMembershipFactory(role=PlanRole.OWNER)
+    owner = PlanMembershipFactory.create(role=PlanRole.OWNER)
 
     with pytest.raises(ValidationError):
         membership_remove(membership=owner)
@@ -315,8 +315,8 @@ def test_last_owner_cannot_be_removed() -> None:
 
 
 def test_an_owner_can_be_demoted_when_another_owner_remains() -> None:
-    owner = PlanMembershipFactory(role=PlanRole.OWNER)
-    PlanMembershipFactory(plan=owner.plan, role=PlanRole.OWNER)
+    owner = PlanMembershipFactory.create(role=PlanRole.OWNER)
+    PlanMembershipFactory.create(plan=owner.plan, role=PlanRole.OWNER)
 
     membership_role_set(membership=owner, role=PlanRole.EDITOR)
 

@@ -30,10 +30,10 @@ class World:
 
 @pytest.fixture
 def world() -> World:
-    owner = PlanMembershipFactory(role=PlanRole.OWNER)
-    site = StructureNodeFactory(plan=owner.plan, kind="site", name="Campus")
-    component = StructureNodeFactory(plan=owner.plan, parent=site, name="Old roof")
-    action = ActionFactory(node=component, title="Fix roof", planned_year=2030)
+    owner = PlanMembershipFactory.create(role=PlanRole.OWNER)
+    site = StructureNodeFactory.create(plan=owner.plan, kind="site", name="Campus")
+    component = StructureNodeFactory.create(plan=owner.plan, parent=site, name="Old roof")
+    action = ActionFactory.create(node=component, title="Fix roof", planned_year=2030)
     return World(plan=owner.plan, owner=owner, site=site, component=component, action=action)
 
 
@@ -110,7 +110,7 @@ PAGE_NAMES = [
 def test_non_member_gets_404_on_every_plan_page(
     client: Client, world: World, page_name: str
 ) -> None:
-    client.force_login(UserFactory())
+    client.force_login(UserFactory.create())
     before = _state(world)
     method, url = _urls(world)[page_name]
 
@@ -147,7 +147,7 @@ def test_anonymous_user_is_sent_to_login(client: Client, world: World) -> None:
 
 def test_node_of_another_plan_is_404_inside_my_plan(client: Client, world: World) -> None:
     client.force_login(world.owner.user)
-    foreign = StructureNodeFactory()
+    foreign = StructureNodeFactory.create()
 
     response = client.get(reverse("planning:node_detail", args=[world.plan.number, foreign.pk]))
 
@@ -156,7 +156,7 @@ def test_node_of_another_plan_is_404_inside_my_plan(client: Client, world: World
 
 @pytest.mark.parametrize("page_name", EDIT_POSTS + OWNER_POSTS)
 def test_viewer_cannot_change_the_plan(client: Client, world: World, page_name: str) -> None:
-    viewer = PlanMembershipFactory(plan=world.plan, role=PlanRole.VIEWER)
+    viewer = PlanMembershipFactory.create(plan=world.plan, role=PlanRole.VIEWER)
     client.force_login(viewer.user)
     before = _state(world)
     method, url = _urls(world)[page_name]
@@ -169,7 +169,7 @@ def test_viewer_cannot_change_the_plan(client: Client, world: World, page_name: 
 
 @pytest.mark.parametrize("page_name", OWNER_POSTS)
 def test_editor_cannot_change_members(client: Client, world: World, page_name: str) -> None:
-    editor = PlanMembershipFactory(plan=world.plan, role=PlanRole.EDITOR)
+    editor = PlanMembershipFactory.create(plan=world.plan, role=PlanRole.EDITOR)
     client.force_login(editor.user)
     before = _state(world)
     method, url = _urls(world)[page_name]
@@ -179,7 +179,7 @@ def test_editor_cannot_change_members(client: Client, world: World, page_name: s
 
 
 def test_viewer_sees_the_plan_without_edit_forms(client: Client, world: World) -> None:
-    viewer = PlanMembershipFactory(plan=world.plan, role=PlanRole.VIEWER)
+    viewer = PlanMembershipFactory.create(plan=world.plan, role=PlanRole.VIEWER)
     client.force_login(viewer.user)
 
     page = client.get(reverse("planning:plan_detail", args=[world.plan.number])).content.decode()
@@ -195,7 +195,7 @@ def test_viewer_sees_the_plan_without_edit_forms(client: Client, world: World) -
 
 
 def test_editor_can_change_the_plan(client: Client, world: World) -> None:
-    editor = PlanMembershipFactory(plan=world.plan, role=PlanRole.EDITOR)
+    editor = PlanMembershipFactory.create(plan=world.plan, role=PlanRole.EDITOR)
     client.force_login(editor.user)
 
     response = client.post(_urls(world)["action_done"][1])
@@ -209,7 +209,7 @@ def test_editor_can_change_the_plan(client: Client, world: World) -> None:
 
 
 def test_plan_list_shows_only_my_plans_with_role_and_counts(client: Client, world: World) -> None:
-    other = PlanMembershipFactory()
+    other = PlanMembershipFactory.create()
     client.force_login(world.owner.user)
 
     page = client.get(reverse("planning:plan_list")).content.decode()
@@ -411,9 +411,9 @@ def test_action_is_cancelled(client: Client, world: World) -> None:
 
 
 def test_actions_table_filters_by_subtree_and_year(client: Client, world: World) -> None:
-    other_site = StructureNodeFactory(plan=world.plan, kind="site")
-    ActionFactory(node=other_site, title="Paint fence", planned_year=2030)
-    ActionFactory(node=world.component, title="Later roof work", planned_year=2035)
+    other_site = StructureNodeFactory.create(plan=world.plan, kind="site")
+    ActionFactory.create(node=other_site, title="Paint fence", planned_year=2030)
+    ActionFactory.create(node=world.component, title="Later roof work", planned_year=2035)
     client.force_login(world.owner.user)
     url = reverse("planning:plan_detail", args=[world.plan.number])
 
@@ -526,7 +526,7 @@ def test_wrong_method_is_405(client: Client, world: World) -> None:
 
 
 def test_owner_adds_a_member_by_email(client: Client, world: World) -> None:
-    person = UserFactory(email="colleague@example.com")
+    person = UserFactory.create(email="colleague@example.com")
     client.force_login(world.owner.user)
 
     response = client.post(
@@ -552,7 +552,7 @@ def test_adding_an_unknown_email_shows_a_clear_error(client: Client, world: Worl
 
 
 def test_owner_sets_a_role_and_removes_a_member(client: Client, world: World) -> None:
-    member = PlanMembershipFactory(plan=world.plan, role=PlanRole.VIEWER)
+    member = PlanMembershipFactory.create(plan=world.plan, role=PlanRole.VIEWER)
     client.force_login(world.owner.user)
     n = world.plan.number
 
