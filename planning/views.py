@@ -198,7 +198,6 @@ def _render_plan_detail(
             "root_form": root_form or NodeCreateForm(prefix="root"),
             "action_form": action_form
             or ActionForm(prefix="action", plan=plan, flat_tree=flat_tree),
-            "planning_url": f"/plans/{plan.number}/planning/",
         },
     )
 

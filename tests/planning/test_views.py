@@ -691,3 +691,11 @@ def test_oversized_upload_is_refused(client: Client, user: Any, settings: Any) -
     assert response.status_code == 200
     assert "too large" in response.content.decode()
     assert not Plan.objects.exists()
+
+
+def test_plan_page_links_to_action_planning(client: Client, world: World) -> None:
+    client.force_login(world.owner.user)
+
+    page = client.get(reverse("planning:plan_detail", args=[world.plan.number])).content.decode()
+
+    assert f'href="/plans/{world.plan.number}/planning/"' in page
