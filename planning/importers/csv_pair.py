@@ -119,9 +119,11 @@ def _csv_records(
 def plan_import_csv(*, owner: User, nodes_csv: bytes, actions_csv: bytes, name: str) -> Plan:
     """Imports a plan from nodes.csv and actions.csv; `owner` becomes its owner.
 
-    Raises ImportRejected with every problem of both files, and then writes nothing.
+    Raises ImportRejected with every problem of both files, and then writes nothing. CSV has
+    no place for the plan's name, so `name` is required (a blank one is a problem).
     """
     problems = ProblemCollector()
+    name = (name or "").strip()  # a form may hand over None for an empty field
     node_records = _csv_records(
         content=nodes_csv,
         filename=NODES_FILENAME,

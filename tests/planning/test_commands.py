@@ -6,9 +6,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.core.management import base as management_base
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.db import connections
 
 from planning.management.commands.generate_plan import synthetic_plan_document
 from planning.management.commands.import_plan import Command as ImportPlanCommand
@@ -109,11 +109,13 @@ def test_import_plan_exits_1_with_the_problems_on_stderr(
     user: Any, tmp_path: Path, capsys: Any, monkeypatch: Any
 ) -> None:
     # run_from_argv closes the database connections when done, which the test still needs.
-    monkeypatch.setattr(management_base.connections, "close_all", lambda: None)
+    monkeypatch.setattr(connections, "close_all", lambda: None)
     path = _write(tmp_path, "bad.json", json.dumps(BAD_PLAN))
 
     with pytest.raises(SystemExit) as exit_info:
-        ImportPlanCommand().run_from_argv(["manage.py", "import_plan", path, "--owner", user.email])
+        # --skip-checks: the project-wide system checks are not what this test is about.
+        argv = ["manage.py", "import_plan", path, "--owner", user.email, "--skip-checks"]
+        ImportPlanCommand().run_from_argv(argv)
 
     captured = capsys.readouterr()
     assert exit_info.value.code == 1
@@ -178,7 +180,7 @@ def test_generate_plan_takes_name_and_handles_a_one_node_plan(user: Any) -> None
 
 def test_generate_plan_is_the_same_for_the_same_seed() -> None:
     codes = CodeFactory.create_batch(4)
-    arguments = {"nodes": 40, "actions": 80, "year": 2026, "codes": codes}
+    arguments: dict[str, Any] = {"nodes": 40, "actions": 80, "year": 2026, "codes": codes}
 
     first = synthetic_plan_document(seed=7, **arguments)
 

@@ -173,9 +173,26 @@ def test_children_listed_before_their_parents_are_imported(user: Any) -> None:
 
     plan = _import(user, document)
 
-    child = plan.nodes.get(name="Node C")
+    child: Any = plan.nodes.get(name="Node C")
     assert child.parent.name == "Node B"
     assert child.parent.parent.name == "Node A"
+
+
+def test_import_writes_in_bulk_with_one_catalog_lookup(
+    user: Any, django_assert_max_num_queries: Any
+) -> None:
+    codes = CodeFactory.create_batch(5)
+    nodes = [_node("S1")] + [
+        _node(f"C{index}", "S1", kind="component", code=codes[index % 5].code)
+        for index in range(60)
+    ]
+    actions = [_action(f"C{index % 60}") for index in range(150)]
+
+    # A handful for the plan, its number and its owner; a row-by-row write would be 200+.
+    with django_assert_max_num_queries(16):
+        plan = _import(user, _document(nodes, actions))
+
+    assert (plan.nodes.filter(code__isnull=False).count(), plan.actions.count()) == (60, 150)
 
 
 def test_cost_with_more_than_cents_is_rounded(user: Any) -> None:
@@ -194,7 +211,8 @@ def test_example_plan_file_imports(user: Any) -> None:
     assert plan.name == "Riverside school"
     assert plan.nodes.count() == 8
     assert plan.actions.count() == 5
-    assert plan.nodes.get(name="Flat roof").code.code == "363.2"
+    roof: Any = plan.nodes.get(name="Flat roof")
+    assert roof.code.code == "363.2"
 
 
 # --- one test per kind of problem -------------------------------------------------------------
@@ -416,7 +434,8 @@ def test_every_problem_is_reported_at_once_in_file_order(user: Any) -> None:
 
 
 def test_rejected_import_writes_nothing(user: Any) -> None:
-    plan_create(owner=UserFactory(), name="Existing")
+    other_user: Any = UserFactory()
+    plan_create(owner=other_user, name="Existing")
     before = _database_counts()
     document = _document([_node("S1"), _node("B1", "S1")], [_action("B1", kind="paint")])
 

@@ -18,7 +18,7 @@ ACTIONS_HEADER = "node_ref,title,kind,planned_year,estimated_cost,status\n"
 NODES = NODES_HEADER + "S1,,Harbour site,site,,,,\nB1,S1,Warehouse,building,,,,\n"
 
 
-def _import(nodes: str | bytes, actions: str | bytes, owner: Any, name: str = "From CSV") -> Plan:
+def _import(nodes: str | bytes, actions: str | bytes, owner: Any, name: Any = "From CSV") -> Plan:
     return plan_import_csv(
         owner=owner,
         nodes_csv=nodes.encode() if isinstance(nodes, str) else nodes,
@@ -27,7 +27,9 @@ def _import(nodes: str | bytes, actions: str | bytes, owner: Any, name: str = "F
     )
 
 
-def _messages(nodes: str | bytes, actions: str | bytes, owner: Any, name: str = "x") -> list[str]:
+def _messages(
+    nodes: str | bytes, actions: str | bytes, owner: Any, name: str | None = "x"
+) -> list[str]:
     with pytest.raises(ImportRejected) as rejected:
         _import(nodes, actions, owner, name)
     return [str(problem) for problem in rejected.value.problems]
@@ -40,7 +42,7 @@ def test_csv_pair_creates_the_tree_and_the_actions(user: Any) -> None:
 
     plan = _import(nodes, actions, user)
 
-    roof = plan.nodes.select_related("parent__parent").get(name="Pitched roof")
+    roof: Any = plan.nodes.select_related("parent__parent").get(name="Pitched roof")
     assert (roof.parent.name, roof.parent.parent.name) == ("Warehouse", "Harbour site")
     assert roof.code == code
     assert (roof.quantity, roof.unit, roof.install_year) == (Decimal("1200.50"), "m2", 1978)
@@ -171,6 +173,17 @@ def test_problems_of_both_files_are_reported_together(user: Any) -> None:
 
 def test_empty_plan_name_is_reported(user: Any) -> None:
     assert _messages(NODES, ACTIONS_HEADER, user, name="  ") == ["name: is required"]
+
+
+def test_missing_plan_name_is_reported_with_the_other_problems(user: Any) -> None:
+    nodes = NODES + "C1,B1,Roof,tower,,,,\n"
+
+    messages = _messages(nodes, ACTIONS_HEADER, user, name=None)
+
+    assert messages == [
+        "name: is required",
+        'nodes.csv line 4, kind: "tower" is not one of: site, building, system, component',
+    ]
 
 
 def test_rejected_csv_import_writes_nothing(user: Any) -> None:

@@ -3,6 +3,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from io import StringIO
+from typing import Any
 
 import pytest
 from django.core.management import call_command
@@ -61,6 +62,7 @@ def test_first_run_creates_the_demo_user_with_the_printed_password() -> None:
     assert user.api_access_enabled is True
 
 
+@pytest.mark.usefixtures("starter_catalog")
 def test_first_run_creates_the_demo_plan_owned_by_the_demo_user() -> None:
     _seed()
 
@@ -74,6 +76,7 @@ def test_first_run_creates_the_demo_plan_owned_by_the_demo_user() -> None:
     assert 350 <= plan.actions.count() <= 450
 
 
+@pytest.mark.usefixtures("starter_catalog")
 def test_demo_actions_span_ten_years_from_this_year() -> None:
     _seed()
 
@@ -82,6 +85,7 @@ def test_demo_actions_span_ten_years_from_this_year() -> None:
     assert years == set(range(this_year, this_year + 10))
 
 
+@pytest.mark.usefixtures("starter_catalog")
 def test_demo_plan_has_components_missing_their_code() -> None:
     _seed()
 
@@ -90,6 +94,7 @@ def test_demo_plan_has_components_missing_their_code() -> None:
     assert components.filter(code__isnull=False).count() >= 100
 
 
+@pytest.mark.usefixtures("starter_catalog")
 def test_demo_plan_has_cost_and_timing_outliers() -> None:
     _seed()
 
@@ -98,7 +103,8 @@ def test_demo_plan_has_cost_and_timing_outliers() -> None:
         plan=_demo_plan(), kind=ActionKind.REPLACEMENT, node__code__isnull=False
     ).select_related("node__code")
     for action in replacements:
-        node, code = action.node, action.node.code
+        node: Any = action.node
+        code: Any = node.code
         reference = code.unit_cost * node.quantity
         if abs(action.estimated_cost - reference) > reference:
             cost_outliers += 1
@@ -108,6 +114,7 @@ def test_demo_plan_has_cost_and_timing_outliers() -> None:
     assert timing_outliers >= 2
 
 
+@pytest.mark.usefixtures("starter_catalog")
 def test_demo_plan_has_groupable_actions_in_one_building_and_year() -> None:
     _seed()
 
