@@ -23,7 +23,8 @@ def test_key_over_its_rate_gets_429_with_retry_after(
         assert session_check(client, f"Bearer {raw_key}").status_code == 200
     response = session_check(client, f"Bearer {raw_key}")
     assert_error(response, 429, "throttle.rate_limited")
-    assert 1 <= int(response["Retry-After"]) <= 60
+    # At most the rest of this minute plus half the next, for one of the two to slide out.
+    assert 1 <= int(response["Retry-After"]) <= 90
 
 
 def test_rate_is_counted_per_key(
@@ -62,3 +63,66 @@ def test_request_with_a_key_is_counted_per_key_id(api_key_and_raw: tuple[ApiKey,
     request = APIRequestFactory().get("/", REMOTE_ADDR="203.0.113.9")
     request.auth = api_key
     assert ApiKeyThrottle().get_cache_key(request, None) == f"throttle_api_key_key:{api_key.pk}"
+
+
+class Clock:
+    def __init__(self, now: float) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock(monkeypatch: Any) -> Clock:
+    fake = Clock(1_000_000 * 60.0)  # the start of a one-minute window
+    monkeypatch.setattr(ApiKeyThrottle, "timer", fake)
+    return fake
+
+
+def allowed(api_key: ApiKey) -> bool:
+    request = APIRequestFactory().get("/")
+    request.auth = api_key
+    return ApiKeyThrottle().allow_request(request, None)
+
+
+def test_window_boundary_does_not_reset_the_count(
+    api_key_and_raw: tuple[ApiKey, str], two_per_minute: None, clock: Clock
+) -> None:
+    api_key, _raw = api_key_and_raw
+    clock.now += 59.9
+    assert [allowed(api_key), allowed(api_key)] == [True, True]
+    clock.now += 0.2  # the next fixed window has begun
+    assert allowed(api_key) is False
+
+
+def test_requests_slide_out_of_the_window(
+    api_key_and_raw: tuple[ApiKey, str], settings: Any, clock: Clock
+) -> None:
+    settings.MAINTPLAN_THROTTLE_RATES = {**settings.MAINTPLAN_THROTTLE_RATES, "api_key": "4/minute"}
+    api_key, _raw = api_key_and_raw
+    clock.now += 50
+    assert [allowed(api_key) for _ in range(5)] == [True, True, True, True, False]
+    clock.now += 40  # 30 s into the next window: half of the previous one still counts
+    assert [allowed(api_key) for _ in range(3)] == [True, True, False]
+    clock.now += 60  # the first window has slid out entirely
+    assert allowed(api_key) is True
+
+
+def test_retry_after_is_the_time_until_a_request_is_allowed(
+    api_key_and_raw: tuple[ApiKey, str], two_per_minute: None, clock: Clock
+) -> None:
+    api_key, _raw = api_key_and_raw
+    request = APIRequestFactory().get("/")
+    request.auth = api_key
+    clock.now += 15
+    throttle = ApiKeyThrottle()
+    for _ in range(2):
+        assert ApiKeyThrottle().allow_request(request, None)
+    assert throttle.allow_request(request, None) is False
+    # 45 s to the end of this window, then 30 s for half of its two requests to slide out.
+    assert throttle.wait() == pytest.approx(75)
+    clock.now += 74
+    assert ApiKeyThrottle().allow_request(request, None) is False
+    clock.now += 1.01
+    assert ApiKeyThrottle().allow_request(request, None) is True

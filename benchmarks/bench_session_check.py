@@ -1,0 +1,327 @@
+"""Benchmark: the API-key session check against a bare Django view doing one indexed query.
+
+Run it against a throwaway PostgreSQL cluster on loopback:
+
+    scripts/with-postgres.sh .venv/bin/python benchmarks/bench_session_check.py
+
+It migrates the database named by DATABASE_URL, creates a user with API access and a key,
+starts gunicorn (production settings: DEBUG off, persistent database connections) on a free
+loopback port, and drives both routes with the same load, alternating them over several
+rounds:
+
+- ``POST /api/v1/auth/session/api-key`` (the product: DRF, Bearer authentication, per-key
+  throttle, envelope, request log line);
+- ``POST /bench/bare`` (benchmarks.bare_views: hash the token, one indexed query for key and
+  owner, a JsonResponse; same middleware, same log line).
+
+Load comes from ``wrk`` when it is installed, else from a bounded Python client (threads, one
+keep-alive ``http.client`` connection each). It prints requests/s and p50/p99 latency per route
+and the ratio; the targets are >= 90% of the bare view's throughput and p99 <= 50 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import re
+import secrets
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+SESSION_PATH = "/api/v1/auth/session/api-key"
+BARE_PATH = "/bench/bare"
+
+
+@dataclass
+class Result:
+    route: str
+    requests_per_second: float
+    p50_ms: float
+    p99_ms: float
+    errors: int
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def server_environment() -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(
+        DJANGO_SETTINGS_MODULE="benchmarks.bare_settings",
+        DJANGO_DEBUG="false",
+        DJANGO_SECRET_KEY=secrets.token_urlsafe(64),
+        DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
+        DJANGO_SECURE_SSL_REDIRECT="false",
+        DJANGO_SECURE_COOKIES="false",
+        DJANGO_HSTS_SECONDS="0",
+        # The throttle still runs (cache read and write per request) but never refuses.
+        API_KEY_THROTTLE_RATE="100000000/second",
+        PYTHONPATH=str(ROOT),
+    )
+    return env
+
+
+def prepare_database(env: dict[str, str]) -> str:
+    """Migrates and creates a user with API access and one key; returns the raw key."""
+    python = sys.executable
+    subprocess.run(
+        [python, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True
+    )
+    email = f"bench-{secrets.token_hex(4)}@example.com"
+    script = (
+        "from accounts.models import User\n"
+        "from integrations.services import api_access_set\n"
+        f"user = User.objects.create_user(email={email!r}, password=None, name='Bench')\n"
+        "api_access_set(user=user, enabled=True)\n"
+    )
+    subprocess.run(
+        [python, "manage.py", "shell", "-v", "0", "-c", script], cwd=ROOT, env=env, check=True
+    )
+    issued = subprocess.run(
+        [python, "manage.py", "issue_api_key", email, "--name", "benchmark"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    return issued.stdout.strip()
+
+
+def start_gunicorn(args: argparse.Namespace, env: dict[str, str], port: int, log: Path) -> Any:
+    gunicorn = str(Path(sys.executable).with_name("gunicorn"))
+    command = [
+        gunicorn,
+        "config.wsgi:application",
+        "--bind",
+        f"127.0.0.1:{port}",
+        "--workers",
+        str(args.workers),
+        "--worker-class",
+        args.worker_class,
+        "--threads",
+        str(args.threads),
+        "--keep-alive",
+        "30",
+    ]
+    with log.open("wb") as output:
+        server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=output, stderr=output)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise SystemExit(f"gunicorn exited early; see {log}:\n{log.read_text()[-2000:]}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return server
+        except OSError:
+            time.sleep(0.2)
+    server.terminate()
+    raise SystemExit("gunicorn did not start listening within 30 s")
+
+
+def check_route(port: int, path: str, raw_key: str) -> None:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    connection.request("POST", path, body=b"{}", headers=request_headers(raw_key))
+    response = connection.getresponse()
+    body = response.read()
+    connection.close()
+    if response.status != 200:
+        raise SystemExit(f"{path} answered {response.status}: {body[:500]!r}")
+
+
+def request_headers(raw_key: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {raw_key}", "Content-Type": "application/json"}
+
+
+def percentile(sorted_values: list[float], fraction: float) -> float:
+    index = min(len(sorted_values) - 1, max(0, round(fraction * len(sorted_values)) - 1))
+    return sorted_values[index]
+
+
+def load_python(
+    port: int, path: str, raw_key: str, connections: int, seconds: float
+) -> tuple[float, list[float], int]:
+    """Bounded closed-loop load: `connections` threads, each one keep-alive connection."""
+    latencies: list[list[float]] = [[] for _ in range(connections)]
+    errors = [0] * connections
+    stop_at = time.perf_counter() + seconds
+    headers = request_headers(raw_key)
+
+    def worker(slot: int) -> None:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        while (started := time.perf_counter()) < stop_at:
+            try:
+                connection.request("POST", path, body=b"{}", headers=headers)
+                response = connection.getresponse()
+                response.read()
+                if response.status != 200:
+                    errors[slot] += 1
+            except (OSError, http.client.HTTPException):
+                errors[slot] += 1
+                connection.close()
+                continue
+            latencies[slot].append(time.perf_counter() - started)
+        connection.close()
+
+    threads = [threading.Thread(target=worker, args=(slot,)) for slot in range(connections)]
+    began = time.perf_counter()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    elapsed = time.perf_counter() - began
+    merged = [value for values in latencies for value in values]
+    return len(merged) / elapsed, merged, sum(errors)
+
+
+_WRK_SCRIPT = """
+wrk.method = "POST"
+wrk.body = "{}"
+wrk.headers["Content-Type"] = "application/json"
+wrk.headers["Authorization"] = "Bearer %s"
+done = function(summary, latency, requests)
+  io.write(string.format("RESULT %%f %%f %%f %%d %%d\\n",
+    summary.requests / (summary.duration / 1e6),
+    latency:percentile(50) / 1000, latency:percentile(99) / 1000,
+    summary.errors.status + summary.errors.connect + summary.errors.read
+      + summary.errors.write + summary.errors.timeout,
+    summary.requests))
+end
+"""
+
+
+def load_wrk(
+    wrk: str, port: int, path: str, raw_key: str, connections: int, seconds: float, script: Path
+) -> Result:
+    script.write_text(_WRK_SCRIPT % raw_key)
+    output = subprocess.run(
+        [
+            wrk,
+            "-t",
+            "1",
+            "-c",
+            str(connections),
+            "-d",
+            f"{max(1, round(seconds))}s",
+            "-s",
+            str(script),
+            f"http://127.0.0.1:{port}{path}",
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    match = re.search(r"^RESULT (\S+) (\S+) (\S+) (\d+) (\d+)$", output, re.MULTILINE)
+    if match is None:
+        raise SystemExit(f"could not read wrk's output:\n{output}")
+    rps, p50, p99, errors, _total = match.groups()
+    return Result(path, float(rps), float(p50), float(p99), int(errors))
+
+
+def measure(args: argparse.Namespace, port: int, path: str, raw_key: str, tmp: Path) -> Result:
+    wrk = None if args.python_client else shutil.which("wrk")
+    if wrk:
+        return load_wrk(wrk, port, path, raw_key, args.connections, args.seconds, tmp / "post.lua")
+    rps, latencies, errors = load_python(port, path, raw_key, args.connections, args.seconds)
+    latencies.sort()
+    return Result(
+        path, rps, percentile(latencies, 0.50) * 1000, percentile(latencies, 0.99) * 1000, errors
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=10.0, help="duration of one run")
+    parser.add_argument("--rounds", type=int, default=3, help="alternating runs per route")
+    parser.add_argument("--connections", type=int, default=4, help="concurrent connections")
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn worker processes")
+    parser.add_argument("--worker-class", default="gthread", choices=["gthread", "sync"])
+    parser.add_argument("--threads", type=int, default=2, help="threads per gthread worker")
+    parser.add_argument(
+        "--python-client", action="store_true", help="use the Python client even if wrk exists"
+    )
+    args = parser.parse_args()
+
+    if not os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://")):
+        raise SystemExit(
+            "DATABASE_URL must name a PostgreSQL database; run "
+            "`scripts/with-postgres.sh .venv/bin/python benchmarks/bench_session_check.py`."
+        )
+    env = server_environment()
+    raw_key = prepare_database(env)
+    port = free_port()
+    with tempfile.TemporaryDirectory(prefix="bench-session-") as tmp_name:
+        tmp = Path(tmp_name)
+        server = start_gunicorn(args, env, port, tmp / "gunicorn.log")
+        try:
+            for path in (BARE_PATH, SESSION_PATH):
+                check_route(port, path, raw_key)
+            warmup = argparse.Namespace(**{**vars(args), "seconds": 2.0})
+            for path in (BARE_PATH, SESSION_PATH):
+                measure(warmup, port, path, raw_key, tmp)
+            results: dict[str, list[Result]] = {BARE_PATH: [], SESSION_PATH: []}
+            for _round in range(args.rounds):
+                for path in (BARE_PATH, SESSION_PATH):
+                    results[path].append(measure(args, port, path, raw_key, tmp))
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+    report(args, results)
+
+
+def report(args: argparse.Namespace, results: dict[str, list[Result]]) -> None:
+    client = "Python threads" if args.python_client or not shutil.which("wrk") else "wrk"
+    print(
+        f"gunicorn: {args.workers} {args.worker_class} workers"
+        f"{f' x {args.threads} threads' if args.worker_class == 'gthread' else ''}; "
+        f"load: {client}, {args.connections} connections, {args.rounds} rounds x "
+        f"{args.seconds:g} s per route (alternating); CPUs: {os.cpu_count()}, load average "
+        f"{' '.join(f'{value:.2f}' for value in os.getloadavg())}"
+    )
+    print(f"{'route':<32} {'round':>5} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'errors':>7}")
+    summary = {}
+    for path, runs in results.items():
+        for number, run in enumerate(runs, start=1):
+            print(
+                f"{path:<32} {number:>5} {run.requests_per_second:>9.0f} {run.p50_ms:>8.2f} "
+                f"{run.p99_ms:>8.2f} {run.errors:>7}"
+            )
+        summary[path] = (
+            statistics.median(run.requests_per_second for run in runs),
+            statistics.median(run.p50_ms for run in runs),
+            max(run.p99_ms for run in runs),
+        )
+    print("median req/s, median p50, worst p99:")
+    for path, (rps, p50, p99) in summary.items():
+        print(f"{path:<32} {rps:>9.0f} req/s  p50 {p50:.2f} ms  p99 {p99:.2f} ms")
+    ratio = summary[SESSION_PATH][0] / summary[BARE_PATH][0]
+    p99 = summary[SESSION_PATH][2]
+    print(
+        json.dumps(
+            {
+                "session_check_vs_bare_throughput": round(ratio, 3),
+                "throughput_target_met": ratio >= 0.9,
+                "session_check_worst_p99_ms": round(p99, 2),
+                "p99_target_met": p99 <= 50,
+            }
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()
