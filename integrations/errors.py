@@ -179,10 +179,9 @@ def api_not_found(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonRespon
 
 
 def json_object_body(request: Any) -> dict[str, Any]:
-    """The parsed JSON body of a DRF request, which must be an object; a missing body is {}."""
-    body = request.data
-    if not body:
-        return {}
+    """The parsed JSON body of a DRF request, which must be an object. A missing body reads as
+    `{}`; `null`, an array or a scalar is refused with `validation.body_not_object`."""
+    body = request.data  # {} (or an empty QueryDict) when the request has no body at all
     if not isinstance(body, dict):
         raise ApiError("validation.body_not_object")
     return body

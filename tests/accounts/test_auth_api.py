@@ -80,8 +80,9 @@ def test_register_rejects_malformed_json(client):
     assert response.json()["data"] is None
 
 
-def test_register_rejects_non_object_body(client):
-    response = post_json(client, REGISTER, ["a@example.com"])
+@pytest.mark.parametrize("raw_body", ['["a@example.com"]', "null", "false", "0", '""', "[]"])
+def test_register_rejects_non_object_body(client, raw_body):
+    response = client.post(REGISTER, raw_body, content_type="application/json")
 
     assert response.status_code == 400
     assert response.json()["messageKey"] == "validation.body_not_object"
