@@ -4,16 +4,18 @@ plan the user may not see is indistinguishable from one that does not exist."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Count, OuterRef, Q, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce
 from django.http import Http404
 
 from planning.models import (
     MAX_PLAN_NUMBER,
     Action,
+    ActionStatus,
     Code,
     Plan,
     PlanMembership,
@@ -93,6 +95,9 @@ class TreeNode:
     node: StructureNode
     depth: int = 0
     children: list[TreeNode] = field(default_factory=list)
+    # In `structure_flat` order: how many nested lists end after this node (a template renders
+    # the nested list from the flat order without recursive includes, which are slow).
+    closes: range = range(0)
 
 
 def structure_tree(*, plan: Plan) -> list[TreeNode]:
@@ -114,13 +119,16 @@ def structure_tree(*, plan: Plan) -> list[TreeNode]:
 
 
 def structure_flat(*, plan: Plan) -> list[TreeNode]:
-    """The tree in display order (depth first), for indented select boxes."""
+    """The tree in display order (depth first), for the nested list and indented selects."""
     ordered: list[TreeNode] = []
     stack = list(reversed(structure_tree(plan=plan)))
     while stack:
         tree_node = stack.pop()
         ordered.append(tree_node)
         stack.extend(reversed(tree_node.children))
+    for index, current in enumerate(ordered):
+        next_depth = ordered[index + 1].depth if index + 1 < len(ordered) else 0
+        current.closes = range(max(current.depth - next_depth, 0))
     return ordered
 
 
@@ -175,6 +183,12 @@ def action_list(
     if year is not None:
         actions = actions.filter(planned_year=year)
     return actions.order_by("planned_year", "title", "id")
+
+
+def action_cost_total(*, actions: QuerySet[Action]) -> Decimal:
+    """The estimated cost of these actions, cancelled ones left out."""
+    total = actions.exclude(status=ActionStatus.CANCELLED).aggregate(total=Sum("estimated_cost"))
+    return (total["total"] or Decimal(0)).quantize(Decimal("0.01"))
 
 
 def action_get(*, plan: Plan, action_id: Any) -> Action:

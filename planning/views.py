@@ -18,6 +18,7 @@ from urllib.parse import urlencode
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -42,6 +43,9 @@ from planning.forms import (
 from planning.models import PlanMembership, PlanRole, StructureNode
 
 PlanView = Callable[..., HttpResponse]
+
+# The actions table is paged: a plan can hold thousands of actions (generate_plan).
+ACTIONS_PER_PAGE = 100
 
 
 def plan_member_required(
@@ -181,7 +185,9 @@ def _render_plan_detail(
     if filter_form.is_bound and filter_form.is_valid():
         node_id = filter_form.cleaned_data["node"] or None
         year = filter_form.cleaned_data["year"]
-    actions = list(selectors.action_list(plan=plan, node_id=node_id, year=year))
+    actions = selectors.action_list(plan=plan, node_id=node_id, year=year)
+    actions_page = Paginator(actions, ACTIONS_PER_PAGE).get_page(request.GET.get("page"))
+    filters = {key: request.GET[key] for key in ("node", "year") if request.GET.get(key)}
     return render(
         request,
         "planning/plan_detail.html",
@@ -190,11 +196,15 @@ def _render_plan_detail(
             "plan": plan,
             "can_edit": membership.can_edit,
             "is_owner": membership.role == PlanRole.OWNER,
-            "tree": [item for item in flat_tree if item.depth == 0],
+            "tree": flat_tree,
+            "node_base_url": reverse("planning:plan_detail", args=[plan.number]) + "nodes/",
+            "action_base_url": reverse("planning:plan_detail", args=[plan.number]) + "actions/",
             "node_count": len(flat_tree),
             "filter_form": filter_form,
-            "actions": actions,
-            "actions_total": sum((action.estimated_cost for action in actions), 0),
+            "filtered": bool(filters),
+            "actions_page": actions_page,
+            "actions_total": selectors.action_cost_total(actions=actions),
+            "page_query": urlencode(filters),
             "root_form": root_form or NodeCreateForm(prefix="root"),
             "action_form": action_form
             or ActionForm(prefix="action", plan=plan, flat_tree=flat_tree),

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -699,3 +700,75 @@ def test_plan_page_links_to_action_planning(client: Client, world: World) -> Non
     page = client.get(reverse("planning:plan_detail", args=[world.plan.number])).content.decode()
 
     assert f'href="/plans/{world.plan.number}/planning/"' in page
+
+
+def _tree_nesting(page: str) -> dict[str, str | None]:
+    """node id -> id of the <li> it is nested in, read from the #structure list."""
+    from html.parser import HTMLParser
+
+    class TreeParser(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__()
+            self.stack: list[str | None] = []
+            self.parents: dict[str, str | None] = {}
+
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            if tag == "li":
+                node_id = dict(attrs).get("data-node-id")
+                if node_id:
+                    self.parents[node_id] = next((i for i in reversed(self.stack) if i), None)
+                self.stack.append(node_id)
+
+        def handle_endtag(self, tag: str) -> None:
+            if tag == "li":
+                self.stack.pop()
+
+    parser = TreeParser()
+    parser.feed(page[page.index('id="structure"') : page.index('id="actions"')])
+    assert parser.stack == []  # every <li> was closed
+    return parser.parents
+
+
+def test_structure_is_shown_as_a_nested_list(client: Client, world: World) -> None:
+    building = StructureNodeFactory.create(plan=world.plan, parent=world.site, kind="building")
+    deep = StructureNodeFactory.create(plan=world.plan, parent=building, name="Deep")
+    second_site = StructureNodeFactory.create(plan=world.plan, kind="site", name="Second")
+    client.force_login(world.owner.user)
+
+    page = client.get(reverse("planning:plan_detail", args=[world.plan.number])).content.decode()
+
+    assert _tree_nesting(page) == {
+        str(world.site.pk): None,
+        str(building.pk): str(world.site.pk),
+        str(deep.pk): str(building.pk),
+        str(world.component.pk): str(world.site.pk),
+        str(second_site.pk): None,
+    }
+
+
+def test_actions_table_is_paged_and_keeps_the_filters(client: Client, world: World) -> None:
+    for i in range(120):
+        ActionFactory.create(node=world.component, title=f"Bulk {i:03d}", planned_year=2040)
+    client.force_login(world.owner.user)
+    url = reverse("planning:plan_detail", args=[world.plan.number])
+
+    first = client.get(url, {"year": "2040"}).content.decode()
+    second = client.get(url, {"year": "2040", "page": "2"}).content.decode()
+    garbage = client.get(url, {"page": "lots"})
+
+    assert first.count('<tr data-action-id="') == 100
+    assert second.count('<tr data-action-id="') == 20
+    assert "120 actions" in first and "Page 1 of 2" in first
+    assert "?year=2040&amp;page=2#actions" in first
+    assert garbage.status_code == 200 and "Page 1 of 2" in garbage.content.decode()
+
+
+def test_actions_total_leaves_cancelled_actions_out(client: Client, world: World) -> None:
+    ActionFactory.create(node=world.component, estimated_cost=Decimal("500.00"))
+    ActionFactory.create(node=world.component, estimated_cost=Decimal("70.00"), status="cancelled")
+    client.force_login(world.owner.user)
+
+    page = client.get(reverse("planning:plan_detail", args=[world.plan.number])).content.decode()
+
+    total = re.search(r'id="actions-total">([^<]*)<', page)
+    assert total is not None and total.group(1) == "1500.00"  # 1000 + 500, not the 70
