@@ -133,7 +133,12 @@ class CodeSearchForm(forms.Form):
 
 
 class CodeAssignForm(forms.Form):
-    code = forms.CharField(max_length=20, label="Code")
+    code = forms.CharField(
+        max_length=20,
+        label="Code",
+        help_text="Type a catalog code (suggestions appear as you type) or search below.",
+        widget=forms.TextInput(attrs={"list": "code-catalog", "autocomplete": "off"}),
+    )
 
 
 class ActionForm(forms.Form):

@@ -224,5 +224,10 @@ def code_search(*, query: str = "", limit: int = 50) -> QuerySet[Code]:
     return codes.order_by("code")[:limit]
 
 
+def code_catalog_options(*, limit: int = 2000) -> list[tuple[str, str]]:
+    """(code, name) pairs for the code input's <datalist>."""
+    return list(Code.objects.order_by("code").values_list("code", "name")[:limit])
+
+
 def code_get_by_code(*, code: str) -> Code | None:
     return Code.objects.filter(code=(code or "").strip()).first()

@@ -264,6 +264,7 @@ def _render_node_detail(
             "search_form": search_form,
             "query": query,
             "search_results": list(selectors.code_search(query=query)),
+            "code_options": selectors.code_catalog_options() if membership.can_edit else [],
             "actions_url": _plan_url(membership, node=node.pk),
         },
     )

@@ -772,3 +772,15 @@ def test_actions_total_leaves_cancelled_actions_out(client: Client, world: World
 
     total = re.search(r'id="actions-total">([^<]*)<', page)
     assert total is not None and total.group(1) == "1500.00"  # 1000 + 500, not the 70
+
+
+@pytest.mark.usefixtures("starter_catalog")
+def test_code_input_offers_the_catalog_as_a_datalist(client: Client, world: World) -> None:
+    client.force_login(world.owner.user)
+
+    page = client.get(
+        reverse("planning:node_detail", args=[world.plan.number, world.component.pk])
+    ).content.decode()
+
+    assert 'list="code-catalog"' in page
+    assert '<option value="363.2">Flat roof waterproofing, bitumen membrane</option>' in page
