@@ -32,7 +32,7 @@ def api_key_payload(api_key: ApiKey) -> dict[str, Any]:
 
 
 _SESSION_DATA = inline_serializer(
-    "ApiKeySession",
+    "ApiKeyIdentity",
     {
         "user": inline_serializer(
             "ApiKeySessionUser",
@@ -70,7 +70,7 @@ class ApiKeySessionCheckApi(APIView):
     throttle_classes = [ApiKeyThrottle]
 
     @extend_schema(
-        operation_id="api_key_session_check",
+        operation_id="checkApiKeySession",
         summary="Check an API key",
         description="Validates the key of the Authorization header and returns who it belongs to.",
         request={

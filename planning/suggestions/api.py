@@ -7,8 +7,13 @@ from datetime import UTC
 from typing import Any
 
 from django.http import Http404
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    PolymorphicProxySerializer,
+    extend_schema,
+    extend_schema_field,
+)
 from rest_framework import serializers
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
@@ -65,7 +70,77 @@ def suggestion_list_payload(*, plan: Plan, suggestions: tuple[OpenSuggestion, ..
     }
 
 
-class SuggestionOutputSerializer(serializers.Serializer):
+class AssignCodeActionSerializer(serializers.Serializer):
+    """missing_code: assign one of the prefilled catalog codes to the node."""
+
+    action = serializers.ChoiceField(choices=["assign_code"])
+    prefill_code_ids = serializers.ListField(
+        child=serializers.UUIDField(), help_text="Up to 3 catalog code ids, best match first."
+    )
+
+
+class ReviewFilterSerializer(serializers.Serializer):
+    structure_node_id = serializers.UUIDField()
+    year = serializers.IntegerField()
+
+
+@extend_schema_field(
+    {
+        "oneOf": [
+            {
+                "title": "CostReference",
+                "type": "object",
+                "properties": {
+                    "expected_cost": {"type": "string", "format": "decimal", "example": "1200.00"},
+                    "actual": {"type": "string", "format": "decimal", "example": "2000.00"},
+                    "deviation": {
+                        "type": "string",
+                        "format": "decimal",
+                        "description": "|actual - expected| / expected",
+                        "example": "0.6667",
+                    },
+                },
+                "required": ["expected_cost", "actual", "deviation"],
+            },
+            {
+                "title": "TimingReference",
+                "type": "object",
+                "properties": {
+                    "due_year": {"type": "integer", "example": 2031},
+                    "actual": {"type": "integer", "example": 2038},
+                    "deviation": {"type": "integer", "description": "Years", "example": 7},
+                },
+                "required": ["due_year", "actual", "deviation"],
+            },
+        ]
+    }
+)
+class DeviationReferenceField(serializers.JSONField):
+    pass
+
+
+class ReviewActionSerializer(serializers.Serializer):
+    """deviation: review the action in the filtered actions view."""
+
+    action = serializers.ChoiceField(choices=["review_action"])
+    action_ids = serializers.ListField(child=serializers.UUIDField())
+    filter = ReviewFilterSerializer()
+    reference = DeviationReferenceField()
+
+
+class CreateProjectActionSerializer(serializers.Serializer):
+    """project_grouping: create one project from the grouped actions."""
+
+    action = serializers.ChoiceField(choices=["create_project"])
+    group_item_ids = serializers.ListField(
+        child=serializers.UUIDField(), help_text="Ids of the actions to group, sorted."
+    )
+    proposed_project_name = serializers.CharField()
+    year = serializers.IntegerField()
+    total_cost = serializers.DecimalField(max_digits=16, decimal_places=2, coerce_to_string=True)
+
+
+class SuggestionSerializer(serializers.Serializer):
     """Describes `suggestion_payload` for the schema (the payload itself is built directly)."""
 
     id = serializers.UUIDField()
@@ -74,22 +149,27 @@ class SuggestionOutputSerializer(serializers.Serializer):
     title = serializers.CharField()
     body = serializers.CharField()
     structure_node_id = serializers.UUIDField()
-    recommended_action_json = serializers.DictField(
+    recommended_action_json = PolymorphicProxySerializer(
+        component_name="RecommendedAction",
+        serializers={
+            "assign_code": AssignCodeActionSerializer,
+            "review_action": ReviewActionSerializer,
+            "create_project": CreateProjectActionSerializer,
+        },
+        resource_type_field_name="action",
         help_text=(
-            "missing_code: {action: assign_code, prefill_code_ids}; deviation: {action: "
-            "review_action, action_ids, filter: {structure_node_id, year}, reference}; "
-            "project_grouping: {action: create_project, group_item_ids, proposed_project_name, "
-            "year, total_cost}. Ids are strings, lists sorted, money a decimal string."
-        )
+            "What applying the suggestion does, by `action`. Ids are strings, id lists are "
+            "sorted, money is a decimal string."
+        ),
     )
     created_at = serializers.DateTimeField(help_text="ISO 8601, UTC (Z)")
 
 
-class SuggestionListOutputSerializer(serializers.Serializer):
+class SuggestionListSerializer(serializers.Serializer):
     plan_id = serializers.UUIDField()
     plan_number = serializers.IntegerField(min_value=1)
     open_count = serializers.IntegerField(min_value=0)
-    suggestions = SuggestionOutputSerializer(many=True)
+    suggestions = SuggestionSerializer(many=True, help_text="Open suggestions only.")
 
 
 class PlanSuggestionListApi(APIView):
@@ -114,13 +194,14 @@ class PlanSuggestionListApi(APIView):
         parameters=[
             OpenApiParameter(
                 "planNumber",
-                OpenApiTypes.INT,
+                {"type": "integer", "minimum": 1, "maximum": MAX_PLAN_NUMBER},
                 OpenApiParameter.PATH,
-                description=f"Plan number, 1 to {MAX_PLAN_NUMBER}",
+                description="The plan's number, as shown in the web app.",
+                examples=[OpenApiExample("Demo plan", value=1)],
             )
         ],
         responses={
-            200: envelope_serializer("SuggestionListEnvelope", SuggestionListOutputSerializer()),
+            200: envelope_serializer("SuggestionListEnvelope", SuggestionListSerializer()),
             **error_responses({400: ["validation.plan_number"], 404: ["plans.not_found"]}),
         },
         tags=["plans"],

@@ -1,0 +1,190 @@
+"""The reduced public OpenAPI schema at /api/v1/schema/ (spec 4.3, DESIGN "Schema")."""
+
+from __future__ import annotations
+
+import json
+import warnings
+
+import pytest
+import yaml
+from drf_spectacular.drainage import GENERATOR_STATS
+from drf_spectacular.generators import SchemaGenerator
+from openapi_spec_validator import validate
+
+pytestmark = pytest.mark.django_db
+
+LIST = "/platform/plans/{planNumber}/suggestions"
+SESSION = "/auth/session/api-key"
+ERROR_STATUSES = {"400", "401", "403", "405", "429", "500"}
+
+
+@pytest.fixture(scope="module")
+def schema():
+    return SchemaGenerator().get_schema(request=None, public=True)
+
+
+def test_schema_is_served_as_json_by_default_without_a_key(client):
+    response = client.get("/api/v1/schema/")
+
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("application/vnd.oai.openapi+json")
+    assert json.loads(response.content)["openapi"].startswith("3.")
+
+
+def test_schema_is_served_as_yaml_on_request(client):
+    response = client.get("/api/v1/schema/?format=yaml")
+
+    assert response.status_code == 200
+    assert yaml.safe_load(response.content)["paths"].keys() == {LIST, SESSION}
+
+
+def test_schema_is_a_valid_openapi_document(client):
+    validate(json.loads(client.get("/api/v1/schema/").content))
+
+
+def test_schema_generation_has_no_warnings_or_errors():
+    GENERATOR_STATS.reset()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        SchemaGenerator().get_schema(request=None, public=True)
+
+    assert not GENERATOR_STATS  # drf-spectacular counts every warning and error it emits
+
+
+def test_schema_has_exactly_the_two_integrator_operations(schema):
+    operations = {(path, method) for path, ops in schema["paths"].items() for method in ops}
+
+    assert operations == {(LIST, "get"), (SESSION, "post")}
+    assert schema["servers"] == [{"url": "/api/v1", "description": "This server"}]
+
+
+def test_web_app_routes_and_admin_stay_out(schema):
+    text = json.dumps(schema)
+
+    for hidden in ("/auth/login/user", "/auth/register/user", "admin", "/schema/", "/docs/"):
+        assert hidden not in schema["paths"]
+    assert "password" not in text
+
+
+def test_security_scheme_is_api_key_auth_http_bearer_on_both_operations(schema):
+    assert schema["components"]["securitySchemes"]["ApiKeyAuth"] == {
+        "type": "http",
+        "scheme": "bearer",
+        "description": schema["components"]["securitySchemes"]["ApiKeyAuth"]["description"],
+    }
+    for path, method in ((LIST, "get"), (SESSION, "post")):
+        assert schema["paths"][path][method]["security"] == [{"ApiKeyAuth": []}]
+
+
+def test_plan_number_is_an_integer_of_at_least_one(schema):
+    (parameter,) = schema["paths"][LIST]["get"]["parameters"]
+
+    assert parameter["name"] == "planNumber"
+    assert parameter["in"] == "path"
+    assert parameter["required"] is True
+    assert parameter["schema"]["type"] == "integer"
+    assert parameter["schema"]["minimum"] == 1
+    assert parameter["schema"]["maximum"] == 2_147_483_647
+
+
+def test_named_components_for_envelope_list_suggestion_and_identity(schema):
+    components = schema["components"]["schemas"]
+
+    for name in (
+        "ErrorEnvelope",
+        "SuggestionListEnvelope",
+        "SuggestionList",
+        "Suggestion",
+        "ApiKeySessionEnvelope",
+        "ApiKeyIdentity",
+    ):
+        assert name in components
+    assert set(components["Suggestion"]["properties"]) == {
+        "id",
+        "suggestion_type",
+        "severity",
+        "title",
+        "body",
+        "structure_node_id",
+        "recommended_action_json",
+        "created_at",
+    }
+    assert set(components["SuggestionList"]["properties"]) == {
+        "plan_id",
+        "plan_number",
+        "open_count",
+        "suggestions",
+    }
+    assert set(components["ErrorEnvelope"]["properties"]) == {
+        "success",
+        "message",
+        "messageKey",
+        "data",
+        "traceId",
+    }
+
+
+def test_suggestion_type_and_severity_are_enums(schema):
+    components = schema["components"]["schemas"]
+
+    assert components["SuggestionTypeEnum"]["enum"] == [
+        "missing_code",
+        "deviation",
+        "project_grouping",
+    ]
+    assert components["SeverityEnum"]["enum"] == ["info", "warning", "critical"]
+
+
+def test_recommended_action_is_documented_per_action_kind(schema):
+    components = schema["components"]["schemas"]
+    field_ref = components["Suggestion"]["properties"]["recommended_action_json"]["allOf"][0]
+    field = components[field_ref["$ref"].rsplit("/", 1)[1]]
+
+    kinds = {ref["$ref"].rsplit("/", 1)[1] for ref in field["oneOf"]}
+    assert kinds == {"AssignCodeAction", "ReviewAction", "CreateProjectAction"}
+    assert field["discriminator"]["propertyName"] == "action"
+    action_enum = components["AssignCodeAction"]["properties"]["action"]["$ref"].rsplit("/", 1)[1]
+    assert components[action_enum]["enum"] == ["assign_code"]
+    assert "prefill_code_ids" in components["AssignCodeAction"]["properties"]
+    assert {"action_ids", "filter", "reference"} <= set(components["ReviewAction"]["properties"])
+    assert {"group_item_ids", "proposed_project_name", "year", "total_cost"} <= set(
+        components["CreateProjectAction"]["properties"]
+    )
+
+
+@pytest.mark.parametrize(
+    ("path", "method", "statuses"),
+    [
+        (LIST, "get", ERROR_STATUSES | {"404"}),
+        (SESSION, "post", ERROR_STATUSES | {"415"}),
+    ],
+)
+def test_every_error_response_has_the_error_envelope_and_examples(schema, path, method, statuses):
+    responses = schema["paths"][path][method]["responses"]
+
+    assert statuses <= set(responses)
+    for status in statuses:
+        content = responses[status]["content"]["application/json"]
+        assert content["schema"] == {"$ref": "#/components/schemas/ErrorEnvelope"}
+        assert content["examples"], f"{method} {path} {status} has no example"
+        for example in content["examples"].values():
+            assert example["value"]["success"] is False
+            assert example["value"]["messageKey"]
+
+
+def test_auth_and_throttle_headers_are_documented(schema):
+    responses = schema["paths"][LIST]["get"]["responses"]
+
+    assert responses["401"]["headers"]["WWW-Authenticate"]["required"] is True
+    assert responses["429"]["headers"]["Retry-After"]["required"] is True
+    assert "X-Request-ID" in responses["200"]["headers"]
+
+
+def test_success_responses_reference_the_envelopes(schema):
+    list_200 = schema["paths"][LIST]["get"]["responses"]["200"]["content"]["application/json"]
+    session_200 = schema["paths"][SESSION]["post"]["responses"]["200"]["content"][
+        "application/json"
+    ]
+
+    assert list_200["schema"] == {"$ref": "#/components/schemas/SuggestionListEnvelope"}
+    assert session_200["schema"] == {"$ref": "#/components/schemas/ApiKeySessionEnvelope"}
