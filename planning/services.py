@@ -6,7 +6,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db import models, transaction
+from django.db import IntegrityError, models, transaction
 from django.db.models import F
 
 from accounts.models import User
@@ -98,14 +98,20 @@ def _plan_lock(plan: Plan) -> None:
 def _node_parent_check(
     *, plan: Plan, node: StructureNode | None, parent: StructureNode | None
 ) -> None:
-    """A parent belongs to the same plan and is neither the node nor one of its descendants."""
+    """A parent belongs to the same plan, still exists (checked under the plan lock, so a
+    concurrent delete cannot slip in between) and is neither the node nor one of its
+    descendants."""
     if parent is None:
         return
     if parent.plan_id != plan.pk:
         raise ValidationError({"parent": "The parent node belongs to another plan."})
     if node is None:
+        if not StructureNode.objects.filter(pk=parent.pk, plan=plan).exists():
+            raise ValidationError({"parent": "The parent node no longer exists."})
         return
     parents = dict(StructureNode.objects.filter(plan=plan).values_list("id", "parent_id"))
+    if parent.pk not in parents:
+        raise ValidationError({"parent": "The parent node no longer exists."})
     ancestor: Any = parent.pk
     while ancestor is not None:
         if ancestor == node.pk:
@@ -220,6 +226,10 @@ def _action_fields_check(
             errors.update({key: value[0] for key, value in error.message_dict.items()})
     if node.plan_id != plan.pk:
         errors["node"] = "The node belongs to another plan."
+    else:
+        _plan_lock(plan)  # a concurrent node_delete waits, or has already happened:
+        if not StructureNode.objects.filter(pk=node.pk).exists():
+            errors["node"] = "The node no longer exists."
     if project is not None and project.plan_id != plan.pk:
         errors["project"] = "The project belongs to another plan."
     if errors:
@@ -310,9 +320,14 @@ def membership_add(*, plan: Plan, email: str, role: str) -> PlanMembership:
         raise ValidationError(
             {"email": "No account uses this email address. Ask them to register first."}
         )
+    already = ValidationError({"email": "This person is already a member of the plan."})
     if PlanMembership.objects.filter(plan=plan, user=user).exists():
-        raise ValidationError({"email": "This person is already a member of the plan."})
-    return PlanMembership.objects.create(plan=plan, user=user, role=role)
+        raise already
+    try:
+        with transaction.atomic():  # the unique constraint decides a race between two adds
+            return PlanMembership.objects.create(plan=plan, user=user, role=role)
+    except IntegrityError:
+        raise already from None
 
 
 @transaction.atomic

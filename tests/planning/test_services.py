@@ -341,3 +341,63 @@ def test_catalog_defaults_load_adds_only_missing_codes() -> None:
     assert added == 1
     assert Code.objects.filter(is_default=True).count() == len(STARTER_CATALOG)
     assert Code.objects.get(code="334.1").unit_cost == Decimal("999.00")
+
+
+def test_node_under_a_deleted_parent_is_refused() -> None:
+    parent = StructureNodeFactory.create(kind="site")
+    plan = parent.plan
+    StructureNode.objects.filter(pk=parent.pk).delete()  # deleted by someone else meanwhile
+
+    with pytest.raises(ValidationError) as raised:
+        node_create(plan=plan, parent=parent, name="Orphan", kind="building")
+
+    assert "no longer exists" in raised.value.message_dict["parent"][0]
+
+
+def test_action_on_a_deleted_node_is_refused() -> None:
+    node = StructureNodeFactory.create()
+    plan = node.plan
+    StructureNode.objects.filter(pk=node.pk).delete()
+
+    with pytest.raises(ValidationError) as raised:
+        action_create(plan=plan, node=node, title="T", kind="repair", planned_year=2030)
+
+    assert "no longer exists" in raised.value.message_dict["node"][0]
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_two_concurrent_crossing_moves_never_make_a_cycle(requires_postgres: None) -> None:
+    import threading
+
+    from django.db import connection
+
+    first = StructureNodeFactory.create(kind="site")
+    second = StructureNodeFactory.create(plan=first.plan, kind="site")
+    barrier = threading.Barrier(2)
+    outcomes: list[str] = []
+
+    def move(node_id: Any, parent_id: Any) -> None:
+        try:
+            node = StructureNode.objects.select_related("plan").get(pk=node_id)
+            parent = StructureNode.objects.get(pk=parent_id)
+            barrier.wait()
+            node_move(node=node, parent=parent)
+            outcomes.append("moved")
+        except ValidationError:
+            outcomes.append("refused")
+        finally:
+            connection.close()
+
+    threads = [
+        threading.Thread(target=move, args=(first.pk, second.pk)),
+        threading.Thread(target=move, args=(second.pk, first.pk)),
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert sorted(outcomes) == ["moved", "refused"]
+    parents = dict(StructureNode.objects.filter(plan=first.plan).values_list("id", "parent_id"))
+    assert None in parents.values()  # one of the two is still a root: no cycle
