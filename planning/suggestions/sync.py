@@ -17,6 +17,15 @@ Steps of `suggestion_sync`, all in one transaction:
 4. Write with one bulk insert, one bulk update and one UPDATE for the auto-resolved rows, each
    only when it has rows. A run with nothing to change writes nothing at all.
 
+Memo (PostgreSQL): after the lock, one query asks the database for a digest of every input of
+the rules (the plan's nodes and actions, the code catalog) and of the plan's stored
+suggestions. A sync that finds the digest it left behind last time has, by construction,
+nothing to write and the same open list as then, so it takes that list from Django's cache
+(Redis when configured) instead of loading and recomputing everything. The memo is keyed by
+content, never by time, so it cannot go stale: any change to a node, an action, a code or a
+suggestion (through any code path, even a raw UPDATE) changes the digest. Without PostgreSQL
+(SQLite, development) every sync computes in full.
+
 `Plan.last_synced_at` is the time of the last sync that changed a stored suggestion, or of the
 first sync of the plan; an idempotent run leaves it alone (so that it, too, writes nothing).
 
@@ -27,6 +36,8 @@ nested) rolls back and the sync runs once more, now seeing the other writer's ro
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 import time
 from dataclasses import dataclass
@@ -35,7 +46,8 @@ from typing import Any
 from uuid import UUID
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.core.cache import cache
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from planning.models import (
@@ -100,6 +112,19 @@ class SyncResult:
         return bool(self.created or self.updated or self.resolved or self.reopened)
 
 
+def astuple_open(suggestion: OpenSuggestion) -> tuple[Any, ...]:
+    return (
+        suggestion.id,
+        str(suggestion.suggestion_type),
+        str(suggestion.severity),
+        suggestion.title,
+        suggestion.body,
+        suggestion.structure_node_id,
+        suggestion.recommended_action_json,
+        suggestion.created_at,
+    )
+
+
 def thresholds_from_settings() -> Thresholds:
     return Thresholds.from_settings(
         settings.SUGGESTION_COST_THRESHOLDS, settings.SUGGESTION_TIMING_THRESHOLDS
@@ -149,6 +174,92 @@ def plan_data_load(*, plan_id: UUID) -> PlanData:
         )
     }
     return PlanData(nodes=nodes, actions=actions, codes=codes)
+
+
+_DIGEST_SQL = """
+SELECT
+  (SELECT md5(coalesce(string_agg(
+     (n.id, n.parent_id, n.name, n.kind, n.code_id, n.quantity, n.install_year)::text,
+     E'\\n' ORDER BY n.id), ''))
+   FROM {node} n WHERE n.plan_id = %(plan)s),
+  (SELECT md5(coalesce(string_agg(
+     (a.id, a.node_id, a.kind, a.planned_year, a.estimated_cost, a.status, a.project_id)::text,
+     E'\\n' ORDER BY a.id), ''))
+   FROM {action} a WHERE a.plan_id = %(plan)s),
+  (SELECT md5(coalesce(string_agg(
+     (c.id, c.code, c.name, c.unit, c.unit_cost, c.service_life_years, c.keywords)::text,
+     E'\\n' ORDER BY c.id), ''))
+   FROM {code} c),
+  (SELECT md5(coalesce(string_agg(
+     (s.id, s.fingerprint, s.status, s.suggestion_type, s.severity, s.title, s.body,
+      s.structure_node_id, s.recommended_action_json::text, s.created_at)::text,
+     E'\\n' ORDER BY s.id), ''))
+   FROM {suggestion} s WHERE s.plan_id = %(plan)s)
+"""
+MEMO_SECONDS = 24 * 3600
+
+
+_UPDATE_SQL = """
+UPDATE {suggestion} AS s
+SET suggestion_type = v.suggestion_type, severity = v.severity, title = v.title,
+    body = v.body, structure_node_id = v.structure_node_id,
+    recommended_action_json = v.recommended_action_json,
+    status = %(open)s, resolution = '', resolved_at = NULL, updated_at = %(now)s
+FROM jsonb_to_recordset(%(rows)s::jsonb) AS v(
+    id uuid, suggestion_type text, severity text, title text, body text,
+    structure_node_id uuid, recommended_action_json jsonb)
+WHERE s.id = v.id
+"""
+
+
+def suggestions_reopen_or_update(suggestions: list[Suggestion], *, now: datetime) -> None:
+    """Writes new content into existing rows and makes them open, in one statement.
+
+    Django's bulk_update builds a CASE over every row for every column, which PostgreSQL
+    evaluates in time quadratic in the number of rows (seconds for a thousand); a join against
+    the rows passed as one JSON parameter is linear. Other databases use bulk_update.
+    """
+    if connection.vendor != "postgresql":
+        Suggestion.objects.bulk_update(suggestions, _BULK_UPDATE_FIELDS)
+        return
+    rows = [
+        {
+            "id": str(s.id),
+            "suggestion_type": s.suggestion_type,
+            "severity": s.severity,
+            "title": s.title,
+            "body": s.body,
+            "structure_node_id": str(s.structure_node_id),
+            "recommended_action_json": s.recommended_action_json,
+        }
+        for s in suggestions
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _UPDATE_SQL.format(suggestion=Suggestion._meta.db_table),
+            {"rows": json.dumps(rows), "open": SuggestionStatus.OPEN.value, "now": now},
+        )
+
+
+def plan_digest(*, plan_id: UUID, thresholds: Thresholds) -> str | None:
+    """A digest of everything a sync of the plan reads, or None where the database cannot
+    compute one (only PostgreSQL does)."""
+    if connection.vendor != "postgresql":
+        return None
+    sql = _DIGEST_SQL.format(
+        node=StructureNode._meta.db_table,
+        action=Action._meta.db_table,
+        code=Code._meta.db_table,
+        suggestion=Suggestion._meta.db_table,
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, {"plan": plan_id})
+        parts = cursor.fetchone()
+    return ":".join([*parts, repr(thresholds)])
+
+
+def _memo_key(plan_id: UUID, digest: str) -> str:
+    return f"suggestion-sync:{plan_id}:{hashlib.sha256(digest.encode()).hexdigest()}"
 
 
 def suggestion_sync(*, plan: Plan) -> SyncResult:
@@ -214,6 +325,19 @@ def _sync_once(*, plan: Plan, started: float) -> SyncResult:
             .values_list("last_synced_at", flat=True)
             .get()
         )
+        digest = plan_digest(plan_id=plan.pk, thresholds=thresholds)
+        if digest is not None and last_synced_at is not None:
+            memo = cache.get(_memo_key(plan.pk, digest))
+            if memo is not None:
+                plan.last_synced_at = last_synced_at
+                return SyncResult(
+                    created=0,
+                    updated=0,
+                    resolved=0,
+                    reopened=0,
+                    duration=time.perf_counter() - started,
+                    open_suggestions=tuple(OpenSuggestion(*row) for row in memo),
+                )
         wanted = wanted_suggestions(plan_data_load(plan_id=plan.pk), thresholds)
         stored = (
             Suggestion.objects.filter(plan_id=plan.pk)
@@ -301,7 +425,7 @@ def _sync_once(*, plan: Plan, started: float) -> SyncResult:
         if to_create:
             Suggestion.objects.bulk_create(to_create)
         if to_update:
-            Suggestion.objects.bulk_update(to_update, _BULK_UPDATE_FIELDS)
+            suggestions_reopen_or_update(to_update, now=now)
         if to_resolve:
             Suggestion.objects.filter(pk__in=to_resolve).update(
                 status=SuggestionStatus.RESOLVED,
@@ -316,7 +440,18 @@ def _sync_once(*, plan: Plan, started: float) -> SyncResult:
         else:
             plan.last_synced_at = last_synced_at
 
-    open_suggestions.sort(key=lambda s: (SEVERITY_RANK[s.severity], s.created_at, s.id))
+        open_suggestions.sort(key=lambda s: (SEVERITY_RANK[s.severity], s.created_at, s.id))
+        if digest is not None:
+            if changed:
+                digest = plan_digest(plan_id=plan.pk, thresholds=thresholds)
+            # Keyed by content: even if this transaction rolled back, the entry would only
+            # ever be found for exactly the state it describes.
+            cache.set(
+                _memo_key(plan.pk, digest),  # type: ignore[arg-type]
+                [astuple_open(s) for s in open_suggestions],
+                MEMO_SECONDS,
+            )
+
     return SyncResult(
         created=len(to_create),
         updated=len(to_update) - reopened,

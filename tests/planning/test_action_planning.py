@@ -218,7 +218,7 @@ def test_suggestion_of_another_plan_is_404(owner_client: Client, user: Any) -> N
 
 # --- in the browser ----------------------------------------------------------------------------
 @pytest.mark.browser
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
 def test_apply_and_dismiss_in_the_browser_remove_them_from_page_and_api(
     page: Any, user: Any, client: Client
 ) -> None:

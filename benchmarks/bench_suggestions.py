@@ -1,0 +1,262 @@
+"""Benchmark: the suggestions list (sync + list) on a large plan under gunicorn.
+
+    scripts/with-postgres.sh .venv/bin/python benchmarks/bench_suggestions.py
+
+Migrates the database of DATABASE_URL, creates a user with API access and a key, generates a
+plan of 2,000 nodes and 10,000 actions (`manage.py generate_plan`), starts gunicorn (2 sync
+workers, production settings) on a free loopback port and measures, from a client on loopback:
+
+- cold: the first list request (the first sync creates every suggestion), with the sync's own
+  duration from its log line;
+- warm: sequential list requests with no data change (p50/p99);
+- changed: sequential list requests, each after one action's cost was changed (so every sync
+  updates one suggestion) (p50/p99);
+- the peak RSS (VmHWM) of the gunicorn workers;
+- the time merely to read the plan's nodes and actions (every column, as tuples) in this
+  process, and the ratio warm p50 / that read time.
+
+Targets: warm p50 <= 150 ms, cold <= 2 s, warm p50 within 3x of the read time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import secrets
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def environment() -> dict[str, str]:
+    env = dict(os.environ)
+    if not env.get("DATABASE_URL", "").startswith("postgres"):
+        raise SystemExit("run under scripts/with-postgres.sh (DATABASE_URL must be PostgreSQL)")
+    env.update(
+        DJANGO_SETTINGS_MODULE="config.settings",
+        DJANGO_DEBUG="false",
+        DJANGO_SECRET_KEY=secrets.token_urlsafe(64),
+        DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
+        DJANGO_SECURE_SSL_REDIRECT="false",
+        DJANGO_SECURE_COOKIES="false",
+        DJANGO_HSTS_SECONDS="0",
+        API_KEY_THROTTLE_RATE="100000000/second",
+        PYTHONPATH=str(ROOT),
+    )
+    return env
+
+
+def manage(env: dict[str, str], *args: str) -> str:
+    done = subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    return done.stdout
+
+
+def prepare(env: dict[str, str], nodes: int, actions: int) -> tuple[str, int]:
+    """Migrates, creates the owner and a key, generates the plan; returns (raw key, number)."""
+    manage(env, "migrate", "--noinput", "-v", "0")
+    email = f"bench-{secrets.token_hex(4)}@example.com"
+    script = (
+        "from accounts.models import User\n"
+        "from integrations.services import api_access_set, api_key_create\n"
+        f"user = User.objects.create_user(email={email!r}, password=None, name='Bench')\n"
+        "api_access_set(user=user, enabled=True)\n"
+        "print(api_key_create(user=user, name='bench')[1])\n"
+    )
+    raw_key = manage(env, "shell", "-v", "0", "-c", script).strip().splitlines()[-1]
+    started = time.perf_counter()
+    output = manage(
+        env, "generate_plan", "--nodes", str(nodes), "--actions", str(actions), "--owner", email
+    )
+    print(f"generated the plan in {time.perf_counter() - started:.1f}s: {output.splitlines()[0]}")
+    return raw_key, int(output.strip().splitlines()[-1])
+
+
+def start_gunicorn(env: dict[str, str], port: int, workers: int, log: Path) -> Any:
+    command = [
+        str(Path(sys.executable).with_name("gunicorn")),
+        "config.wsgi:application",
+        "--bind",
+        f"127.0.0.1:{port}",
+        "--workers",
+        str(workers),
+        "--timeout",
+        "120",
+    ]
+    with log.open("wb") as output:
+        server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=output, stderr=output)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise SystemExit(f"gunicorn exited early:\n{log.read_text()[-2000:]}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return server
+        except OSError:
+            time.sleep(0.2)
+    server.terminate()
+    raise SystemExit("gunicorn did not start listening within 30 s")
+
+
+def worker_pids(master: int) -> list[int]:
+    children = Path(f"/proc/{master}/task/{master}/children")
+    return [int(pid) for pid in children.read_text().split()] if children.exists() else []
+
+
+def peak_rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+class Client:
+    def __init__(self, port: int, raw_key: str, number: int) -> None:
+        self.port = port
+        self.headers = {"Authorization": f"Bearer {raw_key}", "Connection": "close"}
+        self.path = f"/api/v1/platform/plans/{number}/suggestions"
+
+    def get(self) -> tuple[float, dict[str, Any]]:
+        # A new connection per request, so gunicorn's two workers share the load.
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=120)
+        started = time.perf_counter()
+        connection.request("GET", self.path, headers=self.headers)
+        response = connection.getresponse()
+        body = response.read()
+        elapsed = time.perf_counter() - started
+        connection.close()
+        if response.status != 200:
+            raise SystemExit(f"GET {self.path}: {response.status} {body[:300]!r}")
+        return elapsed * 1000, json.loads(body)
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
+
+
+def read_time_ms(number: int, rounds: int) -> float:
+    """Median time to read the plan's nodes and actions, every column, as tuples."""
+    import django
+
+    django.setup()
+    from django.db import connection
+
+    from planning.models import Action, Plan, StructureNode
+
+    plan = Plan.objects.get(number=number)
+    timings = []
+    for _ in range(rounds):
+        started = time.perf_counter()
+        nodes = list(StructureNode.objects.filter(plan=plan).order_by().values_list())
+        actions = list(Action.objects.filter(plan=plan).order_by().values_list())
+        timings.append((time.perf_counter() - started) * 1000)
+    connection.close()
+    print(f"read {len(nodes)} nodes and {len(actions)} actions")
+    return statistics.median(timings)
+
+
+def change_one_action(number: int, step: int) -> None:
+    from django.db.models import F
+
+    from planning.models import Action
+
+    action = Action.objects.filter(plan__number=number, kind="replacement").order_by("id").first()
+    # Alternating costs far from any reference: the cost deviation's body changes every time.
+    Action.objects.filter(pk=action.pk).update(
+        estimated_cost=Decimal(1_000_000 + step), updated_at=F("updated_at")
+    )
+
+
+def sync_durations(log: Path) -> list[dict[str, Any]]:
+    lines = []
+    for line in log.read_text().splitlines():
+        if '"maintplan.sync"' in line:
+            try:
+                lines.append(json.loads(line))
+            except json.JSONDecodeError:
+                continue
+    return lines
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--nodes", type=int, default=2000)
+    parser.add_argument("--actions", type=int, default=10000)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--requests", type=int, default=200)
+    args = parser.parse_args()
+
+    env = environment()
+    os.environ.update(env)
+    raw_key, number = prepare(env, args.nodes, args.actions)
+    read_ms = read_time_ms(number, rounds=20)
+    with tempfile.TemporaryDirectory() as tmp:
+        log = Path(tmp) / "gunicorn.log"
+        server = start_gunicorn(env, free_port(), args.workers, log)
+        port = int(server.args[server.args.index("--bind") + 1].rsplit(":", 1)[1])
+        try:
+            client = Client(port, raw_key, number)
+            cold_ms, body = client.get()
+            open_count = body["data"]["open_count"]
+            cold_sync = sync_durations(log)[-1]
+            for _ in range(5):  # both workers warm (imports, connections)
+                client.get()
+            warm = [client.get()[0] for _ in range(args.requests)]
+            changed = []
+            for step in range(args.requests // 2):
+                change_one_action(number, step)
+                changed.append(client.get()[0])
+            syncs = sync_durations(log)
+            assert syncs[-1]["updated_count"] >= 1, syncs[-1]
+            rss = {pid: peak_rss_mb(pid) for pid in worker_pids(server.pid)}
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+
+    warm_p50 = statistics.median(warm)
+    print(f"plan #{number}: {args.nodes} nodes, {args.actions} actions, {open_count} open")
+    print(
+        f"cold first list: {cold_ms:.0f} ms (sync {cold_sync['duration_ms']} ms, "
+        f"{cold_sync['created_count']} created)"
+    )
+    print(f"warm list, no change: p50 {warm_p50:.1f} ms, p99 {percentile(warm, 0.99):.1f} ms")
+    print(
+        f"after one action changed: p50 {statistics.median(changed):.1f} ms, "
+        f"p99 {percentile(changed, 0.99):.1f} ms"
+    )
+    print("worker peak RSS: " + ", ".join(f"{mb:.0f} MB" for mb in rss.values()))
+    print(f"read nodes + actions: {read_ms:.1f} ms; warm p50 / read = {warm_p50 / read_ms:.2f}")
+    print(
+        "targets: warm p50 <= 150 ms "
+        f"[{'ok' if warm_p50 <= 150 else 'MISSED'}], cold <= 2000 ms "
+        f"[{'ok' if cold_ms <= 2000 else 'MISSED'}], warm within 3x of read "
+        f"[{'ok' if warm_p50 <= 3 * read_ms else 'MISSED'}]"
+    )
+
+
+if __name__ == "__main__":
+    main()
