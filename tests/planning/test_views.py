@@ -784,3 +784,26 @@ def test_code_input_offers_the_catalog_as_a_datalist(client: Client, world: Worl
 
     assert 'list="code-catalog"' in page
     assert '<option value="363.2">Flat roof waterproofing, bitumen membrane</option>' in page
+
+
+@pytest.mark.parametrize("page_name", ["plan_detail", "node_detail"])
+def test_page_query_count_does_not_grow_with_the_plan(
+    client: Client, world: World, page_name: str
+) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    client.force_login(world.owner.user)
+    url = _urls(world)[page_name][1]
+    client.get(url)
+    with CaptureQueriesContext(connection) as small:
+        client.get(url)
+    building = StructureNodeFactory.create(plan=world.plan, parent=world.site, kind="building")
+    for i in range(30):
+        node = StructureNodeFactory.create(plan=world.plan, parent=building, code=None)
+        ActionFactory.create(node=node, title=f"Work {i}")
+    with CaptureQueriesContext(connection) as large:
+        response = client.get(url)
+
+    assert response.status_code == 200
+    assert len(large) == len(small)
