@@ -93,7 +93,8 @@ class ApiKeySessionCheckApi(APIView):
     )
     def post(self, request: Request) -> Response:
         json_object_body(request)
-        api_key: ApiKey = request.auth
+        api_key = request.auth
+        assert isinstance(api_key, ApiKey)  # ApiKeyAuthentication raises otherwise
         return api_response(
             request,
             {

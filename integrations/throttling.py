@@ -47,6 +47,8 @@ class ApiKeyThrottle(SettingsRateThrottle):
     """
 
     scope = "api_key"
+    num_requests: int  # set from the rate by SimpleRateThrottle.__init__
+    duration: int
 
     def get_cache_key(self, request: Any, view: Any) -> str:
         if isinstance(request.auth, ApiKey):

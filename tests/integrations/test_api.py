@@ -20,6 +20,7 @@ def test_session_check_returns_the_identity_behind_the_key(
     body = response.json()
     assert body["success"] is True
     api_key.refresh_from_db()
+    assert api_key.last_used_at is not None
     assert body["data"] == {
         "user": {"id": str(api_user.pk), "email": api_user.email, "name": api_user.name},
         "api_key": {
@@ -100,6 +101,7 @@ def test_last_used_at_is_refreshed_after_a_minute(
     ApiKey.objects.filter(pk=api_key.pk).update(last_used_at=stale)
     session_check(client, f"Bearer {raw}")
     api_key.refresh_from_db()
+    assert api_key.last_used_at is not None
     assert api_key.last_used_at > stale
 
 

@@ -15,7 +15,6 @@ from django.test import Client
 
 from integrations.models import ApiKey
 from integrations.services import api_access_set, api_key_create
-from tests.factories import UserFactory
 from tests.integrations.conftest import session_check
 
 KEY_PATTERN = re.compile(r"mpk_[0-9A-Za-z]{38}")
@@ -76,10 +75,9 @@ def test_raw_key_is_in_no_log_line_and_no_database_column(
     assert raw[4:-6] not in dump.getvalue()
 
 
-def test_admin_shows_neither_raw_key_nor_hash(client: Client, db: Any) -> None:
-    admin = UserFactory(is_staff=True, is_superuser=True)
-    api_key, raw = api_key_create(user=admin, name="Admin's key")
-    client.force_login(admin)
+def test_admin_shows_neither_raw_key_nor_hash(client: Client, superuser: Any) -> None:
+    api_key, raw = api_key_create(user=superuser, name="Admin's key")
+    client.force_login(superuser)
     changelist = client.get("/admin/integrations/apikey/")
     detail = client.get(f"/admin/integrations/apikey/{api_key.pk}/change/")
     assert changelist.status_code == 200
@@ -91,15 +89,14 @@ def test_admin_shows_neither_raw_key_nor_hash(client: Client, db: Any) -> None:
         assert api_key.key_hash not in html
 
 
-def test_admin_cannot_add_a_key(client: Client, db: Any) -> None:
-    client.force_login(UserFactory(is_staff=True, is_superuser=True))
+def test_admin_cannot_add_a_key(client: Client, superuser: Any) -> None:
+    client.force_login(superuser)
     assert client.get("/admin/integrations/apikey/add/").status_code == 403
 
 
-def test_admin_revoke_action_revokes(client: Client, db: Any) -> None:
-    admin = UserFactory(is_staff=True, is_superuser=True)
-    api_key, _raw = api_key_create(user=admin, name="x")
-    client.force_login(admin)
+def test_admin_revoke_action_revokes(client: Client, superuser: Any) -> None:
+    api_key, _raw = api_key_create(user=superuser, name="x")
+    client.force_login(superuser)
     client.post(
         "/admin/integrations/apikey/",
         {"action": "revoke_selected", "_selected_action": [str(api_key.pk)]},

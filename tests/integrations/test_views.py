@@ -14,7 +14,6 @@ from django.utils import timezone
 from integrations.keys import key_hash
 from integrations.models import ApiKey
 from integrations.services import api_access_set, api_key_create, api_key_revoke
-from tests.factories import UserFactory
 
 LIST_URL = "/profile/integrations/api-keys/"
 CREATE_URL = "/profile/integrations/api-keys/new/"
@@ -48,8 +47,8 @@ def test_list_shows_name_hint_and_state_of_own_keys(logged_in: Client, user: Any
     assert "Never" in html
 
 
-def test_list_does_not_show_other_users_keys(logged_in: Client, db: Any) -> None:
-    api_key_create(user=UserFactory(), name="Somebody else's key")
+def test_list_does_not_show_other_users_keys(logged_in: Client, other_user: Any) -> None:
+    api_key_create(user=other_user, name="Somebody else's key")
     assert "Somebody else" not in logged_in.get(LIST_URL).content.decode()
 
 
@@ -130,8 +129,8 @@ def test_revoked_key_has_no_revoke_link(logged_in: Client, user: Any) -> None:
     assert revoke_url(api_key) not in logged_in.get(LIST_URL).content.decode()
 
 
-def test_another_users_key_is_not_found(logged_in: Client, db: Any) -> None:
-    other_key, _raw = api_key_create(user=UserFactory(), name="Theirs")
+def test_another_users_key_is_not_found(logged_in: Client, other_user: Any) -> None:
+    other_key, _raw = api_key_create(user=other_user, name="Theirs")
     assert logged_in.get(revoke_url(other_key)).status_code == 404
     assert logged_in.post(revoke_url(other_key)).status_code == 404
     other_key.refresh_from_db()
