@@ -120,6 +120,13 @@ class NodeCreateForm(forms.Form):
     install_year = forms.IntegerField(required=False, min_value=MIN_YEAR, max_value=MAX_YEAR)
 
 
+class NodeDetailsForm(forms.Form):
+    kind = forms.ChoiceField(choices=NodeKind.choices)
+    quantity = forms.DecimalField(required=False, min_value=0, max_digits=14, decimal_places=2)
+    unit = forms.CharField(max_length=20, required=False)
+    install_year = forms.IntegerField(required=False, min_value=MIN_YEAR, max_value=MAX_YEAR)
+
+
 class NodeRenameForm(forms.Form):
     name = forms.CharField(max_length=200)
 

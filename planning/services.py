@@ -158,6 +158,24 @@ def node_rename(*, node: StructureNode, name: str) -> StructureNode:
 
 
 @transaction.atomic
+def node_details_update(
+    *,
+    node: StructureNode,
+    kind: str,
+    quantity: Decimal | None,
+    unit: str,
+    install_year: int | None,
+) -> StructureNode:
+    """Kind, quantity, unit and install year: the figures the suggestion rules compare with."""
+    node.kind = _require_choice(kind, NodeKind, field="kind")
+    node.quantity = _require_not_negative(quantity, field="quantity")
+    node.unit = (unit or "").strip()[:20]
+    node.install_year = _require_year(install_year, field="install_year", required=False)
+    node.save(update_fields=["kind", "quantity", "unit", "install_year"])
+    return node
+
+
+@transaction.atomic
 def node_move(*, node: StructureNode, parent: StructureNode | None) -> StructureNode:
     """Moves `node` (with its subtree) under `parent`, or makes it a root when `parent` is None."""
     _plan_lock(node.plan)

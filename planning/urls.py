@@ -11,6 +11,7 @@ urlpatterns = [
     path("<int:number>/nodes/add/", views.node_root_create, name="node_root_create"),
     path("<int:number>/nodes/<uuid:node_id>/", views.node_detail, name="node_detail"),
     path("<int:number>/nodes/<uuid:node_id>/rename/", views.node_rename, name="node_rename"),
+    path("<int:number>/nodes/<uuid:node_id>/details/", views.node_details, name="node_details"),
     path("<int:number>/nodes/<uuid:node_id>/move/", views.node_move, name="node_move"),
     path(
         "<int:number>/nodes/<uuid:node_id>/children/add/",

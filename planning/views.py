@@ -34,6 +34,7 @@ from planning.forms import (
     MemberAddForm,
     MemberRoleForm,
     NodeCreateForm,
+    NodeDetailsForm,
     NodeMoveForm,
     NodeRenameForm,
     PlanCreateForm,
@@ -256,6 +257,16 @@ def _render_node_detail(
             "subtree_size": len(selectors.node_subtree_ids(plan=plan, node_id=node.pk)),
             "rename_form": forms.get("rename_form")
             or NodeRenameForm(prefix="rename", initial={"name": node.name}),
+            "details_form": forms.get("details_form")
+            or NodeDetailsForm(
+                prefix="details",
+                initial={
+                    "kind": node.kind,
+                    "quantity": node.quantity,
+                    "unit": node.unit,
+                    "install_year": node.install_year,
+                },
+            ),
             "move_form": forms.get("move_form")
             or NodeMoveForm(prefix="move", flat_tree=flat_tree, node=node),
             "child_form": forms.get("child_form")
@@ -297,6 +308,23 @@ def node_rename(request: HttpRequest, membership: PlanMembership, node_id: Any) 
             return redirect(_node_url(node))
     node.refresh_from_db()
     return _render_node_detail(request, membership, node, rename_form=form)
+
+
+@plan_member_required(edit=True)
+@require_POST
+def node_details(request: HttpRequest, membership: PlanMembership, node_id: Any) -> HttpResponse:
+    node = selectors.node_get(plan=membership.plan, node_id=node_id)
+    form = NodeDetailsForm(request.POST, prefix="details")
+    if form.is_valid():
+        try:
+            services.node_details_update(node=node, **form.cleaned_data)
+        except ValidationError as error:
+            form_errors_apply(form, error)
+        else:
+            messages.success(request, f"Details of “{node.name}” saved.")
+            return redirect(_node_url(node))
+    node.refresh_from_db()
+    return _render_node_detail(request, membership, node, details_form=form)
 
 
 @plan_member_required(edit=True)

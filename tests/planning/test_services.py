@@ -19,6 +19,7 @@ from planning.services import (
     node_code_clear,
     node_create,
     node_delete,
+    node_details_update,
     node_move,
     node_rename,
 )
@@ -401,3 +402,24 @@ def test_two_concurrent_crossing_moves_never_make_a_cycle(requires_postgres: Non
     assert sorted(outcomes) == ["moved", "refused"]
     parents = dict(StructureNode.objects.filter(plan=first.plan).values_list("id", "parent_id"))
     assert None in parents.values()  # one of the two is still a root: no cycle
+
+
+def test_node_details_are_validated_and_saved() -> None:
+    node = StructureNodeFactory.create(kind="component")
+
+    with pytest.raises(ValidationError) as raised:
+        node_details_update(
+            node=node, kind="component", quantity=Decimal(-1), unit="", install_year=None
+        )
+    assert "quantity" in raised.value.message_dict
+
+    node_details_update(
+        node=node, kind="system", quantity=Decimal("12.5"), unit=" m ", install_year=1999
+    )
+    node.refresh_from_db()
+    assert (node.kind, node.quantity, node.unit, node.install_year) == (
+        "system",
+        Decimal("12.50"),
+        "m",
+        1999,
+    )

@@ -50,6 +50,7 @@ def _urls(w: World) -> dict[str, tuple[str, str]]:
         "node_root_create": ("POST", reverse("planning:node_root_create", args=[n])),
         "node_rename": ("POST", reverse("planning:node_rename", args=[n, node])),
         "node_move": ("POST", reverse("planning:node_move", args=[n, node])),
+        "node_details": ("POST", reverse("planning:node_details", args=[n, node])),
         "node_child_create": ("POST", reverse("planning:node_child_create", args=[n, node])),
         "node_code": ("POST", reverse("planning:node_code", args=[n, node])),
         "node_code_clear": ("POST", reverse("planning:node_code_clear", args=[n, node])),
@@ -67,6 +68,7 @@ def _urls(w: World) -> dict[str, tuple[str, str]]:
 EDIT_POSTS = [
     "node_root_create",
     "node_rename",
+    "node_details",
     "node_move",
     "node_child_create",
     "node_code",
@@ -82,7 +84,11 @@ OWNER_POSTS = ["members_add", "member_role_set", "member_remove"]
 
 def _state(w: World) -> tuple[Any, ...]:
     return (
-        list(StructureNode.objects.filter(plan=w.plan).values_list("id", "name", "parent_id")),
+        list(
+            StructureNode.objects.filter(plan=w.plan).values_list(
+                "id", "name", "parent_id", "kind", "quantity", "install_year", "code_id"
+            )
+        ),
         list(Action.objects.filter(plan=w.plan).values_list("id", "title", "status")),
         list(PlanMembership.objects.filter(plan=w.plan).values_list("id", "role")),
     )
@@ -277,6 +283,31 @@ def test_node_is_renamed(client: Client, world: World) -> None:
     world.component.refresh_from_db()
     assert world.component.name == "Flat roof"
     assert "Renamed to “Flat roof”." in response.content.decode()
+
+
+def test_node_details_are_saved(client: Client, world: World) -> None:
+    client.force_login(world.owner.user)
+    url = reverse("planning:node_details", args=[world.plan.number, world.component.pk])
+
+    response = client.post(
+        url,
+        {
+            "details-kind": "component",
+            "details-quantity": "640",
+            "details-unit": "m2",
+            "details-install_year": "2001",
+        },
+        follow=True,
+    )
+
+    world.component.refresh_from_db()
+    assert (world.component.quantity, world.component.unit, world.component.install_year) == (
+        Decimal("640"),
+        "m2",
+        2001,
+    )
+    page = response.content.decode()
+    assert "Quantity: 640.00 m2" in page and "Installed: 2001" in page
 
 
 def test_move_into_own_subtree_shows_an_error(client: Client, world: World) -> None:
@@ -496,6 +527,8 @@ def test_garbage_action_input_shows_errors(
         ("node_root_create", {"root-name": "A", "root-kind": "site", "root-install_year": "x"}),
         ("node_child_create", {"child-name": "A" * 300, "child-kind": "site"}),
         ("node_rename", {"rename-name": "  "}),
+        ("node_details", {"details-kind": "component", "details-quantity": "-2"}),
+        ("node_details", {"details-kind": "moon", "details-install_year": "1066"}),
         ("node_move", {"move-parent": "garbage"}),
         ("node_code", {"code-code": ""}),
         ("action_edit", {"action-planned_year": "soon"}),
