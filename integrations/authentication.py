@@ -6,9 +6,14 @@ throttle error), so a missing header is always ``auth.missing_api_key``. DRF aut
 before it checks permissions and throttles, so an authentication failure is what the client
 sees.
 
-The work done does not depend on which check fails: the key is always hashed and its checksum
-always computed; a well-formed key costs one indexed query (key and owner together), and a
-malformed or mistyped one costs none.
+Outcomes, in the order they are checked: no header (or an empty one) -> missing_api_key; not
+exactly "Bearer <token>" (other scheme, no token, extra whitespace) -> malformed_authorization;
+wrong prefix, non-base62 or non-ASCII characters, wrong length, bad checksum, or no such key ->
+invalid_api_key; then revoked, expired (401), account inactive, API access not granted (403).
+
+Once a token is extracted the work does not depend on what is wrong with it: the token is
+always hashed and its checksum always computed, with no early exit; a well-formed key costs one
+indexed query (key and owner together), a malformed or mistyped one none.
 """
 
 from __future__ import annotations
@@ -48,6 +53,8 @@ def api_key_authenticate(raw: str) -> ApiKey:
     if not key_is_well_formed(raw):
         raise ApiError("auth.invalid_api_key")
     api_key = api_key_by_hash(key_hash=digest)
+    # The index matched the hash already; compare_digest keeps the check constant-time should
+    # the lookup ever become a prefix or partial match.
     if api_key is None or not hmac.compare_digest(api_key.key_hash, digest):
         raise ApiError("auth.invalid_api_key")
     now = timezone.now()

@@ -5,13 +5,22 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
+import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.test import APIRequestFactory
+from rest_framework.views import APIView
 
+from integrations.authentication import ApiKeyAuthentication
+from integrations.errors import api_response
 from integrations.keys import key_checksum
 from integrations.models import ApiKey
 from integrations.services import api_access_set, api_key_create, api_key_revoke
+from integrations.throttling import ApiKeyThrottle
 from tests.integrations.conftest import ENVELOPE_FIELDS, assert_error, session_check
 
 
@@ -167,3 +176,44 @@ def test_malformed_header_makes_no_query(
     with django_assert_num_queries(0):
         response = session_check(client, "Basic dXNlcjpwYXNz")
     assert_error(response, 401, "auth.malformed_authorization")
+
+
+class ProbeApi(APIView):
+    """How another endpoint uses the classes: DRF's default AllowAny, or IsAuthenticated."""
+
+    authentication_classes = [ApiKeyAuthentication]
+    throttle_classes = [ApiKeyThrottle]
+
+    def get(self, request: Request) -> Response:
+        return api_response(request, {"user": request.user.email})
+
+
+@pytest.mark.parametrize("permission_classes", [[AllowAny], [IsAuthenticated]])
+@pytest.mark.parametrize(
+    ("authorization", "status", "message_key"),
+    [
+        (None, 401, "auth.missing_api_key"),
+        ("Basic abc", 401, "auth.malformed_authorization"),
+        ("Bearer mpk_nonsense", 401, "auth.invalid_api_key"),
+    ],
+)
+def test_other_views_get_the_authentication_error_whatever_their_permissions(
+    db: Any,
+    permission_classes: list[type],
+    authorization: str | None,
+    status: int,
+    message_key: str,
+) -> None:
+    view = ProbeApi.as_view(permission_classes=permission_classes)
+    headers = {} if authorization is None else {"HTTP_AUTHORIZATION": authorization}
+    response = view(APIRequestFactory().get("/probe", **headers))
+    assert response.status_code == status
+    assert response.data["messageKey"] == message_key
+    assert response["WWW-Authenticate"].startswith("Bearer")
+
+
+def test_other_views_see_the_owner_and_the_key(api_user: Any, raw_key: str) -> None:
+    view = ProbeApi.as_view()
+    response = view(APIRequestFactory().get("/probe", HTTP_AUTHORIZATION=f"Bearer {raw_key}"))
+    assert response.status_code == 200
+    assert response.data["data"] == {"user": api_user.email}
