@@ -185,7 +185,7 @@ class ProbeApi(APIView):
     throttle_classes = [ApiKeyThrottle]
 
     def get(self, request: Request) -> Response:
-        return api_response(request, {"user": request.user.email})
+        return api_response(request, {"user": request.user.get_username()})
 
 
 @pytest.mark.parametrize("permission_classes", [[AllowAny], [IsAuthenticated]])
@@ -205,7 +205,9 @@ def test_other_views_get_the_authentication_error_whatever_their_permissions(
     message_key: str,
 ) -> None:
     view = ProbeApi.as_view(permission_classes=permission_classes)
-    headers = {} if authorization is None else {"HTTP_AUTHORIZATION": authorization}
+    headers: dict[str, Any] = {}
+    if authorization is not None:
+        headers["HTTP_AUTHORIZATION"] = authorization
     response = view(APIRequestFactory().get("/probe", **headers))
     assert response.status_code == status
     assert response.data["messageKey"] == message_key
