@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from datetime import UTC
 from typing import Any
 
 from django.http import Http404
@@ -26,7 +25,7 @@ from integrations.openapi import envelope_serializer, error_responses
 from integrations.throttling import ApiKeyThrottle
 from planning.models import MAX_PLAN_NUMBER, Plan, Severity, SuggestionType
 from planning.selectors import plan_get_for_user
-from planning.suggestions.sync import OpenSuggestion, suggestion_sync
+from planning.suggestions.sync import SuggestionPayload, suggestion_sync
 
 # Canonical decimal only: no sign, no leading zero, no spaces, no fraction or exponent. "01"
 # names no plan (a plan number is written one way), so it is a 400 like "+1" or " 1".
@@ -43,30 +42,14 @@ def plan_number_parse(raw: str) -> int:
     return number
 
 
-def iso_utc(value: Any) -> str:
-    return value.astimezone(UTC).isoformat().replace("+00:00", "Z")
-
-
-def suggestion_payload(suggestion: OpenSuggestion) -> dict[str, Any]:
-    """A suggestion record of spec 2.3: exactly these fields, ids as strings."""
-    return {
-        "id": str(suggestion.id),
-        "suggestion_type": str(suggestion.suggestion_type),
-        "severity": str(suggestion.severity),
-        "title": suggestion.title,
-        "body": suggestion.body,
-        "structure_node_id": str(suggestion.structure_node_id),
-        "recommended_action_json": suggestion.recommended_action_json,
-        "created_at": iso_utc(suggestion.created_at),
-    }
-
-
-def suggestion_list_payload(*, plan: Plan, suggestions: tuple[OpenSuggestion, ...]) -> dict:
+def suggestion_list_payload(
+    *, plan: Plan, suggestions: tuple[SuggestionPayload, ...]
+) -> dict[str, Any]:
     return {
         "plan_id": str(plan.pk),
         "plan_number": plan.number,
         "open_count": len(suggestions),
-        "suggestions": [suggestion_payload(s) for s in suggestions],
+        "suggestions": list(suggestions),
     }
 
 

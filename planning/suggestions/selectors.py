@@ -62,7 +62,7 @@ class PlanningGrid:
     bars: list[ChartBar]
     chart_width: int
     chart_height: int
-    nodes_by_id: dict[Any, Any]
+    nodes_by_id: dict[str, Any]
 
 
 def planning_grid(*, plan: Plan) -> PlanningGrid:
@@ -121,5 +121,5 @@ def planning_grid(*, plan: Plan) -> PlanningGrid:
         bars=bars,
         chart_width=max(len(years) * CHART_BAR + 8, 120),
         chart_height=CHART_HEIGHT + 40,
-        nodes_by_id={item.node.pk: item.node for item in flat_tree},
+        nodes_by_id={str(item.node.pk): item.node for item in flat_tree},
     )

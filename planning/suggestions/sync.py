@@ -23,8 +23,8 @@ suggestions. A sync that finds the digest it left behind last time has, by const
 nothing to write and the same open list as then, so it takes that list from Django's cache
 (Redis when configured) instead of loading and recomputing everything. The memo is keyed by
 content, never by time, so it cannot go stale: any change to a node, an action, a code or a
-suggestion (through any code path, even a raw UPDATE) changes the digest. Without PostgreSQL
-(SQLite, development) every sync computes in full.
+suggestion (through any code path, even a raw UPDATE) changes the digest (see _DIGEST_SQL).
+Without PostgreSQL (SQLite, development) every sync computes in full.
 
 `Plan.last_synced_at` is the time of the last sync that changed a stored suggestion, or of the
 first sync of the plan; an idempotent run leaves it alone (so that it, too, writes nothing).
@@ -41,7 +41,8 @@ import json
 import logging
 import time
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 from uuid import UUID
 
@@ -60,6 +61,7 @@ from planning.models import (
     Suggestion,
     SuggestionStatus,
 )
+from planning.suggestions import rules as rules_module
 from planning.suggestions.rules import (
     ActionRecord,
     CodeRecord,
@@ -84,18 +86,14 @@ _CONTENT_FIELDS = (
 _BULK_UPDATE_FIELDS = [*_CONTENT_FIELDS, "status", "resolution", "resolved_at", "updated_at"]
 
 
-@dataclass(frozen=True, slots=True)
-class OpenSuggestion:
-    """An open suggestion as it is listed (the fields of spec 2.3)."""
+# An open suggestion exactly as spec 2.3 lists it: ids as strings, `created_at` ISO 8601 UTC
+# with microseconds and "Z" (fixed width, so it sorts as text). The API sends these as they
+# are, the memo stores them as they are.
+SuggestionPayload = dict[str, Any]
 
-    id: UUID
-    suggestion_type: str
-    severity: str
-    title: str
-    body: str
-    structure_node_id: UUID
-    recommended_action_json: dict[str, Any]
-    created_at: datetime
+
+def iso_utc(value: datetime) -> str:
+    return value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,24 +103,11 @@ class SyncResult:
     resolved: int
     reopened: int
     duration: float  # seconds
-    open_suggestions: tuple[OpenSuggestion, ...]  # ordered: severity, created_at, id
+    open_suggestions: tuple[SuggestionPayload, ...]  # ordered: severity, created_at, id
 
     @property
     def changed(self) -> bool:
         return bool(self.created or self.updated or self.resolved or self.reopened)
-
-
-def astuple_open(suggestion: OpenSuggestion) -> tuple[Any, ...]:
-    return (
-        suggestion.id,
-        str(suggestion.suggestion_type),
-        str(suggestion.severity),
-        suggestion.title,
-        suggestion.body,
-        suggestion.structure_node_id,
-        suggestion.recommended_action_json,
-        suggestion.created_at,
-    )
 
 
 def thresholds_from_settings() -> Thresholds:
@@ -176,26 +161,27 @@ def plan_data_load(*, plan_id: UUID) -> PlanData:
     return PlanData(nodes=nodes, actions=actions, codes=codes)
 
 
+# Every row version in PostgreSQL has a distinct (ctid, xmin): an UPDATE writes a new version
+# at a new place (the old one cannot be reclaimed while its transaction runs) stamped with the
+# writing transaction, and a DELETE or INSERT changes the set of ids. So the ids with their
+# (ctid, xmin) change whenever any column changes, without reading the columns. A VACUUM FULL
+# moves rows and changes the digest too, which only costs one full sync.
 _DIGEST_SQL = """
 SELECT
-  (SELECT md5(coalesce(string_agg(
-     (n.id, n.parent_id, n.name, n.kind, n.code_id, n.quantity, n.install_year)::text,
-     E'\\n' ORDER BY n.id), ''))
+  (SELECT md5(string_agg(n.id::text || n.ctid::text || n.xmin::text, ',' ORDER BY n.id))
    FROM {node} n WHERE n.plan_id = %(plan)s),
-  (SELECT md5(coalesce(string_agg(
-     (a.id, a.node_id, a.kind, a.planned_year, a.estimated_cost, a.status, a.project_id)::text,
-     E'\\n' ORDER BY a.id), ''))
+  (SELECT md5(string_agg(a.id::text || a.ctid::text || a.xmin::text, ',' ORDER BY a.id))
    FROM {action} a WHERE a.plan_id = %(plan)s),
-  (SELECT md5(coalesce(string_agg(
-     (c.id, c.code, c.name, c.unit, c.unit_cost, c.service_life_years, c.keywords)::text,
-     E'\\n' ORDER BY c.id), ''))
+  (SELECT md5(string_agg(c.id::text || c.ctid::text || c.xmin::text, ',' ORDER BY c.id))
    FROM {code} c),
-  (SELECT md5(coalesce(string_agg(
-     (s.id, s.fingerprint, s.status, s.suggestion_type, s.severity, s.title, s.body,
-      s.structure_node_id, s.recommended_action_json::text, s.created_at)::text,
-     E'\\n' ORDER BY s.id), ''))
+  (SELECT md5(string_agg(s.id::text || s.ctid::text || s.xmin::text, ',' ORDER BY s.id))
    FROM {suggestion} s WHERE s.plan_id = %(plan)s)
 """
+# The rules and this module are inputs too: a deployment that changes a title must not be
+# answered from a memo (in Redis) written by the previous code.
+_CODE_DIGEST = hashlib.sha256(
+    Path(rules_module.__file__).read_bytes() + Path(__file__).read_bytes()
+).hexdigest()
 MEMO_SECONDS = 24 * 3600
 
 
@@ -255,7 +241,7 @@ def plan_digest(*, plan_id: UUID, thresholds: Thresholds) -> str | None:
     with connection.cursor() as cursor:
         cursor.execute(sql, {"plan": plan_id})
         parts = cursor.fetchone()
-    return ":".join([*parts, repr(thresholds)])
+    return ":".join([*(part or "-" for part in parts), repr(thresholds), _CODE_DIGEST])
 
 
 def _memo_key(plan_id: UUID, digest: str) -> str:
@@ -293,17 +279,17 @@ def suggestion_sync(*, plan: Plan) -> SyncResult:
 
 def _open_suggestion(
     suggestion_id: UUID, created_at: datetime, wanted: WantedSuggestion
-) -> OpenSuggestion:
-    return OpenSuggestion(
-        id=suggestion_id,
-        suggestion_type=wanted.suggestion_type,
-        severity=wanted.severity,
-        title=wanted.title,
-        body=wanted.body,
-        structure_node_id=UUID(wanted.structure_node_id),
-        recommended_action_json=wanted.recommended_action_json,
-        created_at=created_at,
-    )
+) -> SuggestionPayload:
+    return {
+        "id": str(suggestion_id),
+        "suggestion_type": str(wanted.suggestion_type),
+        "severity": str(wanted.severity),
+        "title": wanted.title,
+        "body": wanted.body,
+        "structure_node_id": wanted.structure_node_id,
+        "recommended_action_json": wanted.recommended_action_json,
+        "created_at": iso_utc(created_at),
+    }
 
 
 def _with_content(suggestion: Suggestion, wanted: WantedSuggestion) -> Suggestion:
@@ -336,7 +322,7 @@ def _sync_once(*, plan: Plan, started: float) -> SyncResult:
                     resolved=0,
                     reopened=0,
                     duration=time.perf_counter() - started,
-                    open_suggestions=tuple(OpenSuggestion(*row) for row in memo),
+                    open_suggestions=tuple(memo),
                 )
         wanted = wanted_suggestions(plan_data_load(plan_id=plan.pk), thresholds)
         stored = (
@@ -360,7 +346,7 @@ def _sync_once(*, plan: Plan, started: float) -> SyncResult:
         to_create: list[Suggestion] = []
         to_update: list[Suggestion] = []
         to_resolve: list[UUID] = []
-        open_suggestions: list[OpenSuggestion] = []
+        open_suggestions: list[SuggestionPayload] = []
         reopened = 0
         for (
             suggestion_id,
@@ -440,7 +426,9 @@ def _sync_once(*, plan: Plan, started: float) -> SyncResult:
         else:
             plan.last_synced_at = last_synced_at
 
-        open_suggestions.sort(key=lambda s: (SEVERITY_RANK[s.severity], s.created_at, s.id))
+        open_suggestions.sort(
+            key=lambda s: (SEVERITY_RANK[s["severity"]], s["created_at"], s["id"])
+        )
         if digest is not None:
             if changed:
                 digest = plan_digest(plan_id=plan.pk, thresholds=thresholds)
@@ -448,7 +436,7 @@ def _sync_once(*, plan: Plan, started: float) -> SyncResult:
             # ever be found for exactly the state it describes.
             cache.set(
                 _memo_key(plan.pk, digest),  # type: ignore[arg-type]
-                [astuple_open(s) for s in open_suggestions],
+                open_suggestions,
                 MEMO_SECONDS,
             )
 

@@ -26,7 +26,7 @@ from planning.suggestions.services import (
     suggestion_apply_project,
     suggestion_dismiss,
 )
-from planning.suggestions.sync import OpenSuggestion, suggestion_sync
+from planning.suggestions.sync import SuggestionPayload, suggestion_sync
 from planning.views import plan_member_required
 
 
@@ -46,22 +46,24 @@ def _prefill_codes(recommended: dict[str, Any], codes: dict[str, Code]) -> list[
 
 
 def _card(
-    suggestion: OpenSuggestion, *, plan: Plan, codes: dict[str, Code], nodes: dict[Any, Any]
+    suggestion: SuggestionPayload, *, plan: Plan, codes: dict[str, Code], nodes: dict[str, Any]
 ) -> dict[str, Any]:
-    auto_id = f"id_%s_{suggestion.id.hex}"
-    recommended = suggestion.recommended_action_json
+    suggestion_id = suggestion["id"]
+    suggestion_type = suggestion["suggestion_type"]
+    auto_id = f"id_%s_{suggestion_id.replace('-', '')}"
+    recommended = suggestion["recommended_action_json"]
     card: dict[str, Any] = {
         "suggestion": suggestion,
-        "type_label": SuggestionType(suggestion.suggestion_type).label,
-        "node": nodes.get(suggestion.structure_node_id),
-        "apply_url": reverse("planning:suggestion_apply", args=[plan.number, suggestion.id]),
-        "dismiss_url": reverse("planning:suggestion_dismiss", args=[plan.number, suggestion.id]),
+        "type_label": SuggestionType(suggestion_type).label,
+        "node": nodes.get(suggestion["structure_node_id"]),
+        "apply_url": reverse("planning:suggestion_apply", args=[plan.number, suggestion_id]),
+        "dismiss_url": reverse("planning:suggestion_dismiss", args=[plan.number, suggestion_id]),
         "dismiss_form": DismissForm(auto_id=auto_id),
     }
-    if suggestion.suggestion_type == SuggestionType.MISSING_CODE:
+    if suggestion_type == SuggestionType.MISSING_CODE:
         prefill = _prefill_codes(recommended, codes)
         card["apply_form"] = ApplyCodeForm(codes=prefill, auto_id=auto_id) if prefill else None
-    elif suggestion.suggestion_type == SuggestionType.DEVIATION:
+    elif suggestion_type == SuggestionType.DEVIATION:
         card["review_url"] = review_url(plan, recommended)
     return card
 
@@ -75,7 +77,7 @@ def action_planning(request: HttpRequest, membership: PlanMembership) -> HttpRes
     code_ids = {
         code_id
         for s in result.open_suggestions
-        for code_id in s.recommended_action_json.get("prefill_code_ids", [])
+        for code_id in s["recommended_action_json"].get("prefill_code_ids", [])
     }
     codes = codes_by_id(code_ids=code_ids)
     cards = [

@@ -14,6 +14,7 @@ from django.test.utils import CaptureQueriesContext
 from planning.models import (
     Action,
     ActionKind,
+    Code,
     NodeKind,
     Plan,
     StructureNode,
@@ -55,7 +56,7 @@ def test_first_sync_creates_open_suggestions(plan: Plan) -> None:
     suggestion = stored(plan)[f"missing_code:{node.pk}"]
     assert suggestion.status == SuggestionStatus.OPEN
     assert suggestion.structure_node_id == node.pk
-    assert [s.id for s in result.open_suggestions] == [suggestion.id]
+    assert [s["id"] for s in result.open_suggestions] == [str(suggestion.id)]
 
 
 def test_first_sync_sets_last_synced_at_even_without_suggestions(plan: Plan) -> None:
@@ -213,10 +214,11 @@ def test_open_suggestions_are_ordered_by_severity_then_created_at_then_id(plan: 
     StructureNodeFactory(plan=plan)  # info
     StructureNodeFactory(plan=plan)  # info
     result = suggestion_sync(plan=plan)
-    severities = [s.severity for s in result.open_suggestions]
+    severities = [s["severity"] for s in result.open_suggestions]
     assert severities == ["critical", "info", "info"]
     infos = result.open_suggestions[1:]
-    assert infos[0].id < infos[1].id  # same created_at: by id
+    assert infos[0]["created_at"] == infos[1]["created_at"]
+    assert infos[0]["id"] < infos[1]["id"]  # same created_at: by id
 
 
 def test_sync_logs_one_line_with_counts(plan: Plan, caplog: pytest.LogCaptureFixture) -> None:
@@ -307,3 +309,43 @@ def test_first_sync_query_count_is_the_same_for_10_and_2000_nodes(
     third = big_plan(2000)
     with django_assert_max_num_queries(12):
         suggestion_sync(plan=third)
+
+
+# --- memo (PostgreSQL) -------------------------------------------------------------------------
+def test_unchanged_sync_on_postgres_reads_only_the_lock_and_the_digest(
+    requires_postgres: None,
+) -> None:
+    plan = big_plan(200)
+    first = suggestion_sync(plan=plan)
+    with CaptureQueriesContext(connection) as queries:
+        second = suggestion_sync(plan=plan)
+    sql = [q["sql"] for q in queries.captured_queries if "SAVEPOINT" not in q["sql"]]
+    assert len(sql) == 2, sql  # the plan row lock, the digest
+    assert writes(queries) == []
+    assert second.open_suggestions == first.open_suggestions
+
+
+def test_memo_notices_a_suggestion_changed_behind_its_back(requires_postgres: None) -> None:
+    plan = big_plan(10)
+    suggestion_sync(plan=plan)
+    tampered = Suggestion.objects.filter(plan=plan, status="open").first()
+    Suggestion.objects.filter(pk=tampered.pk).update(title="tampered")
+
+    result = suggestion_sync(plan=plan)
+
+    tampered.refresh_from_db()
+    assert result.updated == 1
+    assert tampered.title != "tampered"
+
+
+def test_memo_notices_a_code_catalog_change(requires_postgres: None) -> None:
+    plan = big_plan(10)
+    suggestion_sync(plan=plan)
+    Code.objects.filter(nodes__plan=plan).update(unit_cost=Decimal("100"))  # reference 500
+
+    result = suggestion_sync(plan=plan)
+
+    assert result.resolved > 0  # the cost deviations are gone (estimated 500 == reference)
+    assert not Suggestion.objects.filter(
+        plan=plan, status="open", fingerprint__startswith="deviation:cost:"
+    ).exists()
