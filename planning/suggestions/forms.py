@@ -25,4 +25,6 @@ class ApplyCodeForm(forms.Form):
 
     def __init__(self, *args: Any, codes: list[Code], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["code"].choices = [(str(c.pk), f"{c.code} {c.name}") for c in codes]
+        field = self.fields["code"]
+        assert isinstance(field, forms.ChoiceField)
+        field.choices = [(str(c.pk), f"{c.code} {c.name}") for c in codes]

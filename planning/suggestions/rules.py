@@ -297,8 +297,8 @@ def project_grouping_suggestions(data: PlanData) -> dict[str, WantedSuggestion]:
     memo: dict[str, str] = {}
     for action in data.actions:
         if _is_live(action) and action.project_id is None and action.node_id in data.nodes:
-            anchor = anchor_node_id(action.node_id, data.nodes, memo)
-            groups[(anchor, action.planned_year)].append(action)
+            anchor_id = anchor_node_id(action.node_id, data.nodes, memo)
+            groups[(anchor_id, action.planned_year)].append(action)
     wanted: dict[str, WantedSuggestion] = {}
     for (anchor_id, year), actions in groups.items():
         if len(actions) < 2:

@@ -133,7 +133,7 @@ def suggestion_dismiss_view(
     suggestion = suggestion_get(plan=plan, suggestion_id=suggestion_id)
     form = DismissForm(request.POST)
     if not form.is_valid():
-        errors = "; ".join(f"{name}: {' '.join(e)}" for name, e in form.errors.items())
+        errors = "; ".join(f"{name}: {' '.join(map(str, e))}" for name, e in form.errors.items())
         messages.error(request, f"Not dismissed. {errors}")
         return redirect(_planning_url(plan))
     try:
