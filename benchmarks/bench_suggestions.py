@@ -6,8 +6,8 @@ Migrates the database of DATABASE_URL, creates a user with API access and a key,
 plan of 2,000 nodes and 10,000 actions (`manage.py generate_plan`), starts gunicorn (2 sync
 workers, production settings) on a free loopback port and measures, from a client on loopback:
 
-- cold: the first list request (the first sync creates every suggestion), with the sync's own
-  duration from its log line;
+- cold: the first list request (the first sync creates every suggestion) on warmed-up workers,
+  with the sync's own duration from its log line;
 - warm: sequential list requests with no data change (p50/p99);
 - changed: sequential list requests, each after one action's cost was changed (so every sync
   updates one suggestion) (p50/p99);
@@ -139,6 +139,20 @@ class Client:
         self.headers = {"Authorization": f"Bearer {raw_key}", "Connection": "close"}
         self.path = f"/api/v1/platform/plans/{number}/suggestions"
 
+    def warm_up(self) -> None:
+        """Session checks, so the cold list measures the sync and not a worker's first request
+        (imports, database connection)."""
+        for _ in range(6):
+            connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+            connection.request(
+                "POST",
+                "/api/v1/auth/session/api-key",
+                body=b"{}",
+                headers={**self.headers, "Content-Type": "application/json"},
+            )
+            connection.getresponse().read()
+            connection.close()
+
     def get(self) -> tuple[float, dict[str, Any]]:
         # A new connection per request, so gunicorn's two workers share the load.
         connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=120)
@@ -220,6 +234,7 @@ def main() -> None:
         port = int(server.args[server.args.index("--bind") + 1].rsplit(":", 1)[1])
         try:
             client = Client(port, raw_key, number)
+            client.warm_up()
             cold_ms, body = client.get()
             open_count = body["data"]["open_count"]
             cold_sync = sync_durations(log)[-1]
