@@ -28,23 +28,23 @@ def planning_url(plan: Plan) -> str:
 
 
 def make_plan(user: Any, role: str = PlanRole.OWNER) -> dict[str, Any]:
-    plan = PlanFactory(name="Harbour house")
-    PlanMembershipFactory(plan=plan, user=user, role=role)
-    code = CodeFactory(name="Qwertyfan unit", keywords="qwertyfan", unit_cost=Decimal("100"))
-    building = StructureNodeFactory(plan=plan, kind=NodeKind.BUILDING, name="House A")
-    fan = StructureNodeFactory(plan=plan, parent=building, name="Qwertyfan")
-    roof = StructureNodeFactory(
+    plan = PlanFactory.create(name="Harbour house")
+    PlanMembershipFactory.create(plan=plan, user=user, role=role)
+    code = CodeFactory.create(name="Qwertyfan unit", keywords="qwertyfan", unit_cost=Decimal("100"))
+    building = StructureNodeFactory.create(plan=plan, kind=NodeKind.BUILDING, name="House A")
+    fan = StructureNodeFactory.create(plan=plan, parent=building, name="Qwertyfan")
+    roof = StructureNodeFactory.create(
         plan=plan, parent=building, name="Roof", code=code, quantity=Decimal("10")
     )
-    ActionFactory(node=fan, planned_year=2030, estimated_cost=Decimal("250.00"))
-    ActionFactory(
+    ActionFactory.create(node=fan, planned_year=2030, estimated_cost=Decimal("250.00"))
+    ActionFactory.create(
         node=roof,
         planned_year=2030,
         kind=ActionKind.REPLACEMENT,
         estimated_cost=Decimal("1800.00"),
     )
-    ActionFactory(node=roof, planned_year=2032, estimated_cost=Decimal("100.00"))
-    ActionFactory(
+    ActionFactory.create(node=roof, planned_year=2032, estimated_cost=Decimal("100.00"))
+    ActionFactory.create(
         node=roof, planned_year=2031, estimated_cost=Decimal("999"), status=ActionStatus.DONE
     )
     return {"plan": plan, "code": code, "building": building, "fan": fan, "roof": roof}
@@ -104,7 +104,7 @@ def test_apply_code_rejects_a_code_that_was_not_proposed(owner_client: Client, u
     items = make_plan(user)
     owner_client.get(planning_url(items["plan"]))
     missing = suggestion(items["plan"], f"missing_code:{items['fan'].pk}")
-    other = CodeFactory()
+    other = CodeFactory.create()
     response = owner_client.post(
         f"{planning_url(items['plan'])}suggestions/{missing.pk}/apply/",
         {"code": str(other.pk)},
@@ -188,7 +188,7 @@ def test_viewer_sees_suggestions_but_cannot_apply_or_dismiss(client: Client, use
 
 
 def test_non_member_gets_404(client: Client, user: Any) -> None:
-    items = make_plan(UserFactory())
+    items = make_plan(UserFactory.create())
     client.force_login(user)
     assert client.get(planning_url(items["plan"])).status_code == 404
     assert not Suggestion.objects.filter(plan=items["plan"]).exists()
@@ -203,9 +203,9 @@ def test_anonymous_is_sent_to_login(client: Client, user: Any) -> None:
 
 def test_suggestion_of_another_plan_is_404(owner_client: Client, user: Any) -> None:
     items = make_plan(user)
-    other = make_plan(UserFactory())
+    other = make_plan(UserFactory.create())
     owner_client.get(planning_url(other["plan"]))  # 404, nothing synced
-    foreign = StructureNodeFactory(plan=other["plan"])
+    foreign = StructureNodeFactory.create(plan=other["plan"])
     from planning.suggestions.sync import suggestion_sync
 
     suggestion_sync(plan=other["plan"])

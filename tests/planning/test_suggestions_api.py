@@ -56,14 +56,14 @@ def raw_key(api_user: Any) -> str:
 
 @pytest.fixture
 def plan(api_user: Any) -> Plan:
-    plan = PlanFactory()
-    PlanMembershipFactory(plan=plan, user=api_user, role=PlanRole.VIEWER)
+    plan = PlanFactory.create()
+    PlanMembershipFactory.create(plan=plan, user=api_user, role=PlanRole.VIEWER)
     return plan
 
 
 def get(client: Client, path: str, key: str | None) -> Any:
-    headers = {"HTTP_AUTHORIZATION": f"Bearer {key}"} if key else {}
-    return client.get(path, **headers)
+    headers = {"Authorization": f"Bearer {key}"} if key else {}
+    return client.get(path, headers=headers)
 
 
 def assert_error(response: Any, status: int, message_key: str) -> dict:
@@ -76,15 +76,17 @@ def assert_error(response: Any, status: int, message_key: str) -> dict:
 
 def populated(plan: Plan) -> dict[str, Any]:
     """A critical cost deviation, a warning missing code, an info missing code, a grouping."""
-    code = CodeFactory(unit_cost=Decimal("100"), service_life_years=None)
-    building = StructureNodeFactory(plan=plan, kind=NodeKind.BUILDING, name="House")
-    coded = StructureNodeFactory(plan=plan, parent=building, code=code, quantity=Decimal("1"))
-    deviating = ActionFactory(
+    code = CodeFactory.create(unit_cost=Decimal("100"), service_life_years=None)
+    building = StructureNodeFactory.create(plan=plan, kind=NodeKind.BUILDING, name="House")
+    coded = StructureNodeFactory.create(
+        plan=plan, parent=building, code=code, quantity=Decimal("1")
+    )
+    deviating = ActionFactory.create(
         node=coded, kind=ActionKind.REPLACEMENT, estimated_cost=Decimal("500.00")
     )
-    uncoded = StructureNodeFactory(plan=plan, parent=building, name="Boiler")
-    other = ActionFactory(node=uncoded)
-    idle = StructureNodeFactory(plan=plan, parent=building, name="Fence")
+    uncoded = StructureNodeFactory.create(plan=plan, parent=building, name="Boiler")
+    other = ActionFactory.create(node=uncoded)
+    idle = StructureNodeFactory.create(plan=plan, parent=building, name="Fence")
     return {
         "building": building,
         "coded": coded,
@@ -146,7 +148,7 @@ def test_suggestions_are_ordered_by_severity_created_at_id(
 ) -> None:
     populated(plan)
     suggestion_sync(plan=plan)
-    later = StructureNodeFactory(plan=plan, name="Later")  # created by the request's sync
+    later = StructureNodeFactory.create(plan=plan, name="Later")  # created by the request's sync
     suggestions = get(client, url(plan.number), raw_key).json()["data"]["suggestions"]
     assert [s["severity"] for s in suggestions] == [
         "critical",
@@ -168,7 +170,7 @@ def test_only_open_suggestions_are_listed(
     suggestion_sync(plan=plan)
     dismissed = Suggestion.objects.get(plan=plan, fingerprint=f"missing_code:{items['idle'].pk}")
     suggestion_dismiss(suggestion=dismissed, user=api_user, reason="false_positive")
-    items["uncoded"].code = CodeFactory()
+    items["uncoded"].code = CodeFactory.create()
     items["uncoded"].save()  # its missing_code gets resolved by the request's sync
 
     data = get(client, url(plan.number), raw_key).json()["data"]
@@ -180,7 +182,7 @@ def test_only_open_suggestions_are_listed(
 
 
 def test_request_runs_the_sync_first(client: Client, raw_key: str, plan: Plan) -> None:
-    node = StructureNodeFactory(plan=plan)
+    node = StructureNodeFactory.create(plan=plan)
     assert not Suggestion.objects.exists()
     data = get(client, url(plan.number), raw_key).json()["data"]
     stored = Suggestion.objects.get(plan=plan)
@@ -243,9 +245,9 @@ def test_missing_plan_is_404(client: Client, raw_key: str) -> None:
 def test_another_users_plan_is_404_with_the_same_body_as_a_missing_one(
     client: Client, raw_key: str
 ) -> None:
-    foreign = PlanFactory()
-    PlanMembershipFactory(plan=foreign, user=UserFactory())
-    StructureNodeFactory(plan=foreign)
+    foreign = PlanFactory.create()
+    PlanMembershipFactory.create(plan=foreign, user=UserFactory.create())
+    StructureNodeFactory.create(plan=foreign)
     hidden = assert_error(get(client, url(foreign.number), raw_key), 404, "plans.not_found")
     missing = assert_error(get(client, url(foreign.number + 1000), raw_key), 404, "plans.not_found")
     hidden.pop("traceId")

@@ -46,11 +46,11 @@ def stored(plan: Plan) -> dict[str, Suggestion]:
 
 @pytest.fixture
 def plan() -> Plan:
-    return PlanFactory()
+    return PlanFactory.create()
 
 
 def test_first_sync_creates_open_suggestions(plan: Plan) -> None:
-    node = StructureNodeFactory(plan=plan, name="Heating boiler")
+    node = StructureNodeFactory.create(plan=plan, name="Heating boiler")
     result = suggestion_sync(plan=plan)
     assert (result.created, result.updated, result.resolved, result.reopened) == (1, 0, 0, 0)
     suggestion = stored(plan)[f"missing_code:{node.pk}"]
@@ -67,10 +67,12 @@ def test_first_sync_sets_last_synced_at_even_without_suggestions(plan: Plan) -> 
 
 
 def test_second_sync_without_data_change_writes_nothing(plan: Plan) -> None:
-    StructureNodeFactory(plan=plan)
-    code = CodeFactory(unit_cost=Decimal("10.00"))
-    node = StructureNodeFactory(plan=plan, code=code, quantity=Decimal("10"), install_year=1990)
-    ActionFactory(node=node, kind=ActionKind.REPLACEMENT, estimated_cost=Decimal("999"))
+    StructureNodeFactory.create(plan=plan)
+    code = CodeFactory.create(unit_cost=Decimal("10.00"))
+    node = StructureNodeFactory.create(
+        plan=plan, code=code, quantity=Decimal("10"), install_year=1990
+    )
+    ActionFactory.create(node=node, kind=ActionKind.REPLACEMENT, estimated_cost=Decimal("999"))
     suggestion_sync(plan=plan)
     plan.refresh_from_db()
     synced_at = plan.last_synced_at
@@ -88,10 +90,10 @@ def test_second_sync_without_data_change_writes_nothing(plan: Plan) -> None:
 
 
 def test_changed_data_updates_the_open_suggestion_in_place(plan: Plan) -> None:
-    node = StructureNodeFactory(plan=plan, name="Boiler")
+    node = StructureNodeFactory.create(plan=plan, name="Boiler")
     suggestion_sync(plan=plan)
     first = stored(plan)[f"missing_code:{node.pk}"]
-    ActionFactory(node=node)  # a live action makes it a warning
+    ActionFactory.create(node=node)  # a live action makes it a warning
     StructureNode.objects.filter(pk=node.pk).update(name="Gas boiler")
 
     result = suggestion_sync(plan=plan)
@@ -106,11 +108,11 @@ def test_changed_data_updates_the_open_suggestion_in_place(plan: Plan) -> None:
 
 
 def test_dismissed_suggestion_stays_dismissed(plan: Plan, user: Any) -> None:
-    node = StructureNodeFactory(plan=plan)
+    node = StructureNodeFactory.create(plan=plan)
     suggestion_sync(plan=plan)
     suggestion = stored(plan)[f"missing_code:{node.pk}"]
     suggestion_dismiss(suggestion=suggestion, user=user, reason="accepted", comment="fine")
-    ActionFactory(node=node)  # would change its severity
+    ActionFactory.create(node=node)  # would change its severity
 
     result = suggestion_sync(plan=plan)
 
@@ -122,9 +124,9 @@ def test_dismissed_suggestion_stays_dismissed(plan: Plan, user: Any) -> None:
 
 
 def test_suggestion_no_longer_wanted_is_resolved_automatically(plan: Plan) -> None:
-    node = StructureNodeFactory(plan=plan)
+    node = StructureNodeFactory.create(plan=plan)
     suggestion_sync(plan=plan)
-    StructureNode.objects.filter(pk=node.pk).update(code=CodeFactory())
+    StructureNode.objects.filter(pk=node.pk).update(code=CodeFactory.create())
 
     result = suggestion_sync(plan=plan)
 
@@ -136,8 +138,8 @@ def test_suggestion_no_longer_wanted_is_resolved_automatically(plan: Plan) -> No
 
 
 def test_resolved_suggestion_wanted_again_is_reopened_with_the_same_id(plan: Plan) -> None:
-    code = CodeFactory()
-    node = StructureNodeFactory(plan=plan)
+    code = CodeFactory.create()
+    node = StructureNodeFactory.create(plan=plan)
     suggestion_sync(plan=plan)
     first = stored(plan)[f"missing_code:{node.pk}"]
     StructureNode.objects.filter(pk=node.pk).update(code=code)
@@ -156,12 +158,12 @@ def test_resolved_suggestion_wanted_again_is_reopened_with_the_same_id(plan: Pla
 
 
 def test_dismissed_suggestion_no_longer_wanted_stays_dismissed(plan: Plan, user: Any) -> None:
-    node = StructureNodeFactory(plan=plan)
+    node = StructureNodeFactory.create(plan=plan)
     suggestion_sync(plan=plan)
     suggestion_dismiss(
         suggestion=stored(plan)[f"missing_code:{node.pk}"], user=user, reason="accepted"
     )
-    StructureNode.objects.filter(pk=node.pk).update(code=CodeFactory())
+    StructureNode.objects.filter(pk=node.pk).update(code=CodeFactory.create())
 
     result = suggestion_sync(plan=plan)
 
@@ -170,8 +172,8 @@ def test_dismissed_suggestion_no_longer_wanted_stays_dismissed(plan: Plan, user:
 
 
 def test_applied_code_stays_resolved_as_applied(plan: Plan) -> None:
-    code = CodeFactory(name="Zyxwidget unit", keywords="zyxwidget")
-    node = StructureNodeFactory(plan=plan, name="Zyxwidget")
+    code = CodeFactory.create(name="Zyxwidget unit", keywords="zyxwidget")
+    node = StructureNodeFactory.create(plan=plan, name="Zyxwidget")
     suggestion_sync(plan=plan)
     suggestion = stored(plan)[f"missing_code:{node.pk}"]
     assert suggestion.recommended_action_json["prefill_code_ids"] == [str(code.pk)]
@@ -188,10 +190,12 @@ def test_applied_code_stays_resolved_as_applied(plan: Plan) -> None:
 
 
 def test_applied_grouping_creates_the_project_and_stays_resolved(plan: Plan) -> None:
-    building = StructureNodeFactory(plan=plan, kind=NodeKind.BUILDING, name="House A")
-    first = ActionFactory(node=StructureNodeFactory(plan=plan, parent=building, code=CodeFactory()))
-    second = ActionFactory(
-        node=StructureNodeFactory(plan=plan, parent=building, code=CodeFactory())
+    building = StructureNodeFactory.create(plan=plan, kind=NodeKind.BUILDING, name="House A")
+    first = ActionFactory.create(
+        node=StructureNodeFactory.create(plan=plan, parent=building, code=CodeFactory.create())
+    )
+    second = ActionFactory.create(
+        node=StructureNodeFactory.create(plan=plan, parent=building, code=CodeFactory.create())
     )
     suggestion_sync(plan=plan)
     suggestion = stored(plan)[f"project_grouping:{building.pk}:2030"]
@@ -208,11 +212,13 @@ def test_applied_grouping_creates_the_project_and_stays_resolved(plan: Plan) -> 
 
 
 def test_open_suggestions_are_ordered_by_severity_then_created_at_then_id(plan: Plan) -> None:
-    code = CodeFactory(unit_cost=Decimal("100"), service_life_years=None)
-    critical_node = StructureNodeFactory(plan=plan, code=code, quantity=Decimal("1"))
-    ActionFactory(node=critical_node, kind=ActionKind.REPLACEMENT, estimated_cost=Decimal("500"))
-    StructureNodeFactory(plan=plan)  # info
-    StructureNodeFactory(plan=plan)  # info
+    code = CodeFactory.create(unit_cost=Decimal("100"), service_life_years=None)
+    critical_node = StructureNodeFactory.create(plan=plan, code=code, quantity=Decimal("1"))
+    ActionFactory.create(
+        node=critical_node, kind=ActionKind.REPLACEMENT, estimated_cost=Decimal("500")
+    )
+    StructureNodeFactory.create(plan=plan)  # info
+    StructureNodeFactory.create(plan=plan)  # info
     result = suggestion_sync(plan=plan)
     severities = [s["severity"] for s in result.open_suggestions]
     assert severities == ["critical", "info", "info"]
@@ -222,24 +228,28 @@ def test_open_suggestions_are_ordered_by_severity_then_created_at_then_id(plan: 
 
 
 def test_sync_logs_one_line_with_counts(plan: Plan, caplog: pytest.LogCaptureFixture) -> None:
-    StructureNodeFactory(plan=plan)
+    StructureNodeFactory.create(plan=plan)
     with caplog.at_level(logging.INFO, logger="maintplan.sync"):
         suggestion_sync(plan=plan)
     records = [r for r in caplog.records if r.name == "maintplan.sync"]
     assert len(records) == 1
-    record = records[0]
-    assert (record.plan_number, record.created_count, record.updated_count) == (plan.number, 1, 0)
-    assert (record.resolved_count, record.reopened_count) == (0, 0)
-    assert record.duration_ms >= 0
+    record = records[0].__dict__
+    assert (record["plan_number"], record["created_count"], record["updated_count"]) == (
+        plan.number,
+        1,
+        0,
+    )
+    assert (record["resolved_count"], record["reopened_count"]) == (0, 0)
+    assert record["duration_ms"] >= 0
 
 
 # --- query count -------------------------------------------------------------------------------
 def big_plan(nodes: int) -> Plan:
     """A plan of `nodes` components under one building, every other one with a replacement
     that deviates in cost and timing, the rest without a code."""
-    plan = PlanFactory()
-    code = CodeFactory(unit_cost=Decimal("10"), service_life_years=20)
-    building = StructureNodeFactory(plan=plan, kind=NodeKind.BUILDING)
+    plan = PlanFactory.create()
+    code = CodeFactory.create(unit_cost=Decimal("10"), service_life_years=20)
+    building = StructureNodeFactory.create(plan=plan, kind=NodeKind.BUILDING)
     components = [
         StructureNode(
             id=uuid.uuid4(),
@@ -292,7 +302,7 @@ def test_resolving_sync_query_count_is_the_same_for_10_and_2000_nodes() -> None:
     suggestion_sync(plan=small)
     suggestion_sync(plan=big)
     Action.objects.filter(plan__in=[small, big]).update(status="done")
-    StructureNode.objects.filter(plan__in=[small, big]).update(code=CodeFactory())
+    StructureNode.objects.filter(plan__in=[small, big]).update(code=CodeFactory.create())
     assert count_queries(small) == count_queries(big)
     assert not Suggestion.objects.filter(plan=big, status="open").exists()
 
@@ -328,7 +338,7 @@ def test_unchanged_sync_on_postgres_reads_only_the_lock_and_the_digest(
 def test_memo_notices_a_suggestion_changed_behind_its_back(requires_postgres: None) -> None:
     plan = big_plan(10)
     suggestion_sync(plan=plan)
-    tampered = Suggestion.objects.filter(plan=plan, status="open").first()
+    tampered = Suggestion.objects.filter(plan=plan, status="open")[0]
     Suggestion.objects.filter(pk=tampered.pk).update(title="tampered")
 
     result = suggestion_sync(plan=plan)

@@ -46,19 +46,19 @@ def test_simultaneous_first_lists_agree_and_store_each_fingerprint_once(
 ) -> None:
     api_access_set(user=user, enabled=True)
     _, raw = api_key_create(user=user, name="load")
-    plan = PlanFactory()
-    PlanMembershipFactory(plan=plan, user=user, role=PlanRole.VIEWER)
-    code = CodeFactory(unit_cost=Decimal("10"), service_life_years=10)
-    building = StructureNodeFactory(plan=plan, kind=NodeKind.BUILDING)
+    plan = PlanFactory.create()
+    PlanMembershipFactory.create(plan=plan, user=user, role=PlanRole.VIEWER)
+    code = CodeFactory.create(unit_cost=Decimal("10"), service_life_years=10)
+    building = StructureNodeFactory.create(plan=plan, kind=NodeKind.BUILDING)
     for i in range(60):
-        node = StructureNodeFactory(
+        node = StructureNodeFactory.create(
             plan=plan,
             parent=building,
             code=code if i % 2 else None,
             quantity=Decimal("3"),
             install_year=2000,
         )
-        ActionFactory(node=node, kind=ActionKind.REPLACEMENT, planned_year=2030 + i % 2)
+        ActionFactory.create(node=node, kind=ActionKind.REPLACEMENT, planned_year=2030 + i % 2)
     assert not Suggestion.objects.filter(plan=plan).exists()
 
     url = f"{live_server.url}/api/v1/platform/plans/{plan.number}/suggestions"
