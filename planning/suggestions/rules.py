@@ -99,7 +99,8 @@ class PlanData:
 
 
 def money(value: Decimal) -> str:
-    return f"{value.quantize(CENT, rounding=ROUND_HALF_UP):f}"
+    # str() of a Decimal with exponent -2 is plain notation ("0.00", "1234.50").
+    return str(value.quantize(CENT, rounding=ROUND_HALF_UP))
 
 
 def _is_live(action: ActionRecord) -> bool:

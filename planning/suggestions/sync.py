@@ -49,6 +49,8 @@ from uuid import UUID, uuid4
 from django.conf import settings
 from django.core.cache import cache
 from django.db import IntegrityError, connection, transaction
+from django.db.models import TextField
+from django.db.models.functions import Cast
 from django.utils import timezone
 
 from planning.models import (
@@ -116,8 +118,19 @@ def thresholds_from_settings() -> Thresholds:
     )
 
 
+def _ids(*names: str) -> list[Any]:
+    """UUID columns as they are best read: PostgreSQL casts them to text itself, which spares
+    building (and then printing) a Python UUID per value; elsewhere the ORM's UUIDs, which
+    `str()` below turns into the same canonical text."""
+    if connection.vendor == "postgresql":
+        return [Cast(name, output_field=TextField()) for name in names]
+    return list(names)
+
+
 def plan_data_load(*, plan_id: UUID) -> PlanData:
     """The plan's nodes and actions and the code catalog as plain records (three queries)."""
+    node_id_col, parent_col, code_col = _ids("id", "parent_id", "code_id")
+    action_id_col, action_node_col, project_col = _ids("id", "node_id", "project_id")
     nodes = {
         str(node_id): NodeRecord(
             str(node_id),
@@ -131,7 +144,9 @@ def plan_data_load(*, plan_id: UUID) -> PlanData:
         for node_id, parent_id, name, kind, code_id, quantity, install_year in (
             StructureNode.objects.filter(plan_id=plan_id)
             .order_by()
-            .values_list("id", "parent_id", "name", "kind", "code_id", "quantity", "install_year")
+            .values_list(
+                node_id_col, parent_col, "name", "kind", code_col, "quantity", "install_year"
+            )
         )
     }
     actions = tuple(
@@ -148,7 +163,13 @@ def plan_data_load(*, plan_id: UUID) -> PlanData:
             Action.objects.filter(plan_id=plan_id)
             .order_by()
             .values_list(
-                "id", "node_id", "kind", "planned_year", "estimated_cost", "status", "project_id"
+                action_id_col,
+                action_node_col,
+                "kind",
+                "planned_year",
+                "estimated_cost",
+                "status",
+                project_col,
             )
         )
     )

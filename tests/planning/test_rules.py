@@ -15,6 +15,7 @@ from planning.suggestions.rules import (
     code_tokens,
     deviation_suggestions,
     missing_code_suggestions,
+    money,
     prefill_code_ids,
     project_grouping_suggestions,
     wanted_suggestions,
@@ -312,3 +313,17 @@ def test_same_data_gives_identical_suggestions() -> None:
         "deviation:timing:a5",
         "project_grouping:b1:2030",
     }
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        ("0", "0.00"),
+        ("1E+3", "1000.00"),
+        ("12.345", "12.35"),
+        ("0.005", "0.01"),
+        ("1234.5", "1234.50"),
+    ],
+)
+def test_money_is_a_plain_two_place_decimal_string(value: str, text: str) -> None:
+    assert money(Decimal(value)) == text
