@@ -13,6 +13,7 @@ from uuid import UUID
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
+from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -28,6 +29,8 @@ from planning.suggestions.services import (
 )
 from planning.suggestions.sync import SuggestionPayload, suggestion_sync
 from planning.views import plan_member_required
+
+SUGGESTIONS_PER_PAGE = 50
 
 
 def _planning_url(plan: Plan) -> str:
@@ -74,15 +77,18 @@ def action_planning(request: HttpRequest, membership: PlanMembership) -> HttpRes
     plan = membership.plan
     result = suggestion_sync(plan=plan)
     grid = planning_grid(plan=plan)
+    # A big plan has thousands of open suggestions: the page shows them a page at a time, in
+    # the API's order (the API itself lists them all).
+    page = Paginator(result.open_suggestions, SUGGESTIONS_PER_PAGE).get_page(
+        request.GET.get("page")
+    )
     code_ids = {
         code_id
-        for s in result.open_suggestions
+        for s in page
         for code_id in s["recommended_action_json"].get("prefill_code_ids", [])
     }
     codes = codes_by_id(code_ids=code_ids)
-    cards = [
-        _card(s, plan=plan, codes=codes, nodes=grid.nodes_by_id) for s in result.open_suggestions
-    ]
+    cards = [_card(s, plan=plan, codes=codes, nodes=grid.nodes_by_id) for s in page]
     return render(
         request,
         "planning/action_planning.html",
@@ -92,7 +98,8 @@ def action_planning(request: HttpRequest, membership: PlanMembership) -> HttpRes
             "can_edit": membership.can_edit,
             "grid": grid,
             "cards": cards,
-            "open_count": len(cards),
+            "page": page,
+            "open_count": len(result.open_suggestions),
         },
     )
 

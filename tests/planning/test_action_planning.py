@@ -263,3 +263,18 @@ def test_apply_and_dismiss_in_the_browser_remove_them_from_page_and_api(
     deviation.refresh_from_db()
     assert (missing.status, missing.resolution) == ("resolved", "applied")
     assert (deviation.status, deviation.dismiss_reason) == ("dismissed", "false_positive")
+
+
+def test_many_suggestions_are_shown_a_page_at_a_time(owner_client: Client, user: Any) -> None:
+    plan = PlanFactory.create()
+    PlanMembershipFactory.create(plan=plan, user=user)
+    for i in range(53):
+        StructureNodeFactory.create(plan=plan, name=f"Widget {i:02d}")
+    first = owner_client.get(planning_url(plan)).content.decode()
+    second = owner_client.get(f"{planning_url(plan)}?page=2").content.decode()
+    assert first.count('class="card suggestion"') == 50
+    assert second.count('class="card suggestion"') == 3
+    assert "53 open" in first
+    assert "Suggestions 51" in second
+    assert "53 of 53" in second
+    assert 'href="?page=2"' in first
