@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+import sys
 import time
 import uuid
 from collections.abc import Callable
@@ -129,6 +130,27 @@ class RedactSecretsFilter(logging.Filter):
             elif name not in _STANDARD_RECORD_ATTRS:
                 setattr(record, name, _redact_value(value))
         return True
+
+
+class StdoutHandler(logging.StreamHandler):  # type: ignore[type-arg]
+    """A StreamHandler on whatever `sys.stdout` is when a record is written.
+
+    Binding the stream once, at configuration time, breaks when something swaps sys.stdout
+    (a test runner's capture, a daemoniser) and later closes the old one. Assigning `stream`
+    pins it (tests capture output that way); assigning None follows sys.stdout again.
+    """
+
+    def __init__(self) -> None:
+        self._pinned: Any = None
+        logging.Handler.__init__(self)  # not StreamHandler's, which would pin sys.stderr
+
+    @property  # type: ignore[override]
+    def stream(self) -> Any:
+        return self._pinned if self._pinned is not None else sys.stdout
+
+    @stream.setter
+    def stream(self, value: Any) -> None:
+        self._pinned = value
 
 
 class JsonFormatter(logging.Formatter):

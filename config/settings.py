@@ -192,8 +192,7 @@ LOGGING = {
     "formatters": {"json": {"()": "config.observability.JsonFormatter"}},
     "handlers": {
         "stdout": {
-            "class": "logging.StreamHandler",
-            "stream": "ext://sys.stdout",
+            "class": "config.observability.StdoutHandler",
             "formatter": "json",
             "filters": ["redact"],
         },

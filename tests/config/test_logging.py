@@ -27,9 +27,9 @@ def log_output():
     """The output of the real (configured) JSON handler on the root logger."""
     handler = next(h for h in logging.getLogger().handlers if h.get_name() == "stdout")
     stream = io.StringIO()
-    previous = handler.setStream(stream)
+    handler.stream = stream
     yield stream
-    handler.setStream(previous or sys.stdout)
+    handler.stream = None  # back to following sys.stdout
 
 
 def log_lines(stream):

@@ -27,8 +27,7 @@ def all_log_output() -> Iterator[io.StringIO]:
     (handler,) = [h for h in root.handlers if h.get_name() == "stdout"]
     assert isinstance(handler, logging.StreamHandler)
     captured = io.StringIO()
-    # Not setStream(): it flushes the old stream, which may be a capture pytest already closed.
-    previous_stream, handler.stream = handler.stream, captured
+    handler.stream = captured  # config.observability.StdoutHandler: pins the stream
     sql_logger = logging.getLogger("django.db.backends")
     previous_levels = root.level, sql_logger.level
     root.setLevel(logging.DEBUG)
@@ -40,7 +39,7 @@ def all_log_output() -> Iterator[io.StringIO]:
         connection.force_debug_cursor = False
         root.setLevel(previous_levels[0])
         sql_logger.setLevel(previous_levels[1])
-        handler.stream = previous_stream
+        handler.stream = None
 
 
 def test_raw_key_is_in_no_log_line_and_no_database_column(
