@@ -36,11 +36,17 @@ def plan_number_allocate() -> int:
     concurrent creator waits for it and then reads the next value; a rolled-back creation
     gives its number back (no gap), a deleted plan does not (no reuse).
     """
-    updated = PlanNumberCounter.objects.filter(pk=1).update(last_number=F("last_number") + 1)
-    if not updated:  # the row is made by a migration; recreate it if someone deleted it
-        PlanNumberCounter.objects.create(pk=1, last_number=1)
-        return 1
-    return PlanNumberCounter.objects.values_list("last_number", flat=True).get(pk=1)
+    counter = PlanNumberCounter.objects.filter(pk=1)
+    if not counter.update(last_number=F("last_number") + 1):
+        # The row comes from a migration; should it be gone (a flushed database), put it back
+        # above every existing number. ON CONFLICT DO NOTHING lets concurrent creators race
+        # here safely: one inserts, the others find its row, and the UPDATE orders them all.
+        highest = Plan.objects.aggregate(highest=models.Max("number"))["highest"] or 0
+        PlanNumberCounter.objects.bulk_create(
+            [PlanNumberCounter(pk=1, last_number=highest)], ignore_conflicts=True
+        )
+        counter.update(last_number=F("last_number") + 1)
+    return counter.values_list("last_number", flat=True).get()
 
 
 @transaction.atomic

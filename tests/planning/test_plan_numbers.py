@@ -6,7 +6,7 @@ from typing import Any
 import pytest
 from django.db import connection
 
-from planning.models import Plan
+from planning.models import Plan, PlanNumberCounter
 from planning.services import plan_create
 from tests.factories import UserFactory
 
@@ -32,6 +32,15 @@ def test_number_of_a_deleted_plan_is_not_reused(user: Any) -> None:
     assert set(Plan.objects.values_list("number", flat=True)) == {first.number, third.number}
 
 
+def test_a_lost_counter_row_resumes_above_the_highest_number(user: Any) -> None:
+    existing = plan_create(owner=user, name="Before")
+    PlanNumberCounter.objects.all().delete()
+
+    after = plan_create(owner=user, name="After")
+
+    assert after.number == existing.number + 1
+
+
 def test_creator_becomes_owner(user: Any) -> None:
     plan = plan_create(owner=user, name="Mine")
 
@@ -41,7 +50,14 @@ def test_creator_becomes_owner(user: Any) -> None:
 
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
-def test_concurrent_creation_gives_no_duplicate_numbers(requires_postgres: None) -> None:
+@pytest.mark.parametrize("counter_row", ["present", "missing"])
+def test_concurrent_creation_gives_no_duplicate_numbers(
+    requires_postgres: None, counter_row: str
+) -> None:
+    if counter_row == "missing":  # as after a flush: the creators race to put it back
+        PlanNumberCounter.objects.all().delete()
+    else:
+        PlanNumberCounter.objects.update_or_create(pk=1, defaults={"last_number": 0})
     threads_count, plans_per_thread = 8, 5
     owner = UserFactory.create()
     barrier = threading.Barrier(threads_count)
