@@ -35,7 +35,7 @@ lint: $(VENV)/.installed-dev
 typecheck: $(VENV)/.installed-dev
 	$(BIN)/mypy .
 
-test: lint $(VENV)/.installed-dev
+test: lint typecheck $(VENV)/.installed-dev
 	$(BIN)/python manage.py makemigrations --check --dry-run
 	$(BIN)/pytest $(PYTEST_ARGS)
 

@@ -1,7 +1,5 @@
 from __future__ import annotations
 
-from typing import ClassVar
-
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
 from django.utils.translation import gettext_lazy as _
@@ -26,6 +24,6 @@ class UserAdmin(DjangoUserAdmin):
         ),
         (_("Dates"), {"fields": ("last_login", "date_joined")}),
     )
-    add_fieldsets: ClassVar = (
+    add_fieldsets = (
         (None, {"classes": ("wide",), "fields": ("email", "name", "password1", "password2")}),
     )

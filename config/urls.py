@@ -3,14 +3,14 @@ from __future__ import annotations
 from django.contrib import admin
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
-from django.urls import include, path, re_path
+from django.urls import URLPattern, URLResolver, include, path, re_path
 from django.views import defaults
 from drf_spectacular.renderers import OpenApiJsonRenderer, OpenApiYamlRenderer
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from integrations.errors import ApiError, api_not_found, error_json_response
 
-api_v1 = [
+api_v1: list[URLPattern | URLResolver] = [
     path("", include("accounts.api_urls")),
     path("", include("integrations.api_urls")),
     path("", include("planning.api_urls")),

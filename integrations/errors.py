@@ -137,7 +137,7 @@ def as_api_error(exc: Exception, view: Any = None) -> ApiError:
         allowed = ", ".join(view.allowed_methods) if view is not None else ""
         return ApiError("routing.method_not_allowed", headers={"Allow": allowed})
     if isinstance(exc, drf.Throttled):
-        wait = max(1, math.ceil(exc.wait or 1))
+        wait = max(1, math.ceil(getattr(exc, "wait", None) or 1))
         return ApiError(
             "throttle.rate_limited",
             f"Too many requests. Retry in {wait} seconds.",

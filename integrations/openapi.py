@@ -66,7 +66,8 @@ class ErrorEnvelope(serializers.Serializer):
     success = serializers.BooleanField(help_text="Always false for an error.")
     message = serializers.CharField(help_text="Human-readable message.")
     messageKey = serializers.CharField(help_text="Stable dotted key, e.g. auth.invalid_api_key.")
-    data = ErrorDetails(allow_null=True)
+    # The envelope calls its payload `data`, which shadows Serializer.data on purpose.
+    data = ErrorDetails(allow_null=True)  # type: ignore[assignment]
     traceId = serializers.CharField(help_text="Quote it in a support request.")
 
 

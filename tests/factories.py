@@ -8,6 +8,12 @@ from factory.django import DjangoModelFactory
 from accounts.models import User
 
 
+def _password_set(user: User, create: bool, extracted: str | None, **kwargs: Any) -> None:
+    user.set_password(extracted or "correct-horse-battery-42")
+    if create:
+        user.save(update_fields=["password"])
+
+
 class UserFactory(DjangoModelFactory[User]):
     class Meta:
         model = User
@@ -17,11 +23,7 @@ class UserFactory(DjangoModelFactory[User]):
     name = factory.Faker("name")
     is_active = True
 
-    @factory.post_generation
-    def password(self, create: bool, extracted: str | None, **kwargs: Any) -> None:
-        self.set_password(extracted or "correct-horse-battery-42")
-        if create:
-            self.save(update_fields=["password"])
+    password = factory.PostGeneration(_password_set)
 
 
 # --- planning ---------------------------------------------------------------------------------

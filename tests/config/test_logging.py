@@ -11,7 +11,7 @@ import pytest
 from django.test import RequestFactory
 from django.views.debug import ExceptionReporter
 
-from config.observability import RedactingExceptionReporterFilter
+from config.observability import RedactingExceptionReporterFilter, StdoutHandler
 from tests.conftest import TEST_PASSWORD
 from tests.integrations.failing_urls import SECRET_IN_ERROR
 
@@ -25,7 +25,7 @@ PASSWORD = "hunter2-super-secret-pw"
 @pytest.fixture
 def log_output():
     """The output of the real (configured) JSON handler on the root logger."""
-    handler = next(h for h in logging.getLogger().handlers if h.get_name() == "stdout")
+    handler = next(h for h in logging.getLogger().handlers if isinstance(h, StdoutHandler))
     stream = io.StringIO()
     handler.stream = stream
     yield stream
