@@ -26,9 +26,7 @@ import http.client
 import json
 import os
 import re
-import secrets
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -37,9 +35,17 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks.harness import (
+    free_port,
+    migrate_and_create_key,
+    percentile,
+    server_environment,
+    start_gunicorn,
+)
+
 SESSION_PATH = "/api/v1/auth/session/api-key"
 BARE_PATH = "/bench/bare"
 
@@ -55,87 +61,6 @@ class Result:
     server_cpu_ms_per_request: float = 0.0
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def server_environment() -> dict[str, str]:
-    env = dict(os.environ)
-    env.update(
-        DJANGO_SETTINGS_MODULE="benchmarks.bare_settings",
-        DJANGO_DEBUG="false",
-        DJANGO_SECRET_KEY=secrets.token_urlsafe(64),
-        DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
-        DJANGO_SECURE_SSL_REDIRECT="false",
-        DJANGO_SECURE_COOKIES="false",
-        DJANGO_HSTS_SECONDS="0",
-        # The throttle still runs (cache read and write per request) but never refuses.
-        API_KEY_THROTTLE_RATE="100000000/second",
-        PYTHONPATH=str(ROOT),
-    )
-    return env
-
-
-def prepare_database(env: dict[str, str]) -> str:
-    """Migrates and creates a user with API access and one key; returns the raw key."""
-    python = sys.executable
-    subprocess.run(
-        [python, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True
-    )
-    email = f"bench-{secrets.token_hex(4)}@example.com"
-    script = (
-        "from accounts.models import User\n"
-        "from integrations.services import api_access_set\n"
-        f"user = User.objects.create_user(email={email!r}, password=None, name='Bench')\n"
-        "api_access_set(user=user, enabled=True)\n"
-    )
-    subprocess.run(
-        [python, "manage.py", "shell", "-v", "0", "-c", script], cwd=ROOT, env=env, check=True
-    )
-    issued = subprocess.run(
-        [python, "manage.py", "issue_api_key", email, "--name", "benchmark"],
-        cwd=ROOT,
-        env=env,
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    return issued.stdout.strip()
-
-
-def start_gunicorn(args: argparse.Namespace, env: dict[str, str], port: int, log: Path) -> Any:
-    gunicorn = str(Path(sys.executable).with_name("gunicorn"))
-    command = [
-        gunicorn,
-        "config.wsgi:application",
-        "--bind",
-        f"127.0.0.1:{port}",
-        "--workers",
-        str(args.workers),
-        "--worker-class",
-        args.worker_class,
-        "--threads",
-        str(args.threads),
-        "--keep-alive",
-        "30",
-    ]
-    with log.open("wb") as output:
-        server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=output, stderr=output)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            raise SystemExit(f"gunicorn exited early; see {log}:\n{log.read_text()[-2000:]}")
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return server
-        except OSError:
-            time.sleep(0.2)
-    server.terminate()
-    raise SystemExit("gunicorn did not start listening within 30 s")
-
-
 def check_route(port: int, path: str, raw_key: str) -> None:
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
     connection.request("POST", path, body=b"{}", headers=request_headers(raw_key))
@@ -148,11 +73,6 @@ def check_route(port: int, path: str, raw_key: str) -> None:
 
 def request_headers(raw_key: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {raw_key}", "Content-Type": "application/json"}
-
-
-def percentile(sorted_values: list[float], fraction: float) -> float:
-    index = min(len(sorted_values) - 1, max(0, round(fraction * len(sorted_values)) - 1))
-    return sorted_values[index]
 
 
 def load_python(
@@ -284,12 +204,18 @@ def main() -> None:
             "DATABASE_URL must name a PostgreSQL database; run "
             "`scripts/with-postgres.sh .venv/bin/python benchmarks/bench_session_check.py`."
         )
-    env = server_environment()
-    raw_key = prepare_database(env)
+    env = server_environment("benchmarks.bare_settings")
+    _email, raw_key = migrate_and_create_key(env)
     port = free_port()
     with tempfile.TemporaryDirectory(prefix="bench-session-") as tmp_name:
         tmp = Path(tmp_name)
-        server = start_gunicorn(args, env, port, tmp / "gunicorn.log")
+        server = start_gunicorn(
+            env,
+            port,
+            tmp / "gunicorn.log",
+            *("--workers", str(args.workers), "--worker-class", args.worker_class),
+            *("--threads", str(args.threads), "--keep-alive", "30"),
+        )
         try:
             for path in (BARE_PATH, SESSION_PATH):
                 check_route(port, path, raw_key)

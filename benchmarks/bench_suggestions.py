@@ -24,10 +24,7 @@ import argparse
 import http.client
 import json
 import os
-import secrets
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -35,90 +32,27 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def environment() -> dict[str, str]:
-    env = dict(os.environ)
-    if not env.get("DATABASE_URL", "").startswith("postgres"):
-        raise SystemExit("run under scripts/with-postgres.sh (DATABASE_URL must be PostgreSQL)")
-    env.update(
-        DJANGO_SETTINGS_MODULE="config.settings",
-        DJANGO_DEBUG="false",
-        DJANGO_SECRET_KEY=secrets.token_urlsafe(64),
-        DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
-        DJANGO_SECURE_SSL_REDIRECT="false",
-        DJANGO_SECURE_COOKIES="false",
-        DJANGO_HSTS_SECONDS="0",
-        API_KEY_THROTTLE_RATE="100000000/second",
-        PYTHONPATH=str(ROOT),
-    )
-    return env
-
-
-def manage(env: dict[str, str], *args: str) -> str:
-    done = subprocess.run(
-        [sys.executable, "manage.py", *args],
-        cwd=ROOT,
-        env=env,
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    return done.stdout
+from benchmarks.harness import (
+    free_port,
+    manage,
+    migrate_and_create_key,
+    percentile,
+    server_environment,
+    start_gunicorn,
+)
 
 
 def prepare(env: dict[str, str], nodes: int, actions: int) -> tuple[str, int]:
     """Migrates, creates the owner and a key, generates the plan; returns (raw key, number)."""
-    manage(env, "migrate", "--noinput", "-v", "0")
-    email = f"bench-{secrets.token_hex(4)}@example.com"
-    script = (
-        "from accounts.models import User\n"
-        "from integrations.services import api_access_set, api_key_create\n"
-        f"user = User.objects.create_user(email={email!r}, password=None, name='Bench')\n"
-        "api_access_set(user=user, enabled=True)\n"
-        "print(api_key_create(user=user, name='bench')[1])\n"
-    )
-    raw_key = manage(env, "shell", "-v", "0", "-c", script).strip().splitlines()[-1]
+    email, raw_key = migrate_and_create_key(env)
     started = time.perf_counter()
     output = manage(
         env, "generate_plan", "--nodes", str(nodes), "--actions", str(actions), "--owner", email
     )
     print(f"generated the plan in {time.perf_counter() - started:.1f}s: {output.splitlines()[0]}")
     return raw_key, int(output.strip().splitlines()[-1])
-
-
-def start_gunicorn(env: dict[str, str], port: int, workers: int, log: Path) -> Any:
-    command = [
-        str(Path(sys.executable).with_name("gunicorn")),
-        "config.wsgi:application",
-        "--bind",
-        f"127.0.0.1:{port}",
-        "--workers",
-        str(workers),
-        "--timeout",
-        "120",
-    ]
-    with log.open("wb") as output:
-        server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=output, stderr=output)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            raise SystemExit(f"gunicorn exited early:\n{log.read_text()[-2000:]}")
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return server
-        except OSError:
-            time.sleep(0.2)
-    server.terminate()
-    raise SystemExit("gunicorn did not start listening within 30 s")
 
 
 def worker_pids(master: int) -> list[int]:
@@ -165,11 +99,6 @@ class Client:
         if response.status != 200:
             raise SystemExit(f"GET {self.path}: {response.status} {body[:300]!r}")
         return elapsed * 1000, json.loads(body)
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
 
 
 def read_time_ms(number: int, rounds: int) -> float:
@@ -224,14 +153,14 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=200)
     args = parser.parse_args()
 
-    env = environment()
+    env = server_environment()
     os.environ.update(env)
     raw_key, number = prepare(env, args.nodes, args.actions)
     read_ms = read_time_ms(number, rounds=20)
     with tempfile.TemporaryDirectory() as tmp:
         log = Path(tmp) / "gunicorn.log"
-        server = start_gunicorn(env, free_port(), args.workers, log)
-        port = int(server.args[server.args.index("--bind") + 1].rsplit(":", 1)[1])
+        port = free_port()
+        server = start_gunicorn(env, port, log, "--workers", str(args.workers), "--timeout", "120")
         try:
             client = Client(port, raw_key, number)
             client.warm_up()
