@@ -8,7 +8,7 @@ from django import forms
 from django.contrib.auth import authenticate, password_validation
 from django.http import HttpRequest
 
-from accounts.models import User
+from accounts.models import DUPLICATE_EMAIL, User
 
 
 class RegistrationForm(forms.Form):
@@ -19,9 +19,7 @@ class RegistrationForm(forms.Form):
     def clean_email(self) -> str:
         email = self.cleaned_data["email"].strip().lower()
         if User.objects.filter(email__iexact=email).exists():
-            raise forms.ValidationError(
-                "An account with this email already exists. Log in instead.", code="duplicate"
-            )
+            raise forms.ValidationError(DUPLICATE_EMAIL, code="duplicate")
         return email
 
     def clean(self) -> dict[str, Any]:

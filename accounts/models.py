@@ -8,6 +8,8 @@ from django.db import models
 from django.db.models.functions import Lower
 from django.utils import timezone
 
+DUPLICATE_EMAIL = "An account with this email already exists. Log in instead."
+
 
 class UserManager(BaseUserManager["User"]):
     use_in_migrations = True

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth import login, logout
+from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -62,14 +63,18 @@ def register_page(request: HttpRequest) -> HttpResponse:
             return limited
         form = RegistrationForm(request.POST)
         if form.is_valid():
-            user = user_register(
-                email=form.cleaned_data["email"],
-                password=form.cleaned_data["password"],
-                name=form.cleaned_data["name"],
-            )
-            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-            messages.success(request, "Welcome to Maintplan. Your account is ready.")
-            return redirect("planning:plan_list")
+            try:
+                user = user_register(
+                    email=form.cleaned_data["email"],
+                    password=form.cleaned_data["password"],
+                    name=form.cleaned_data["name"],
+                )
+            except ValidationError as error:  # the same email registered a moment ago
+                form.add_error(None, error)
+            else:
+                login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+                messages.success(request, "Welcome to Maintplan. Your account is ready.")
+                return redirect("planning:plan_list")
     return render(request, "accounts/register.html", {"form": form})
 
 

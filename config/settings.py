@@ -161,7 +161,12 @@ DEFAULT_EXCEPTION_REPORTER_FILTER = "config.observability.RedactingExceptionRepo
 # --- API ---------------------------------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["integrations.parsers.JsonObjectParser"],
+    # OPTIONS answers 405 in the envelope instead of DRF's metadata document.
+    "DEFAULT_METADATA_CLASS": None,
+    # Client address for per-address throttling: REMOTE_ADDR unless the operator says how many
+    # proxies append to X-Forwarded-For (a client can write that header itself).
+    "NUM_PROXIES": env_int("DJANGO_NUM_PROXIES", 0, minimum=0),
     "DEFAULT_AUTHENTICATION_CLASSES": [],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "EXCEPTION_HANDLER": "integrations.errors.api_exception_handler",

@@ -93,7 +93,10 @@ def suggestion_apply_code(*, suggestion: Suggestion, code_id: Any) -> Suggestion
     if str(code_id) not in prefill:
         raise ValidationError({"code": "Choose one of the proposed codes."})
     code = Code.objects.get(pk=code_id)
-    node = StructureNode.objects.get(pk=suggestion.structure_node_id)
+    node = StructureNode.objects.select_for_update().get(pk=suggestion.structure_node_id)
+    if node.code_id is not None:
+        # Someone assigned a code since the page was shown; never overwrite it silently.
+        raise ValidationError(f"“{node.name}” has a code already; the suggestion is out of date.")
     node_code_assign(node=node, code=code)
     return _resolve_applied(suggestion)
 

@@ -88,6 +88,32 @@ def test_register_rejects_non_object_body(client, raw_body):
     assert response.json()["messageKey"] == "validation.body_not_object"
 
 
+def test_deeply_nested_json_is_malformed_not_a_server_error(client):
+    response = client.post(LOGIN, "[" * 50_000 + "]" * 50_000, content_type="application/json")
+
+    assert response.status_code == 400
+    assert response.json()["messageKey"] == "validation.malformed_json"
+
+
+def test_options_is_405_in_the_envelope(client):
+    response = client.options(LOGIN)
+
+    assert response.status_code == 405
+    assert_envelope(response.json(), success=False, message_key="routing.method_not_allowed")
+
+
+def test_register_race_on_one_email_is_a_field_error(client, user, monkeypatch):
+    # Both requests passed the form's duplicate check; the unique index decides.
+    monkeypatch.setattr("accounts.forms.RegistrationForm.clean_email", lambda form: user.email)
+
+    response = post_json(client, REGISTER, {"email": user.email, "password": GOOD_PASSWORD})
+
+    assert response.status_code == 400
+    assert response.json()["messageKey"] == "validation.failed"
+    assert "already exists" in response.json()["data"]["errors"]["email"][0]
+    assert User.objects.count() == 1
+
+
 def test_register_rejects_form_encoded_body(client):
     response = client.post(REGISTER, {"email": "a@example.com", "password": GOOD_PASSWORD})
 
@@ -155,3 +181,18 @@ def test_password_routes_are_throttled_per_address(client, user, settings, url):
     assert_envelope(response.json(), success=False, message_key="throttle.rate_limited")
     assert 0 < int(response["Retry-After"]) <= 60
     assert other_address.status_code != 429
+
+
+def test_password_throttle_ignores_a_forged_forwarded_for(client, user, settings):
+    settings.MAINTPLAN_THROTTLE_RATES = {**settings.MAINTPLAN_THROTTLE_RATES, "auth": "2/minute"}
+    statuses = [
+        post_json(
+            client,
+            LOGIN,
+            {"email": user.email, "password": "wrong-one-99"},
+            HTTP_X_FORWARDED_FOR=f"198.51.100.{attempt}",
+        ).status_code
+        for attempt in range(3)
+    ]
+
+    assert statuses == [401, 401, 429]

@@ -64,6 +64,16 @@ def test_registration_rejects_duplicate_email_case_insensitively(client, user):
     assert User.objects.count() == 1
 
 
+def test_registration_race_on_one_email_shows_the_duplicate_error(client, user, monkeypatch):
+    monkeypatch.setattr("accounts.forms.RegistrationForm.clean_email", lambda form: user.email)
+
+    response = register(client, email=user.email)
+
+    assert response.status_code == 200
+    assert "An account with this email already exists" in response.content.decode()
+    assert User.objects.count() == 1
+
+
 def test_registration_page_requires_csrf_token(db):
     from django.test import Client
 

@@ -115,6 +115,27 @@ def test_apply_code_rejects_a_code_that_was_not_proposed(owner_client: Client, u
     assert "Choose one of the proposed codes." in response.content.decode()
 
 
+def test_apply_code_never_overwrites_a_code_assigned_since(owner_client: Client, user: Any) -> None:
+    items = make_plan(user)
+    owner_client.get(planning_url(items["plan"]))
+    missing = suggestion(items["plan"], f"missing_code:{items['fan'].pk}")
+    chosen_meanwhile = CodeFactory.create()
+    items["fan"].code = chosen_meanwhile  # another tab assigned a code after the page loaded
+    items["fan"].save()
+
+    response = owner_client.post(
+        f"{planning_url(items['plan'])}suggestions/{missing.pk}/apply/",
+        {"code": str(items["code"].pk)},
+        follow=True,
+    )
+
+    items["fan"].refresh_from_db()
+    assert items["fan"].code_id == chosen_meanwhile.pk
+    assert "has a code already" in response.content.decode()
+    missing.refresh_from_db()
+    assert missing.resolution != "applied"
+
+
 def test_apply_grouping_creates_the_project(owner_client: Client, user: Any) -> None:
     items = make_plan(user)
     owner_client.get(planning_url(items["plan"]))
@@ -210,10 +231,13 @@ def test_suggestion_of_another_plan_is_404(owner_client: Client, user: Any) -> N
 
     suggestion_sync(plan=other["plan"])
     alien = suggestion(other["plan"], f"missing_code:{foreign.pk}")
-    response = owner_client.post(
+    dismiss = owner_client.post(
         f"{planning_url(items['plan'])}suggestions/{alien.pk}/dismiss/", {"reason": "accepted"}
     )
-    assert response.status_code == 404
+    apply = owner_client.post(f"{planning_url(items['plan'])}suggestions/{alien.pk}/apply/")
+    assert dismiss.status_code == apply.status_code == 404
+    alien.refresh_from_db()
+    assert alien.status == "open"
 
 
 # --- in the browser ----------------------------------------------------------------------------
