@@ -9,6 +9,7 @@ from django.contrib.auth import authenticate, password_validation
 from django.http import HttpRequest
 
 from accounts.models import DUPLICATE_EMAIL, User
+from accounts.selectors import user_get_by_email
 
 
 class RegistrationForm(forms.Form):
@@ -18,7 +19,7 @@ class RegistrationForm(forms.Form):
 
     def clean_email(self) -> str:
         email = self.cleaned_data["email"].strip().lower()
-        if User.objects.filter(email__iexact=email).exists():
+        if user_get_by_email(email=email) is not None:
             raise forms.ValidationError(DUPLICATE_EMAIL, code="duplicate")
         return email
 

@@ -2,9 +2,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import BaseCommand, CommandParser
 
-from accounts.models import User
+from accounts.management import command_user
 from integrations.services import api_access_set
 
 
@@ -18,9 +18,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, email: str, revoke: bool, **options: Any) -> None:
-        user = User.objects.filter(email__iexact=email.strip()).first()
-        if user is None:
-            raise CommandError(f"No account has the email address {email!r}.")
+        user = command_user(email)
         api_access_set(user=user, enabled=not revoke)
         verb = "withdrawn from" if revoke else "enabled for"
         self.stdout.write(f"API access {verb} {user.email}.")

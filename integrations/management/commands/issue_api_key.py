@@ -6,16 +6,9 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import timezone
 
-from accounts.models import User
+from accounts.management import command_user, positive_int
 from integrations.selectors import api_access_granted
 from integrations.services import api_key_create
-
-
-def _positive_int(value: str) -> int:
-    number = int(value)
-    if number < 1:
-        raise ValueError(value)
-    return number
 
 
 class Command(BaseCommand):
@@ -29,7 +22,7 @@ class Command(BaseCommand):
         parser.add_argument("--name", required=True, help="Name of the key.")
         parser.add_argument(
             "--expires-days",
-            type=_positive_int,
+            type=positive_int,
             default=None,
             metavar="N",
             help="Expire the key N days (>= 1) from now; default: no expiry.",
@@ -38,9 +31,7 @@ class Command(BaseCommand):
     def handle(
         self, *args: Any, email: str, name: str, expires_days: int | None, **options: Any
     ) -> None:
-        user = User.objects.filter(email__iexact=email.strip()).first()
-        if user is None:
-            raise CommandError(f"No account has the email address {email!r}.")
+        user = command_user(email)
         if not name.strip():
             raise CommandError("--name must not be empty.")
         expires_at = timezone.now() + timedelta(days=expires_days) if expires_days else None

@@ -7,7 +7,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import timezone
 
-from accounts.models import User
+from accounts.management import command_user, non_negative_int, positive_int
 from planning.importers import ImportRejected, plan_import_document
 from planning.models import ActionKind, ActionStatus, Code, NodeKind
 
@@ -17,20 +17,6 @@ NODES_PER_BUILDING = 50
 NODES_PER_SYSTEM = 10
 SYSTEM_NAMES = ("Roof", "Facade", "Heating", "Ventilation", "Electrical", "Sanitary", "Fire")
 SHARE_WITHOUT_CODE = 0.15
-
-
-def _positive(value: str) -> int:
-    number = int(value)
-    if number < 1:
-        raise ValueError(value)
-    return number
-
-
-def _not_negative(value: str) -> int:
-    number = int(value)
-    if number < 0:
-        raise ValueError(value)
-    return number
 
 
 def synthetic_plan_document(
@@ -115,8 +101,8 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--nodes", type=_positive, required=True, metavar="N")
-        parser.add_argument("--actions", type=_not_negative, required=True, metavar="M")
+        parser.add_argument("--nodes", type=positive_int, required=True, metavar="N")
+        parser.add_argument("--actions", type=non_negative_int, required=True, metavar="M")
         parser.add_argument("--owner", required=True, metavar="EMAIL")
         parser.add_argument("--name")
         parser.add_argument("--seed", type=int, default=1)
@@ -131,9 +117,7 @@ class Command(BaseCommand):
         seed: int,
         **options: Any,
     ) -> None:
-        user = User.objects.filter(email__iexact=owner.strip()).first()
-        if user is None:
-            raise CommandError(f"No account has the email address {owner!r}.")
+        user = command_user(owner)
         started = time.perf_counter()
         document = synthetic_plan_document(
             nodes=nodes,

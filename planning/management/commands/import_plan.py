@@ -5,7 +5,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from accounts.models import User
+from accounts.management import command_user
 from planning.importers import ImportRejected, plan_import, plan_import_csv
 
 
@@ -42,9 +42,7 @@ class Command(BaseCommand):
         name: str | None,
         **options: Any,
     ) -> None:
-        user = User.objects.filter(email__iexact=owner.strip()).first()
-        if user is None:
-            raise CommandError(f"No account has the email address {owner!r}.")
+        user = command_user(owner)
         is_csv = actions_csv is not None or file.lower().endswith(".csv")
         try:
             if is_csv:
