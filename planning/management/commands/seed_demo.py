@@ -11,8 +11,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
+from accounts.selectors import user_get_by_email
 from integrations.models import ApiKey
 from integrations.services import api_access_set, api_key_create
+from planning.catalog import STARTER_CATALOG
 from planning.importers import plan_import
 from planning.models import ActionKind, ActionStatus, Code, PlanMembership, PlanRole
 
@@ -33,65 +35,62 @@ class ComponentTemplate:
     name: str
     code: str
     quantity: tuple[int, int]
-    # Used when the catalog lacks the code (an operator deleted it): unit, cost, service life.
-    unit: str
-    unit_cost: float
-    service_life_years: int
     inspection_every_years: int = 0
 
 
+STARTER_FIGURES = {row[0]: row for row in STARTER_CATALOG}
 SYSTEMS: dict[str, list[ComponentTemplate]] = {
     "Roof": [
-        ComponentTemplate("Flat roof membrane", "363.2", (300, 1500), "m2", 80, 25, 2),
-        ComponentTemplate("Roof gutters and downpipes", "363.4", (60, 250), "m", 60, 30),
-        ComponentTemplate("Rooflights", "363.5", (2, 12), "pcs", 1800, 30),
+        ComponentTemplate("Flat roof membrane", "363.2", (300, 1500), 2),
+        ComponentTemplate("Roof gutters and downpipes", "363.4", (60, 250)),
+        ComponentTemplate("Rooflights", "363.5", (2, 12)),
     ],
     "Building envelope": [
-        ComponentTemplate("Facade render", "335.1", (600, 2500), "m2", 90, 40),
-        ComponentTemplate("Facade paint", "335.2", (600, 2500), "m2", 30, 15),
-        ComponentTemplate("Windows", "334.2", (150, 600), "m2", 600, 30),
-        ComponentTemplate("Entrance doors", "334.3", (2, 6), "pcs", 4500, 30),
-        ComponentTemplate("Sun blinds", "338.1", (80, 300), "m2", 250, 20),
-        ComponentTemplate("Balconies", "339.1", (4, 30), "pcs", 3500, 40),
+        ComponentTemplate("Facade render", "335.1", (600, 2500)),
+        ComponentTemplate("Facade paint", "335.2", (600, 2500)),
+        ComponentTemplate("Windows", "334.2", (150, 600)),
+        ComponentTemplate("Entrance doors", "334.3", (2, 6)),
+        ComponentTemplate("Sun blinds", "338.1", (80, 300)),
+        ComponentTemplate("Balconies", "339.1", (4, 30)),
     ],
     "Heating": [
-        ComponentTemplate("Gas boiler", "421.1", (1, 3), "pcs", 12000, 20, 1),
-        ComponentTemplate("Heating pipework", "422.1", (300, 1500), "m", 70, 40),
-        ComponentTemplate("Radiators", "423.1", (40, 200), "pcs", 450, 40),
-        ComponentTemplate("Radiator valves", "423.2", (40, 200), "pcs", 60, 15),
-        ComponentTemplate("Hot water tank", "412.2", (1, 3), "pcs", 3000, 20),
+        ComponentTemplate("Gas boiler", "421.1", (1, 3), 1),
+        ComponentTemplate("Heating pipework", "422.1", (300, 1500)),
+        ComponentTemplate("Radiators", "423.1", (40, 200)),
+        ComponentTemplate("Radiator valves", "423.2", (40, 200)),
+        ComponentTemplate("Hot water tank", "412.2", (1, 3)),
     ],
     "Ventilation": [
-        ComponentTemplate("Air handling unit", "431.1", (1, 3), "pcs", 25000, 20),
-        ComponentTemplate("Ventilation ductwork", "431.2", (200, 900), "m", 80, 40),
-        ComponentTemplate("Exhaust fans", "431.3", (4, 20), "pcs", 350, 15),
+        ComponentTemplate("Air handling unit", "431.1", (1, 3)),
+        ComponentTemplate("Ventilation ductwork", "431.2", (200, 900)),
+        ComponentTemplate("Exhaust fans", "431.3", (4, 20)),
     ],
     "Electrical": [
-        ComponentTemplate("Main distribution board", "444.1", (1, 2), "pcs", 15000, 30),
-        ComponentTemplate("Electrical wiring", "444.2", (1500, 6000), "m2", 60, 40),
-        ComponentTemplate("Lighting", "445.1", (100, 400), "pcs", 180, 20),
-        ComponentTemplate("Photovoltaic system", "442.1", (20, 120), "kWp", 1300, 25),
+        ComponentTemplate("Main distribution board", "444.1", (1, 2)),
+        ComponentTemplate("Electrical wiring", "444.2", (1500, 6000)),
+        ComponentTemplate("Lighting", "445.1", (100, 400)),
+        ComponentTemplate("Photovoltaic system", "442.1", (20, 120)),
     ],
     "Sanitary": [
-        ComponentTemplate("Drainage pipes", "411.1", (150, 600), "m", 120, 50),
-        ComponentTemplate("Drinking water pipes", "412.1", (150, 600), "m", 90, 40),
-        ComponentTemplate("Sanitary fixtures", "419.1", (20, 80), "pcs", 900, 25),
+        ComponentTemplate("Drainage pipes", "411.1", (150, 600)),
+        ComponentTemplate("Drinking water pipes", "412.1", (150, 600)),
+        ComponentTemplate("Sanitary fixtures", "419.1", (20, 80)),
     ],
     "Fire safety": [
-        ComponentTemplate("Fire alarm system", "456.1", (1500, 6000), "m2", 12, 15, 2),
-        ComponentTemplate("Emergency lighting", "457.1", (30, 120), "pcs", 250, 15),
-        ComponentTemplate("Fire doors", "344.1", (6, 24), "pcs", 2200, 30),
-        ComponentTemplate("Fire extinguishers", "474.2", (10, 40), "pcs", 120, 10, 1),
+        ComponentTemplate("Fire alarm system", "456.1", (1500, 6000), 2),
+        ComponentTemplate("Emergency lighting", "457.1", (30, 120)),
+        ComponentTemplate("Fire doors", "344.1", (6, 24)),
+        ComponentTemplate("Fire extinguishers", "474.2", (10, 40), 1),
     ],
     "Conveying": [
-        ComponentTemplate("Passenger elevator", "461.1", (1, 2), "pcs", 80000, 25, 1),
+        ComponentTemplate("Passenger elevator", "461.1", (1, 2), 1),
     ],
 }
 GROUNDS: list[ComponentTemplate] = [
-    ComponentTemplate("Car park paving", "521.1", (400, 2000), "m2", 55, 25),
-    ComponentTemplate("Fencing", "533.1", (100, 600), "m", 120, 25),
-    ComponentTemplate("Exterior lighting", "541.1", (6, 30), "pcs", 1200, 20),
-    ComponentTemplate("Playground equipment", "574.1", (2, 8), "pcs", 8000, 15),
+    ComponentTemplate("Car park paving", "521.1", (400, 2000)),
+    ComponentTemplate("Fencing", "533.1", (100, 600)),
+    ComponentTemplate("Exterior lighting", "541.1", (6, 30)),
+    ComponentTemplate("Playground equipment", "574.1", (2, 8)),
 ]
 SITES: list[tuple[str, list[str], list[ComponentTemplate]]] = [
     ("North campus", ["Library", "Science block", "Sports hall"], GROUNDS),
@@ -147,8 +146,12 @@ class _DemoPlanBuilder:
     ) -> None:
         rng = self.rng
         code = self.codes.get(template.code)
-        unit_cost = float(code.unit_cost if code and code.unit_cost else template.unit_cost)
-        life = (code.service_life_years if code else None) or template.service_life_years
+        # An operator may have edited or deleted a catalog code: the starter figures stand in.
+        _code, _name, default_unit, default_cost, default_life, _words = STARTER_FIGURES[
+            template.code
+        ]
+        unit_cost = float(code.unit_cost if code and code.unit_cost else default_cost)
+        life = (code.service_life_years if code else None) or default_life
         quantity = rng.randint(*template.quantity)
         # Most components fall due within the plan's ten years; the rest were renewed lately.
         if grouped_year is not None or rng.random() < 0.6:
@@ -164,7 +167,7 @@ class _DemoPlanBuilder:
             "component",
             code=node_code,
             quantity=quantity,
-            unit=code.unit if code else template.unit,
+            unit=code.unit if code else default_unit,
             install_year=due_year - life,
         )
         replacement_cost = unit_cost * quantity
@@ -235,7 +238,7 @@ class Command(BaseCommand):
     @transaction.atomic
     def handle(self, *args: Any, **options: Any) -> None:
         done: list[str] = []
-        user = User.objects.filter(email__iexact=DEMO_EMAIL).first()
+        user = user_get_by_email(email=DEMO_EMAIL)
         if user is None:
             password = secrets.token_urlsafe(12)
             user = User.objects.create_user(
