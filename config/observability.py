@@ -72,7 +72,6 @@ class RequestContextMiddleware:
                 "duration_ms": round((time.perf_counter() - started) * 1000, 2),
                 "trace_id": trace_id,
                 "user_id": str(user.pk) if user is not None and user.is_authenticated else None,
-                **getattr(request, "log_context", {}),
             },
         )
         return response

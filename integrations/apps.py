@@ -8,4 +8,4 @@ class IntegrationsConfig(AppConfig):
 
     def ready(self) -> None:
         # Registers the ApiKeyAuth security scheme with drf-spectacular.
-        from integrations import schema  # noqa: F401
+        from integrations import openapi  # noqa: F401

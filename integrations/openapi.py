@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema_field
 from rest_framework import serializers
 
@@ -33,6 +34,24 @@ AUTH_ERRORS = {
     429: ["throttle.rate_limited"],
     500: ["server.error"],
 }
+
+
+class ApiKeyAuthScheme(OpenApiAuthenticationExtension):
+    """The `ApiKeyAuth` security scheme (HTTP bearer) for ApiKeyAuthentication. Registered with
+    drf-spectacular by being imported (IntegrationsConfig.ready)."""
+
+    target_class = "integrations.authentication.ApiKeyAuthentication"
+    name = "ApiKeyAuth"
+
+    def get_security_definition(self, auto_schema: Any) -> dict[str, Any]:
+        return {
+            "type": "http",
+            "scheme": "bearer",
+            "description": (
+                "A user API key, created under Profile > Integrations > API keys: "
+                "`Authorization: Bearer mpk_...`."
+            ),
+        }
 
 
 def public_operations_only(endpoints: list[tuple[Any, ...]], **kwargs: Any) -> list[Any]:
