@@ -23,7 +23,7 @@ from planning.models import (
     Project,
     StructureNode,
 )
-from planning.selectors import TreeNode
+from planning.selectors import TreeNode, plan_projects
 
 COST_MAX_DIGITS = 14
 
@@ -185,7 +185,7 @@ class ActionForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.nodes = {str(item.node.pk): item.node for item in flat_tree}
         _choices_set(self, "node", [("", "Choose a node"), *_tree_choices(flat_tree)])
-        self.projects = {str(p.pk): p for p in Project.objects.filter(plan=plan)}
+        self.projects = {str(p.pk): p for p in plan_projects(plan=plan)}
         _choices_set(
             self,
             "project",

@@ -24,12 +24,6 @@ from planning.models import (
 )
 
 
-def plan_list_for_user(*, user: Any) -> QuerySet[Plan]:
-    if not user.is_authenticated:
-        return Plan.objects.none()
-    return Plan.objects.filter(memberships__user=user).order_by("number")
-
-
 def plan_membership_get(*, user: Any, number: int) -> PlanMembership:
     """The user's membership of plan `number` (with the plan); Http404 when there is none."""
     if not user.is_authenticated or not 1 <= number <= MAX_PLAN_NUMBER:
@@ -157,17 +151,26 @@ def node_get(*, plan: Plan, node_id: Any) -> StructureNode:
         raise Http404("No such node") from None
 
 
-def node_ancestors(*, node: StructureNode) -> list[StructureNode]:
-    """From the root down to the node's parent (one query for the plan's nodes)."""
-    by_id: dict[Any, StructureNode] = {
-        n.pk: n for n in StructureNode.objects.filter(plan_id=node.plan_id)
-    }
+def tree_ancestors(*, flat_tree: list[TreeNode], node: StructureNode) -> list[StructureNode]:
+    """From the root down to the node's parent, out of an already loaded `structure_flat`."""
+    by_id: dict[Any, StructureNode] = {item.node.pk: item.node for item in flat_tree}
     path: list[StructureNode] = []
     current = by_id.get(node.parent_id)
     while current is not None and len(path) < len(by_id):
         path.append(current)
         current = by_id.get(current.parent_id)
     return list(reversed(path))
+
+
+def tree_subtree_size(*, flat_tree: list[TreeNode], node: StructureNode) -> int:
+    """How many nodes the node's subtree holds (itself included), out of `structure_flat`."""
+    stack = [item for item in flat_tree if item.node.pk == node.pk]
+    size = 0
+    while stack:
+        item = stack.pop()
+        size += 1
+        stack.extend(item.children)
+    return size
 
 
 # --- actions ----------------------------------------------------------------------------------
@@ -196,15 +199,6 @@ def action_get(*, plan: Plan, action_id: Any) -> Action:
         return Action.objects.select_related("node", "project", "plan").get(plan=plan, pk=action_id)
     except (Action.DoesNotExist, ValidationError, ValueError):
         raise Http404("No such action") from None
-
-
-def action_years(*, plan: Plan) -> list[int]:
-    return list(
-        Action.objects.filter(plan=plan)
-        .order_by("planned_year")
-        .values_list("planned_year", flat=True)
-        .distinct()
-    )
 
 
 def plan_projects(*, plan: Plan) -> QuerySet[Project]:

@@ -10,6 +10,7 @@ from django.db import IntegrityError, models, transaction
 from django.db.models import F
 
 from accounts.models import User
+from accounts.selectors import user_get_by_email
 from planning.catalog import STARTER_CATALOG
 from planning.models import (
     MAX_YEAR,
@@ -26,6 +27,7 @@ from planning.models import (
     Project,
     StructureNode,
 )
+from planning.selectors import node_subtree_ids
 
 
 @transaction.atomic
@@ -195,14 +197,9 @@ def node_move(*, node: StructureNode, parent: StructureNode | None) -> Structure
 def node_delete(*, node: StructureNode) -> int:
     """Deletes the node, its whole subtree and their actions; returns how many nodes went."""
     _plan_lock(node.plan)
-    deleted = StructureNode.objects.filter(pk__in=_subtree_ids(node)).delete()[1]
+    subtree = node_subtree_ids(plan=node.plan, node_id=node.pk)
+    deleted = StructureNode.objects.filter(pk__in=subtree).delete()[1]
     return deleted.get(StructureNode._meta.label, 0)
-
-
-def _subtree_ids(node: StructureNode) -> set[Any]:
-    from planning.selectors import node_subtree_ids
-
-    return node_subtree_ids(plan=node.plan, node_id=node.pk)
 
 
 @transaction.atomic
@@ -339,7 +336,7 @@ def _owner_count_locked(plan: Plan) -> int:
 def membership_add(*, plan: Plan, email: str, role: str) -> PlanMembership:
     """Adds the user with this email (an existing account) to the plan."""
     role = _require_choice(role, PlanRole, field="role")
-    user = User.objects.filter(email__iexact=(email or "").strip()).first()
+    user = user_get_by_email(email=email)
     if user is None:
         raise ValidationError(
             {"email": "No account uses this email address. Ask them to register first."}

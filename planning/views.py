@@ -41,7 +41,8 @@ from planning.forms import (
     PlanImportForm,
     form_errors_apply,
 )
-from planning.models import PlanMembership, PlanRole, StructureNode
+from planning.importers import ImportRejected, plan_import, plan_import_csv
+from planning.models import Plan, PlanMembership, PlanRole, StructureNode
 
 PlanView = Callable[..., HttpResponse]
 
@@ -78,8 +79,9 @@ def _user(request: HttpRequest) -> User:
     return request.user
 
 
-def _plan_url(membership: PlanMembership, **params: Any) -> str:
-    url = reverse("planning:plan_detail", args=[membership.plan.number])
+def plan_url(plan: Plan, **params: Any) -> str:
+    """The plan page, with the actions table filtered by `params` (empty ones left out)."""
+    url = reverse("planning:plan_detail", args=[plan.number])
     query = {key: value for key, value in params.items() if value not in (None, "")}
     return f"{url}?{urlencode(query)}" if query else url
 
@@ -137,10 +139,6 @@ def plan_import_upload(request: HttpRequest) -> HttpResponse:
     """The upload form of the plan list: all or nothing, every problem listed."""
     if request.method != "POST":
         return redirect("planning:plan_list")
-    # Imported here: the importer package is another module's, and the list page must not
-    # depend on it to render.
-    from planning.importers import ImportRejected, plan_import, plan_import_csv
-
     form = PlanImportForm(request.POST, request.FILES, prefix="import")
     problems: list[Any] = []
     if form.is_valid():
@@ -230,7 +228,7 @@ def node_root_create(request: HttpRequest, membership: PlanMembership) -> HttpRe
             form_errors_apply(form, error)
         else:
             messages.success(request, f"Added “{node.name}”.")
-            return redirect(_plan_url(membership))
+            return redirect(plan_url(membership.plan))
     return _render_plan_detail(request, membership, root_form=form)
 
 
@@ -252,9 +250,9 @@ def _render_node_detail(
             "plan": plan,
             "node": node,
             "can_edit": membership.can_edit,
-            "ancestors": selectors.node_ancestors(node=node),
+            "ancestors": selectors.tree_ancestors(flat_tree=flat_tree, node=node),
             "children": [item.node for item in flat_tree if item.node.parent_id == node.pk],
-            "subtree_size": len(selectors.node_subtree_ids(plan=plan, node_id=node.pk)),
+            "subtree_size": selectors.tree_subtree_size(flat_tree=flat_tree, node=node),
             "rename_form": forms.get("rename_form")
             or NodeRenameForm(prefix="rename", initial={"name": node.name}),
             "details_form": forms.get("details_form")
@@ -276,7 +274,7 @@ def _render_node_detail(
             "query": query,
             "search_results": list(selectors.code_search(query=query)),
             "code_options": selectors.code_catalog_options() if membership.can_edit else [],
-            "actions_url": _plan_url(membership, node=node.pk),
+            "actions_url": plan_url(membership.plan, node=node.pk),
         },
     )
 
@@ -404,7 +402,7 @@ def node_delete(request: HttpRequest, membership: PlanMembership, node_id: Any) 
         parent = node.parent
         deleted = services.node_delete(node=node)
         messages.success(request, f"Deleted “{node.name}” and {deleted - 1} node(s) below it.")
-        return redirect(_node_url(parent) if parent else _plan_url(membership))
+        return redirect(_node_url(parent) if parent else plan_url(membership.plan))
     subtree = selectors.node_subtree_ids(plan=plan, node_id=node.pk)
     return render(
         request,
@@ -443,7 +441,7 @@ def action_create(request: HttpRequest, membership: PlanMembership) -> HttpRespo
             form_errors_apply(form, error)
         else:
             messages.success(request, f"Action “{action.title}” added for {action.planned_year}.")
-            return redirect(_plan_url(membership) + "#actions")
+            return redirect(plan_url(membership.plan) + "#actions")
     return _render_plan_detail(request, membership, action_form=form)
 
 
@@ -462,7 +460,7 @@ def action_edit(request: HttpRequest, membership: PlanMembership, action_id: Any
                 form_errors_apply(form, error)
             else:
                 messages.success(request, f"Action “{action.title}” saved.")
-                return redirect(_plan_url(membership) + "#actions")
+                return redirect(plan_url(membership.plan) + "#actions")
     else:
         form = ActionForm(
             prefix="action",
@@ -490,7 +488,7 @@ def action_cancel(request: HttpRequest, membership: PlanMembership, action_id: A
     action = selectors.action_get(plan=membership.plan, action_id=action_id)
     services.action_cancel(action=action)
     messages.success(request, f"Action “{action.title}” cancelled.")
-    return redirect(_plan_url(membership) + "#actions")
+    return redirect(plan_url(membership.plan) + "#actions")
 
 
 @plan_member_required(edit=True)
@@ -499,7 +497,7 @@ def action_done(request: HttpRequest, membership: PlanMembership, action_id: Any
     action = selectors.action_get(plan=membership.plan, action_id=action_id)
     services.action_mark_done(action=action)
     messages.success(request, f"Action “{action.title}” marked done.")
-    return redirect(_plan_url(membership) + "#actions")
+    return redirect(plan_url(membership.plan) + "#actions")
 
 
 # --- members --------------------------------------------------------------------------------

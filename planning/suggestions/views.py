@@ -8,7 +8,6 @@ lists. Viewers see everything but get no buttons, and a POST from them is refuse
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import urlencode
 from uuid import UUID
 
 from django.contrib import messages
@@ -28,7 +27,7 @@ from planning.suggestions.services import (
     suggestion_dismiss,
 )
 from planning.suggestions.sync import SuggestionPayload, suggestion_sync
-from planning.views import plan_member_required
+from planning.views import plan_member_required, plan_url
 
 SUGGESTIONS_PER_PAGE = 50
 
@@ -40,8 +39,7 @@ def _planning_url(plan: Plan) -> str:
 def review_url(plan: Plan, recommended: dict[str, Any]) -> str:
     """The plan page's actions table filtered to the node and year of a deviation."""
     hint = recommended.get("filter", {})
-    query = urlencode({"node": hint.get("structure_node_id", ""), "year": hint.get("year", "")})
-    return f"{reverse('planning:plan_detail', args=[plan.number])}?{query}"
+    return plan_url(plan, node=hint.get("structure_node_id"), year=hint.get("year"))
 
 
 def _prefill_codes(recommended: dict[str, Any], codes: dict[str, Code]) -> list[Code]:
