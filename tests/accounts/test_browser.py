@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth import get_user_model
+from playwright.sync_api import expect
 
 from tests.conftest import browser_login
 
@@ -17,18 +18,18 @@ def test_register_shows_errors_then_logs_in_and_out(page):
     page.fill("input[name=password]", "12345678")
     page.click("button[type=submit]")
 
-    assert page.locator(".error").filter(has_text="This password is too common.").is_visible()
+    expect(page.locator(".error").filter(has_text="This password is too common.")).to_be_visible()
 
     page.fill("input[name=password]", "plum-orchard-ladder-77")
     page.click("button[type=submit]")
     page.wait_for_url("**/plans/")
 
-    assert page.get_by_text("Welcome to Maintplan").is_visible()
+    expect(page.get_by_text("Welcome to Maintplan")).to_be_visible()
     assert get_user_model().objects.filter(email="grace@example.com").exists()
 
     page.get_by_role("button", name="Log out").click()
     page.wait_for_url("**/accounts/login/")
-    assert page.get_by_text("You have been logged out.").is_visible()
+    expect(page.get_by_text("You have been logged out.")).to_be_visible()
 
 
 def test_login_with_wrong_password_then_right_one(page, user):
@@ -37,7 +38,7 @@ def test_login_with_wrong_password_then_right_one(page, user):
     page.fill("input[name=password]", "not-the-password")
     page.click("button[type=submit]")
 
-    assert page.get_by_role("alert").filter(has_text="not correct").is_visible()
+    expect(page.get_by_role("alert").filter(has_text="not correct")).to_be_visible()
 
     browser_login(page, user.email)
     assert page.locator(".who").inner_text() == user.name

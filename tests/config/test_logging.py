@@ -95,8 +95,8 @@ def test_error_reports_hide_credentials_and_passwords():
     except ValueError:
         exc_info = sys.exc_info()
 
-    reporter = ExceptionReporter(request, *exc_info)
-    reporter.filter = RedactingExceptionReporterFilter()
+    reporter = ExceptionReporter(request, *exc_info)  # the filter of the settings
+    assert isinstance(reporter.filter, RedactingExceptionReporterFilter)
     report = reporter.get_traceback_text()
 
     assert "report me" in report

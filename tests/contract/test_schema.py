@@ -62,16 +62,14 @@ def test_web_app_routes_and_admin_stay_out(schema):
     text = json.dumps(schema)
 
     for hidden in ("/auth/login/user", "/auth/register/user", "admin", "/schema/", "/docs/"):
-        assert hidden not in schema["paths"]
+        assert not any(hidden in path for path in schema["paths"])
     assert "password" not in text
 
 
 def test_security_scheme_is_api_key_auth_http_bearer_on_both_operations(schema):
-    assert schema["components"]["securitySchemes"]["ApiKeyAuth"] == {
-        "type": "http",
-        "scheme": "bearer",
-        "description": schema["components"]["securitySchemes"]["ApiKeyAuth"]["description"],
-    }
+    scheme = dict(schema["components"]["securitySchemes"]["ApiKeyAuth"])
+    assert scheme.pop("description")
+    assert scheme == {"type": "http", "scheme": "bearer"}
     for path, method in ((LIST, "get"), (SESSION, "post")):
         assert schema["paths"][path][method]["security"] == [{"ApiKeyAuth": []}]
 
@@ -172,8 +170,9 @@ def test_every_error_response_has_the_error_envelope_and_examples(schema, path, 
             assert example["value"]["messageKey"]
 
 
-def test_auth_and_throttle_headers_are_documented(schema):
-    responses = schema["paths"][LIST]["get"]["responses"]
+@pytest.mark.parametrize(("path", "method"), [(LIST, "get"), (SESSION, "post")])
+def test_auth_and_throttle_headers_are_documented(schema, path, method):
+    responses = schema["paths"][path][method]["responses"]
 
     assert responses["401"]["headers"]["WWW-Authenticate"]["required"] is True
     assert responses["429"]["headers"]["Retry-After"]["required"] is True

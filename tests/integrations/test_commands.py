@@ -70,7 +70,7 @@ def test_issue_api_key_fails_for_unknown_email(db: Any) -> None:
 
 
 def test_issue_api_key_rejects_zero_expiry_days(user: Any) -> None:
-    with pytest.raises(CommandError):
+    with pytest.raises(CommandError, match="--expires-days"):
         run("issue_api_key", user.email, "--name", "x", "--expires-days", "0")
     assert not ApiKey.objects.exists()
 

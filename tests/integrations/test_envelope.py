@@ -88,6 +88,7 @@ def test_invalid_trace_headers_get_a_generated_id(client, traceparent, request_i
     trace_id = response.json()["traceId"]
     assert re.fullmatch(r"[0-9a-f]{32}", trace_id)
     assert trace_id != "0" * 32
+    assert trace_id not in (traceparent or "") + (request_id or "")  # generated, not taken
     assert response["X-Request-ID"] == trace_id
 
 

@@ -6,7 +6,7 @@ import pytest
 from rest_framework.test import APIRequestFactory
 
 from integrations.models import ApiKey
-from integrations.services import api_key_create
+from integrations.services import api_key_create, api_key_revoke
 from integrations.throttling import ApiKeyThrottle
 from tests.integrations.conftest import assert_error, session_check
 
@@ -40,9 +40,14 @@ def test_rate_is_counted_per_key(
 def test_authentication_error_wins_over_throttling(
     client: Any, api_key_and_raw: tuple[ApiKey, str], two_per_minute: None
 ) -> None:
-    _api_key, raw = api_key_and_raw
-    for _ in range(3):
+    api_key, raw = api_key_and_raw
+    for _ in range(2):
         session_check(client, f"Bearer {raw}")
+    assert_error(session_check(client, f"Bearer {raw}"), 429, "throttle.rate_limited")
+    api_key_revoke(api_key=api_key)
+
+    # The key's own counter is spent, yet the answer is about the key, not the rate.
+    assert_error(session_check(client, f"Bearer {raw}"), 401, "auth.api_key_revoked")
     assert_error(session_check(client, None), 401, "auth.missing_api_key")
     mistyped = raw[:-1] + ("x" if raw[-1] != "x" else "y")
     assert_error(session_check(client, f"Bearer {mistyped}"), 401, "auth.invalid_api_key")

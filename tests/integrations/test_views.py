@@ -37,14 +37,16 @@ def test_list_requires_login(client: Client, db: Any) -> None:
 
 
 def test_list_shows_name_hint_and_state_of_own_keys(logged_in: Client, user: Any) -> None:
-    api_key, _raw = api_key_create(user=user, name="ERP sync")
+    expires_at = timezone.now() + timedelta(days=30)
+    api_key, _raw = api_key_create(user=user, name="ERP sync", expires_at=expires_at)
     response = logged_in.get(LIST_URL)
     html = response.content.decode()
     assert response.status_code == 200
     assert "ERP sync" in html
     assert f"{api_key.hint}…" in html
     assert "Active" in html
-    assert "Never" in html
+    assert "<td>Never</td>" in html  # last used: never (the expiry column shows a date)
+    assert f"{expires_at:%Y-%m-%d %H:%M} UTC" in html
 
 
 def test_list_does_not_show_other_users_keys(logged_in: Client, other_user: Any) -> None:
@@ -125,8 +127,11 @@ def test_revoke_revokes_the_key(logged_in: Client, user: Any) -> None:
 
 def test_revoked_key_has_no_revoke_link(logged_in: Client, user: Any) -> None:
     api_key, _raw = api_key_create(user=user, name="ERP sync")
+    active_key, _raw = api_key_create(user=user, name="Monitoring")
     api_key_revoke(api_key=api_key)
-    assert revoke_url(api_key) not in logged_in.get(LIST_URL).content.decode()
+    html = logged_in.get(LIST_URL).content.decode()
+    assert revoke_url(api_key) not in html
+    assert revoke_url(active_key) in html
 
 
 def test_another_users_key_is_not_found(logged_in: Client, other_user: Any) -> None:
