@@ -6,6 +6,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from tests.conftest import TEST_PASSWORD
+from tests.envelope import assert_envelope
 
 pytestmark = pytest.mark.django_db
 User = get_user_model()
@@ -18,14 +19,6 @@ def post_json(client, url, body, **headers):
     return client.post(url, body, content_type="application/json", **headers)
 
 
-def assert_envelope(body, *, success, message_key):
-    assert set(body) == {"success", "message", "messageKey", "data", "traceId"}
-    assert body["success"] is success
-    assert body["messageKey"] == message_key
-    assert isinstance(body["message"], str) and body["message"]
-    assert isinstance(body["traceId"], str) and body["traceId"]
-
-
 def test_register_creates_user_and_returns_it(client):
     response = post_json(
         client, REGISTER, {"email": "Ada@Example.com", "password": GOOD_PASSWORD, "name": "Ada"}
@@ -33,7 +26,7 @@ def test_register_creates_user_and_returns_it(client):
 
     assert response.status_code == 201
     body = response.json()
-    assert_envelope(body, success=True, message_key="auth.registered")
+    assert_envelope(response, 201, "auth.registered")
     user = User.objects.get()
     assert body["data"] == {"id": str(user.pk), "email": "ada@example.com", "name": "Ada"}
     assert user.check_password(GOOD_PASSWORD)
@@ -56,7 +49,7 @@ def test_register_reports_field_errors(client, payload, field):
 
     assert response.status_code == 400
     body = response.json()
-    assert_envelope(body, success=False, message_key="validation.failed")
+    assert_envelope(response, 400, "validation.failed")
     assert list(body["data"]["errors"]) == [field]
     assert all(isinstance(m, str) for m in body["data"]["errors"][field])
     assert not User.objects.exists()
@@ -76,7 +69,7 @@ def test_register_rejects_malformed_json(client):
     response = client.post(REGISTER, '{"email": ', content_type="application/json")
 
     assert response.status_code == 400
-    assert_envelope(response.json(), success=False, message_key="validation.malformed_json")
+    assert_envelope(response, 400, "validation.malformed_json")
     assert response.json()["data"] is None
 
 
@@ -99,7 +92,7 @@ def test_options_is_405_in_the_envelope(client):
     response = client.options(LOGIN)
 
     assert response.status_code == 405
-    assert_envelope(response.json(), success=False, message_key="routing.method_not_allowed")
+    assert_envelope(response, 405, "routing.method_not_allowed")
 
 
 def test_register_race_on_one_email_is_a_field_error(client, user, monkeypatch):
@@ -127,7 +120,7 @@ def test_login_sets_session_and_returns_user(client, user):
 
     assert response.status_code == 200
     body = response.json()
-    assert_envelope(body, success=True, message_key="auth.logged_in")
+    assert_envelope(response, 200, "auth.logged_in")
     assert body["data"] == {"id": str(user.pk), "email": user.email, "name": user.name}
     assert "sessionid" in response.cookies
     assert client.get("/plans/").status_code == 200
@@ -138,7 +131,7 @@ def test_login_with_wrong_password_is_401(client, user):
 
     assert response.status_code == 401
     body = response.json()
-    assert_envelope(body, success=False, message_key="auth.invalid_credentials")
+    assert_envelope(response, 401, "auth.invalid_credentials")
     assert body["data"] is None
     assert "sessionid" not in response.cookies
 
@@ -162,7 +155,7 @@ def test_login_route_rejects_get_with_405(client):
     response = client.get(LOGIN)
 
     assert response.status_code == 405
-    assert_envelope(response.json(), success=False, message_key="routing.method_not_allowed")
+    assert_envelope(response, 405, "routing.method_not_allowed")
     assert "POST" in response["Allow"]
 
 
@@ -178,7 +171,7 @@ def test_password_routes_are_throttled_per_address(client, user, settings, url):
     )
 
     assert response.status_code == 429
-    assert_envelope(response.json(), success=False, message_key="throttle.rate_limited")
+    assert_envelope(response, 429, "throttle.rate_limited")
     assert 0 < int(response["Retry-After"]) <= 60
     assert other_address.status_code != 429
 

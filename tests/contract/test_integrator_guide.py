@@ -14,10 +14,6 @@ import pytest
 
 from integrations.errors import ERROR_CATALOG
 from integrations.openapi import AUTH_ERRORS
-from integrations.services import api_access_set, api_key_create
-from planning.importers import plan_import
-from planning.models import PlanNumberCounter
-from planning.services import code_catalog_defaults_load
 
 ROOT = Path(__file__).resolve().parents[2]
 GUIDE = (ROOT / "docs" / "integrators.md").read_text()
@@ -27,20 +23,13 @@ PYTHON_BLOCKS = [code for lang, code in BLOCKS if lang == "python"]
 
 
 @pytest.fixture
-def guide_env(live_server, user):
+def guide_env(live_server, plan_one_key):
     """A server with plan 1 and a key; returns (environment, raw key)."""
     if shutil.which("curl") is None:
         pytest.fail("the guide's commands need curl (CI installs it)")
-    code_catalog_defaults_load()
-    PlanNumberCounter.objects.update_or_create(pk=1, defaults={"last_number": 0})
-    plan_import(
-        owner=user, content=(ROOT / "docs/examples/plan.json").read_bytes(), filename="plan.json"
-    )
-    api_access_set(user=user, enabled=True)
-    _key, raw_key = api_key_create(user=user, name="guide")
     env = {"PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", "/tmp")}
     env["MAINTPLAN_URL"] = live_server.url
-    return env, raw_key
+    return env, plan_one_key
 
 
 def run_shell_block(block: str, env: dict[str, str], raw_key: str) -> str:
@@ -72,7 +61,7 @@ def test_session_check_command(guide_env, user):
 
     assert body["success"] is True
     assert body["data"]["user"]["email"] == user.email
-    assert body["data"]["api_key"]["name"] == "guide"
+    assert body["data"]["api_key"]["name"] == "contract"
 
 
 @pytest.mark.django_db(transaction=True)

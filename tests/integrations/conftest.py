@@ -10,7 +10,6 @@ from integrations.services import api_access_set, api_key_create
 from tests.factories import UserFactory
 
 SESSION_CHECK_URL = "/api/v1/auth/session/api-key"
-ENVELOPE_FIELDS = {"success", "message", "messageKey", "data", "traceId"}
 
 
 @pytest.fixture
@@ -45,17 +44,3 @@ def session_check(client: Client, authorization: str | None, body: str = "{}") -
     if authorization is not None:
         headers["HTTP_AUTHORIZATION"] = authorization
     return client.post(SESSION_CHECK_URL, body, content_type="application/json", **headers)
-
-
-def assert_error(response: Any, status: int, message_key: str) -> None:
-    """An error answer in the envelope, with the status and messageKey of DESIGN.md."""
-    body = response.json()
-    assert response.status_code == status, body
-    assert set(body) == ENVELOPE_FIELDS
-    assert body["success"] is False
-    assert body["messageKey"] == message_key
-    assert body["data"] is None
-    assert body["message"]
-    assert body["traceId"] == response["X-Request-ID"]
-    if status == 401:
-        assert response["WWW-Authenticate"].startswith("Bearer")

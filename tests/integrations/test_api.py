@@ -8,7 +8,8 @@ from typing import Any
 from django.utils import timezone
 
 from integrations.models import ApiKey
-from tests.integrations.conftest import SESSION_CHECK_URL, assert_error, session_check
+from tests.envelope import assert_envelope
+from tests.integrations.conftest import SESSION_CHECK_URL, session_check
 
 
 def test_session_check_returns_the_identity_behind_the_key(
@@ -56,22 +57,22 @@ def test_session_check_accepts_a_missing_body(client: Any, raw_key: str) -> None
 
 def test_session_check_rejects_malformed_json(client: Any, raw_key: str) -> None:
     response = session_check(client, f"Bearer {raw_key}", body="{not json")
-    assert_error(response, 400, "validation.malformed_json")
+    assert_envelope(response, 400, "validation.malformed_json")
 
 
 def test_session_check_rejects_a_body_that_is_not_an_object(client: Any, raw_key: str) -> None:
     response = session_check(client, f"Bearer {raw_key}", body="[1, 2]")
-    assert_error(response, 400, "validation.body_not_object")
+    assert_envelope(response, 400, "validation.body_not_object")
 
 
 def test_session_check_checks_the_key_before_the_body(client: Any, db: Any) -> None:
     response = session_check(client, None, body="{not json")
-    assert_error(response, 401, "auth.missing_api_key")
+    assert_envelope(response, 401, "auth.missing_api_key")
 
 
 def test_session_check_answers_get_with_method_not_allowed(client: Any, raw_key: str) -> None:
     response = client.get(SESSION_CHECK_URL, HTTP_AUTHORIZATION=f"Bearer {raw_key}")
-    assert_error(response, 405, "routing.method_not_allowed")
+    assert_envelope(response, 405, "routing.method_not_allowed")
 
 
 def test_first_use_records_last_used_at(client: Any, api_key_and_raw: tuple[ApiKey, str]) -> None:

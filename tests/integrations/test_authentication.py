@@ -21,32 +21,37 @@ from integrations.keys import key_checksum, key_hash
 from integrations.models import ApiKey
 from integrations.services import api_access_set, api_key_create, api_key_revoke
 from integrations.throttling import ApiKeyThrottle
-from tests.integrations.conftest import ENVELOPE_FIELDS, assert_error, session_check
+from tests.envelope import ENVELOPE_FIELDS, assert_envelope
+from tests.integrations.conftest import session_check
 
 
 def test_missing_header_is_missing_api_key(client: Any, db: Any) -> None:
-    assert_error(session_check(client, None), 401, "auth.missing_api_key")
+    assert_envelope(session_check(client, None), 401, "auth.missing_api_key")
 
 
 def test_empty_header_is_missing_api_key(client: Any, db: Any) -> None:
-    assert_error(session_check(client, ""), 401, "auth.missing_api_key")
+    assert_envelope(session_check(client, ""), 401, "auth.missing_api_key")
 
 
 def test_other_scheme_is_malformed_authorization(client: Any, raw_key: str) -> None:
-    assert_error(session_check(client, f"Token {raw_key}"), 401, "auth.malformed_authorization")
+    assert_envelope(session_check(client, f"Token {raw_key}"), 401, "auth.malformed_authorization")
 
 
 def test_key_without_scheme_is_malformed_authorization(client: Any, raw_key: str) -> None:
-    assert_error(session_check(client, raw_key), 401, "auth.malformed_authorization")
+    assert_envelope(session_check(client, raw_key), 401, "auth.malformed_authorization")
 
 
 def test_bearer_without_key_is_malformed_authorization(client: Any, db: Any) -> None:
-    assert_error(session_check(client, "Bearer "), 401, "auth.malformed_authorization")
+    assert_envelope(session_check(client, "Bearer "), 401, "auth.malformed_authorization")
 
 
 def test_extra_spaces_are_malformed_authorization(client: Any, raw_key: str) -> None:
-    assert_error(session_check(client, f"Bearer  {raw_key}"), 401, "auth.malformed_authorization")
-    assert_error(session_check(client, f"Bearer {raw_key} "), 401, "auth.malformed_authorization")
+    assert_envelope(
+        session_check(client, f"Bearer  {raw_key}"), 401, "auth.malformed_authorization"
+    )
+    assert_envelope(
+        session_check(client, f"Bearer {raw_key} "), 401, "auth.malformed_authorization"
+    )
 
 
 def test_lowercase_scheme_is_accepted(client: Any, raw_key: str) -> None:
@@ -56,30 +61,30 @@ def test_lowercase_scheme_is_accepted(client: Any, raw_key: str) -> None:
 def test_non_ascii_key_is_invalid(client: Any, db: Any) -> None:
     body = "mpk_" + "é" * 32
     key = body + key_checksum(body)  # a matching checksum: only the alphabet check refuses it
-    assert_error(session_check(client, f"Bearer {key}"), 401, "auth.invalid_api_key")
+    assert_envelope(session_check(client, f"Bearer {key}"), 401, "auth.invalid_api_key")
 
 
 def test_wrong_prefix_is_invalid(client: Any, db: Any) -> None:
     body = "sk_live_" + "A" * 32
     key = body + key_checksum(body)
-    assert_error(session_check(client, f"Bearer {key}"), 401, "auth.invalid_api_key")
+    assert_envelope(session_check(client, f"Bearer {key}"), 401, "auth.invalid_api_key")
 
 
 def test_bad_checksum_is_invalid(client: Any, raw_key: str) -> None:
     tampered = raw_key[:-1] + ("0" if raw_key[-1] != "0" else "1")
-    assert_error(session_check(client, f"Bearer {tampered}"), 401, "auth.invalid_api_key")
+    assert_envelope(session_check(client, f"Bearer {tampered}"), 401, "auth.invalid_api_key")
 
 
 def test_unknown_key_is_invalid(client: Any, db: Any) -> None:
     body = "mpk_" + "Q" * 32
     unknown = body + key_checksum(body)
-    assert_error(session_check(client, f"Bearer {unknown}"), 401, "auth.invalid_api_key")
+    assert_envelope(session_check(client, f"Bearer {unknown}"), 401, "auth.invalid_api_key")
 
 
 def test_revoked_key_is_rejected(client: Any, api_key_and_raw: tuple[ApiKey, str]) -> None:
     api_key, raw = api_key_and_raw
     api_key_revoke(api_key=api_key)
-    assert_error(session_check(client, f"Bearer {raw}"), 401, "auth.api_key_revoked")
+    assert_envelope(session_check(client, f"Bearer {raw}"), 401, "auth.api_key_revoked")
 
 
 def test_expired_key_is_rejected(client: Any, api_key_and_raw: tuple[ApiKey, str]) -> None:
@@ -88,7 +93,7 @@ def test_expired_key_is_rejected(client: Any, api_key_and_raw: tuple[ApiKey, str
         created_at=timezone.now() - timedelta(days=10),
         expires_at=timezone.now() - timedelta(seconds=1),
     )
-    assert_error(session_check(client, f"Bearer {raw}"), 401, "auth.api_key_expired")
+    assert_envelope(session_check(client, f"Bearer {raw}"), 401, "auth.api_key_expired")
 
 
 def test_revoked_and_expired_key_is_reported_revoked(
@@ -100,18 +105,18 @@ def test_revoked_and_expired_key_is_reported_revoked(
         expires_at=timezone.now() - timedelta(days=1),
         revoked_at=timezone.now(),
     )
-    assert_error(session_check(client, f"Bearer {raw}"), 401, "auth.api_key_revoked")
+    assert_envelope(session_check(client, f"Bearer {raw}"), 401, "auth.api_key_revoked")
 
 
 def test_key_of_inactive_account_is_forbidden(client: Any, api_user: Any, raw_key: str) -> None:
     api_user.is_active = False
     api_user.save(update_fields=["is_active"])
-    assert_error(session_check(client, f"Bearer {raw_key}"), 403, "auth.account_inactive")
+    assert_envelope(session_check(client, f"Bearer {raw_key}"), 403, "auth.account_inactive")
 
 
 def test_key_without_api_access_is_forbidden(client: Any, api_user: Any, raw_key: str) -> None:
     api_access_set(user=api_user, enabled=False)
-    assert_error(session_check(client, f"Bearer {raw_key}"), 403, "auth.api_access_disabled")
+    assert_envelope(session_check(client, f"Bearer {raw_key}"), 403, "auth.api_access_disabled")
 
 
 def test_key_without_api_access_works_when_policy_is_off(
@@ -169,7 +174,7 @@ def test_bad_checksum_key_makes_no_query(
     tampered = raw_key[:5] + ("x" if raw_key[5] != "x" else "y") + raw_key[6:]
     with django_assert_num_queries(0):
         response = session_check(client, f"Bearer {tampered}")
-    assert_error(response, 401, "auth.invalid_api_key")
+    assert_envelope(response, 401, "auth.invalid_api_key")
 
 
 def test_malformed_header_makes_no_query(
@@ -177,7 +182,7 @@ def test_malformed_header_makes_no_query(
 ) -> None:
     with django_assert_num_queries(0):
         response = session_check(client, "Basic dXNlcjpwYXNz")
-    assert_error(response, 401, "auth.malformed_authorization")
+    assert_envelope(response, 401, "auth.malformed_authorization")
 
 
 class ProbeApi(APIView):

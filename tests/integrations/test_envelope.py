@@ -6,22 +6,12 @@ import re
 
 import pytest
 
+from tests.envelope import assert_envelope
+
 pytestmark = pytest.mark.django_db
 
 TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736"
 TRACEPARENT = f"00-{TRACE_ID}-00f067aa0ba902b7-01"
-
-
-def assert_error_envelope(response, status, message_key):
-    assert response.status_code == status
-    assert response["Content-Type"].startswith("application/json")
-    body = response.json()
-    assert set(body) == {"success", "message", "messageKey", "data", "traceId"}
-    assert body["success"] is False
-    assert body["messageKey"] == message_key
-    assert body["message"]
-    assert body["traceId"] == response["X-Request-ID"]
-    return body
 
 
 @pytest.mark.parametrize(
@@ -31,7 +21,7 @@ def assert_error_envelope(response, status, message_key):
 def test_unknown_api_path_is_404_envelope(client, path, method):
     response = getattr(client, method)(path)
 
-    body = assert_error_envelope(response, 404, "routing.not_found")
+    body = assert_envelope(response, 404, "routing.not_found")
     assert body["data"] is None
 
 
@@ -123,7 +113,7 @@ def test_success_envelope_carries_trace_id(client, user):
 def test_wrong_method_is_405_envelope(client):
     response = client.delete("/api/v1/auth/register/user", HTTP_TRACEPARENT=TRACEPARENT)
 
-    body = assert_error_envelope(response, 405, "routing.method_not_allowed")
+    body = assert_envelope(response, 405, "routing.method_not_allowed")
     assert body["traceId"] == TRACE_ID
 
 
@@ -135,7 +125,7 @@ def test_malformed_json_is_400_envelope(client):
         HTTP_TRACEPARENT=TRACEPARENT,
     )
 
-    body = assert_error_envelope(response, 400, "validation.malformed_json")
+    body = assert_envelope(response, 400, "validation.malformed_json")
     assert body["traceId"] == TRACE_ID
 
 
@@ -143,7 +133,7 @@ def test_malformed_json_is_400_envelope(client):
 def test_unexpected_exception_in_api_view_is_500_without_traceback(client):
     response = client.get("/api/v1/test/explode", HTTP_TRACEPARENT=TRACEPARENT)
 
-    body = assert_error_envelope(response, 500, "server.error")
+    body = assert_envelope(response, 500, "server.error")
     assert body["traceId"] == TRACE_ID
     text = response.content.decode()
     assert "Traceback" not in text
@@ -157,6 +147,6 @@ def test_unexpected_exception_outside_drf_under_api_is_500_envelope(client):
 
     response = client.get("/api/v1/test/explode-plain", HTTP_X_REQUEST_ID="plain-fail-0001")
 
-    body = assert_error_envelope(response, 500, "server.error")
+    body = assert_envelope(response, 500, "server.error")
     assert body["traceId"] == "plain-fail-0001"
     assert "boom" not in response.content.decode()

@@ -8,7 +8,8 @@ from rest_framework.test import APIRequestFactory
 from integrations.models import ApiKey
 from integrations.services import api_key_create, api_key_revoke
 from integrations.throttling import ApiKeyThrottle
-from tests.integrations.conftest import assert_error, session_check
+from tests.envelope import assert_envelope
+from tests.integrations.conftest import session_check
 
 
 @pytest.fixture
@@ -22,7 +23,7 @@ def test_key_over_its_rate_gets_429_with_retry_after(
     for _ in range(2):
         assert session_check(client, f"Bearer {raw_key}").status_code == 200
     response = session_check(client, f"Bearer {raw_key}")
-    assert_error(response, 429, "throttle.rate_limited")
+    assert_envelope(response, 429, "throttle.rate_limited")
     # At most the rest of this minute plus half the next, for one of the two to slide out.
     assert 1 <= int(response["Retry-After"]) <= 90
 
@@ -43,21 +44,21 @@ def test_authentication_error_wins_over_throttling(
     api_key, raw = api_key_and_raw
     for _ in range(2):
         session_check(client, f"Bearer {raw}")
-    assert_error(session_check(client, f"Bearer {raw}"), 429, "throttle.rate_limited")
+    assert_envelope(session_check(client, f"Bearer {raw}"), 429, "throttle.rate_limited")
     api_key_revoke(api_key=api_key)
 
     # The key's own counter is spent, yet the answer is about the key, not the rate.
-    assert_error(session_check(client, f"Bearer {raw}"), 401, "auth.api_key_revoked")
-    assert_error(session_check(client, None), 401, "auth.missing_api_key")
+    assert_envelope(session_check(client, f"Bearer {raw}"), 401, "auth.api_key_revoked")
+    assert_envelope(session_check(client, None), 401, "auth.missing_api_key")
     mistyped = raw[:-1] + ("x" if raw[-1] != "x" else "y")
-    assert_error(session_check(client, f"Bearer {mistyped}"), 401, "auth.invalid_api_key")
+    assert_envelope(session_check(client, f"Bearer {mistyped}"), 401, "auth.invalid_api_key")
 
 
-def test_default_rate_is_600_per_minute(raw_key: str) -> None:
+def test_default_rate_is_600_per_minute() -> None:
     assert ApiKeyThrottle().get_rate() == "600/minute"
 
 
-def test_request_without_a_key_is_counted_per_address(settings: Any) -> None:
+def test_request_without_a_key_is_counted_per_address() -> None:
     request = APIRequestFactory().get("/", REMOTE_ADDR="203.0.113.9")
     request.auth = None
     key = ApiKeyThrottle().get_cache_key(request, None)

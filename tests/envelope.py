@@ -1,0 +1,27 @@
+"""The one assertion for an answer under /api/v1: the envelope, its status and messageKey."""
+
+from __future__ import annotations
+
+from typing import Any
+
+ENVELOPE_FIELDS = {"success", "message", "messageKey", "data", "traceId"}
+
+
+def assert_envelope(response: Any, status: int, message_key: str) -> dict[str, Any]:
+    """Asserts the status, the envelope's shape, success (from the status), the messageKey, the
+    trace id echoed in X-Request-ID, and for errors `data: null` (field errors aside) and the
+    Bearer challenge on an API-key 401. Returns the body."""
+    body: dict[str, Any] = response.json()
+    assert response.status_code == status, body
+    assert response["Content-Type"].startswith("application/json")
+    assert set(body) == ENVELOPE_FIELDS
+    assert body["success"] is (status < 400)
+    assert body["messageKey"] == message_key
+    assert isinstance(body["message"], str) and body["message"]
+    assert isinstance(body["traceId"], str) and body["traceId"]
+    assert body["traceId"] == response["X-Request-ID"]
+    if status >= 400 and message_key != "validation.failed":
+        assert body["data"] is None
+    if status == 401 and message_key != "auth.invalid_credentials":
+        assert response["WWW-Authenticate"].startswith("Bearer")
+    return body
