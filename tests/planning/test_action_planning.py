@@ -8,7 +8,6 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from integrations.services import api_access_set, api_key_create
 from planning.models import ActionKind, ActionStatus, NodeKind, Plan, PlanRole, Suggestion
 from tests.conftest import browser_login
 from tests.factories import (
@@ -225,7 +224,8 @@ def test_anonymous_is_sent_to_login(client: Client, user: Any) -> None:
 def test_suggestion_of_another_plan_is_404(owner_client: Client, user: Any) -> None:
     items = make_plan(user)
     other = make_plan(UserFactory.create())
-    owner_client.get(planning_url(other["plan"]))  # 404, nothing synced
+    assert owner_client.get(planning_url(other["plan"])).status_code == 404
+    assert not Suggestion.objects.filter(plan=other["plan"]).exists()  # nothing synced
     foreign = StructureNodeFactory.create(plan=other["plan"])
     from planning.suggestions.sync import suggestion_sync
 
@@ -244,14 +244,12 @@ def test_suggestion_of_another_plan_is_404(owner_client: Client, user: Any) -> N
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True, serialized_rollback=True)
 def test_apply_and_dismiss_in_the_browser_remove_them_from_page_and_api(
-    page: Any, user: Any, client: Client
+    page: Any, api_user: Any, raw_key: str, client: Client
 ) -> None:
-    items = make_plan(user)
-    api_access_set(user=user, enabled=True)
-    _, raw = api_key_create(user=user, name="check")
+    items = make_plan(api_user)
     plan = items["plan"]
 
-    browser_login(page, user.email)
+    browser_login(page, api_user.email)
     page.goto(planning_url(plan))
     assert page.locator("article.suggestion").count() == 3
     assert page.locator("#cost-chart g.bar").count() == 3
@@ -277,7 +275,7 @@ def test_apply_and_dismiss_in_the_browser_remove_them_from_page_and_api(
     assert page.locator("#open-count").inner_text() == "1 open"
 
     body = client.get(
-        f"/api/v1/platform/plans/{plan.number}/suggestions", HTTP_AUTHORIZATION=f"Bearer {raw}"
+        f"/api/v1/platform/plans/{plan.number}/suggestions", HTTP_AUTHORIZATION=f"Bearer {raw_key}"
     ).json()
     listed = {s["id"] for s in body["data"]["suggestions"]}
     assert str(missing.pk) not in listed

@@ -1,13 +1,22 @@
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import Any
 
 import pytest
 from django.test import Client
 from django.urls import reverse
 
-from planning.models import Code
-from tests.factories import ActionFactory, PlanMembershipFactory, ProjectFactory, UserFactory
+from planning.models import Code, Suggestion
+from planning.suggestions.sync import suggestion_sync
+from tests.factories import (
+    ActionFactory,
+    CodeFactory,
+    PlanMembershipFactory,
+    ProjectFactory,
+    StructureNodeFactory,
+    UserFactory,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -24,11 +33,25 @@ def admin_client_(client: Client) -> Client:
 def test_admin_lists_and_change_pages_open(admin_client_: Client, model: str) -> None:
     action = ActionFactory.create()
     PlanMembershipFactory.create(plan=action.plan)
-    ProjectFactory.create(plan=action.plan)
+    project = ProjectFactory.create(plan=action.plan)
+    coded = StructureNodeFactory.create(plan=action.plan, code=CodeFactory.create())
+    suggestion_sync(plan=action.plan)  # the action's node has no code: a missing_code suggestion
+    shown: dict[str, Any] = {
+        "code": coded.code,
+        "plan": action.plan,
+        "structurenode": coded,
+        "action": action,
+        "project": project,
+        "suggestion": Suggestion.objects.get(plan=action.plan),
+    }
 
     response = admin_client_.get(reverse(f"admin:planning_{model}_changelist"))
 
     assert response.status_code == 200
+    change_url = reverse(f"admin:planning_{model}_change", args=[shown[model].pk])
+    change = admin_client_.get(change_url)
+    assert change.status_code == 200
+    assert change.context["original"] == shown[model]
 
 
 def test_admin_edits_a_catalog_code(admin_client_: Client) -> None:
@@ -60,4 +83,6 @@ def test_admin_plan_page_shows_memberships_inline(admin_client_: Client) -> None
         reverse("admin:planning_plan_change", args=[membership.plan.pk])
     ).content.decode()
 
-    assert membership.user.email in page or str(membership.user.pk) in page
+    inline = page.partition('id="memberships-group"')[2]
+    assert inline, "the memberships inline is not on the page"
+    assert membership.user.email in inline

@@ -12,8 +12,9 @@ from django.db import connections
 
 from planning.management.commands.generate_plan import synthetic_plan_document
 from planning.management.commands.import_plan import Command as ImportPlanCommand
-from planning.models import Action, NodeKind, Plan, PlanMembership, PlanRole, StructureNode
+from planning.models import NodeKind, Plan, PlanMembership, PlanRole
 from tests.factories import CodeFactory
+from tests.planning.conftest import db_counts
 
 pytestmark = pytest.mark.django_db
 
@@ -42,10 +43,6 @@ def _run(*args: str) -> tuple[str, str]:
     stdout, stderr = StringIO(), StringIO()
     call_command(*args, stdout=stdout, stderr=stderr)
     return stdout.getvalue(), stderr.getvalue()
-
-
-def _counts() -> tuple[int, int, int]:
-    return Plan.objects.count(), StructureNode.objects.count(), Action.objects.count()
 
 
 def test_import_plan_prints_the_new_plans_number_on_the_last_line(
@@ -91,6 +88,7 @@ def test_import_plan_lists_every_problem_on_stderr_and_writes_nothing(
 ) -> None:
     path = _write(tmp_path, "bad.json", json.dumps(BAD_PLAN))
     stdout, stderr = StringIO(), StringIO()
+    before = db_counts()
 
     with pytest.raises(CommandError) as error:
         call_command("import_plan", path, "--owner", user.email, stdout=stdout, stderr=stderr)
@@ -102,7 +100,7 @@ def test_import_plan_lists_every_problem_on_stderr_and_writes_nothing(
         'actions[0].node_ref: no node with ref "S9"',
     ]
     assert stdout.getvalue() == ""
-    assert _counts() == (0, 0, 0)
+    assert db_counts() == before
 
 
 def test_import_plan_exits_1_with_the_problems_on_stderr(
@@ -126,11 +124,12 @@ def test_import_plan_exits_1_with_the_problems_on_stderr(
 
 def test_import_plan_refuses_an_unknown_owner(tmp_path: Path) -> None:
     path = _write(tmp_path, "plan.json", json.dumps(PLAN))
+    before = db_counts()
 
     with pytest.raises(CommandError, match=r"No account has the email address 'nobody@x\.org'"):
         _run("import_plan", path, "--owner", "nobody@x.org")
 
-    assert _counts() == (0, 0, 0)
+    assert db_counts() == before
 
 
 def test_import_plan_refuses_an_unreadable_file(user: Any, tmp_path: Path) -> None:

@@ -9,16 +9,14 @@ import pytest
 
 from planning.importers import ImportProblem, ImportRejected, plan_import
 from planning.models import (
-    Action,
     Code,
     Plan,
     PlanMembership,
-    PlanNumberCounter,
     PlanRole,
-    StructureNode,
 )
 from planning.services import plan_create
 from tests.factories import CodeFactory, UserFactory
+from tests.planning.conftest import db_counts
 
 pytestmark = pytest.mark.django_db
 
@@ -58,16 +56,6 @@ def _messages(owner: Any, document: str | bytes) -> list[str]:
     with pytest.raises(ImportRejected) as rejected:
         _import(owner, document)
     return [str(problem) for problem in rejected.value.problems]
-
-
-def _database_counts() -> tuple[int, ...]:
-    return (
-        Plan.objects.count(),
-        StructureNode.objects.count(),
-        Action.objects.count(),
-        PlanMembership.objects.count(),
-        PlanNumberCounter.objects.get(pk=1).last_number,
-    )
 
 
 # --- a valid file ----------------------------------------------------------------------------
@@ -189,9 +177,11 @@ def test_import_writes_in_bulk_with_one_catalog_lookup(
     actions = [_action(f"C{index % 60}") for index in range(150)]
 
     # A handful for the plan, its number and its owner; a row-by-row write would be 200+.
-    with django_assert_max_num_queries(16):
+    with django_assert_max_num_queries(16) as queries:
         plan = _import(user, _document(nodes, actions))
 
+    catalog_reads = [q["sql"] for q in queries.captured_queries if '"planning_code"' in q["sql"]]
+    assert len(catalog_reads) == 1, catalog_reads
     assert (plan.nodes.filter(code__isnull=False).count(), plan.actions.count()) == (60, 150)
 
 
@@ -436,13 +426,13 @@ def test_every_problem_is_reported_at_once_in_file_order(user: Any) -> None:
 def test_rejected_import_writes_nothing(user: Any) -> None:
     other_user: Any = UserFactory()
     plan_create(owner=other_user, name="Existing")
-    before = _database_counts()
+    before = db_counts()
     document = _document([_node("S1"), _node("B1", "S1")], [_action("B1", kind="paint")])
 
     with pytest.raises(ImportRejected):
         _import(user, document)
 
-    assert _database_counts() == before
+    assert db_counts() == before
 
 
 def test_rejected_import_does_not_use_up_a_plan_number(user: Any) -> None:

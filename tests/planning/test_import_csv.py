@@ -7,8 +7,9 @@ from typing import Any
 import pytest
 
 from planning.importers import ImportRejected, plan_import_csv
-from planning.models import Action, Code, Plan, PlanMembership, PlanRole, StructureNode
+from planning.models import Code, Plan, PlanMembership, PlanRole
 from tests.factories import CodeFactory
+from tests.planning.conftest import db_counts
 
 pytestmark = pytest.mark.django_db
 
@@ -187,11 +188,10 @@ def test_missing_plan_name_is_reported_with_the_other_problems(user: Any) -> Non
 
 
 def test_rejected_csv_import_writes_nothing(user: Any) -> None:
-    before = (Plan.objects.count(), StructureNode.objects.count(), Action.objects.count())
+    before = db_counts()
     actions = ACTIONS_HEADER + "B1,Fix,repair,2030,,\nB1,Fix,repair,1700,,\n"
 
     with pytest.raises(ImportRejected):
         _import(NODES, actions, user)
 
-    after = (Plan.objects.count(), StructureNode.objects.count(), Action.objects.count())
-    assert after == before
+    assert db_counts() == before

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from django.core.management import call_command
+from django.test import Client
 from django.utils import timezone
 
 from accounts.models import User
@@ -25,9 +26,9 @@ from planning.models import (
     Plan,
     PlanMembership,
     PlanRole,
-    StructureNode,
 )
 from tests.factories import UserFactory
+from tests.planning.conftest import db_counts
 
 pytestmark = pytest.mark.django_db
 
@@ -40,16 +41,6 @@ def _seed() -> str:
 
 def _demo_plan() -> Plan:
     return Plan.objects.get(name=DEMO_PLAN_NAME)
-
-
-def _snapshot() -> tuple[int, ...]:
-    return (
-        User.objects.count(),
-        Plan.objects.count(),
-        StructureNode.objects.count(),
-        Action.objects.count(),
-        PlanMembership.objects.count(),
-    )
 
 
 def test_first_run_creates_the_demo_user_with_the_printed_password() -> None:
@@ -149,11 +140,11 @@ def test_demo_plan_imports_without_a_catalog() -> None:
 
 def test_second_run_changes_nothing_and_says_so() -> None:
     _seed()
-    before = _snapshot()
+    before = db_counts()
 
     output = _seed()
 
-    assert _snapshot() == before
+    assert db_counts() == before
     assert output.splitlines() == [
         f"Demo data already in place ({DEMO_EMAIL}, plan #{_demo_plan().number}); nothing "
         f"changed. Forgot the password? manage.py changepassword {DEMO_EMAIL}"
@@ -172,7 +163,7 @@ def test_existing_demo_user_gets_api_access_and_keeps_the_password() -> None:
     assert Plan.objects.filter(name=DEMO_PLAN_NAME).count() == 1
 
 
-def test_first_run_prints_a_working_api_key() -> None:
+def test_first_run_prints_a_working_api_key(client: Client) -> None:
     output = _seed()
 
     raw_key = re.search(r"Demo API key \(shown this once\): (mpk_\w+)", output)
@@ -180,6 +171,12 @@ def test_first_run_prints_a_working_api_key() -> None:
     api_key = ApiKey.objects.get(key_hash=key_hash(raw_key.group(1)))
     assert api_key.owner.email == DEMO_EMAIL
     assert api_key.revoked_at is None
+    response = client.get(
+        f"/api/v1/platform/plans/{_demo_plan().number}/suggestions",
+        HTTP_AUTHORIZATION=f"Bearer {raw_key.group(1)}",
+    )
+    assert response.status_code == 200, response.content
+    assert response.json()["data"]["open_count"] > 0
 
 
 def test_second_run_prints_no_key_and_creates_none() -> None:

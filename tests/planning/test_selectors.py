@@ -12,7 +12,12 @@ from planning.selectors import (
     structure_flat,
     structure_tree,
 )
-from tests.factories import ActionFactory, PlanMembershipFactory, StructureNodeFactory
+from tests.factories import (
+    ActionFactory,
+    CodeFactory,
+    PlanMembershipFactory,
+    StructureNodeFactory,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -20,17 +25,18 @@ pytestmark = pytest.mark.django_db
 def test_tree_is_built_from_one_query(django_assert_num_queries: Any) -> None:
     site = StructureNodeFactory.create(kind="site", name="Site")
     building = StructureNodeFactory.create(plan=site.plan, parent=site, kind="building", name="B")
-    StructureNodeFactory.create(plan=site.plan, parent=building, name="Roof")
+    code = CodeFactory.create(code="777.7")
+    StructureNodeFactory.create(plan=site.plan, parent=building, name="Roof", code=code)
     StructureNodeFactory.create(plan=site.plan, parent=building, name="Boiler")
     StructureNodeFactory.create()  # another plan's node stays out
 
-    with django_assert_num_queries(1):
+    with django_assert_num_queries(1):  # the codes come with the nodes (select_related)
         tree = structure_tree(plan=site.plan)
         names = [(item.node.name, item.depth) for item in _walk(tree)]
-        codes = [item.node.code for item in _walk(tree)]
+        codes = [item.node.code.code if item.node.code else None for item in _walk(tree)]
 
     assert names == [("Site", 0), ("B", 1), ("Boiler", 2), ("Roof", 2)]
-    assert codes == [None] * 4
+    assert codes == [None, None, None, "777.7"]
 
 
 def _walk(items: list[Any]) -> list[Any]:

@@ -44,17 +44,6 @@ def url(number: Any) -> str:
 
 
 @pytest.fixture
-def api_user(user: Any) -> Any:
-    api_access_set(user=user, enabled=True)
-    return user
-
-
-@pytest.fixture
-def raw_key(api_user: Any) -> str:
-    return api_key_create(user=api_user, name="ERP")[1]
-
-
-@pytest.fixture
 def plan(api_user: Any) -> Plan:
     plan = PlanFactory.create()
     PlanMembershipFactory.create(plan=plan, user=api_user, role=PlanRole.VIEWER)

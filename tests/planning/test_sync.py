@@ -211,7 +211,9 @@ def test_applied_grouping_creates_the_project_and_stays_resolved(plan: Plan) -> 
     assert result.open_suggestions == ()
 
 
-def test_open_suggestions_are_ordered_by_severity_then_created_at_then_id(plan: Plan) -> None:
+def test_open_suggestions_are_ordered_by_severity_then_created_at_then_id(
+    plan: Plan, monkeypatch: pytest.MonkeyPatch
+) -> None:
     code = CodeFactory.create(unit_cost=Decimal("100"), service_life_years=None)
     critical_node = StructureNodeFactory.create(plan=plan, code=code, quantity=Decimal("1"))
     ActionFactory.create(
@@ -219,13 +221,57 @@ def test_open_suggestions_are_ordered_by_severity_then_created_at_then_id(plan: 
     )
     for _ in range(12):  # info, all created by one sync: only the id orders them
         StructureNodeFactory.create(plan=plan)
+    warning_node = StructureNodeFactory.create(plan=plan)
+    ActionFactory.create(node=warning_node)  # a live action on an uncoded component: warning
+    first = suggestion_sync(plan=plan)
+    later_node = StructureNodeFactory.create(plan=plan)  # info, created by a later sync
+    # The smallest id there is: were the id to come before created_at, it would sort first.
+    monkeypatch.setattr("planning.suggestions.sync.uuid4", lambda: uuid.UUID(int=0))
+
     result = suggestion_sync(plan=plan)
+
+    assert result.created == 1
     severities = [s["severity"] for s in result.open_suggestions]
-    assert severities == ["critical"] + ["info"] * 12
-    infos = result.open_suggestions[1:]
+    assert severities == ["critical", "warning"] + ["info"] * 13
+    assert result.open_suggestions[1]["structure_node_id"] == str(warning_node.pk)
+    infos = result.open_suggestions[2:14]
     assert len({s["created_at"] for s in infos}) == 1
     ids = [s["id"] for s in infos]
     assert ids == sorted(ids)  # 1 in 12! to hold by chance
+    assert {s["id"] for s in infos} == {
+        s["id"] for s in first.open_suggestions if s["severity"] == "info"
+    }
+    newest = result.open_suggestions[-1]
+    assert (newest["id"], newest["structure_node_id"]) == (
+        str(uuid.UUID(int=0)),
+        str(later_node.pk),
+    )
+    assert newest["created_at"] > infos[0]["created_at"]
+
+
+def test_sync_reads_the_cost_thresholds_from_settings(plan: Plan, settings: Any) -> None:
+    code = CodeFactory.create(unit_cost=Decimal("100"), service_life_years=None)
+    node = StructureNodeFactory.create(plan=plan, code=code, quantity=Decimal("1"))
+    action = ActionFactory.create(
+        node=node, kind=ActionKind.REPLACEMENT, estimated_cost=Decimal("500")
+    )  # 400 above the reference of 100: a deviation of 4.0
+    fingerprint = f"deviation:cost:{action.pk}"
+    suggestion_sync(plan=plan)
+    assert stored(plan)[fingerprint].severity == "critical"  # the defaults: critical above 1.0
+
+    settings.SUGGESTION_COST_THRESHOLDS = {"info": 3, "warning": 5, "critical": 6}
+    suggestion_sync(plan=plan)
+    assert stored(plan)[fingerprint].severity == "info"
+
+    settings.SUGGESTION_COST_THRESHOLDS = {"info": 5, "warning": 6, "critical": 7}
+    result = suggestion_sync(plan=plan)
+
+    assert result.resolved == 1
+    assert (stored(plan)[fingerprint].status, stored(plan)[fingerprint].resolution) == (
+        SuggestionStatus.RESOLVED,
+        "auto",
+    )
+    assert result.open_suggestions == ()
 
 
 def test_sync_logs_one_line_with_counts(plan: Plan, caplog: pytest.LogCaptureFixture) -> None:
@@ -308,6 +354,7 @@ def test_resolving_sync_query_count_is_the_same_for_10_and_2000_nodes() -> None:
     assert not Suggestion.objects.filter(plan=big, status="open").exists()
 
 
+@pytest.mark.postgres
 def test_first_sync_query_count_is_the_same_for_10_and_2000_nodes(
     requires_postgres: None, django_assert_max_num_queries: Any
 ) -> None:
@@ -323,6 +370,7 @@ def test_first_sync_query_count_is_the_same_for_10_and_2000_nodes(
 
 
 # --- memo (PostgreSQL) -------------------------------------------------------------------------
+@pytest.mark.postgres
 def test_unchanged_sync_on_postgres_reads_only_the_lock_and_the_digest(
     requires_postgres: None,
 ) -> None:
@@ -336,6 +384,7 @@ def test_unchanged_sync_on_postgres_reads_only_the_lock_and_the_digest(
     assert second.open_suggestions == first.open_suggestions
 
 
+@pytest.mark.postgres
 def test_memo_notices_a_suggestion_changed_behind_its_back(requires_postgres: None) -> None:
     plan = big_plan(10)
     suggestion_sync(plan=plan)
@@ -349,6 +398,7 @@ def test_memo_notices_a_suggestion_changed_behind_its_back(requires_postgres: No
     assert tampered.title != "tampered"
 
 
+@pytest.mark.postgres
 def test_memo_notices_a_code_catalog_change(requires_postgres: None) -> None:
     plan = big_plan(10)
     suggestion_sync(plan=plan)

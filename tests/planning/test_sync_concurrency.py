@@ -16,7 +16,6 @@ from typing import Any
 import pytest
 from django.db import connections
 
-from integrations.services import api_access_set, api_key_create
 from planning.models import ActionKind, NodeKind, PlanRole, Suggestion
 from planning.suggestions.sync import suggestion_sync
 from tests.factories import (
@@ -42,12 +41,10 @@ def fetch(url: str, key: str) -> tuple[int, dict[str, Any]]:
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True, serialized_rollback=True)
 def test_simultaneous_first_lists_agree_and_store_each_fingerprint_once(
-    requires_postgres: None, live_server: Any, user: Any
+    requires_postgres: None, live_server: Any, api_user: Any, raw_key: str
 ) -> None:
-    api_access_set(user=user, enabled=True)
-    _, raw = api_key_create(user=user, name="load")
     plan = PlanFactory.create()
-    PlanMembershipFactory.create(plan=plan, user=user, role=PlanRole.VIEWER)
+    PlanMembershipFactory.create(plan=plan, user=api_user, role=PlanRole.VIEWER)
     code = CodeFactory.create(unit_cost=Decimal("10"), service_life_years=10)
     building = StructureNodeFactory.create(plan=plan, kind=NodeKind.BUILDING)
     for i in range(60):
@@ -68,7 +65,7 @@ def test_simultaneous_first_lists_agree_and_store_each_fingerprint_once(
     def worker(index: int) -> None:
         try:
             barrier.wait()
-            results[index] = fetch(url, raw)
+            results[index] = fetch(url, raw_key)
         except BaseException as error:  # reported by the assertions below
             results[index] = error
         finally:

@@ -137,6 +137,22 @@ def test_missing_plan_answers_like_a_hidden_one(
     missing = url.replace(f"/plans/{world.plan.number}/", "/plans/99999/", 1)
 
     assert _request(client, method, missing).status_code == 404
+    client.force_login(UserFactory.create())  # a user for whom world.plan is hidden
+
+    hidden_response = _request(client, method, url)
+    missing_response = _request(client, method, missing)
+
+    assert hidden_response.status_code == missing_response.status_code == 404
+    # The same bytes, but for the CSRF token of the logout form, masked anew on every response.
+    assert _without_csrf_token(missing_response.content) == _without_csrf_token(
+        hidden_response.content
+    )
+
+
+def _without_csrf_token(content: bytes) -> bytes:
+    masked, count = re.subn(rb'(name="csrfmiddlewaretoken" value=")[^"]+"', rb'\1"', content)
+    assert count == 1, content  # the logout form's; a form of the plan page would be a leak
+    return masked
 
 
 def test_plan_number_beyond_range_is_404(client: Client, world: World) -> None:
@@ -217,6 +233,10 @@ def test_editor_can_change_the_plan(client: Client, world: World) -> None:
 
 def test_plan_list_shows_only_my_plans_with_role_and_counts(client: Client, world: World) -> None:
     other = PlanMembershipFactory.create()
+    StructureNodeFactory.create_batch(4, plan=other.plan)  # another plan's rows are not counted
+    ActionFactory.create(node=StructureNodeFactory.create(plan=other.plan))
+    ActionFactory.create(node=world.site, planned_year=2031)
+    ActionFactory.create(node=world.component, planned_year=2032)
     client.force_login(world.owner.user)
 
     page = client.get(reverse("planning:plan_list")).content.decode()
@@ -224,6 +244,14 @@ def test_plan_list_shows_only_my_plans_with_role_and_counts(client: Client, worl
     assert world.plan.name in page and f"#{world.plan.number}" in page
     assert other.plan.name not in page
     assert "Owner" in page
+    rows = re.findall(r'<tr data-plan-number="(\d+)">(.*?)</tr>', page, re.S)
+    assert [number for number, _ in rows] == [str(world.plan.number)]
+    cells = [
+        re.sub(r"<[^>]+>", "", cell).strip()
+        for cell in re.findall(r"<td[^>]*>(.*?)</td>", rows[0][1], re.S)
+    ]
+    # number, name, role, 2 nodes (site, component), 3 actions
+    assert cells == [f"#{world.plan.number}", world.plan.name, "Owner", "2", "3"]
 
 
 def test_plan_is_created_from_the_list(client: Client, user: Any) -> None:
