@@ -10,7 +10,7 @@ from django.core.cache import cache
 from django.db import connection
 from django.test import Client
 
-from tests.factories import UserFactory
+from tests.factories import TEST_PASSWORD, UserFactory
 from tests.openapi_contract import assert_conforms
 
 # Playwright's sync API runs an event loop in the test thread; the ORM calls made by fixtures in
@@ -27,7 +27,6 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-TEST_PASSWORD = "correct-horse-battery-42"
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -7,9 +7,11 @@ from factory.django import DjangoModelFactory
 
 from accounts.models import User
 
+TEST_PASSWORD = "correct-horse-battery-42"
+
 
 def _password_set(user: User, create: bool, extracted: str | None, **kwargs: Any) -> None:
-    user.set_password(extracted or "correct-horse-battery-42")
+    user.set_password(extracted or TEST_PASSWORD)
     if create:
         user.save(update_fields=["password"])
 

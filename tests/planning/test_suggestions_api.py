@@ -14,6 +14,7 @@ from integrations.services import api_access_set, api_key_create, api_key_revoke
 from planning.models import ActionKind, NodeKind, Plan, PlanRole, Suggestion
 from planning.suggestions.services import suggestion_dismiss
 from planning.suggestions.sync import suggestion_sync
+from tests.envelope import ENVELOPE_FIELDS, assert_envelope
 from tests.factories import (
     ActionFactory,
     CodeFactory,
@@ -25,7 +26,6 @@ from tests.factories import (
 
 pytestmark = pytest.mark.django_db
 
-ENVELOPE_FIELDS = {"success", "message", "messageKey", "data", "traceId"}
 SUGGESTION_FIELDS = {
     "id",
     "suggestion_type",
@@ -53,14 +53,6 @@ def plan(api_user: Any) -> Plan:
 def get(client: Client, path: str, key: str | None) -> Any:
     headers = {"Authorization": f"Bearer {key}"} if key else {}
     return client.get(path, headers=headers)
-
-
-def assert_error(response: Any, status: int, message_key: str) -> dict:
-    body = response.json()
-    assert response.status_code == status, body
-    assert set(body) == ENVELOPE_FIELDS
-    assert (body["success"], body["messageKey"], body["data"]) == (False, message_key, None)
-    return body
 
 
 def populated(plan: Plan) -> dict[str, Any]:
@@ -192,39 +184,39 @@ def test_plan_without_suggestions_lists_none(client: Client, raw_key: str, plan:
 def test_plan_number_that_is_not_a_valid_integer_is_a_400(
     client: Client, raw_key: str, number: str
 ) -> None:
-    assert_error(get(client, url(number), raw_key), 400, "validation.plan_number")
+    assert_envelope(get(client, url(number), raw_key), 400, "validation.plan_number")
 
 
 def test_largest_plan_number_is_valid_but_not_found(client: Client, raw_key: str) -> None:
-    assert_error(get(client, url(2147483647), raw_key), 404, "plans.not_found")
+    assert_envelope(get(client, url(2147483647), raw_key), 404, "plans.not_found")
 
 
 def test_missing_key_gets_401_before_the_plan_number_is_checked(client: Client) -> None:
     response = get(client, url("abc"), None)
-    assert_error(response, 401, "auth.missing_api_key")
+    assert_envelope(response, 401, "auth.missing_api_key")
     assert response["WWW-Authenticate"].startswith("Bearer")
 
 
 def test_invalid_key_is_401(client: Client, plan: Plan) -> None:
-    assert_error(get(client, url(plan.number), "mpk_nonsense"), 401, "auth.invalid_api_key")
+    assert_envelope(get(client, url(plan.number), "mpk_nonsense"), 401, "auth.invalid_api_key")
 
 
 def test_revoked_key_is_401(client: Client, api_user: Any, plan: Plan) -> None:
     api_key, raw = api_key_create(user=api_user, name="old")
     api_key_revoke(api_key=api_key)
-    assert_error(get(client, url(plan.number), raw), 401, "auth.api_key_revoked")
+    assert_envelope(get(client, url(plan.number), raw), 401, "auth.api_key_revoked")
 
 
 def test_account_without_api_access_is_403(
     client: Client, raw_key: str, api_user: Any, plan: Plan
 ) -> None:
     api_access_set(user=api_user, enabled=False)
-    assert_error(get(client, url(plan.number), raw_key), 403, "auth.api_access_disabled")
+    assert_envelope(get(client, url(plan.number), raw_key), 403, "auth.api_access_disabled")
     assert not Suggestion.objects.exists()
 
 
 def test_missing_plan_is_404(client: Client, raw_key: str) -> None:
-    assert_error(get(client, url(424242), raw_key), 404, "plans.not_found")
+    assert_envelope(get(client, url(424242), raw_key), 404, "plans.not_found")
 
 
 def test_another_users_plan_is_404_with_the_same_body_as_a_missing_one(
@@ -233,8 +225,10 @@ def test_another_users_plan_is_404_with_the_same_body_as_a_missing_one(
     foreign = PlanFactory.create()
     PlanMembershipFactory.create(plan=foreign, user=UserFactory.create())
     StructureNodeFactory.create(plan=foreign)
-    hidden = assert_error(get(client, url(foreign.number), raw_key), 404, "plans.not_found")
-    missing = assert_error(get(client, url(foreign.number + 1000), raw_key), 404, "plans.not_found")
+    hidden = assert_envelope(get(client, url(foreign.number), raw_key), 404, "plans.not_found")
+    missing = assert_envelope(
+        get(client, url(foreign.number + 1000), raw_key), 404, "plans.not_found"
+    )
     hidden.pop("traceId")
     missing.pop("traceId")
     assert hidden == missing
@@ -248,4 +242,4 @@ def test_post_is_405(client: Client, raw_key: str, plan: Plan) -> None:
         content_type="application/json",
         HTTP_AUTHORIZATION=f"Bearer {raw_key}",
     )
-    assert_error(response, 405, "routing.method_not_allowed")
+    assert_envelope(response, 405, "routing.method_not_allowed")
