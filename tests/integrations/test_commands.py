@@ -58,6 +58,12 @@ def test_issue_api_key_warns_on_stderr_when_access_is_not_granted(user: Any) -> 
     assert "API access" not in stdout
 
 
+def test_issue_api_key_for_unknown_email_creates_no_key(db: Any) -> None:
+    with pytest.raises(CommandError, match="No account has the email address"):
+        run("issue_api_key", "nobody@example.com", "--name", "x")
+    assert not ApiKey.objects.exists()
+
+
 def test_issue_api_key_rejects_zero_expiry_days(user: Any) -> None:
     with pytest.raises(CommandError, match="--expires-days"):
         run("issue_api_key", user.email, "--name", "x", "--expires-days", "0")
@@ -79,5 +85,5 @@ def test_unknown_email_exits_1_with_message_on_stderr(
     captured = capsys.readouterr()
     assert exit_info.value.code == 1
     assert captured.out == ""
+    # (no database query here: on exit a command closes the connections, PostgreSQL's included)
     assert "No account has the email address 'nobody@example.com'" in captured.err
-    assert not ApiKey.objects.exists()
