@@ -13,14 +13,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.forms import LoginForm, RegistrationForm
-from accounts.models import User
+from accounts.payloads import user_payload
 from accounts.services import user_register
-from integrations.errors import ApiError, api_response, json_object_body
-from integrations.throttling import ClientAddressThrottle
-
-
-def user_payload(user: User) -> dict[str, Any]:
-    return {"id": str(user.pk), "email": user.email, "name": user.name}
+from api.envelope import api_response
+from api.errors import ApiError
+from api.parsers import json_object_body
+from api.throttling import ClientAddressThrottle
 
 
 def _form_errors(form: Any) -> dict[str, list[str]]:

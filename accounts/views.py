@@ -14,7 +14,7 @@ from django.views.decorators.debug import sensitive_post_parameters
 
 from accounts.forms import LoginForm, RegistrationForm
 from accounts.services import user_register
-from integrations.throttling import ClientAddressThrottle
+from api.throttling import ClientAddressThrottle
 
 
 def _next_url(request: HttpRequest) -> str:

@@ -45,6 +45,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "api",
     "accounts",
     "integrations",
     "planning",
@@ -161,7 +162,7 @@ DEFAULT_EXCEPTION_REPORTER_FILTER = "config.observability.RedactingExceptionRepo
 # --- API ---------------------------------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["integrations.parsers.JsonObjectParser"],
+    "DEFAULT_PARSER_CLASSES": ["api.parsers.JsonObjectParser"],
     # OPTIONS answers 405 in the envelope instead of DRF's metadata document.
     "DEFAULT_METADATA_CLASS": None,
     # Client address for per-address throttling: REMOTE_ADDR unless the operator says how many
@@ -169,16 +170,18 @@ REST_FRAMEWORK = {
     "NUM_PROXIES": env_int("DJANGO_NUM_PROXIES", 0, minimum=0),
     "DEFAULT_AUTHENTICATION_CLASSES": [],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
-    "EXCEPTION_HANDLER": "integrations.errors.api_exception_handler",
+    "EXCEPTION_HANDLER": "api.errors.api_exception_handler",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
-# Throttle rates are read on every request (integrations.throttling), so tests and operators can
+# Throttle rates are read on every request (api.throttling), so tests and operators can
 # change them without a restart of the class machinery.
 MAINTPLAN_THROTTLE_RATES = {
     "auth": env_str("AUTH_THROTTLE_RATE", "20/minute"),
     "api_key": env_str("API_KEY_THROTTLE_RATE", "600/minute"),
 }
+# The Bearer-key authentication of the integrator operations (api.base.IntegratorApiView).
+API_KEY_AUTHENTICATION_CLASS = "integrations.authentication.ApiKeyAuthentication"
 API_KEY_PREFIX = env_str("API_KEY_PREFIX", "mpk_")
 API_ACCESS_REQUIRES_GRANT = env_bool("API_ACCESS_REQUIRES_GRANT", True)
 API_KEY_LAST_USED_RESOLUTION_SECONDS = 60
@@ -222,10 +225,10 @@ SPECTACULAR_SETTINGS = {
     "SCHEMA_PATH_PREFIX": "/api/v1",
     "SCHEMA_PATH_PREFIX_TRIM": True,
     "SERVE_INCLUDE_SCHEMA": False,
-    "PREPROCESSING_HOOKS": ["integrations.openapi.public_operations_only"],
+    "PREPROCESSING_HOOKS": ["api.openapi.public_operations_only"],
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "integrations.openapi.add_response_headers",
+        "api.openapi.add_response_headers",
     ],
     "ENUM_NAME_OVERRIDES": {
         "SuggestionTypeEnum": "planning.models.SuggestionType",

@@ -8,7 +8,7 @@ from django.views import defaults
 from drf_spectacular.renderers import OpenApiJsonRenderer, OpenApiYamlRenderer
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from integrations.errors import ApiError, api_not_found, error_json_response
+from api.errors import ApiError, api_not_found, error_json_response
 
 api_v1: list[URLPattern | URLResolver] = [
     path("", include("accounts.api_urls")),

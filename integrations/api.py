@@ -6,18 +6,16 @@ from typing import Any
 
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
-from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
-from accounts.api import user_payload
-from integrations.authentication import ApiKeyAuthentication
-from integrations.errors import api_response, json_object_body
+from accounts.payloads import user_payload
+from api.base import IntegratorApiView
+from api.envelope import api_response
+from api.openapi import envelope_serializer, error_responses
+from api.parsers import json_object_body
 from integrations.models import ApiKey
-from integrations.openapi import envelope_serializer, error_responses
 from integrations.selectors import api_access_granted
-from integrations.throttling import ApiKeyThrottle
 
 
 def api_key_payload(api_key: ApiKey) -> dict[str, Any]:
@@ -58,16 +56,12 @@ _SESSION_DATA = inline_serializer(
 )
 
 
-class ApiKeySessionCheckApi(APIView):
+class ApiKeySessionCheckApi(IntegratorApiView):
     """Validates the Bearer key and answers with the identity behind it.
 
     ``api_access_enabled`` is whether the API access policy lets this account use the API;
     since a key that may not be used is refused with 403, it is true in every 200 answer.
     """
-
-    authentication_classes = [ApiKeyAuthentication]
-    permission_classes = [IsAuthenticated]
-    throttle_classes = [ApiKeyThrottle]
 
     @extend_schema(
         operation_id="checkApiKeySession",

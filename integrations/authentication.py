@@ -27,7 +27,7 @@ from rest_framework.authentication import BaseAuthentication
 from rest_framework.request import Request
 
 from accounts.models import User
-from integrations.errors import BEARER_CHALLENGE, ApiError
+from api.errors import BEARER_CHALLENGE, ApiError
 from integrations.keys import key_hash, key_is_well_formed
 from integrations.models import ApiKey
 from integrations.selectors import api_access_granted, api_key_by_hash

@@ -10,6 +10,9 @@ from django.core.cache import cache
 from django.db import connection
 from django.test import Client
 
+from integrations.models import ApiKey
+from integrations.services import api_access_set, api_key_create
+from planning.services import code_catalog_defaults_load
 from tests.factories import TEST_PASSWORD, UserFactory
 from tests.openapi_contract import assert_conforms
 
@@ -61,6 +64,33 @@ def _public_responses_match_the_schema(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture
 def user(db: Any) -> Any:
     return UserFactory(password=TEST_PASSWORD)
+
+
+@pytest.fixture
+def api_user(user: Any) -> Any:
+    """The `user` fixture with API access switched on (the policy is on by default)."""
+    api_access_set(user=user, enabled=True)
+    return user
+
+
+@pytest.fixture
+def api_key_and_raw(api_user: Any) -> tuple[ApiKey, str]:
+    """A live API key of `api_user` and its raw value (shown once, never stored)."""
+    return api_key_create(user=api_user, name="ERP sync")
+
+
+@pytest.fixture
+def raw_key(api_key_and_raw: tuple[ApiKey, str]) -> str:
+    """The raw key of `api_key_and_raw`, as the `Authorization: Bearer` header takes it."""
+    return api_key_and_raw[1]
+
+
+@pytest.fixture
+def starter_catalog(db: Any) -> None:
+    """The starter catalog of migration 0003. A transactional test (browser, concurrency) empties
+    every table after it ran, migration data included, so tests that need the catalog ask for it.
+    """
+    code_catalog_defaults_load()
 
 
 @pytest.fixture

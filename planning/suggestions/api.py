@@ -14,15 +14,13 @@ from drf_spectacular.utils import (
     extend_schema_field,
 )
 from rest_framework import serializers
-from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
-from integrations.authentication import ApiKeyAuthentication
-from integrations.errors import ApiError, api_response
-from integrations.openapi import envelope_serializer, error_responses
-from integrations.throttling import ApiKeyThrottle
+from api.base import IntegratorApiView
+from api.envelope import api_response
+from api.errors import ApiError
+from api.openapi import envelope_serializer, error_responses
 from planning.models import MAX_PLAN_NUMBER, Plan, Severity, SuggestionType
 from planning.selectors import plan_get_for_user
 from planning.suggestions.sync import SuggestionPayload, suggestion_sync
@@ -155,17 +153,13 @@ class SuggestionListSerializer(serializers.Serializer):
     suggestions = SuggestionSerializer(many=True, help_text="Open suggestions only.")
 
 
-class PlanSuggestionListApi(APIView):
+class PlanSuggestionListApi(IntegratorApiView):
     """Runs the plan's suggestion sync, then lists its open suggestions.
 
     Authentication runs before the handler, so a request without a usable key gets its 401/403
     before the plan number is even looked at. A plan that does not exist and one the key's user
     is not a member of give the same 404.
     """
-
-    authentication_classes = [ApiKeyAuthentication]
-    permission_classes = [IsAuthenticated]
-    throttle_classes = [ApiKeyThrottle]
 
     @extend_schema(
         operation_id="listPlanSuggestions",

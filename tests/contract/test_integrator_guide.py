@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from integrations.errors import ERROR_CATALOG
-from integrations.openapi import AUTH_ERRORS
+from api.errors import ERROR_CATALOG
+from api.openapi import AUTH_ERRORS
 
 ROOT = Path(__file__).resolve().parents[2]
 GUIDE = (ROOT / "docs" / "integrators.md").read_text()

@@ -15,12 +15,12 @@ from rest_framework.response import Response
 from rest_framework.test import APIRequestFactory
 from rest_framework.views import APIView
 
+from api.envelope import api_response
+from api.throttling import ApiKeyThrottle
 from integrations.authentication import ApiKeyAuthentication
-from integrations.errors import api_response
 from integrations.keys import key_checksum, key_hash
 from integrations.models import ApiKey
 from integrations.services import api_access_set, api_key_create, api_key_revoke
-from integrations.throttling import ApiKeyThrottle
 from tests.envelope import ENVELOPE_FIELDS, assert_envelope
 from tests.integrations.conftest import session_check
 

@@ -5,9 +5,9 @@ from typing import Any
 import pytest
 from rest_framework.test import APIRequestFactory
 
+from api.throttling import ApiKeyThrottle
 from integrations.models import ApiKey
 from integrations.services import api_key_create, api_key_revoke
-from integrations.throttling import ApiKeyThrottle
 from tests.envelope import assert_envelope
 from tests.integrations.conftest import session_check
 

@@ -8,8 +8,6 @@ from typing import Any
 from django.conf import settings
 from rest_framework.throttling import SimpleRateThrottle
 
-from integrations.models import ApiKey
-
 
 class SettingsRateThrottle(SimpleRateThrottle):
     """A DRF throttle whose rate is looked up in MAINTPLAN_THROTTLE_RATES on every request."""
@@ -51,8 +49,10 @@ class ApiKeyThrottle(SettingsRateThrottle):
     duration: int
 
     def get_cache_key(self, request: Any, view: Any) -> str:
-        if isinstance(request.auth, ApiKey):
-            return self.cache_key_for(f"key:{request.auth.pk}")
+        # request.auth is the authenticated key (an integrations.ApiKey row) on integrator views.
+        key_id = getattr(request.auth, "pk", None)
+        if key_id is not None:
+            return self.cache_key_for(f"key:{key_id}")
         return self.cache_key_for(f"addr:{self.get_ident(request)}")
 
     def allow_request(self, request: Any, view: Any) -> bool:

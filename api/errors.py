@@ -1,4 +1,4 @@
-"""The /api/v1 envelope and its one error type.
+"""The one error type of /api/v1, its catalog of messageKeys and the handler that renders it.
 
 Every response under /api/v1 is ``{success, message, messageKey, data, traceId}``. Views raise
 ``ApiError("<messageKey>")`` (or let DRF/Django raise their own exceptions) and
@@ -17,6 +17,7 @@ from django.http import Http404, HttpRequest, JsonResponse
 from rest_framework import exceptions as drf
 from rest_framework.response import Response
 
+from api.envelope import envelope
 from config.observability import current_trace_id
 
 logger = logging.getLogger("maintplan.api")
@@ -79,33 +80,6 @@ class ApiError(Exception):
         ):
             self.headers.update(BEARER_CHALLENGE)
         super().__init__(message_key)
-
-
-def envelope(
-    request: HttpRequest, *, success: bool, message: str, message_key: str, data: Any
-) -> dict[str, Any]:
-    return {
-        "success": success,
-        "message": message,
-        "messageKey": message_key,
-        "data": data,
-        "traceId": current_trace_id(request),
-    }
-
-
-def api_response(
-    request: HttpRequest,
-    data: Any,
-    *,
-    message: str = "OK",
-    message_key: str = "ok",
-    status: int = 200,
-) -> Response:
-    """A success answer in the envelope."""
-    return Response(
-        envelope(request, success=True, message=message, message_key=message_key, data=data),
-        status=status,
-    )
 
 
 def error_body(request: HttpRequest, error: ApiError) -> dict[str, Any]:
@@ -176,12 +150,3 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
 def api_not_found(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
     """Any path under /api/ that no route claims, whatever the method."""
     return error_json_response(request, ApiError("routing.not_found"))
-
-
-def json_object_body(request: Any) -> dict[str, Any]:
-    """The parsed JSON body of a DRF request, which must be an object. A missing body reads as
-    `{}`; `null`, an array or a scalar is refused with `validation.body_not_object`."""
-    body = request.data  # {} (or an empty QueryDict) when the request has no body at all
-    if not isinstance(body, dict):
-        raise ApiError("validation.body_not_object")
-    return body

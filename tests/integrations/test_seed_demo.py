@@ -12,12 +12,12 @@ from django.utils import timezone
 
 from accounts.models import User
 from integrations.keys import key_hash
-from integrations.models import ApiKey
-from planning.management.commands.seed_demo import (
+from integrations.management.commands.seed_demo import (
     DEMO_EMAIL,
     DEMO_PLAN_NAME,
     demo_plan_document,
 )
+from integrations.models import ApiKey
 from planning.models import (
     Action,
     ActionKind,

@@ -1,0 +1,28 @@
+"""The base view of the integrator operations (the Bearer-key routes of the public schema)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.utils.module_loading import import_string
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.views import APIView
+
+from api.throttling import ApiKeyThrottle
+
+
+class IntegratorApiView(APIView):
+    """Authentication, permission and throttling of every integrator operation, in one place.
+
+    The authentication class is named by dotted path in ``API_KEY_AUTHENTICATION_CLASS`` (as DRF
+    names its defaults) so that the platform does not import the app that owns the keys. It
+    raises on every failure, so a view never sees an anonymous request; the throttle counts per
+    key. drf-spectacular reads the security scheme from ``get_authenticators()``.
+    """
+
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [ApiKeyThrottle]
+
+    def get_authenticators(self) -> list[Any]:
+        return [import_string(settings.API_KEY_AUTHENTICATION_CLASS)()]

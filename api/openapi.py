@@ -1,0 +1,146 @@
+"""The reduced public OpenAPI description: the two integrator operations and nothing else.
+
+Views describe their success payload; this module supplies the envelope around it, the error
+responses with examples (from the one error catalog), the allow-list hook that keeps web-app
+routes and the admin out of the public schema, and the response headers.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema_field
+from rest_framework import serializers
+
+from api.errors import ERROR_CATALOG
+
+# (path as Django names it, method) of every operation in the public schema.
+PUBLIC_OPERATIONS = {
+    ("/api/v1/platform/plans/{planNumber}/suggestions", "GET"),
+    ("/api/v1/auth/session/api-key", "POST"),
+}
+
+AUTH_ERRORS = {
+    401: [
+        "auth.missing_api_key",
+        "auth.malformed_authorization",
+        "auth.invalid_api_key",
+        "auth.api_key_revoked",
+        "auth.api_key_expired",
+    ],
+    403: ["auth.account_inactive", "auth.api_access_disabled"],
+    405: ["routing.method_not_allowed"],
+    429: ["throttle.rate_limited"],
+    500: ["server.error"],
+}
+
+
+def public_operations_only(endpoints: list[tuple[Any, ...]], **kwargs: Any) -> list[Any]:
+    """PREPROCESSING_HOOK: an allow-list, so a new route never leaks into the public schema."""
+    return [
+        (path, path_regex, method, callback)
+        for path, path_regex, method, callback in endpoints
+        if (path, method) in PUBLIC_OPERATIONS
+    ]
+
+
+@extend_schema_field(
+    {
+        "type": "object",
+        "nullable": True,
+        "description": 'null, or `{"errors": {field: [messages]}}` for field errors.',
+        "properties": {
+            "errors": {
+                "type": "object",
+                "additionalProperties": {"type": "array", "items": {"type": "string"}},
+            }
+        },
+        "required": ["errors"],
+    }
+)
+class ErrorDetails(serializers.JSONField):
+    pass
+
+
+class ErrorEnvelope(serializers.Serializer):
+    success = serializers.BooleanField(help_text="Always false for an error.")
+    message = serializers.CharField(help_text="Human-readable message.")
+    messageKey = serializers.CharField(help_text="Stable dotted key, e.g. auth.invalid_api_key.")
+    # The envelope calls its payload `data`, which shadows Serializer.data on purpose.
+    data = ErrorDetails(allow_null=True)  # type: ignore[assignment]
+    traceId = serializers.CharField(help_text="Quote it in a support request.")
+
+
+def envelope_serializer(name: str, data: serializers.Field) -> type[serializers.Serializer]:
+    """A success envelope component named `name` whose `data` is `data`."""
+    fields = {
+        "success": serializers.BooleanField(help_text="Always true for a success."),
+        "message": serializers.CharField(help_text="Human-readable message."),
+        "messageKey": serializers.CharField(help_text="Stable dotted key of the message."),
+        "data": data,
+        "traceId": serializers.CharField(help_text="Trace identifier of the request."),
+    }
+    return type(name, (serializers.Serializer,), {**fields, "__module__": __name__})
+
+
+def _example(message_key: str) -> OpenApiExample:
+    _status, message = ERROR_CATALOG[message_key]
+    return OpenApiExample(
+        message_key,
+        value={
+            "success": False,
+            "message": message,
+            "messageKey": message_key,
+            "data": None,
+            "traceId": "4bf92f3577b34da6a3ce929d0e0e4736",
+        },
+        response_only=True,
+    )
+
+
+def error_responses(extra: dict[int, list[str]]) -> dict[int, OpenApiResponse]:
+    """Every error an integrator operation can give, with one example per messageKey."""
+    by_status: dict[int, list[str]] = {}
+    for status, keys in (*AUTH_ERRORS.items(), *extra.items()):
+        by_status.setdefault(status, []).extend(keys)
+    return {
+        status: OpenApiResponse(
+            response=ErrorEnvelope,
+            description=", ".join(f"`{key}`" for key in keys),
+            examples=[_example(key) for key in keys],
+        )
+        for status, keys in sorted(by_status.items())
+    }
+
+
+_TRACE_HEADER = {
+    "X-Request-ID": {
+        "description": "The traceId of the request (also in the body).",
+        "schema": {"type": "string"},
+    }
+}
+_STATUS_HEADERS: dict[str, dict[str, Any]] = {
+    "401": {
+        "WWW-Authenticate": {
+            "description": "Always `Bearer` with a realm.",
+            "schema": {"type": "string"},
+            "required": True,
+        }
+    },
+    "429": {
+        "Retry-After": {
+            "description": "Seconds to wait before the next request.",
+            "schema": {"type": "integer", "minimum": 1},
+            "required": True,
+        }
+    },
+}
+
+
+def add_response_headers(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """POSTPROCESSING_HOOK: document X-Request-ID, WWW-Authenticate and Retry-After."""
+    for operations in result.get("paths", {}).values():
+        for operation in operations.values():
+            for status, response in operation.get("responses", {}).items():
+                response["headers"] = {**_TRACE_HEADER, **_STATUS_HEADERS.get(status, {})}
+    return result
