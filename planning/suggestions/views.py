@@ -18,6 +18,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
+from planning.access import plan_member_required, plan_url
 from planning.models import Code, Plan, PlanMembership, Suggestion, SuggestionType
 from planning.suggestions.forms import ApplyCodeForm, DismissForm
 from planning.suggestions.selectors import codes_by_id, planning_grid, suggestion_get
@@ -27,7 +28,6 @@ from planning.suggestions.services import (
     suggestion_dismiss,
 )
 from planning.suggestions.sync import SuggestionPayload, suggestion_sync
-from planning.views import plan_member_required, plan_url
 
 SUGGESTIONS_PER_PAGE = 50
 

@@ -1,0 +1,61 @@
+"""Access to a plan's pages, shared by planning.views and planning.suggestions.views.
+
+Access: every page under /plans/<number>/ starts with `plan_membership_get`, so a plan the user
+is not a member of answers 404 exactly like a missing one, for GET and POST alike. A member who
+may see but not change the plan (a viewer; an editor on the members page) gets 403 on a POST:
+the plan's existence is no secret to them, and 403 says plainly that the change was refused.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+from urllib.parse import urlencode
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.urls import reverse
+
+from accounts.models import User
+from planning import selectors
+from planning.models import Plan, PlanRole
+
+PlanView = Callable[..., HttpResponse]
+
+
+def plan_member_required(
+    *, edit: bool = False, owner: bool = False
+) -> Callable[[PlanView], PlanView]:
+    """Resolves `number` to the user's membership (404 for non-members) and refuses a POST by a
+    member without the needed rights with 403. The view receives `membership`."""
+
+    def decorate(view: PlanView) -> PlanView:
+        @login_required
+        @wraps(view)
+        def wrapped(request: HttpRequest, number: int, **kwargs: Any) -> HttpResponse:
+            membership = selectors.plan_membership_get(user=request.user, number=number)
+            if request.method == "POST":
+                if owner and membership.role != PlanRole.OWNER:
+                    raise PermissionDenied("Only an owner of this plan can change its members.")
+                if edit and not membership.can_edit:
+                    raise PermissionDenied("You can view this plan but not change it.")
+            return view(request, membership, **kwargs)
+
+        return wrapped
+
+    return decorate
+
+
+def request_user(request: HttpRequest) -> User:
+    """The logged-in user of a view behind login_required."""
+    assert isinstance(request.user, User)
+    return request.user
+
+
+def plan_url(plan: Plan, **params: Any) -> str:
+    """The plan page, with the actions table filtered by `params` (empty ones left out)."""
+    url = reverse("planning:plan_detail", args=[plan.number])
+    query = {key: value for key, value in params.items() if value not in (None, "")}
+    return f"{url}?{urlencode(query)}" if query else url

@@ -1,0 +1,228 @@
+"""Node pages: a node's details, its place in the tree, its catalog code; adding a top-level node
+from the plan page."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods, require_POST
+
+from planning import selectors, services
+from planning.access import plan_member_required, plan_url
+from planning.forms import (
+    CodeAssignForm,
+    CodeSearchForm,
+    NodeCreateForm,
+    NodeDetailsForm,
+    NodeMoveForm,
+    NodeRenameForm,
+    form_errors_apply,
+)
+from planning.models import PlanMembership, StructureNode
+from planning.views._pages import plan_detail_render
+
+
+def _node_url(node: StructureNode) -> str:
+    return reverse("planning:node_detail", args=[node.plan.number, node.pk])
+
+
+@plan_member_required(edit=True)
+@require_POST
+def node_root_create(request: HttpRequest, membership: PlanMembership) -> HttpResponse:
+    form = NodeCreateForm(request.POST, prefix="root")
+    if form.is_valid():
+        try:
+            node = services.node_create(plan=membership.plan, parent=None, **form.cleaned_data)
+        except ValidationError as error:
+            form_errors_apply(form, error)
+        else:
+            messages.success(request, f"Added “{node.name}”.")
+            return redirect(plan_url(membership.plan))
+    return plan_detail_render(request, membership, root_form=form)
+
+
+def _render_node_detail(
+    request: HttpRequest, membership: PlanMembership, node: StructureNode, **forms: Any
+) -> HttpResponse:
+    plan = membership.plan
+    flat_tree = selectors.structure_flat(plan=plan)
+    search_form = CodeSearchForm(request.GET or None)
+    query = search_form.cleaned_data["q"] if search_form.is_bound and search_form.is_valid() else ""
+    return render(
+        request,
+        "planning/node_detail.html",
+        {
+            "membership": membership,
+            "plan": plan,
+            "node": node,
+            "can_edit": membership.can_edit,
+            "ancestors": selectors.tree_ancestors(flat_tree=flat_tree, node=node),
+            "children": [item.node for item in flat_tree if item.node.parent_id == node.pk],
+            "subtree_size": selectors.tree_subtree_size(flat_tree=flat_tree, node=node),
+            "rename_form": forms.get("rename_form")
+            or NodeRenameForm(prefix="rename", initial={"name": node.name}),
+            "details_form": forms.get("details_form")
+            or NodeDetailsForm(
+                prefix="details",
+                initial={
+                    "kind": node.kind,
+                    "quantity": node.quantity,
+                    "unit": node.unit,
+                    "install_year": node.install_year,
+                },
+            ),
+            "move_form": forms.get("move_form")
+            or NodeMoveForm(prefix="move", flat_tree=flat_tree, node=node),
+            "child_form": forms.get("child_form")
+            or NodeCreateForm(prefix="child", initial={"kind": _child_kind(node)}),
+            "code_form": forms.get("code_form") or CodeAssignForm(prefix="code"),
+            "search_form": search_form,
+            "query": query,
+            "search_results": list(selectors.code_search(query=query)),
+            "code_options": selectors.code_catalog_options() if membership.can_edit else [],
+            "actions_url": plan_url(membership.plan, node=node.pk),
+        },
+    )
+
+
+def _child_kind(node: StructureNode) -> str:
+    order = ["site", "building", "system", "component"]
+    return order[min(order.index(node.kind) + 1, len(order) - 1)] if node.kind in order else ""
+
+
+@plan_member_required()
+@require_http_methods(["GET"])
+def node_detail(request: HttpRequest, membership: PlanMembership, node_id: Any) -> HttpResponse:
+    node = selectors.node_get(plan=membership.plan, node_id=node_id)
+    return _render_node_detail(request, membership, node)
+
+
+@plan_member_required(edit=True)
+@require_POST
+def node_rename(request: HttpRequest, membership: PlanMembership, node_id: Any) -> HttpResponse:
+    node = selectors.node_get(plan=membership.plan, node_id=node_id)
+    form = NodeRenameForm(request.POST, prefix="rename")
+    if form.is_valid():
+        try:
+            services.node_rename(node=node, name=form.cleaned_data["name"])
+        except ValidationError as error:
+            form_errors_apply(form, error)
+        else:
+            messages.success(request, f"Renamed to “{node.name}”.")
+            return redirect(_node_url(node))
+    node.refresh_from_db()
+    return _render_node_detail(request, membership, node, rename_form=form)
+
+
+@plan_member_required(edit=True)
+@require_POST
+def node_details(request: HttpRequest, membership: PlanMembership, node_id: Any) -> HttpResponse:
+    node = selectors.node_get(plan=membership.plan, node_id=node_id)
+    form = NodeDetailsForm(request.POST, prefix="details")
+    if form.is_valid():
+        try:
+            services.node_details_update(node=node, **form.cleaned_data)
+        except ValidationError as error:
+            form_errors_apply(form, error)
+        else:
+            messages.success(request, f"Details of “{node.name}” saved.")
+            return redirect(_node_url(node))
+    node.refresh_from_db()
+    return _render_node_detail(request, membership, node, details_form=form)
+
+
+@plan_member_required(edit=True)
+@require_POST
+def node_move(request: HttpRequest, membership: PlanMembership, node_id: Any) -> HttpResponse:
+    plan = membership.plan
+    node = selectors.node_get(plan=plan, node_id=node_id)
+    form = NodeMoveForm(
+        request.POST, prefix="move", flat_tree=selectors.structure_flat(plan=plan), node=node
+    )
+    if form.is_valid():
+        parent_id = form.cleaned_data["parent"]
+        parent = selectors.node_get(plan=plan, node_id=parent_id) if parent_id else None
+        try:
+            services.node_move(node=node, parent=parent)
+        except ValidationError as error:
+            form_errors_apply(form, error)
+        else:
+            where = f"under “{parent.name}”" if parent else "to the top level"
+            messages.success(request, f"Moved “{node.name}” {where}.")
+            return redirect(_node_url(node))
+    return _render_node_detail(request, membership, node, move_form=form)
+
+
+@plan_member_required(edit=True)
+@require_POST
+def node_child_create(
+    request: HttpRequest, membership: PlanMembership, node_id: Any
+) -> HttpResponse:
+    parent = selectors.node_get(plan=membership.plan, node_id=node_id)
+    form = NodeCreateForm(request.POST, prefix="child")
+    if form.is_valid():
+        try:
+            child = services.node_create(plan=membership.plan, parent=parent, **form.cleaned_data)
+        except ValidationError as error:
+            form_errors_apply(form, error)
+        else:
+            messages.success(request, f"Added “{child.name}” under “{parent.name}”.")
+            return redirect(_node_url(parent))
+    return _render_node_detail(request, membership, parent, child_form=form)
+
+
+@plan_member_required(edit=True)
+@require_POST
+def node_code_assign(
+    request: HttpRequest, membership: PlanMembership, node_id: Any
+) -> HttpResponse:
+    node = selectors.node_get(plan=membership.plan, node_id=node_id)
+    form = CodeAssignForm(request.POST, prefix="code")
+    if form.is_valid():
+        code = selectors.code_get_by_code(code=form.cleaned_data["code"])
+        if code is None:
+            form.add_error("code", "No catalog code matches. Search the catalog below.")
+        else:
+            services.node_code_assign(node=node, code=code)
+            messages.success(request, f"Code {code.code} “{code.name}” assigned.")
+            return redirect(_node_url(node))
+    return _render_node_detail(request, membership, node, code_form=form)
+
+
+@plan_member_required(edit=True)
+@require_POST
+def node_code_clear(request: HttpRequest, membership: PlanMembership, node_id: Any) -> HttpResponse:
+    node = selectors.node_get(plan=membership.plan, node_id=node_id)
+    services.node_code_clear(node=node)
+    messages.success(request, "Code removed.")
+    return redirect(_node_url(node))
+
+
+@plan_member_required(edit=True)
+@require_http_methods(["GET", "POST"])
+def node_delete(request: HttpRequest, membership: PlanMembership, node_id: Any) -> HttpResponse:
+    """GET asks for confirmation (viewers see it too, without the button); POST deletes."""
+    plan = membership.plan
+    node = selectors.node_get(plan=plan, node_id=node_id)
+    if request.method == "POST":
+        parent = node.parent
+        deleted = services.node_delete(node=node)
+        messages.success(request, f"Deleted “{node.name}” and {deleted - 1} node(s) below it.")
+        return redirect(_node_url(parent) if parent else plan_url(membership.plan))
+    subtree = selectors.node_subtree_ids(plan=plan, node_id=node.pk)
+    return render(
+        request,
+        "planning/node_delete.html",
+        {
+            "plan": plan,
+            "node": node,
+            "can_edit": membership.can_edit,
+            "descendant_count": len(subtree) - 1,
+            "action_count": selectors.action_list(plan=plan, node_id=node.pk).count(),
+        },
+    )
