@@ -1,14 +1,17 @@
-"""Input parsing for the plan pages. The rules themselves live in planning.services; a form
-only turns request data into typed values and shows the services' errors beside its fields."""
+"""Input parsing for the plan pages. The field rules live on the models (planning.models): the
+forms that edit a model are ModelForms built by `model_rules_formfield`, so they refuse a bad
+value with the model's own message, and show the services' other errors beside their fields."""
 
 from __future__ import annotations
 
 import uuid
-from typing import Any
+from typing import Any, ClassVar
 
 from django import forms
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
 from django.forms.utils import flatatt
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
@@ -16,19 +19,53 @@ from django.utils.safestring import SafeString
 from planning.models import (
     MAX_YEAR,
     MIN_YEAR,
+    Action,
     ActionKind,
+    Code,
     NodeKind,
     Plan,
-    PlanRole,
+    PlanMembership,
     Project,
     StructureNode,
 )
 from planning.selectors import TreeNode, plan_projects
 
-COST_MAX_DIGITS = 14
+
+def model_rules_formfield(model_field: models.Field, **kwargs: Any) -> forms.Field | None:
+    """The form field of a model field, with the model's rules where Django's default form
+    field would state them otherwise: the model's value limits and their messages (a year below
+    1900 gets the model's "Enter a year between ...", not the column type's "at least 0", and
+    the input its min/max attributes), and for a choice field exactly the model's choices (no
+    empty entry: every choice field here is required) and its message for a value outside them.
+    """
+    messages: dict[str, str] = {}
+    minimums = [v for v in model_field.validators if isinstance(v, MinValueValidator)]
+    if minimums:
+        lowest = max(minimums, key=lambda validator: validator.limit_value)
+        kwargs.setdefault("min_value", lowest.limit_value)
+        messages["min_value"] = str(lowest.message)
+    maximums = [v for v in model_field.validators if isinstance(v, MaxValueValidator)]
+    if maximums:
+        highest = min(maximums, key=lambda validator: validator.limit_value)
+        kwargs.setdefault("max_value", highest.limit_value)
+        messages["max_value"] = str(highest.message)
+    if model_field.choices:
+        kwargs.setdefault("choices", model_field.choices)
+        messages["invalid_choice"] = str(model_field.error_messages["invalid_choice"])
+    if messages:
+        kwargs.setdefault("error_messages", messages)
+    return model_field.formfield(**kwargs)
 
 
-def form_errors_apply(form: forms.Form, error: ValidationError) -> None:
+class ModelRulesForm(forms.ModelForm):
+    """A ModelForm whose fields carry the model's rules (see model_rules_formfield). A subclass's
+    Meta derives from this one: Django reads the callback from the form's own Meta."""
+
+    class Meta:
+        formfield_callback = model_rules_formfield
+
+
+def form_errors_apply(form: forms.BaseForm, error: ValidationError) -> None:
     """Puts a service's ValidationError on the form: field errors beside the field when the
     form has it, everything else at the top."""
     if not hasattr(error, "error_dict"):
@@ -58,7 +95,7 @@ class TreeSelect(forms.Select):
         return format_html("<select{}>{}</select>", flatatt(final_attrs), options)
 
 
-def _choices_set(form: forms.Form, name: str, choices: list[tuple[str, str]]) -> None:
+def _choices_set(form: forms.BaseForm, name: str, choices: list[tuple[str, str]]) -> None:
     field = form.fields[name]
     assert isinstance(field, forms.ChoiceField)
     field.choices = choices
@@ -75,16 +112,20 @@ def _tree_choices(
     ]
 
 
-class PlanCreateForm(forms.Form):
-    name = forms.CharField(max_length=200)
-    description = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), required=False)
+class PlanCreateForm(ModelRulesForm):
+    class Meta(ModelRulesForm.Meta):
+        model = Plan
+        fields = ("name", "description")
+        widgets: ClassVar = {"description": forms.Textarea(attrs={"rows": 2})}
 
 
 class PlanImportForm(forms.Form):
     """A JSON plan file, or the CSV pair nodes.csv + actions.csv."""
 
     name = forms.CharField(
-        max_length=200, required=False, help_text="Optional; overrides the name in the file."
+        max_length=Plan._meta.get_field("name").max_length,
+        required=False,
+        help_text="Optional; overrides the name in the file.",
     )
     plan_file = forms.FileField(required=False, label="Plan file (JSON)")
     nodes_csv = forms.FileField(required=False, label="or nodes.csv")
@@ -112,23 +153,26 @@ class PlanImportForm(forms.Form):
         return cleaned
 
 
-class NodeCreateForm(forms.Form):
-    name = forms.CharField(max_length=200)
-    kind = forms.ChoiceField(choices=NodeKind.choices, initial=NodeKind.BUILDING)
-    quantity = forms.DecimalField(required=False, min_value=0, max_digits=14, decimal_places=2)
-    unit = forms.CharField(max_length=20, required=False)
-    install_year = forms.IntegerField(required=False, min_value=MIN_YEAR, max_value=MAX_YEAR)
+class NodeCreateForm(ModelRulesForm):
+    class Meta(ModelRulesForm.Meta):
+        model = StructureNode
+        fields = ("name", "kind", "quantity", "unit", "install_year")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["kind"].initial = NodeKind.BUILDING
 
 
-class NodeDetailsForm(forms.Form):
-    kind = forms.ChoiceField(choices=NodeKind.choices)
-    quantity = forms.DecimalField(required=False, min_value=0, max_digits=14, decimal_places=2)
-    unit = forms.CharField(max_length=20, required=False)
-    install_year = forms.IntegerField(required=False, min_value=MIN_YEAR, max_value=MAX_YEAR)
+class NodeDetailsForm(ModelRulesForm):
+    class Meta(ModelRulesForm.Meta):
+        model = StructureNode
+        fields = ("kind", "quantity", "unit", "install_year")
 
 
-class NodeRenameForm(forms.Form):
-    name = forms.CharField(max_length=200)
+class NodeRenameForm(ModelRulesForm):
+    class Meta(ModelRulesForm.Meta):
+        model = StructureNode
+        fields = ("name",)
 
 
 class NodeMoveForm(forms.Form):
@@ -164,25 +208,24 @@ class CodeSearchForm(forms.Form):
 
 class CodeAssignForm(forms.Form):
     code = forms.CharField(
-        max_length=20,
+        max_length=Code._meta.get_field("code").max_length,
         label="Code",
         help_text="Type a catalog code (suggestions appear as you type) or search below.",
         widget=forms.TextInput(attrs={"list": "code-catalog", "autocomplete": "off"}),
     )
 
 
-class ActionForm(forms.Form):
+class ActionForm(ModelRulesForm):
     node = forms.ChoiceField(label="Structure node", widget=TreeSelect)
-    title = forms.CharField(max_length=200)
-    kind = forms.ChoiceField(choices=ActionKind.choices, initial=ActionKind.REPAIR)
-    planned_year = forms.IntegerField(min_value=MIN_YEAR, max_value=MAX_YEAR)
-    estimated_cost = forms.DecimalField(
-        min_value=0, max_digits=COST_MAX_DIGITS, decimal_places=2, initial=0
-    )
     project = forms.ChoiceField(required=False)
+
+    class Meta(ModelRulesForm.Meta):
+        model = Action
+        fields = ("node", "title", "kind", "planned_year", "estimated_cost", "project")
 
     def __init__(self, *args: Any, plan: Plan, flat_tree: list[TreeNode], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.fields["kind"].initial = ActionKind.REPAIR
         self.nodes = {str(item.node.pk): item.node for item in flat_tree}
         _choices_set(self, "node", [("", "Choose a node"), *_tree_choices(flat_tree)])
         self.projects = {str(p.pk): p for p in plan_projects(plan=plan)}
@@ -216,10 +259,15 @@ class ActionFilterForm(forms.Form):
         return uuid.UUID(value) if value else None
 
 
-class MemberAddForm(forms.Form):
+class MemberAddForm(ModelRulesForm):
     email = forms.EmailField(max_length=254)
-    role = forms.ChoiceField(choices=PlanRole.choices, initial=PlanRole.VIEWER)
+
+    class Meta(ModelRulesForm.Meta):
+        model = PlanMembership
+        fields = ("email", "role")
 
 
-class MemberRoleForm(forms.Form):
-    role = forms.ChoiceField(choices=PlanRole.choices)
+class MemberRoleForm(ModelRulesForm):
+    class Meta(ModelRulesForm.Meta):
+        model = PlanMembership
+        fields = ("role",)

@@ -1,14 +1,22 @@
 """The planning domain: plans, their structure tree, the code catalog, actions, projects and
 suggestions. Invariants that a row can check on its own live in the database as constraints;
 cross-row rules (a node's parent in the same plan, no cycles) are enforced by the services.
+
+The field rules (lengths, year ranges, non-negative amounts, choices, no blank names) are written
+once, here, as field options and validators: services run them with ``full_clean()``, the forms
+are ModelForms, and the importer turns the same ValidationErrors into its problem list, so every
+way in refuses a bad value with the same message.
 """
 
 from __future__ import annotations
 
 import uuid
+from decimal import Decimal
 from typing import ClassVar
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
@@ -17,6 +25,30 @@ MIN_YEAR = 1900
 MAX_YEAR = 2200
 # PostgreSQL `integer`: a plan number or URL value beyond this cannot name a plan.
 MAX_PLAN_NUMBER = 2_147_483_647
+# Money and quantities are kept to the cent (decimal_places=2).
+CENT = Decimal("0.01")
+
+
+def validate_not_blank(value: str) -> None:
+    """A name made only of spaces is no name (an empty one is refused by the field itself)."""
+    if not value.strip():
+        raise ValidationError("This field cannot be blank.", code="blank")
+
+
+NAME_VALIDATORS = [validate_not_blank]
+_YEAR_MESSAGE = f"Enter a year between {MIN_YEAR} and {MAX_YEAR}."
+YEAR_VALIDATORS = [
+    MinValueValidator(MIN_YEAR, message=_YEAR_MESSAGE),
+    MaxValueValidator(MAX_YEAR, message=_YEAR_MESSAGE),
+]
+NOT_NEGATIVE = [MinValueValidator(0, message="Cannot be negative.")]
+
+
+def choice_messages(choices: type[models.TextChoices]) -> dict[str, str]:
+    """The message of a value outside `choices`, naming the allowed ones; model fields and the
+    ModelForms built on them (planning.forms.ModelRulesForm) both use it."""
+    allowed = ", ".join(choices.values)
+    return {"invalid_choice": f"“%(value)s” is not one of: {allowed}."}
 
 
 class PlanNumberCounter(models.Model):
@@ -41,7 +73,7 @@ class PlanNumberCounter(models.Model):
 class Plan(models.Model):
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     number = models.PositiveIntegerField(unique=True, editable=False)
-    name = models.CharField(max_length=200)
+    name = models.CharField(max_length=200, validators=NAME_VALIDATORS)
     description = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -74,7 +106,12 @@ class PlanMembership(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="plan_memberships"
     )
-    role = models.CharField(max_length=10, choices=PlanRole.choices, default=PlanRole.VIEWER)
+    role = models.CharField(
+        max_length=10,
+        choices=PlanRole.choices,
+        default=PlanRole.VIEWER,
+        error_messages=choice_messages(PlanRole),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -101,9 +138,16 @@ class Code(models.Model):
     name = models.CharField(max_length=200)
     unit = models.CharField(max_length=20, blank=True)
     unit_cost = models.DecimalField(
-        max_digits=12, decimal_places=2, null=True, blank=True, help_text="Reference cost per unit"
+        max_digits=12,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        validators=NOT_NEGATIVE,
+        help_text="Reference cost per unit",
     )
-    service_life_years = models.PositiveSmallIntegerField(null=True, blank=True)
+    service_life_years = models.PositiveSmallIntegerField(
+        null=True, blank=True, validators=[MinValueValidator(1)]
+    )
     keywords = models.TextField(blank=True, help_text="Comma-separated words used for matching")
     is_default = models.BooleanField(
         default=False, help_text="Part of the starter catalog shipped with Maintplan"
@@ -140,15 +184,21 @@ class StructureNode(models.Model):
     parent = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.CASCADE, related_name="children"
     )
-    name = models.CharField(max_length=200)
-    kind = models.CharField(max_length=10, choices=NodeKind.choices)
+    name = models.CharField(max_length=200, validators=NAME_VALIDATORS)
+    kind = models.CharField(
+        max_length=10, choices=NodeKind.choices, error_messages=choice_messages(NodeKind)
+    )
     # A catalog code in use cannot be deleted from under the plans that use it.
     code = models.ForeignKey(
         Code, null=True, blank=True, on_delete=models.PROTECT, related_name="nodes"
     )
-    quantity = models.DecimalField(max_digits=14, decimal_places=2, null=True, blank=True)
+    quantity = models.DecimalField(
+        max_digits=14, decimal_places=2, null=True, blank=True, validators=NOT_NEGATIVE
+    )
     unit = models.CharField(max_length=20, blank=True)
-    install_year = models.PositiveSmallIntegerField(null=True, blank=True)
+    install_year = models.PositiveSmallIntegerField(
+        null=True, blank=True, validators=YEAR_VALIDATORS
+    )
 
     class Meta:
         ordering = ("name",)
@@ -178,8 +228,8 @@ class StructureNode(models.Model):
 class Project(models.Model):
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     plan = models.ForeignKey(Plan, on_delete=models.CASCADE, related_name="projects")
-    name = models.CharField(max_length=200)
-    year = models.PositiveSmallIntegerField()
+    name = models.CharField(max_length=200, validators=NAME_VALIDATORS)
+    year = models.PositiveSmallIntegerField(validators=YEAR_VALIDATORS)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -212,12 +262,19 @@ class Action(models.Model):
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     plan = models.ForeignKey(Plan, on_delete=models.CASCADE, related_name="actions")
     node = models.ForeignKey(StructureNode, on_delete=models.CASCADE, related_name="actions")
-    title = models.CharField(max_length=200)
-    kind = models.CharField(max_length=12, choices=ActionKind.choices)
-    planned_year = models.PositiveSmallIntegerField()
-    estimated_cost = models.DecimalField(max_digits=14, decimal_places=2, default=0)
+    title = models.CharField(max_length=200, validators=NAME_VALIDATORS)
+    kind = models.CharField(
+        max_length=12, choices=ActionKind.choices, error_messages=choice_messages(ActionKind)
+    )
+    planned_year = models.PositiveSmallIntegerField(validators=YEAR_VALIDATORS)
+    estimated_cost = models.DecimalField(
+        max_digits=14, decimal_places=2, default=0, validators=NOT_NEGATIVE
+    )
     status = models.CharField(
-        max_length=10, choices=ActionStatus.choices, default=ActionStatus.PLANNED
+        max_length=10,
+        choices=ActionStatus.choices,
+        default=ActionStatus.PLANNED,
+        error_messages=choice_messages(ActionStatus),
     )
     project = models.ForeignKey(
         Project, null=True, blank=True, on_delete=models.SET_NULL, related_name="actions"

@@ -13,13 +13,9 @@ from accounts.models import User
 from accounts.selectors import user_get_by_email
 from planning.catalog import STARTER_CATALOG
 from planning.models import (
-    MAX_YEAR,
-    MIN_YEAR,
     Action,
-    ActionKind,
     ActionStatus,
     Code,
-    NodeKind,
     Plan,
     PlanMembership,
     PlanNumberCounter,
@@ -54,48 +50,29 @@ def plan_number_allocate() -> int:
 @transaction.atomic
 def plan_create(*, owner: User, name: str, description: str = "") -> Plan:
     """A new plan with the next number; its creator becomes its owner."""
-    plan = Plan.objects.create(
-        number=plan_number_allocate(),
-        name=_require_name(name),
-        description=(description or "").strip(),
-    )
+    plan = Plan(name=(name or "").strip(), description=(description or "").strip())
+    validated(plan, exclude=["number"])
+    plan.number = plan_number_allocate()
+    plan.save(force_insert=True)
     PlanMembership.objects.create(plan=plan, user=owner, role=PlanRole.OWNER)
     return plan
 
 
-# --- validation helpers -----------------------------------------------------------------------
+# --- validation -------------------------------------------------------------------------------
 
 
-def _require_name(value: str, *, field: str = "name", max_length: int = 200) -> str:
-    cleaned = (value or "").strip()
-    if not cleaned:
-        raise ValidationError({field: "This field cannot be blank."})
-    if len(cleaned) > max_length:
-        raise ValidationError({field: f"At most {max_length} characters."})
-    return cleaned
+def validated(instance: models.Model, *, exclude: list[str] | None = None) -> models.Model:
+    """Runs the model's field rules and `clean()` (planning.models is their one source) and
+    returns the instance, or raises their ValidationError ({field: [messages]}).
 
-
-def _require_choice(value: str, choices: type[models.TextChoices], *, field: str) -> str:
-    if value not in choices.values:
-        allowed = ", ".join(choices.values)
-        raise ValidationError({field: f"“{value}” is not one of: {allowed}."})
-    return value
-
-
-def _require_year(value: int | None, *, field: str, required: bool = True) -> int | None:
-    if value is None:
-        if required:
-            raise ValidationError({field: "This field is required."})
-        return None
-    if not MIN_YEAR <= value <= MAX_YEAR:
-        raise ValidationError({field: f"Enter a year between {MIN_YEAR} and {MAX_YEAR}."})
-    return value
-
-
-def _require_not_negative(value: Decimal | None, *, field: str) -> Decimal | None:
-    if value is not None and value < 0:
-        raise ValidationError({field: "Cannot be negative."})
-    return value
+    Relations are left out: the services check them under the plan lock (same plan, still
+    there), which a validator cannot. Uniqueness and constraints are the database's job.
+    """
+    relations = [field.name for field in instance._meta.concrete_fields if field.is_relation]
+    instance.full_clean(
+        exclude=[*relations, *(exclude or [])], validate_unique=False, validate_constraints=False
+    )
+    return instance
 
 
 def _plan_lock(plan: Plan) -> None:
@@ -144,23 +121,27 @@ def node_create(
     unit: str = "",
     install_year: int | None = None,
 ) -> StructureNode:
-    _plan_lock(plan)
-    _node_parent_check(plan=plan, node=None, parent=parent)
-    return StructureNode.objects.create(
+    node = StructureNode(
         plan=plan,
         parent=parent,
-        name=_require_name(name),
-        kind=_require_choice(kind, NodeKind, field="kind"),
+        name=(name or "").strip(),
+        kind=kind,
         code=code,
-        quantity=_require_not_negative(quantity, field="quantity"),
-        unit=(unit or "").strip()[:20],
-        install_year=_require_year(install_year, field="install_year", required=False),
+        quantity=quantity,
+        unit=(unit or "").strip(),
+        install_year=install_year,
     )
+    validated(node)
+    _plan_lock(plan)
+    _node_parent_check(plan=plan, node=None, parent=parent)
+    node.save(force_insert=True)
+    return node
 
 
 @transaction.atomic
 def node_rename(*, node: StructureNode, name: str) -> StructureNode:
-    node.name = _require_name(name)
+    node.name = (name or "").strip()
+    validated(node)
     node.save(update_fields=["name"])
     return node
 
@@ -175,10 +156,11 @@ def node_details_update(
     install_year: int | None,
 ) -> StructureNode:
     """Kind, quantity, unit and install year: the figures the suggestion rules compare with."""
-    node.kind = _require_choice(kind, NodeKind, field="kind")
-    node.quantity = _require_not_negative(quantity, field="quantity")
-    node.unit = (unit or "").strip()[:20]
-    node.install_year = _require_year(install_year, field="install_year", required=False)
+    node.kind = kind
+    node.quantity = quantity
+    node.unit = (unit or "").strip()
+    node.install_year = install_year
+    validated(node)
     node.save(update_fields=["kind", "quantity", "unit", "install_year"])
     return node
 
@@ -219,43 +201,26 @@ def node_code_clear(*, node: StructureNode) -> StructureNode:
 # --- actions ----------------------------------------------------------------------------------
 
 
-def _action_fields_check(
-    *,
-    plan: Plan,
-    node: StructureNode,
-    title: str,
-    kind: str,
-    planned_year: int | None,
-    estimated_cost: Decimal | None,
-    project: Project | None,
-) -> dict[str, Any]:
-    errors: dict[str, str] = {}
-    checks: list[tuple[str, Any]] = [
-        ("title", lambda: _require_name(title, field="title")),
-        ("kind", lambda: _require_choice(kind, ActionKind, field="kind")),
-        ("planned_year", lambda: _require_year(planned_year, field="planned_year")),
-        (
-            "estimated_cost",
-            lambda: _require_not_negative(estimated_cost, field="estimated_cost") or Decimal(0),
-        ),
-    ]
-    values: dict[str, Any] = {}
-    for field, check in checks:
-        try:
-            values[field] = check()
-        except ValidationError as error:
-            errors.update({key: value[0] for key, value in error.message_dict.items()})
-    if node.plan_id != plan.pk:
-        errors["node"] = "The node belongs to another plan."
+def _action_save(action: Action) -> Action:
+    """Checks the action's fields (the model's rules) and that its node and project belong to
+    its plan, reports every problem at once, then saves."""
+    errors: dict[str, list[str]] = {}
+    try:
+        validated(action)
+    except ValidationError as error:
+        errors.update(error.message_dict)
+    if action.node.plan_id != action.plan_id:
+        errors["node"] = ["The node belongs to another plan."]
     else:
-        _plan_lock(plan)  # a concurrent node_delete waits, or has already happened:
-        if not StructureNode.objects.filter(pk=node.pk).exists():
-            errors["node"] = "The node no longer exists."
-    if project is not None and project.plan_id != plan.pk:
-        errors["project"] = "The project belongs to another plan."
+        _plan_lock(action.plan)  # a concurrent node_delete waits, or has already happened:
+        if not StructureNode.objects.filter(pk=action.node.pk).exists():
+            errors["node"] = ["The node no longer exists."]
+    if action.project is not None and action.project.plan_id != action.plan_id:
+        errors["project"] = ["The project belongs to another plan."]
     if errors:
         raise ValidationError(errors)
-    return {**values, "node": node, "project": project}
+    action.save()
+    return action
 
 
 @transaction.atomic
@@ -270,17 +235,17 @@ def action_create(
     project: Project | None = None,
     status: str = ActionStatus.PLANNED,
 ) -> Action:
-    fields = _action_fields_check(
-        plan=plan,
-        node=node,
-        title=title,
-        kind=kind,
-        planned_year=planned_year,
-        estimated_cost=estimated_cost,
-        project=project,
-    )
-    return Action.objects.create(
-        plan=plan, status=_require_choice(status, ActionStatus, field="status"), **fields
+    return _action_save(
+        Action(
+            plan=plan,
+            node=node,
+            title=(title or "").strip(),
+            kind=kind,
+            planned_year=planned_year,
+            estimated_cost=Decimal(0) if estimated_cost is None else estimated_cost,
+            project=project,
+            status=status,
+        )
     )
 
 
@@ -295,19 +260,13 @@ def action_update(
     estimated_cost: Decimal,
     project: Project | None = None,
 ) -> Action:
-    fields = _action_fields_check(
-        plan=action.plan,
-        node=node,
-        title=title,
-        kind=kind,
-        planned_year=planned_year,
-        estimated_cost=estimated_cost,
-        project=project,
-    )
-    for name, value in fields.items():
-        setattr(action, name, value)
-    action.save()
-    return action
+    action.node = node
+    action.title = (title or "").strip()
+    action.kind = kind
+    action.planned_year = planned_year
+    action.estimated_cost = Decimal(0) if estimated_cost is None else estimated_cost
+    action.project = project
+    return _action_save(action)
 
 
 @transaction.atomic
@@ -335,7 +294,7 @@ def _owner_count_locked(plan: Plan) -> int:
 @transaction.atomic
 def membership_add(*, plan: Plan, email: str, role: str) -> PlanMembership:
     """Adds the user with this email (an existing account) to the plan."""
-    role = _require_choice(role, PlanRole, field="role")
+    validated(PlanMembership(role=role))
     user = user_get_by_email(email=email)
     if user is None:
         raise ValidationError(
@@ -353,7 +312,7 @@ def membership_add(*, plan: Plan, email: str, role: str) -> PlanMembership:
 
 @transaction.atomic
 def membership_role_set(*, membership: PlanMembership, role: str) -> PlanMembership:
-    role = _require_choice(role, PlanRole, field="role")
+    validated(PlanMembership(role=role))
     if (
         membership.role == PlanRole.OWNER
         and role != PlanRole.OWNER

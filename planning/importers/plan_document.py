@@ -3,6 +3,11 @@
 Every import, whatever the file format, ends in `plan_import_document`: it checks the whole
 document first and collects every problem, raises `ImportRejected` if there is any, and only
 then writes the plan, its nodes and its actions in one transaction with bulk inserts.
+
+The reader checks what is the file format's own business (fields present, a number where a
+number belongs); the field rules (lengths, year ranges, non-negative amounts, choices) are the
+models', run through `planning.services.validated`, whose ValidationErrors become the row-and-
+field problems, with the same messages the forms and services give.
 """
 
 from __future__ import annotations
@@ -15,22 +20,13 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.core.exceptions import ValidationError
+from django.db import models, transaction
 
 from accounts.models import User
 from planning.importers.problems import ImportProblem, ImportRejected
-from planning.models import (
-    MAX_YEAR,
-    MIN_YEAR,
-    Action,
-    ActionKind,
-    ActionStatus,
-    Code,
-    NodeKind,
-    Plan,
-    StructureNode,
-)
-from planning.services import plan_create
+from planning.models import CENT, Action, ActionStatus, Code, Plan, StructureNode
+from planning.services import plan_create, validated
 
 NODE_FIELDS = ("ref", "parent_ref", "name", "kind", "code", "quantity", "unit", "install_year")
 ACTION_FIELDS = ("node_ref", "title", "kind", "planned_year", "estimated_cost", "status")
@@ -41,11 +37,8 @@ ACTION_REQUIRED = ("node_ref", "title", "kind", "planned_year")
 YEAR_FIELDS = frozenset({"install_year", "planned_year"})
 AMOUNT_FIELDS = frozenset({"quantity", "estimated_cost"})
 
-NAME_MAX_LENGTH = 200
-UNIT_MAX_LENGTH = 20
-# DecimalField(max_digits=14, decimal_places=2)
-MAX_AMOUNT = Decimal("999999999999.99")
-CENT = Decimal("0.01")
+# Amounts this large are refused by the models' digit limit; quantize() would fail on them.
+QUANTIZE_LIMIT = Decimal(10) ** 20
 BULK_BATCH_SIZE = 1000
 
 # One record of the document: where it is (for messages) and its raw key/value pairs.
@@ -106,11 +99,30 @@ class _RecordReader:
         self.row = row
         self.position = position
         self.problems = problems
-        self.valid = True
+        self.bad_fields: set[str] = set()
+
+    @property
+    def valid(self) -> bool:
+        return not self.bad_fields
 
     def problem(self, field: str, message: str) -> None:
-        self.valid = False
+        self.bad_fields.add(field)
         self.problems.add(self.position, self.row, field, message)
+
+    def model_rules(self, model: type[models.Model], values: Mapping[str, object]) -> None:
+        """The model's rules on the values the record gave, except those already refused."""
+        given = {
+            field: value
+            for field, value in values.items()
+            if value is not None and field not in self.bad_fields
+        }
+        others = [field.name for field in model._meta.concrete_fields if field.name not in given]
+        try:
+            validated(model(**given), exclude=others)
+        except ValidationError as error:
+            for field, messages in error.message_dict.items():
+                for message in messages:
+                    self.problem(field, message)
 
     def _value(self, field: str, *, required: bool) -> object:
         value = self.record.get(field)
@@ -120,22 +132,12 @@ class _RecordReader:
             self.problem(field, "is required")
         return value
 
-    def text(self, field: str, *, required: bool = False, max_length: int | None = None) -> Any:
+    def text(self, field: str, *, required: bool = False) -> Any:
         value = self._value(field, required=required)
         if value is None:
             return None
         if not isinstance(value, str):
             self.problem(field, f"must be a string, got {_describe(value)}")
-            return None
-        if max_length is not None and len(value) > max_length:
-            self.problem(field, f"must be at most {max_length} characters")
-            return None
-        return value
-
-    def choice(self, field: str, choices: Sequence[str], *, required: bool = False) -> Any:
-        value = self.text(field, required=required)
-        if value is not None and value not in choices:
-            self.problem(field, f'"{value}" is not one of: {", ".join(choices)}')
             return None
         return value
 
@@ -147,9 +149,6 @@ class _RecordReader:
             value = int(value)
         if isinstance(value, bool) or not isinstance(value, int):
             self.problem(field, f"must be a whole number (a year), got {_describe(value)}")
-            return None
-        if not MIN_YEAR <= value <= MAX_YEAR:
-            self.problem(field, f"{value} is outside the years {MIN_YEAR} to {MAX_YEAR}")
             return None
         return value
 
@@ -164,17 +163,12 @@ class _RecordReader:
         if not amount.is_finite():
             self.problem(field, f"must be a number, got {_describe(value)}")
             return None
-        if amount < 0:
-            self.problem(field, f"must not be negative, got {amount}")
-            return None
-        if amount > MAX_AMOUNT + CENT:  # checked first: quantize() refuses huge numbers
-            self.problem(field, f"must be at most {MAX_AMOUNT}")
-            return None
-        # Cents are what the database keeps; a finer figure is rounded, not refused.
-        amount = amount.quantize(CENT, rounding=ROUND_HALF_UP)
-        if amount > MAX_AMOUNT:
-            self.problem(field, f"must be at most {MAX_AMOUNT}")
-            return None
+        # Cents are what the database keeps; a finer figure is rounded, not refused. A figure
+        # already in cents is kept as written, so the models' digit limits read it as a form does.
+        if abs(amount) < QUANTIZE_LIMIT:
+            cents = amount.quantize(CENT, rounding=ROUND_HALF_UP)
+            if cents != amount:
+                amount = cents
         return amount
 
     def unknown_fields(self, known: Sequence[str]) -> None:
@@ -209,12 +203,22 @@ def _node_read(
     reader.unknown_fields(NODE_FIELDS)
     ref = reader.text("ref", required=True)
     parent_ref = reader.text("parent_ref")
-    name = reader.text("name", required=True, max_length=NAME_MAX_LENGTH)
-    kind = reader.choice("kind", NodeKind.values, required=True)
+    name = reader.text("name", required=True)
+    kind = reader.text("kind", required=True)
     code = reader.text("code")
     quantity = reader.amount("quantity")
-    unit = reader.text("unit", max_length=UNIT_MAX_LENGTH)
+    unit = reader.text("unit")
     install_year = reader.year("install_year")
+    reader.model_rules(
+        StructureNode,
+        {
+            "name": name,
+            "kind": kind,
+            "quantity": quantity,
+            "unit": unit,
+            "install_year": install_year,
+        },
+    )
     if not reader.valid:
         # A node with a usable ref still counts for the parent and action checks, so one bad
         # field does not also make every child and action report a missing node.
@@ -233,11 +237,21 @@ def _action_read(
     reader = _RecordReader(record, row, position, problems)
     reader.unknown_fields(ACTION_FIELDS)
     node_ref = reader.text("node_ref", required=True)
-    title = reader.text("title", required=True, max_length=NAME_MAX_LENGTH)
-    kind = reader.choice("kind", ActionKind.values, required=True)
+    title = reader.text("title", required=True)
+    kind = reader.text("kind", required=True)
     planned_year = reader.year("planned_year", required=True)
     estimated_cost = reader.amount("estimated_cost")
-    status = reader.choice("status", ActionStatus.values)
+    status = reader.text("status")
+    reader.model_rules(
+        Action,
+        {
+            "title": title,
+            "kind": kind,
+            "planned_year": planned_year,
+            "estimated_cost": estimated_cost,
+            "status": status,
+        },
+    )
     if not reader.valid:
         return None if node_ref is None else ActionRow(row, node_ref, "", "", 0, CENT, "")
     return ActionRow(
@@ -335,7 +349,7 @@ def plan_document_records(
         name = None  # a blank name field of a form means "the file's name"
     reader = _RecordReader(document, "", (0, 0), problems)
     reader.unknown_fields(DOCUMENT_FIELDS)
-    document_name = reader.text("name", required=name is None, max_length=NAME_MAX_LENGTH)
+    document_name = reader.text("name", required=name is None)
     nodes = _sequence(document, "nodes", required=True, problems=problems)
     actions = _sequence(document, "actions", required=False, problems=problems)
     return (
@@ -365,8 +379,8 @@ def plan_records_import(
         name = name.strip()
         if not name:
             problems.add((0, 0), "", "name", "is required")
-        elif len(name) > NAME_MAX_LENGTH:
-            problems.add((0, 0), "", "name", f"must be at most {NAME_MAX_LENGTH} characters")
+        else:
+            _RecordReader({}, "", (0, 0), problems).model_rules(Plan, {"name": name})
     nodes: list[tuple[tuple[int, int], NodeRow]] = []
     for index, (row, record) in enumerate(node_records):
         node = _node_read(record, row, (1, index), problems)

@@ -18,9 +18,8 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
-from planning.models import ActionKind, ActionStatus, NodeKind, Severity, SuggestionType
+from planning.models import CENT, ActionKind, ActionStatus, NodeKind, Severity, SuggestionType
 
-CENT = Decimal("0.01")
 RATIO = Decimal("0.0001")
 MAX_PREFILL_CODES = 3
 

@@ -11,9 +11,8 @@ from typing import Any
 from django.db.models import Count, Sum
 from django.http import Http404
 
-from planning.models import Action, ActionStatus, Code, Plan, Suggestion
+from planning.models import CENT, Action, ActionStatus, Code, Plan, Suggestion
 from planning.selectors import structure_flat
-from planning.suggestions.rules import CENT
 
 CHART_HEIGHT = 160  # px of the tallest bar
 CHART_BAR = 28  # px per year (bar and gap)

@@ -32,7 +32,8 @@ from planning.models import (
 )
 from planning.services import node_code_assign
 
-DISMISS_COMMENT_MAX = 280
+# The column's length is the rule; the dismiss form reads it from here.
+DISMISS_COMMENT_MAX: int = Suggestion._meta.get_field("dismiss_comment").max_length  # type: ignore[assignment]
 
 
 def _lock_open(suggestion: Suggestion) -> Suggestion:

@@ -107,10 +107,6 @@ class SyncResult:
     duration: float  # seconds
     open_suggestions: tuple[SuggestionPayload, ...]  # ordered: severity, created_at, id
 
-    @property
-    def changed(self) -> bool:
-        return bool(self.created or self.updated or self.resolved or self.reopened)
-
 
 def thresholds_from_settings() -> Thresholds:
     return Thresholds.from_settings(

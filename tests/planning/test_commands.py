@@ -96,7 +96,7 @@ def test_import_plan_lists_every_problem_on_stderr_and_writes_nothing(
     assert error.value.returncode == 1
     assert "2 problems" in str(error.value)
     assert stderr.getvalue().splitlines() == [
-        'nodes[0].kind: "moon" is not one of: site, building, system, component',
+        "nodes[0].kind: “moon” is not one of: site, building, system, component.",
         'actions[0].node_ref: no node with ref "S9"',
     ]
     assert stdout.getvalue() == ""

@@ -257,7 +257,7 @@ def test_planned_year_out_of_range_is_reported(user: Any) -> None:
 def test_negative_cost_is_reported(user: Any) -> None:
     messages = _messages(user, _document([_node("S1")], [_action("S1", estimated_cost=-5)]))
 
-    assert messages == ["actions[0].estimated_cost: must not be negative, got -5"]
+    assert messages == ["actions[0].estimated_cost: Cannot be negative."]
 
 
 def test_negative_quantity_is_reported(user: Any) -> None:
@@ -273,7 +273,7 @@ def test_too_large_cost_is_reported(user: Any) -> None:
 def test_wrong_node_kind_is_reported(user: Any) -> None:
     messages = _messages(user, _document([_node("S1", kind="campus")]))
 
-    assert messages == ['nodes[0].kind: "campus" is not one of: site, building, system, component']
+    assert messages == ["nodes[0].kind: “campus” is not one of: site, building, system, component."]
 
 
 def test_wrong_action_kind_is_reported(user: Any) -> None:
@@ -460,6 +460,6 @@ def test_rejection_message_lists_every_problem(user: Any) -> None:
 
     assert str(rejected.value).splitlines() == [
         "2 problems; nothing was imported",
-        'nodes[0].kind: "x" is not one of: site, building, system, component',
+        "nodes[0].kind: “x” is not one of: site, building, system, component.",
         'nodes[1].ref: duplicate ref "S1" (first at nodes[0])',
     ]

@@ -100,7 +100,7 @@ def test_problem_names_the_file_line_and_column(user: Any) -> None:
 
     messages = _messages(NODES, actions, user)
 
-    assert messages == ["actions.csv line 3, planned_year: 2300 is outside the years 1900 to 2200"]
+    assert messages == ["actions.csv line 3, planned_year: Enter a year between 1900 and 2200."]
 
 
 def test_text_in_a_number_column_is_reported(user: Any) -> None:
@@ -166,8 +166,8 @@ def test_problems_of_both_files_are_reported_together(user: Any) -> None:
     assert messages == [
         'nodes.csv line 4, parent_ref: no node with ref "B9"',
         'nodes.csv line 5, ref: duplicate ref "B1" (first at nodes.csv line 3)',
-        'actions.csv line 2, kind: "mend" is not one of: inspection, repair, replacement',
-        "actions.csv line 2, estimated_cost: must not be negative, got -3",
+        "actions.csv line 2, kind: “mend” is not one of: inspection, repair, replacement.",
+        "actions.csv line 2, estimated_cost: Cannot be negative.",
         'actions.csv line 3, node_ref: no node with ref "X1"',
     ]
 
@@ -183,7 +183,7 @@ def test_missing_plan_name_is_reported_with_the_other_problems(user: Any) -> Non
 
     assert messages == [
         "name: is required",
-        'nodes.csv line 4, kind: "tower" is not one of: site, building, system, component',
+        "nodes.csv line 4, kind: “tower” is not one of: site, building, system, component.",
     ]
 
 
