@@ -5,7 +5,8 @@ value with the model's own message, and show the services' other errors beside t
 from __future__ import annotations
 
 import uuid
-from typing import Any, ClassVar
+from collections.abc import Callable
+from typing import Any, ClassVar, TypeVar
 
 from django import forms
 from django.conf import settings
@@ -29,6 +30,8 @@ from planning.models import (
     StructureNode,
 )
 from planning.selectors import TreeNode, plan_projects
+
+T = TypeVar("T")
 
 
 def model_rules_formfield(model_field: models.Field, **kwargs: Any) -> forms.Field | None:
@@ -73,6 +76,18 @@ def form_errors_apply(form: forms.BaseForm, error: ValidationError) -> None:
         return
     for name, messages in error.message_dict.items():
         form.add_error(name if name in form.fields else None, messages)
+
+
+def form_submit(form: forms.BaseForm, write: Callable[[dict[str, Any]], T]) -> T | None:
+    """`write(form.cleaned_data)` when the form is valid, and what it returns; None when the
+    form is to be shown again with its errors, a ValidationError of the service's included."""
+    if not form.is_valid():
+        return None
+    try:
+        return write(form.cleaned_data)
+    except ValidationError as error:
+        form_errors_apply(form, error)
+        return None
 
 
 class TreeSelect(forms.Select):

@@ -5,23 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
 from planning import selectors, services
 from planning.access import plan_member_required, plan_url
-from planning.forms import ActionForm, form_errors_apply
+from planning.forms import ActionForm, form_submit
 from planning.models import PlanMembership
 from planning.views._pages import plan_detail_render
-
-
-def _action_values(form: ActionForm) -> dict[str, Any]:
-    return {
-        name: form.cleaned_data[name]
-        for name in ("node", "title", "kind", "planned_year", "estimated_cost", "project")
-    }
 
 
 @plan_member_required(edit=True)
@@ -31,14 +23,10 @@ def action_create(request: HttpRequest, membership: PlanMembership) -> HttpRespo
     form = ActionForm(
         request.POST, prefix="action", plan=plan, flat_tree=selectors.structure_flat(plan=plan)
     )
-    if form.is_valid():
-        try:
-            action = services.action_create(plan=plan, **_action_values(form))
-        except ValidationError as error:
-            form_errors_apply(form, error)
-        else:
-            messages.success(request, f"Action “{action.title}” added for {action.planned_year}.")
-            return redirect(plan_url(membership.plan) + "#actions")
+    action = form_submit(form, lambda data: services.action_create(plan=plan, **data))
+    if action:
+        messages.success(request, f"Action “{action.title}” added for {action.planned_year}.")
+        return redirect(plan_url(membership.plan) + "#actions")
     return plan_detail_render(request, membership, action_form=form)
 
 
@@ -50,14 +38,9 @@ def action_edit(request: HttpRequest, membership: PlanMembership, action_id: Any
     flat_tree = selectors.structure_flat(plan=plan)
     if request.method == "POST":
         form = ActionForm(request.POST, prefix="action", plan=plan, flat_tree=flat_tree)
-        if form.is_valid():
-            try:
-                services.action_update(action=action, **_action_values(form))
-            except ValidationError as error:
-                form_errors_apply(form, error)
-            else:
-                messages.success(request, f"Action “{action.title}” saved.")
-                return redirect(plan_url(membership.plan) + "#actions")
+        if form_submit(form, lambda data: services.action_update(action=action, **data)):
+            messages.success(request, f"Action “{action.title}” saved.")
+            return redirect(plan_url(membership.plan) + "#actions")
     else:
         form = ActionForm(
             prefix="action",

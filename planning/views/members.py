@@ -10,7 +10,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from planning import selectors, services
 from planning.access import plan_member_required
-from planning.forms import MemberAddForm, MemberRoleForm, form_errors_apply
+from planning.forms import MemberAddForm, MemberRoleForm, form_submit
 from planning.models import PlanMembership, PlanRole
 
 
@@ -45,14 +45,10 @@ def members(request: HttpRequest, membership: PlanMembership) -> HttpResponse:
     if request.method != "POST":
         return _render_members(request, membership)
     form = MemberAddForm(request.POST, prefix="add")
-    if form.is_valid():
-        try:
-            added = services.membership_add(plan=membership.plan, **form.cleaned_data)
-        except ValidationError as error:
-            form_errors_apply(form, error)
-        else:
-            messages.success(request, f"{added.user.email} added as {added.get_role_display()}.")
-            return redirect("planning:members", number=membership.plan.number)
+    added = form_submit(form, lambda data: services.membership_add(plan=membership.plan, **data))
+    if added:
+        messages.success(request, f"{added.user.email} added as {added.get_role_display()}.")
+        return redirect("planning:members", number=membership.plan.number)
     return _render_members(request, membership, add_form=form)
 
 
@@ -63,14 +59,9 @@ def member_role_set(
 ) -> HttpResponse:
     target = selectors.plan_membership_by_id(plan=membership.plan, membership_id=membership_id)
     form = MemberRoleForm(request.POST, prefix=f"m{target.pk}")
-    if form.is_valid():
-        try:
-            services.membership_role_set(membership=target, role=form.cleaned_data["role"])
-        except ValidationError as error:
-            form_errors_apply(form, error)
-        else:
-            messages.success(request, f"{target.user.email} is now {target.get_role_display()}.")
-            return redirect("planning:members", number=membership.plan.number)
+    if form_submit(form, lambda data: services.membership_role_set(membership=target, **data)):
+        messages.success(request, f"{target.user.email} is now {target.get_role_display()}.")
+        return redirect("planning:members", number=membership.plan.number)
     errors = [str(message) for messages_ in form.errors.values() for message in messages_]
     return _render_members(request, membership, role_errors={target.pk: errors})
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -21,7 +20,7 @@ from planning.forms import (
     NodeDetailsForm,
     NodeMoveForm,
     NodeRenameForm,
-    form_errors_apply,
+    form_submit,
 )
 from planning.models import PlanMembership, StructureNode
 from planning.views._pages import plan_detail_render
@@ -35,14 +34,12 @@ def _node_url(node: StructureNode) -> str:
 @require_POST
 def node_root_create(request: HttpRequest, membership: PlanMembership) -> HttpResponse:
     form = NodeCreateForm(request.POST, prefix="root")
-    if form.is_valid():
-        try:
-            node = services.node_create(plan=membership.plan, parent=None, **form.cleaned_data)
-        except ValidationError as error:
-            form_errors_apply(form, error)
-        else:
-            messages.success(request, f"Added “{node.name}”.")
-            return redirect(plan_url(membership.plan))
+    node = form_submit(
+        form, lambda data: services.node_create(plan=membership.plan, parent=None, **data)
+    )
+    if node:
+        messages.success(request, f"Added “{node.name}”.")
+        return redirect(plan_url(membership.plan))
     return plan_detail_render(request, membership, root_form=form)
 
 
@@ -107,14 +104,9 @@ def node_detail(request: HttpRequest, membership: PlanMembership, node_id: Any) 
 def node_rename(request: HttpRequest, membership: PlanMembership, node_id: Any) -> HttpResponse:
     node = selectors.node_get(plan=membership.plan, node_id=node_id)
     form = NodeRenameForm(request.POST, prefix="rename")
-    if form.is_valid():
-        try:
-            services.node_rename(node=node, name=form.cleaned_data["name"])
-        except ValidationError as error:
-            form_errors_apply(form, error)
-        else:
-            messages.success(request, f"Renamed to “{node.name}”.")
-            return redirect(_node_url(node))
+    if form_submit(form, lambda data: services.node_rename(node=node, **data)):
+        messages.success(request, f"Renamed to “{node.name}”.")
+        return redirect(_node_url(node))
     node.refresh_from_db()
     return _render_node_detail(request, membership, node, rename_form=form)
 
@@ -124,14 +116,9 @@ def node_rename(request: HttpRequest, membership: PlanMembership, node_id: Any) 
 def node_details(request: HttpRequest, membership: PlanMembership, node_id: Any) -> HttpResponse:
     node = selectors.node_get(plan=membership.plan, node_id=node_id)
     form = NodeDetailsForm(request.POST, prefix="details")
-    if form.is_valid():
-        try:
-            services.node_details_update(node=node, **form.cleaned_data)
-        except ValidationError as error:
-            form_errors_apply(form, error)
-        else:
-            messages.success(request, f"Details of “{node.name}” saved.")
-            return redirect(_node_url(node))
+    if form_submit(form, lambda data: services.node_details_update(node=node, **data)):
+        messages.success(request, f"Details of “{node.name}” saved.")
+        return redirect(_node_url(node))
     node.refresh_from_db()
     return _render_node_detail(request, membership, node, details_form=form)
 
@@ -144,17 +131,16 @@ def node_move(request: HttpRequest, membership: PlanMembership, node_id: Any) ->
     form = NodeMoveForm(
         request.POST, prefix="move", flat_tree=selectors.structure_flat(plan=plan), node=node
     )
-    if form.is_valid():
-        parent_id = form.cleaned_data["parent"]
+
+    def move(data: dict[str, Any]) -> StructureNode:
+        parent_id = data["parent"]
         parent = selectors.node_get(plan=plan, node_id=parent_id) if parent_id else None
-        try:
-            services.node_move(node=node, parent=parent)
-        except ValidationError as error:
-            form_errors_apply(form, error)
-        else:
-            where = f"under “{parent.name}”" if parent else "to the top level"
-            messages.success(request, f"Moved “{node.name}” {where}.")
-            return redirect(_node_url(node))
+        return services.node_move(node=node, parent=parent)
+
+    if form_submit(form, move):
+        where = f"under “{node.parent.name}”" if node.parent else "to the top level"
+        messages.success(request, f"Moved “{node.name}” {where}.")
+        return redirect(_node_url(node))
     return _render_node_detail(request, membership, node, move_form=form)
 
 
@@ -165,14 +151,12 @@ def node_child_create(
 ) -> HttpResponse:
     parent = selectors.node_get(plan=membership.plan, node_id=node_id)
     form = NodeCreateForm(request.POST, prefix="child")
-    if form.is_valid():
-        try:
-            child = services.node_create(plan=membership.plan, parent=parent, **form.cleaned_data)
-        except ValidationError as error:
-            form_errors_apply(form, error)
-        else:
-            messages.success(request, f"Added “{child.name}” under “{parent.name}”.")
-            return redirect(_node_url(parent))
+    child = form_submit(
+        form, lambda data: services.node_create(plan=membership.plan, parent=parent, **data)
+    )
+    if child:
+        messages.success(request, f"Added “{child.name}” under “{parent.name}”.")
+        return redirect(_node_url(parent))
     return _render_node_detail(request, membership, parent, child_form=form)
 
 
