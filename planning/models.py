@@ -78,6 +78,9 @@ class Plan(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     last_synced_at = models.DateTimeField(null=True, blank=True)
+    # Raised by every write to the plan's suggestions (the sync, Apply, Dismiss), in the same
+    # transaction: the list's ETag is built from it without reading the suggestions.
+    suggestions_version = models.PositiveBigIntegerField(default=0, editable=False)
     members = models.ManyToManyField(
         settings.AUTH_USER_MODEL, through="PlanMembership", related_name="plans"
     )
@@ -367,10 +370,27 @@ class Suggestion(models.Model):
     dismiss_comment = models.CharField(max_length=280, blank=True)
     resolved_at = models.DateTimeField(null=True, blank=True)
     resolution = models.CharField(max_length=10, choices=Resolution.choices, blank=True)
+    # The list order is severity (critical first), created_at, id; a stored rank lets one index
+    # serve the order, the filters' counts and keyset pages.
+    severity_rank = models.GeneratedField(
+        expression=models.Case(
+            models.When(severity=Severity.CRITICAL, then=0),
+            models.When(severity=Severity.WARNING, then=1),
+            default=2,
+        ),
+        output_field=models.PositiveSmallIntegerField(),
+        db_persist=True,
+    )
 
     class Meta:
         ordering = ("created_at", "id")
-        indexes: ClassVar = [models.Index(fields=["plan", "status"])]
+        indexes: ClassVar = [
+            models.Index(fields=["plan", "status"]),
+            models.Index(
+                fields=["plan", "status", "severity_rank", "created_at", "id"],
+                name="suggestion_list_order",
+            ),
+        ]
         constraints: ClassVar = [
             models.UniqueConstraint(
                 fields=["plan", "fingerprint"], name="suggestion_plan_fingerprint_unique"

@@ -23,7 +23,8 @@ from api.errors import ApiError
 from api.openapi import envelope_serializer, error_responses
 from planning.models import MAX_PLAN_NUMBER, Plan, Severity, SuggestionType
 from planning.selectors import plan_get_for_user
-from planning.suggestions.sync import SuggestionPayload, suggestion_sync
+from planning.suggestions.selectors import SuggestionPayload, suggestions_open
+from planning.suggestions.sync import suggestion_sync
 
 # Canonical decimal only: no sign, no leading zero, no spaces, no fraction or exponent. "01"
 # names no plan (a plan number is written one way), so it is a 400 like "+1" or " 1".
@@ -40,9 +41,7 @@ def plan_number_parse(raw: str) -> int:
     return number
 
 
-def suggestion_list_payload(
-    *, plan: Plan, suggestions: tuple[SuggestionPayload, ...]
-) -> dict[str, Any]:
+def suggestion_list_payload(*, plan: Plan, suggestions: list[SuggestionPayload]) -> dict[str, Any]:
     return {
         "plan_id": str(plan.pk),
         "plan_number": plan.number,
@@ -189,7 +188,7 @@ class PlanSuggestionListApi(IntegratorApiView):
             plan = plan_get_for_user(user=request.user, number=number)
         except Http404:
             raise ApiError("plans.not_found") from None
-        result = suggestion_sync(plan=plan)
+        suggestion_sync(plan=plan)
         return api_response(
-            request, suggestion_list_payload(plan=plan, suggestions=result.open_suggestions)
+            request, suggestion_list_payload(plan=plan, suggestions=suggestions_open(plan=plan))
         )

@@ -1,21 +1,67 @@
-"""Reads for the action-planning view: a suggestion of a plan, and the actions by node and year
-with their per-year totals and the bar chart drawn from them."""
+"""Reads of the suggestions: a plan's open suggestions in the list order (the API and the
+action-planning view), one suggestion of a plan, and, for the action-planning view, the actions
+by node and year with their per-year totals and the bar chart drawn from them."""
 
 from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Count, Sum
+from django.db.models import Count, QuerySet, Sum
 from django.http import Http404
 
-from planning.models import CENT, Action, ActionStatus, Code, Plan, Suggestion
+from planning.models import CENT, Action, ActionStatus, Code, Plan, Suggestion, SuggestionStatus
 from planning.selectors import structure_flat
 
 CHART_HEIGHT = 160  # px of the tallest bar
 CHART_BAR = 28  # px per year (bar and gap)
+
+# An open suggestion exactly as spec 2.3 lists it: ids as strings, `created_at` ISO 8601 UTC
+# with microseconds and "Z" (fixed width, so it sorts as text).
+SuggestionPayload = dict[str, Any]
+LIST_ORDER = ("severity_rank", "created_at", "id")
+
+
+def iso_utc(value: datetime) -> str:
+    return value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def suggestion_payload(suggestion: Suggestion) -> SuggestionPayload:
+    return {
+        "id": str(suggestion.id),
+        "suggestion_type": suggestion.suggestion_type,
+        "severity": suggestion.severity,
+        "title": suggestion.title,
+        "body": suggestion.body,
+        "structure_node_id": str(suggestion.structure_node_id),
+        "recommended_action_json": suggestion.recommended_action_json,
+        "created_at": iso_utc(suggestion.created_at),
+    }
+
+
+def suggestions_open_queryset(*, plan: Plan) -> QuerySet[Suggestion]:
+    """The plan's open suggestions, ordered by severity (critical first), created_at, id."""
+    return (
+        Suggestion.objects.filter(plan=plan, status=SuggestionStatus.OPEN)
+        .order_by(*LIST_ORDER)
+        .only(
+            "id",
+            "suggestion_type",
+            "severity",
+            "title",
+            "body",
+            "structure_node_id",
+            "recommended_action_json",
+            "created_at",
+        )
+    )
+
+
+def suggestions_open(*, plan: Plan) -> list[SuggestionPayload]:
+    return [suggestion_payload(s) for s in suggestions_open_queryset(plan=plan)]
 
 
 def suggestion_get(*, plan: Plan, suggestion_id: Any) -> Suggestion:

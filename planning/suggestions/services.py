@@ -16,6 +16,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
 from planning.models import (
@@ -23,6 +24,7 @@ from planning.models import (
     ActionStatus,
     Code,
     DismissReason,
+    Plan,
     Project,
     Resolution,
     StructureNode,
@@ -43,7 +45,14 @@ def _lock_open(suggestion: Suggestion) -> Suggestion:
     return locked
 
 
+def suggestions_changed(*, plan_id: Any) -> None:
+    """Marks a write to the plan's suggestions (inside the writing transaction): the list's
+    ETag changes with it."""
+    Plan.objects.filter(pk=plan_id).update(suggestions_version=F("suggestions_version") + 1)
+
+
 def _resolve_applied(suggestion: Suggestion) -> Suggestion:
+    suggestions_changed(plan_id=suggestion.plan_id)
     now = timezone.now()
     suggestion.status = SuggestionStatus.RESOLVED
     suggestion.resolution = Resolution.APPLIED
@@ -64,6 +73,7 @@ def suggestion_dismiss(
     if len(comment) > DISMISS_COMMENT_MAX:
         raise ValidationError({"comment": f"At most {DISMISS_COMMENT_MAX} characters."})
     suggestion = _lock_open(suggestion)
+    suggestions_changed(plan_id=suggestion.plan_id)
     now = timezone.now()
     suggestion.status = SuggestionStatus.DISMISSED
     suggestion.dismissed_at = now

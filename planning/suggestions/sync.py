@@ -49,7 +49,7 @@ from uuid import UUID, uuid4
 from django.conf import settings
 from django.core.cache import cache
 from django.db import IntegrityError, connection, transaction
-from django.db.models import TextField
+from django.db.models import F, TextField
 from django.db.models.functions import Cast
 from django.utils import timezone
 
@@ -494,7 +494,9 @@ def _sync_once(*, plan: Plan, started: float) -> SyncResult:
             )
         changed = bool(to_create or to_update or to_resolve)
         if changed or last_synced_at is None:
-            Plan.objects.filter(pk=plan.pk).update(last_synced_at=now)
+            Plan.objects.filter(pk=plan.pk).update(
+                last_synced_at=now, suggestions_version=F("suggestions_version") + int(changed)
+            )
             plan.last_synced_at = now
         else:
             plan.last_synced_at = last_synced_at

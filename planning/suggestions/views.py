@@ -21,13 +21,20 @@ from django.views.decorators.http import require_http_methods, require_POST
 from planning.access import plan_member_required, plan_url
 from planning.models import Code, Plan, PlanMembership, Suggestion, SuggestionType
 from planning.suggestions.forms import ApplyCodeForm, DismissForm
-from planning.suggestions.selectors import codes_by_id, planning_grid, suggestion_get
+from planning.suggestions.selectors import (
+    SuggestionPayload,
+    codes_by_id,
+    planning_grid,
+    suggestion_get,
+    suggestion_payload,
+    suggestions_open_queryset,
+)
 from planning.suggestions.services import (
     suggestion_apply_code,
     suggestion_apply_project,
     suggestion_dismiss,
 )
-from planning.suggestions.sync import SuggestionPayload, suggestion_sync
+from planning.suggestions.sync import suggestion_sync
 
 SUGGESTIONS_PER_PAGE = 50
 
@@ -73,20 +80,21 @@ def _card(
 @require_http_methods(["GET"])
 def action_planning(request: HttpRequest, membership: PlanMembership) -> HttpResponse:
     plan = membership.plan
-    result = suggestion_sync(plan=plan)
+    suggestion_sync(plan=plan)
     grid = planning_grid(plan=plan)
     # A big plan has thousands of open suggestions: the page shows them a page at a time, in
-    # the API's order (the API itself lists them all).
-    page = Paginator(result.open_suggestions, SUGGESTIONS_PER_PAGE).get_page(
+    # the API's order.
+    page = Paginator(suggestions_open_queryset(plan=plan), SUGGESTIONS_PER_PAGE).get_page(
         request.GET.get("page")
     )
+    shown = [suggestion_payload(s) for s in page]
     code_ids = {
         code_id
-        for s in page
+        for s in shown
         for code_id in s["recommended_action_json"].get("prefill_code_ids", [])
     }
     codes = codes_by_id(code_ids=code_ids)
-    cards = [_card(s, plan=plan, codes=codes, nodes=grid.nodes_by_id) for s in page]
+    cards = [_card(s, plan=plan, codes=codes, nodes=grid.nodes_by_id) for s in shown]
     return render(
         request,
         "planning/action_planning.html",
@@ -97,7 +105,7 @@ def action_planning(request: HttpRequest, membership: PlanMembership) -> HttpRes
             "grid": grid,
             "cards": cards,
             "page": page,
-            "open_count": len(result.open_suggestions),
+            "open_count": page.paginator.count,
         },
     )
 
