@@ -81,6 +81,9 @@ class Plan(models.Model):
     # Raised by every write to the plan's suggestions (the sync, Apply, Dismiss), in the same
     # transaction: the list's ETag is built from it without reading the suggestions.
     suggestions_version = models.PositiveBigIntegerField(default=0, editable=False)
+    # Digest of the suggestion rules and thresholds the last full sync used: when a deployment
+    # changes them, the next sync re-derives the whole plan.
+    suggestion_rules = models.CharField(max_length=64, blank=True, editable=False)
     members = models.ManyToManyField(
         settings.AUTH_USER_MODEL, through="PlanMembership", related_name="plans"
     )
@@ -409,3 +412,29 @@ class Suggestion(models.Model):
 
     def __str__(self) -> str:
         return f"{self.suggestion_type}: {self.title}"
+
+
+class PlanChange(models.Model):
+    """A change to a plan's nodes or actions, or to the code catalog, that the plan's next
+    suggestion sync has not yet taken into account.
+
+    Written only by database triggers (migration 0006), so a change made by any path (the
+    services, the admin, an import, `QuerySet.update()`, raw SQL) is recorded; the sync claims
+    its plan's rows (planning.suggestions.sync.changes) and re-derives only what they touch.
+    A node row carries the node's parent and kind before the change (`old_kind` null: the node
+    is new); an action row its node and planned year, once as before and once as after the
+    change. `plan_id` is no foreign key: rows of a plan being deleted are written while its
+    rows go, and are deleted with it by `plan_changes_discard`.
+    """
+
+    id = models.BigAutoField(primary_key=True)
+    plan_id = models.UUIDField(db_index=True)
+    node_id = models.UUIDField(null=True)
+    action_id = models.UUIDField(null=True)
+    year = models.IntegerField(null=True)
+    old_parent_id = models.UUIDField(null=True)
+    old_kind = models.CharField(max_length=10, null=True)  # noqa: DJ001 - null means "new"
+    catalog = models.BooleanField(default=False)
+
+    def __str__(self) -> str:
+        return f"change {self.pk} of plan {self.plan_id}"

@@ -39,6 +39,9 @@ DISMISS_COMMENT_MAX: int = Suggestion._meta.get_field("dismiss_comment").max_len
 
 
 def _lock_open(suggestion: Suggestion) -> Suggestion:
+    # The plan first, as the sync takes it: a sync and an Apply wait for each other instead of
+    # each holding a lock the other needs.
+    Plan.objects.select_for_update().filter(pk=suggestion.plan_id).values_list("pk").first()
     locked = Suggestion.objects.select_for_update().get(pk=suggestion.pk)
     if locked.status != SuggestionStatus.OPEN:
         raise ValidationError("This suggestion is no longer open.")

@@ -1,0 +1,313 @@
+"""The suggestion sync (DESIGN.md "Sync"): reconciles the suggestions a plan's data calls for
+with the stored ones, re-deriving only what changed since the last sync.
+
+Steps of `suggestion_sync`, all in one transaction:
+1. Lock the plan row (`SELECT ... FOR UPDATE`; SQLite serialises writers anyway), so two syncs
+   of one plan run one after the other, and on PostgreSQL no change to the plan commits while
+   this one runs (see changes.py).
+2. Decide the scope. Database triggers (migration 0006) record every change to the plan's
+   nodes and actions, and to the code catalog, in `PlanChange`, whatever wrote it: a service,
+   the admin, an import, `QuerySet.update()` or raw SQL. No pending change: nothing to do (two
+   queries, no write). A few: claim them and work out the scopes they touch (changes.py). The
+   first sync of a plan, a catalog change, rules or thresholds other than those of the last
+   full sync, or a change that reaches a large part of the plan: the whole plan.
+3. Load what the scopes need (load.py): the plan's nodes (the tree anchors the project groups),
+   the catalog, the actions of the changed nodes and subtrees, the actions of the touched
+   project groups, and the stored suggestions of those scopes by fingerprint.
+4. Compute the wanted suggestions with the pure rules (rules.py) and reconcile by fingerprint:
+   - wanted, none stored: create it, open;
+   - wanted, stored open: update type/severity/title/body/node/recommended action in place when
+     one of them changed (same id, same `created_at`);
+   - wanted, stored dismissed: leave it (a dismissal is sticky);
+   - wanted, stored resolved: reopen it (open, same id, resolution cleared, content refreshed);
+   - stored open, not wanted: resolved with resolution `auto`.
+5. Write with bulk statements (write.py), only what changed; raise `Plan.suggestions_version`
+   when anything did.
+
+Why triggers: the contract asks that a sync cost what changed, see changes from every path
+including raw SQL, run the same on SQLite and PostgreSQL and read no row internals. Triggers
+are the one place every write passes through on both databases; content digests per scope
+would still read every row to find the changed ones. The price: a trigger per row written
+(an import deletes its new plan's rows at once), and every sync's result equals a full
+recompute only as long as the triggers are in place, which the property test checks against
+`suggestion_sync(full=True)` on both databases.
+
+The unique (plan, fingerprint) constraint is the backstop: should a concurrent writer slip past
+the lock and insert a fingerprint first, the insert fails, the transaction (a savepoint when
+nested) rolls back and the sync runs once more, now seeing the other writer's rows.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from uuid import UUID, uuid4
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from planning.models import Plan, Suggestion, SuggestionStatus
+from planning.suggestions import rules
+from planning.suggestions.rules import (
+    PlanData,
+    Thresholds,
+    WantedSuggestion,
+    deviation_suggestions,
+    missing_code_suggestions,
+    project_grouping_suggestions,
+    wanted_suggestions,
+)
+from planning.suggestions.sync import changes as change_log
+from planning.suggestions.sync.changes import Scopes, group_region
+from planning.suggestions.sync.load import (
+    StoredSuggestion,
+    actions_load,
+    actions_of,
+    codes_load,
+    group_candidates,
+    nodes_load,
+    stored_load,
+)
+from planning.suggestions.sync.write import (
+    suggestions_insert,
+    suggestions_reopen_or_update,
+    suggestions_resolve,
+    with_content,
+)
+
+__all__ = ["SyncResult", "suggestion_sync"]
+
+logger = logging.getLogger("maintplan.sync")
+
+# More pending change rows than this, or changed subtrees larger than this, and the whole
+# plan is re-derived: past that point the per-scope reads cost more than one full read.
+FULL_SYNC_CHANGES = 5000
+FULL_SYNC_SUBTREE = 5000
+
+_RULES_SOURCE = Path(rules.__file__).read_bytes()
+
+
+@dataclass(frozen=True, slots=True)
+class SyncResult:
+    created: int
+    updated: int
+    resolved: int
+    reopened: int
+    full: bool  # the whole plan was re-derived
+    duration: float  # seconds
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.created or self.updated or self.resolved or self.reopened)
+
+
+def thresholds_from_settings() -> Thresholds:
+    return Thresholds.from_settings(
+        settings.SUGGESTION_COST_THRESHOLDS, settings.SUGGESTION_TIMING_THRESHOLDS
+    )
+
+
+def rules_digest(thresholds: Thresholds) -> str:
+    """What a full sync's result depends on besides the data: the rules and the thresholds."""
+    return hashlib.sha256(_RULES_SOURCE + repr(thresholds).encode()).hexdigest()
+
+
+def suggestion_sync(*, plan: Plan, full: bool = False) -> SyncResult:
+    """Brings the plan's stored suggestions in line with its data; see the module docstring.
+    `full` re-derives the whole plan whatever changed (what the incremental sync must equal)."""
+    started = time.perf_counter()
+    try:
+        result = _sync_once(plan=plan, started=started, full=full)
+    except IntegrityError:
+        # Someone else stored one of our fingerprints first and has committed: go again.
+        result = _sync_once(plan=plan, started=started, full=full)
+    logger.info(
+        "suggestion sync of plan %s: %s created, %s updated, %s resolved, %s reopened in %.1f ms",
+        plan.number,
+        result.created,
+        result.updated,
+        result.resolved,
+        result.reopened,
+        result.duration * 1000,
+        extra={
+            "plan_number": plan.number,
+            "created_count": result.created,
+            "updated_count": result.updated,
+            "resolved_count": result.resolved,
+            "reopened_count": result.reopened,
+            "full_sync": result.full,
+            "duration_ms": round(result.duration * 1000, 1),
+        },
+    )
+    return result
+
+
+def _scoped_wanted(
+    *, plan_id: UUID, scopes: Scopes, data: PlanData, thresholds: Thresholds
+) -> dict[str, WantedSuggestion]:
+    """The wanted suggestions of the scopes, each rule run on exactly its scopes' inputs."""
+    actions = data.actions
+    missing_code = missing_code_suggestions(
+        PlanData(
+            nodes={n: data.nodes[n] for n in scopes.missing_code_nodes if n in data.nodes},
+            actions=tuple(a for a in actions if a.node_id in scopes.missing_code_nodes),
+            codes=data.codes,
+        )
+    )
+    deviation = deviation_suggestions(
+        PlanData(
+            nodes=data.nodes,
+            actions=tuple(a for a in actions if a.id in scopes.deviation_actions),
+            codes=data.codes,
+        ),
+        thresholds,
+    )
+    anchors = {anchor for anchor, _year in scopes.groups}
+    years = {year for _anchor, year in scopes.groups}
+    region = group_region(data.nodes, anchors)
+    grouping = project_grouping_suggestions(
+        PlanData(
+            nodes=data.nodes,
+            actions=tuple(group_candidates(plan_id=plan_id, node_ids=region, years=years)),
+            codes=data.codes,
+        )
+    )
+    wanted = {**missing_code, **deviation, **grouping}
+    fingerprints = scopes.fingerprints()
+    return {fp: want for fp, want in wanted.items() if fp in fingerprints}
+
+
+def _sync_once(*, plan: Plan, started: float, full: bool) -> SyncResult:
+    thresholds = thresholds_from_settings()
+    digest = rules_digest(thresholds)
+    with transaction.atomic():
+        last_synced_at, rules_used = (
+            Plan.objects.select_for_update()
+            .filter(pk=plan.pk)
+            .values_list("last_synced_at", "suggestion_rules")
+            .get()
+        )
+        pending = change_log.changes_pending(plan_id=plan.pk)
+        full = (
+            full
+            or last_synced_at is None
+            or rules_used != digest
+            or pending.catalog
+            or pending.count > FULL_SYNC_CHANGES
+        )
+        if not full and not pending.count:
+            plan.last_synced_at = last_synced_at
+            return SyncResult(0, 0, 0, 0, full, time.perf_counter() - started)
+
+        wanted: dict[str, WantedSuggestion]
+        fingerprints: set[str] | None = None
+        if not full:
+            changes = change_log.changes_claim(plan_id=plan.pk)
+            nodes = nodes_load(plan_id=plan.pk)
+            found = change_log.scopes_of(
+                changes,
+                nodes=nodes,
+                actions_of=lambda node_ids, action_ids: actions_of(
+                    plan_id=plan.pk, node_ids=node_ids, action_ids=action_ids
+                ),
+                subtree_limit=FULL_SYNC_SUBTREE,
+            )
+            if found is None:
+                full = True
+            else:
+                scopes, actions = found
+                data = PlanData(nodes=nodes, actions=tuple(actions.values()), codes=codes_load())
+                wanted = _scoped_wanted(
+                    plan_id=plan.pk, scopes=scopes, data=data, thresholds=thresholds
+                )
+                fingerprints = scopes.fingerprints()
+        if full:
+            change_log.changes_discard(plan_id=plan.pk)
+            data = PlanData(
+                nodes=nodes_load(plan_id=plan.pk),
+                actions=actions_load(plan_id=plan.pk),
+                codes=codes_load(),
+            )
+            wanted = wanted_suggestions(data, thresholds)
+        stored = stored_load(plan_id=plan.pk, fingerprints=fingerprints)
+        result = _reconcile(plan=plan, stored=stored, wanted=wanted, full=full, started=started)
+
+        updates: dict[str, Any] = {}
+        if result.changed or last_synced_at is None:
+            updates["last_synced_at"] = timezone.now()
+        if result.changed:
+            updates["suggestions_version"] = F("suggestions_version") + 1
+        if rules_used != digest:
+            updates["suggestion_rules"] = digest
+        if updates:
+            Plan.objects.filter(pk=plan.pk).update(**updates)
+        plan.last_synced_at = updates.get("last_synced_at", last_synced_at)
+    return result
+
+
+def _reconcile(
+    *,
+    plan: Plan,
+    stored: list[StoredSuggestion],
+    wanted: dict[str, WantedSuggestion],
+    full: bool,
+    started: float,
+) -> SyncResult:
+    now = timezone.now()
+    seen: set[str] = set()
+    to_update: list[Suggestion] = []
+    to_resolve: list[UUID] = []
+    reopened = 0
+    for suggestion in stored:
+        seen.add(suggestion.fingerprint)
+        want = wanted.get(suggestion.fingerprint)
+        if want is None:
+            if suggestion.status == SuggestionStatus.OPEN:
+                to_resolve.append(suggestion.id)
+            continue
+        if suggestion.status == SuggestionStatus.DISMISSED:
+            continue
+        if suggestion.status == SuggestionStatus.RESOLVED:
+            reopened += 1
+        elif (
+            suggestion.suggestion_type == want.suggestion_type
+            and suggestion.severity == want.severity
+            and suggestion.title == want.title
+            and suggestion.body == want.body
+            and suggestion.structure_node_id == want.structure_node_id
+            and suggestion.recommended_action_json == want.recommended_action_json
+        ):
+            continue
+        to_update.append(
+            with_content(
+                Suggestion(
+                    id=suggestion.id,
+                    status=SuggestionStatus.OPEN,
+                    resolution="",
+                    resolved_at=None,
+                    updated_at=now,
+                ),
+                want,
+            )
+        )
+    to_create = [(uuid4(), want) for fp, want in wanted.items() if fp not in seen]
+    if to_create:
+        suggestions_insert(to_create, plan_id=plan.pk, now=now)
+    if to_update:
+        suggestions_reopen_or_update(to_update, now=now)
+    if to_resolve:
+        suggestions_resolve(to_resolve, now=now)
+    return SyncResult(
+        created=len(to_create),
+        updated=len(to_update) - reopened,
+        resolved=len(to_resolve),
+        reopened=reopened,
+        full=full,
+        duration=time.perf_counter() - started,
+    )

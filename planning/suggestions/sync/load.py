@@ -1,0 +1,162 @@
+"""Reads of the sync: the plan's rows as the plain records the rules take, and its stored
+suggestions. Every read is a fixed number of queries (long id lists are sent in chunks, so the
+count grows with what changed, never with the size of the plan)."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Iterator
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+from django.db import connection
+from django.db.models import Q, QuerySet, TextField
+from django.db.models.functions import Cast
+
+from planning.models import Action, ActionStatus, Code, StructureNode, Suggestion
+from planning.suggestions.rules import ActionRecord, CodeRecord, NodeRecord
+
+# Ids per IN list: well inside SQLite's and psycopg's limits on parameters per statement.
+CHUNK = 5000
+
+
+def chunks(ids: Collection[Any]) -> Iterator[list[Any]]:
+    items = list(ids)
+    for start in range(0, len(items), CHUNK):
+        yield items[start : start + CHUNK]
+
+
+def _ids(*names: str) -> list[Any]:
+    """UUID columns as they are best read: PostgreSQL casts them to text itself, which spares
+    building (and then printing) a Python UUID per value; elsewhere the ORM's UUIDs, which
+    `str()` below turns into the same canonical text."""
+    if connection.vendor == "postgresql":
+        return [Cast(name, output_field=TextField()) for name in names]
+    return list(names)
+
+
+def nodes_load(*, plan_id: UUID) -> dict[str, NodeRecord]:
+    """Every node of the plan (one query): the tree is what anchors the project groups."""
+    node_id_col, parent_col, code_col = _ids("id", "parent_id", "code_id")
+    rows = (
+        StructureNode.objects.filter(plan_id=plan_id)
+        .order_by()
+        .values_list(node_id_col, parent_col, "name", "kind", code_col, "quantity", "install_year")
+    )
+    return {
+        str(node_id): NodeRecord(
+            str(node_id),
+            str(parent_id) if parent_id else None,
+            name,
+            kind,
+            str(code_id) if code_id else None,
+            quantity,
+            install_year,
+        )
+        for node_id, parent_id, name, kind, code_id, quantity, install_year in rows
+    }
+
+
+def codes_load() -> dict[str, CodeRecord]:
+    """The code catalog (one query; it is small and shared by every plan)."""
+    catalog = Code.objects.order_by().values_list(
+        "id", "code", "name", "unit", "unit_cost", "service_life_years", "keywords"
+    )
+    return {
+        str(code_id): CodeRecord(str(code_id), code, name, unit, unit_cost, life, keywords)
+        for code_id, code, name, unit, unit_cost, life, keywords in catalog
+    }
+
+
+def _action_records(actions: QuerySet[Action]) -> Iterator[ActionRecord]:
+    action_id_col, node_col, project_col = _ids("id", "node_id", "project_id")
+    rows = actions.order_by().values_list(
+        action_id_col, node_col, "kind", "planned_year", "estimated_cost", "status", project_col
+    )
+    for action_id, node_id, kind, planned_year, estimated_cost, status, project_id in rows:
+        yield ActionRecord(
+            str(action_id),
+            str(node_id),
+            kind,
+            planned_year,
+            estimated_cost,
+            status,
+            str(project_id) if project_id else None,
+        )
+
+
+def actions_load(*, plan_id: UUID) -> tuple[ActionRecord, ...]:
+    """Every action of the plan (the full sync)."""
+    return tuple(_action_records(Action.objects.filter(plan_id=plan_id)))
+
+
+def actions_of(
+    *, plan_id: UUID, node_ids: Collection[str], action_ids: Collection[str]
+) -> dict[str, ActionRecord]:
+    """The actions on these nodes, and these actions, by id."""
+    found: dict[str, ActionRecord] = {}
+    for ids, lookup in ((node_ids, "node_id__in"), (action_ids, "pk__in")):
+        for chunk in chunks(ids):
+            actions = Action.objects.filter(Q(plan_id=plan_id), Q(**{lookup: chunk}))
+            found.update((record.id, record) for record in _action_records(actions))
+    return found
+
+
+def group_candidates(
+    *, plan_id: UUID, node_ids: Collection[str], years: Collection[int]
+) -> list[ActionRecord]:
+    """Live actions without a project, on these nodes and in these years: everything a
+    project-grouping suggestion of those nodes and years is made of."""
+    found: list[ActionRecord] = []
+    for chunk in chunks(node_ids):
+        actions = Action.objects.filter(
+            plan_id=plan_id,
+            node_id__in=chunk,
+            planned_year__in=list(years),
+            status=ActionStatus.PLANNED,
+            project__isnull=True,
+        )
+        found.extend(_action_records(actions))
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class StoredSuggestion:
+    id: UUID
+    fingerprint: str
+    status: str
+    suggestion_type: str
+    severity: str
+    title: str
+    body: str
+    structure_node_id: str
+    recommended_action_json: dict[str, Any]
+    created_at: datetime
+
+
+def _stored(suggestions: QuerySet[Suggestion]) -> Iterable[StoredSuggestion]:
+    rows = suggestions.order_by().values_list(
+        "id",
+        "fingerprint",
+        "status",
+        "suggestion_type",
+        "severity",
+        "title",
+        "body",
+        "structure_node_id",
+        "recommended_action_json",
+        "created_at",
+    )
+    for row in rows:
+        yield StoredSuggestion(*row[:7], str(row[7]), *row[8:])  # type: ignore[arg-type]
+
+
+def stored_load(*, plan_id: UUID, fingerprints: Collection[str] | None) -> list[StoredSuggestion]:
+    """The plan's stored suggestions (any status): all, or those with these fingerprints."""
+    if fingerprints is None:
+        return list(_stored(Suggestion.objects.filter(plan_id=plan_id)))
+    found: list[StoredSuggestion] = []
+    for chunk in chunks(fingerprints):
+        found.extend(_stored(Suggestion.objects.filter(plan_id=plan_id, fingerprint__in=chunk)))
+    return found
