@@ -21,12 +21,12 @@ from planning.models import (
     Suggestion,
     SuggestionStatus,
 )
+from planning.suggestions.selectors import suggestions_open
 from planning.suggestions.services import (
     suggestion_apply_code,
     suggestion_apply_project,
     suggestion_dismiss,
 )
-from planning.suggestions.selectors import suggestions_open
 from planning.suggestions.sync import suggestion_sync
 from tests.factories import ActionFactory, CodeFactory, PlanFactory, StructureNodeFactory
 
@@ -240,9 +240,7 @@ def test_open_suggestions_are_ordered_by_severity_then_created_at_then_id(
     assert len({s["created_at"] for s in infos}) == 1
     ids = [s["id"] for s in infos]
     assert ids == sorted(ids)  # 1 in 12! to hold by chance
-    assert {s["id"] for s in infos} == {
-        s["id"] for s in first_open if s["severity"] == "info"
-    }
+    assert {s["id"] for s in infos} == {s["id"] for s in first_open if s["severity"] == "info"}
     newest = suggestions_open(plan=plan)[-1]
     assert (newest["id"], newest["structure_node_id"]) == (
         str(uuid.UUID(int=0)),
