@@ -202,7 +202,7 @@ def test_applied_grouping_creates_the_project_and_stays_resolved(plan: Plan) -> 
     suggestion = stored(plan)[f"project_grouping:{building.pk}:2030"]
 
     _, project = suggestion_apply_project(suggestion=suggestion)
-    result = suggestion_sync(plan=plan)
+    suggestion_sync(plan=plan)
 
     assert project.name == "House A 2030"
     assert project.year == 2030
@@ -404,7 +404,7 @@ def test_a_change_made_with_raw_sql_is_seen_by_the_next_sync(plan: Plan) -> None
     suggestion_sync(plan=plan)
     with connection.cursor() as cursor:
         cursor.execute(
-            f"UPDATE {StructureNode._meta.db_table} SET code_id = %s WHERE id = %s",
+            f"UPDATE {StructureNode._meta.db_table} SET code_id = %s WHERE id = %s",  # noqa: S608
             [
                 StructureNode._meta.get_field("code").get_db_prep_value(code.pk, connection),
                 StructureNode._meta.get_field("id").get_db_prep_value(node.pk, connection),

@@ -9,6 +9,7 @@ and no suggestion ever changes its id. Runs on SQLite in `make test` and on Post
 
 from __future__ import annotations
 
+import contextlib
 import uuid
 from decimal import Decimal
 from typing import Any
@@ -156,10 +157,8 @@ class PlanEditor:
         elif kind == "node_parent" and node:
             parent = None if value is None else _pick(nodes, value)
             if path == "service":
-                try:
+                with contextlib.suppress(ValidationError):  # a move under itself: refused
                     services.node_move(node=node, parent=parent)
-                except ValidationError:
-                    pass
             else:
                 tree = {n.pk: n.parent_id for n in nodes}
                 if parent is None or not _is_below(tree, parent.pk, node.pk):
