@@ -6,7 +6,9 @@ from typing import Any
 
 from django.conf import settings
 from django.utils.module_loading import import_string
+from rest_framework.exceptions import NotAcceptable
 from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
 from rest_framework.views import APIView
 
 from api.throttling import ApiKeyThrottle
@@ -23,6 +25,22 @@ class IntegratorApiView(APIView):
 
     permission_classes = [IsAuthenticated]
     throttle_classes = [ApiKeyThrottle]
+    _not_acceptable = False
 
     def get_authenticators(self) -> list[Any]:
         return [import_string(settings.API_KEY_AUTHENTICATION_CLASS)()]
+
+    def perform_content_negotiation(self, request: Request, force: bool = False) -> Any:
+        """An `Accept` this route cannot answer is a 406 only after authentication (DESIGN.md:
+        a request without a usable key learns that first); DRF negotiates before it
+        authenticates, so the refusal waits until `check_permissions`."""
+        try:
+            return super().perform_content_negotiation(request, force)
+        except NotAcceptable:
+            self._not_acceptable = True
+            return super().perform_content_negotiation(request, force=True)
+
+    def check_permissions(self, request: Request) -> None:
+        super().check_permissions(request)
+        if self._not_acceptable:
+            raise NotAcceptable()

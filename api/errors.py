@@ -46,11 +46,13 @@ ERROR_CATALOG: dict[str, tuple[int, str]] = {
     "validation.malformed_json": (400, "The request body is not valid JSON."),
     "validation.body_not_object": (400, "The request body must be a JSON object."),
     "validation.failed": (400, "Some fields are not valid; see data.errors."),
+    "validation.query": (400, "Some query parameters are not valid; see data.errors."),
     "validation.unsupported_media_type": (415, "Send the request body as application/json."),
     "plans.not_found": (404, "No plan with this number is visible to you."),
     "routing.not_found": (404, "There is no such route in this API."),
     "routing.method_not_allowed": (405, "This method is not allowed on this route."),
     "routing.not_acceptable": (406, "This route answers with application/json only."),
+    "request.too_large": (413, "The request body is too large for this API."),
     "throttle.rate_limited": (429, "Too many requests. Retry after the time in Retry-After."),
     "server.error": (500, "Something went wrong on our side. Quote the traceId to support."),
 }

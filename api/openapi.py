@@ -30,6 +30,8 @@ AUTH_ERRORS = {
     ],
     403: ["auth.account_inactive", "auth.api_access_disabled"],
     405: ["routing.method_not_allowed"],
+    406: ["routing.not_acceptable"],
+    413: ["request.too_large"],
     429: ["throttle.rate_limited"],
     500: ["server.error"],
 }
@@ -83,7 +85,7 @@ def envelope_serializer(name: str, data: serializers.Field) -> type[serializers.
     return type(name, (serializers.Serializer,), {**fields, "__module__": __name__})
 
 
-def _example(message_key: str) -> OpenApiExample:
+def _example(message_key: str, errors: dict[str, list[str]] | None = None) -> OpenApiExample:
     _status, message = ERROR_CATALOG[message_key]
     return OpenApiExample(
         message_key,
@@ -91,26 +93,42 @@ def _example(message_key: str) -> OpenApiExample:
             "success": False,
             "message": message,
             "messageKey": message_key,
-            "data": None,
+            "data": None if errors is None else {"errors": errors},
             "traceId": "4bf92f3577b34da6a3ce929d0e0e4736",
         },
         response_only=True,
     )
 
 
-def error_responses(extra: dict[int, list[str]]) -> dict[int, OpenApiResponse]:
-    """Every error an integrator operation can give, with one example per messageKey."""
+def error_responses(
+    extra: dict[int, list[str]],
+    *,
+    field_errors: dict[str, dict[str, list[str]]] | None = None,
+) -> dict[int, OpenApiResponse]:
+    """Every error an integrator operation can give, with one example per messageKey;
+    `field_errors` gives the example's `data.errors` for keys that carry them."""
     by_status: dict[int, list[str]] = {}
     for status, keys in (*AUTH_ERRORS.items(), *extra.items()):
         by_status.setdefault(status, []).extend(keys)
+    field_errors = field_errors or {}
     return {
         status: OpenApiResponse(
             response=ErrorEnvelope,
             description=", ".join(f"`{key}`" for key in keys),
-            examples=[_example(key) for key in keys],
+            examples=[_example(key, field_errors.get(key)) for key in keys],
         )
         for status, keys in sorted(by_status.items())
     }
+
+
+# An operation's own response headers travel to `add_response_headers` in this extension key
+# (drf-spectacular has no per-response headers); the hook moves them into the responses.
+_HEADERS_EXTENSION = "x-response-headers"
+
+
+def response_headers(headers: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """`extend_schema(extensions=...)` documenting extra response headers, by status code."""
+    return {_HEADERS_EXTENSION: headers}
 
 
 _TRACE_HEADER = {
@@ -138,9 +156,15 @@ _STATUS_HEADERS: dict[str, dict[str, Any]] = {
 
 
 def add_response_headers(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
-    """POSTPROCESSING_HOOK: document X-Request-ID, WWW-Authenticate and Retry-After."""
+    """POSTPROCESSING_HOOK: document X-Request-ID, WWW-Authenticate and Retry-After, and the
+    headers an operation declared with `response_headers`."""
     for operations in result.get("paths", {}).values():
         for operation in operations.values():
+            own = operation.pop(_HEADERS_EXTENSION, {})
             for status, response in operation.get("responses", {}).items():
-                response["headers"] = {**_TRACE_HEADER, **_STATUS_HEADERS.get(status, {})}
+                response["headers"] = {
+                    **_TRACE_HEADER,
+                    **_STATUS_HEADERS.get(status, {}),
+                    **own.get(status, {}),
+                }
     return result

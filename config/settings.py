@@ -61,6 +61,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, so every other middleware's headers reach its 413 and nothing has read the body yet.
+    "api.middleware.ApiBodyLimitMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -185,11 +187,17 @@ API_KEY_AUTHENTICATION_CLASS = "integrations.authentication.ApiKeyAuthentication
 API_KEY_PREFIX = env_str("API_KEY_PREFIX", "mpk_")
 API_ACCESS_REQUIRES_GRANT = env_bool("API_ACCESS_REQUIRES_GRANT", True)
 API_KEY_LAST_USED_RESOLUTION_SECONDS = 60
+# Largest request body under /api/ (api.middleware.ApiBodyLimitMiddleware); larger is a 413.
+API_MAX_BODY_BYTES = env_int("API_MAX_BODY_BYTES", 1024 * 1024, minimum=1)
 
 # --- Suggestions -------------------------------------------------------------------------------
 SUGGESTION_COST_THRESHOLDS = {"info": 0.25, "warning": 0.5, "critical": 1.0}
 SUGGESTION_TIMING_THRESHOLDS = {"info": 2, "warning": 5}
-IMPORT_MAX_BYTES = env_int("IMPORT_MAX_BYTES", 5 * 1024 * 1024, minimum=1)
+IMPORT_MAX_BYTES = env_int("IMPORT_MAX_BYTES", 32 * 1024 * 1024, minimum=1)
+
+# --- Plan size (DESIGN.md "Limits"): imports, additions and generate_plan stop here ----------
+PLAN_MAX_NODES = env_int("PLAN_MAX_NODES", 50_000, minimum=1)
+PLAN_MAX_ACTIONS = env_int("PLAN_MAX_ACTIONS", 250_000, minimum=0)
 
 # --- Logging: one JSON object per line on stdout, secrets redacted by a filter -------------
 LOG_LEVEL = env_choice("LOG_LEVEL", "INFO", {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"})

@@ -5,7 +5,12 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import URLPattern, URLResolver, include, path, re_path
 from django.views import defaults
-from drf_spectacular.renderers import OpenApiJsonRenderer, OpenApiYamlRenderer
+from django.views.decorators.csrf import csrf_exempt
+from drf_spectacular.renderers import (
+    OpenApiJsonRenderer,
+    OpenApiJsonRenderer2,
+    OpenApiYamlRenderer,
+)
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from api.errors import ApiError, api_not_found, error_json_response
@@ -14,10 +19,14 @@ api_v1: list[URLPattern | URLResolver] = [
     path("", include("accounts.api_urls")),
     path("", include("integrations.api_urls")),
     path("", include("planning.api_urls")),
-    # The public schema: JSON by default, YAML with ?format=yaml or Accept: application/yaml.
+    # The public schema: JSON by default (application/vnd.oai.openapi+json, or application/json
+    # when that is what Accept asks for), YAML with ?format=yaml or
+    # Accept: application/vnd.oai.openapi.
     path(
         "schema/",
-        SpectacularAPIView.as_view(renderer_classes=[OpenApiJsonRenderer, OpenApiYamlRenderer]),
+        SpectacularAPIView.as_view(
+            renderer_classes=[OpenApiJsonRenderer, OpenApiJsonRenderer2, OpenApiYamlRenderer]
+        ),
         name="api-schema",
     ),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
@@ -30,8 +39,9 @@ urlpatterns = [
     path("plans/", include("planning.urls")),
     path("admin/", admin.site.urls),
     path("api/v1/", include(api_v1)),
-    # Everything else under /api/ is the JSON 404, whatever the method.
-    re_path(r"^api(?:/.*)?$", api_not_found),
+    # Everything else under /api/ is the JSON 404, whatever the method (CSRF-exempt like every
+    # API view: a POST without a CSRF cookie is still a 404, not the CSRF failure page).
+    re_path(r"^api(?:/.*)?$", csrf_exempt(api_not_found)),
 ]
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.cache import patch_cache_control
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -61,7 +62,16 @@ class ApiKeySessionCheckApi(IntegratorApiView):
 
     ``api_access_enabled`` is whether the API access policy lets this account use the API;
     since a key that may not be used is refused with 403, it is true in every 200 answer.
+    Every answer is ``Cache-Control: no-store``: it describes a credential, and no cache
+    between the client and us may keep it.
     """
+
+    def finalize_response(
+        self, request: Request, response: Response, *args: Any, **kwargs: Any
+    ) -> Response:
+        response = super().finalize_response(request, response, *args, **kwargs)
+        patch_cache_control(response, no_store=True)
+        return response
 
     @extend_schema(
         operation_id="checkApiKeySession",

@@ -78,8 +78,9 @@ class Plan(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     last_synced_at = models.DateTimeField(null=True, blank=True)
-    # Raised by every write to the plan's suggestions (the sync, Apply, Dismiss), in the same
-    # transaction: the list's ETag is built from it without reading the suggestions.
+    # Raised in the same transaction by every write to the plan's suggestions (the sync, Apply,
+    # Dismiss) and by every sync that takes in a change of the plan's data: the list's ETag is
+    # built from it without reading the suggestions.
     suggestions_version = models.PositiveBigIntegerField(default=0, editable=False)
     # Digest of the suggestion rules and thresholds the last full sync used: when a deployment
     # changes them, the next sync re-derives the whole plan.

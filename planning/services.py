@@ -5,6 +5,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, models, transaction
 from django.db.models import F
@@ -75,6 +76,24 @@ def validated(instance: models.Model, *, exclude: list[str] | None = None) -> mo
     return instance
 
 
+def plan_size_check(*, nodes: int = 0, actions: int = 0) -> None:
+    """Raises ValidationError (``{"nodes"|"actions": [message]}``) when a plan of this many
+    nodes and actions would be over ``PLAN_MAX_NODES`` or ``PLAN_MAX_ACTIONS`` (DESIGN.md
+    "Limits"). The one place those limits are compared: additions, imports and generate_plan
+    all ask here."""
+    errors: dict[str, list[str]] = {}
+    for field, count, limit in (
+        ("nodes", nodes, settings.PLAN_MAX_NODES),
+        ("actions", actions, settings.PLAN_MAX_ACTIONS),
+    ):
+        if count > limit:
+            errors[field] = [
+                f"A plan can hold at most {limit:,} {field}; this one would have {count:,}."
+            ]
+    if errors:
+        raise ValidationError(errors)
+
+
 def _plan_lock(plan: Plan) -> None:
     """Serialises structure changes of one plan (two concurrent moves could close a cycle)."""
     Plan.objects.select_for_update().filter(pk=plan.pk).values_list("pk", flat=True).first()
@@ -132,7 +151,8 @@ def node_create(
         install_year=install_year,
     )
     validated(node)
-    _plan_lock(plan)
+    _plan_lock(plan)  # counted under the lock, so two concurrent additions cannot both fit
+    plan_size_check(nodes=StructureNode.objects.filter(plan=plan).count() + 1)
     _node_parent_check(plan=plan, node=None, parent=parent)
     node.save(force_insert=True)
     return node
@@ -235,6 +255,8 @@ def action_create(
     project: Project | None = None,
     status: str = ActionStatus.PLANNED,
 ) -> Action:
+    _plan_lock(plan)  # counted under the lock, so two concurrent additions cannot both fit
+    plan_size_check(actions=Action.objects.filter(plan=plan).count() + 1)
     return _action_save(
         Action(
             plan=plan,

@@ -20,7 +20,9 @@ def assert_envelope(response: Any, status: int, message_key: str) -> dict[str, A
     assert isinstance(body["message"], str) and body["message"]
     assert isinstance(body["traceId"], str) and body["traceId"]
     assert body["traceId"] == response["X-Request-ID"]
-    if status >= 400 and message_key != "validation.failed":
+    if status >= 400 and message_key in ("validation.failed", "validation.query"):
+        assert set(body["data"]) == {"errors"} and body["data"]["errors"]
+    elif status >= 400:
         assert body["data"] is None
     if status == 401 and message_key != "auth.invalid_credentials":
         assert response["WWW-Authenticate"].startswith("Bearer")

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
@@ -26,7 +26,7 @@ from django.db import models, transaction
 from accounts.models import User
 from planning.importers.problems import ImportProblem, ImportRejected
 from planning.models import CENT, Action, ActionStatus, Code, Plan, StructureNode
-from planning.services import plan_create, validated
+from planning.services import plan_create, plan_size_check, validated
 
 NODE_FIELDS = ("ref", "parent_ref", "name", "kind", "code", "quantity", "unit", "install_year")
 ACTION_FIELDS = ("node_ref", "title", "kind", "planned_year", "estimated_cost", "status")
@@ -363,15 +363,27 @@ def plan_records_import(
     *,
     owner: User,
     name: str | None,
-    node_records: Iterable[Record],
-    action_records: Iterable[Record],
+    node_records: Sequence[Record],
+    action_records: Sequence[Record],
     problems: ProblemCollector | None = None,
 ) -> Plan:
     """Checks every record, then writes the plan, or raises ImportRejected with every problem.
 
     `problems` may already hold what a file reader found (bad rows of a CSV file); the records
-    are still checked so that one run reports everything.
+    are still checked so that one run reports everything. The exception is a plan over the
+    size limits (PLAN_MAX_NODES, PLAN_MAX_ACTIONS): it is refused with that problem alone,
+    before the per-row checks, which are what costs on a file that large.
     """
+    try:
+        plan_size_check(nodes=len(node_records), actions=len(action_records))
+    except ValidationError as error:
+        raise ImportRejected(
+            [
+                ImportProblem("", field, message)
+                for field, messages in error.message_dict.items()
+                for message in messages
+            ]
+        ) from None
     problems = problems if problems is not None else ProblemCollector()
     if name is None and not problems:
         problems.add((0, 0), "", "name", "is required")

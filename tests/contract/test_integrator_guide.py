@@ -14,12 +14,16 @@ import pytest
 
 from api.errors import ERROR_CATALOG
 from api.openapi import AUTH_ERRORS
+from planning.models import Plan
+from tests.factories import StructureNodeFactory
 
 ROOT = Path(__file__).resolve().parents[2]
 GUIDE = (ROOT / "docs" / "integrators.md").read_text()
 BLOCKS = re.findall(r"```(sh|python)\n(.*?)```", GUIDE, flags=re.DOTALL)
 SH_BLOCKS = [code for lang, code in BLOCKS if lang == "sh"]
 PYTHON_BLOCKS = [code for lang, code in BLOCKS if lang == "python"]
+(SETUP, SESSION_CHECK, LIST, FILTERS, CONDITIONAL, GZIP, TRACE_ID) = SH_BLOCKS
+(PYTHON_LIST, PYTHON_PAGES) = PYTHON_BLOCKS
 
 
 @pytest.fixture
@@ -34,7 +38,7 @@ def guide_env(live_server, plan_one_key):
 
 def run_shell_block(block: str, env: dict[str, str], raw_key: str) -> str:
     """The setup block (export + read the key from the terminal), then `block`, in one shell."""
-    script = "set -euo pipefail\n" + SH_BLOCKS[0] + block
+    script = "set -euo pipefail\n" + SETUP + block
     result = subprocess.run(
         ["bash", "-c", script],
         input=raw_key + "\n",
@@ -48,16 +52,38 @@ def run_shell_block(block: str, env: dict[str, str], raw_key: str) -> str:
     return result.stdout
 
 
+@pytest.fixture
+def big_plan_one(guide_env):
+    """Plan 1 with 150 more uncoded components: 150 more missing-code suggestions, so the list
+    has two pages of 100 and a body well over 1 KB."""
+    StructureNodeFactory.create_batch(150, plan=Plan.objects.get(number=1))
+    return guide_env
+
+
+def run_python_block(block: str, env: dict[str, str], raw_key: str) -> str:
+    result = subprocess.run(
+        [sys.executable, "-c", block],
+        env={**env, "MAINTPLAN_API_KEY": raw_key},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
 def test_guide_has_the_commands_this_test_expects():
-    assert len(SH_BLOCKS) == 4
-    assert len(PYTHON_BLOCKS) == 1
+    assert "/suggestions" in LIST and "--data-urlencode" in FILTERS
+    assert "If-None-Match" in CONDITIONAL and "--compressed" in GZIP
+    assert "X-Request-ID" in TRACE_ID and "next_cursor" in PYTHON_PAGES
 
 
 @pytest.mark.django_db(transaction=True)
 def test_session_check_command(guide_env, user):
     env, raw_key = guide_env
 
-    body = json.loads(run_shell_block(SH_BLOCKS[1], env, raw_key))
+    body = json.loads(run_shell_block(SESSION_CHECK, env, raw_key))
 
     assert body["success"] is True
     assert body["data"]["user"]["email"] == user.email
@@ -68,7 +94,7 @@ def test_session_check_command(guide_env, user):
 def test_suggestion_list_command(guide_env):
     env, raw_key = guide_env
 
-    body = json.loads(run_shell_block(SH_BLOCKS[2], env, raw_key))
+    body = json.loads(run_shell_block(LIST, env, raw_key))
 
     assert body["success"] is True
     assert body["data"]["plan_number"] == 1
@@ -79,7 +105,7 @@ def test_suggestion_list_command(guide_env):
 def test_trace_id_command_echoes_the_request_id(guide_env):
     env, raw_key = guide_env
 
-    output = run_shell_block(SH_BLOCKS[3], env, raw_key)
+    output = run_shell_block(TRACE_ID, env, raw_key)
 
     assert "X-Request-ID: erp-sync-2026-11-22-0001" in output
     assert '"traceId":"erp-sync-2026-11-22-0001"' in output.replace(" ", "")
@@ -89,18 +115,54 @@ def test_trace_id_command_echoes_the_request_id(guide_env):
 def test_python_example(guide_env):
     env, raw_key = guide_env
 
-    result = subprocess.run(
-        [sys.executable, "-c", PYTHON_BLOCKS[0]],
-        env={**env, "MAINTPLAN_API_KEY": raw_key},
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    output = run_python_block(PYTHON_LIST, env, raw_key)
 
-    assert result.returncode == 0, result.stderr
-    assert re.search(r"^\d+ open suggestions$", result.stdout, flags=re.MULTILINE)
-    assert "project_grouping" in result.stdout or "missing_code" in result.stdout
+    assert re.search(r"^\d+ open suggestions$", output, flags=re.MULTILINE)
+    assert "project_grouping" in output or "missing_code" in output
+
+
+@pytest.mark.django_db(transaction=True)
+def test_filter_command_gets_a_filtered_first_page(big_plan_one):
+    env, raw_key = big_plan_one
+
+    data = json.loads(run_shell_block(FILTERS, env, raw_key))["data"]
+
+    assert len(data["suggestions"]) == 100
+    assert {s["suggestion_type"] for s in data["suggestions"]} == {"missing_code"}
+    assert {s["severity"] for s in data["suggestions"]} <= {"warning", "info"}
+    assert data["open_count"] > 100
+    assert data["next_cursor"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_paging_loop_reads_every_page(big_plan_one):
+    env, raw_key = big_plan_one
+
+    output = run_python_block(PYTHON_PAGES, env, raw_key)
+
+    match = re.search(r"^(\d+) of (\d+) suggestions in (\d+) pages$", output, flags=re.MULTILINE)
+    assert match, output
+    read, open_count, pages = map(int, match.groups())
+    assert read == open_count > 150
+    assert pages == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_conditional_request_command_gets_a_304(guide_env):
+    env, raw_key = guide_env
+
+    output = run_shell_block(CONDITIONAL, env, raw_key)
+
+    assert output.strip() == "304"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_compressed_command_gets_gzip(big_plan_one):
+    env, raw_key = big_plan_one
+
+    output = run_shell_block(GZIP, env, raw_key)
+
+    assert re.search(r"^Content-Encoding: gzip\r?$", output, flags=re.MULTILINE | re.IGNORECASE)
 
 
 def test_error_table_matches_the_error_catalog():
@@ -116,5 +178,8 @@ def test_error_table_matches_the_error_catalog():
         "plans.not_found",
         "routing.not_found",
         "validation.unsupported_media_type",
+        "validation.query",
+        "routing.not_acceptable",
+        "request.too_large",
     }
     assert integrator_keys <= documented.keys()

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db
 
 LIST = "/platform/plans/{planNumber}/suggestions"
 SESSION = "/auth/session/api-key"
-ERROR_STATUSES = {"400", "401", "403", "405", "429", "500"}
+ERROR_STATUSES = {"400", "401", "403", "405", "406", "413", "429", "500"}
 
 
 @pytest.fixture(scope="module")
@@ -29,6 +29,22 @@ def test_schema_is_served_as_json_by_default_without_a_key(client):
     assert response.status_code == 200
     assert response["Content-Type"].startswith("application/vnd.oai.openapi+json")
     assert json.loads(response.content)["openapi"].startswith("3.")
+
+
+def test_schema_is_served_as_json_to_accept_application_json(client):
+    response = client.get("/api/v1/schema/", HTTP_ACCEPT="application/json")
+
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("application/json")
+    assert response.json()["paths"].keys() == {LIST, SESSION}
+
+
+def test_schema_is_served_as_yaml_to_accept_openapi_yaml(client):
+    response = client.get("/api/v1/schema/", HTTP_ACCEPT="application/vnd.oai.openapi")
+
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("application/vnd.oai.openapi")
+    assert yaml.safe_load(response.content)["paths"].keys() == {LIST, SESSION}
 
 
 def test_schema_is_served_as_yaml_on_request(client):
@@ -75,10 +91,10 @@ def test_security_scheme_is_api_key_auth_http_bearer_on_both_operations(schema):
 
 
 def test_plan_number_is_an_integer_of_at_least_one(schema):
-    (parameter,) = schema["paths"][LIST]["get"]["parameters"]
+    parameters = schema["paths"][LIST]["get"]["parameters"]
+    (parameter,) = [p for p in parameters if p["in"] == "path"]
 
     assert parameter["name"] == "planNumber"
-    assert parameter["in"] == "path"
     assert parameter["required"] is True
     assert parameter["schema"]["type"] == "integer"
     assert parameter["schema"]["minimum"] == 1
@@ -112,6 +128,7 @@ def test_named_components_for_envelope_list_suggestion_and_identity(schema):
         "plan_number",
         "open_count",
         "suggestions",
+        "next_cursor",
     }
     assert set(components["ErrorEnvelope"]["properties"]) == {
         "success",

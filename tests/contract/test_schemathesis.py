@@ -12,6 +12,17 @@ import pytest
 
 pytestmark = pytest.mark.django_db(transaction=True)
 SCHEMATHESIS = Path(sys.executable).with_name("schemathesis")
+# The list's `cursor` is valid only as this server issued it, with `limit` and the filters it
+# was issued for, and `structure_node_id` only as a node of the plan: rules no schema can
+# express, so a schema-valid request may rightly get 400 `validation.query` there (what
+# schemathesis recommends for ST202). Every other status of that check stays as it was.
+CONFIG = """
+[[operations]]
+include-name = "GET /platform/plans/{planNumber}/suggestions"
+checks.positive_data_acceptance.expected-statuses = [
+    "2xx", "3xx", "400", "401", "403", "404", "409", "429", "5xx",
+]
+"""
 
 
 def test_schemathesis_finds_no_failure(live_server, plan_one_key, settings, tmp_path):
@@ -21,6 +32,7 @@ def test_schemathesis_finds_no_failure(live_server, plan_one_key, settings, tmp_
         "api_key": "100000/minute",
     }
     raw_key = plan_one_key  # plan #1 is the planNumber example, so real data is exercised
+    (tmp_path / "schemathesis.toml").write_text(CONFIG)  # read from the working directory
 
     result = subprocess.run(
         [

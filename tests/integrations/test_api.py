@@ -47,6 +47,20 @@ def test_session_check_shows_the_expiry(client: Any, api_user: Any) -> None:
     )
 
 
+def test_session_check_answer_is_not_stored_by_caches(client: Any, raw_key: str) -> None:
+    response = session_check(client, f"Bearer {raw_key}")
+
+    assert_envelope(response, 200, "auth.api_key_valid")
+    assert response["Cache-Control"] == "no-store"
+
+
+def test_session_check_refusal_is_not_stored_by_caches(client: Any, db: Any) -> None:
+    response = session_check(client, "Bearer mpk_notakey")
+
+    assert_envelope(response, 401, "auth.invalid_api_key")
+    assert response["Cache-Control"] == "no-store"
+
+
 def test_session_check_accepts_a_missing_body(client: Any, raw_key: str) -> None:
     response = client.generic(
         "POST", SESSION_CHECK_URL, b"", HTTP_AUTHORIZATION=f"Bearer {raw_key}"
@@ -124,3 +138,30 @@ def test_request_log_line_names_the_key_owner(
         session_check(client, f"Bearer {raw_key}")
     (record,) = [r for r in caplog.records if r.name == "maintplan.request"]
     assert record.user_id == str(api_user.pk)
+
+
+def test_an_unanswerable_accept_is_refused_after_authentication(client: Any) -> None:
+    missing_key = client.post(
+        "/api/v1/auth/session/api-key",
+        "{}",
+        content_type="application/json",
+        HTTP_ACCEPT="text/csv",
+    )
+    assert (missing_key.status_code, missing_key.json()["messageKey"]) == (
+        401,
+        "auth.missing_api_key",
+    )
+
+
+def test_an_unanswerable_accept_with_a_valid_key_is_406(client: Any, raw_key: str) -> None:
+    response = client.post(
+        "/api/v1/auth/session/api-key",
+        "{}",
+        content_type="application/json",
+        HTTP_ACCEPT="text/csv",
+        HTTP_AUTHORIZATION=f"Bearer {raw_key}",
+    )
+    assert (response.status_code, response.json()["messageKey"]) == (
+        406,
+        "routing.not_acceptable",
+    )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.test import Client
 
 from tests.envelope import assert_envelope
 
@@ -23,6 +24,14 @@ def test_unknown_api_path_is_404_envelope(client, path, method):
 
     body = assert_envelope(response, 404, "routing.not_found")
     assert body["data"] is None
+
+
+def test_post_to_unknown_api_path_without_csrf_cookie_is_404_envelope():
+    client = Client(enforce_csrf_checks=True)
+
+    response = client.post("/api/v1/anything", "{}", content_type="application/json")
+
+    assert_envelope(response, 404, "routing.not_found")
 
 
 def test_non_api_unknown_path_is_a_page_not_json(client):

@@ -187,6 +187,28 @@ def test_generate_plan_is_the_same_for_the_same_seed() -> None:
     assert synthetic_plan_document(seed=8, **arguments) != first
 
 
+@pytest.mark.parametrize(
+    ("nodes", "actions", "message"),
+    [
+        ("4", "2", "A plan can hold at most 3 nodes; this one would have 4."),
+        ("2", "6", "A plan can hold at most 5 actions; this one would have 6."),
+    ],
+)
+def test_generate_plan_beyond_the_limits_exits_with_the_limit_and_writes_nothing(
+    user: Any, settings: Any, nodes: str, actions: str, message: str
+) -> None:
+    settings.PLAN_MAX_NODES, settings.PLAN_MAX_ACTIONS = 3, 5
+    before = db_counts()
+
+    with pytest.raises(CommandError) as raised:
+        _run("generate_plan", "--nodes", nodes, "--actions", actions, "--owner", user.email)
+
+    assert str(raised.value) == (
+        f"{message} The limits are the PLAN_MAX_NODES and PLAN_MAX_ACTIONS settings."
+    )
+    assert db_counts() == before
+
+
 def test_generate_plan_refuses_an_unknown_owner() -> None:
     with pytest.raises(CommandError, match="No account"):
         _run("generate_plan", "--nodes", "5", "--actions", "5", "--owner", "nobody@x.org")

@@ -435,6 +435,42 @@ def test_rejected_import_writes_nothing(user: Any) -> None:
     assert db_counts() == before
 
 
+def test_more_nodes_than_a_plan_holds_is_one_problem_and_writes_nothing(
+    user: Any, settings: Any
+) -> None:
+    settings.PLAN_MAX_NODES = 3
+    before = db_counts()
+    # The fourth node is also malformed: over the limit, no row is checked at all.
+    document = _document([_node("S1"), _node("S2"), _node("S3"), _node("S4", kind="castle")])
+
+    messages = _messages(user, document)
+
+    assert messages == ["nodes: A plan can hold at most 3 nodes; this one would have 4."]
+    assert db_counts() == before
+
+
+def test_more_actions_than_a_plan_holds_is_one_problem_and_writes_nothing(
+    user: Any, settings: Any
+) -> None:
+    settings.PLAN_MAX_ACTIONS = 2
+    before = db_counts()
+    document = _document([_node("S1")], [_action("S1"), _action("S1"), _action("S1")])
+
+    messages = _messages(user, document)
+
+    assert messages == ["actions: A plan can hold at most 2 actions; this one would have 3."]
+    assert db_counts() == before
+
+
+def test_a_plan_of_exactly_the_limits_is_imported(user: Any, settings: Any) -> None:
+    settings.PLAN_MAX_NODES, settings.PLAN_MAX_ACTIONS = 2, 2
+    document = _document([_node("S1"), _node("S2")], [_action("S1"), _action("S2")])
+
+    plan = _import(user, document)
+
+    assert (plan.nodes.count(), plan.actions.count()) == (2, 2)
+
+
 def test_rejected_import_does_not_use_up_a_plan_number(user: Any) -> None:
     first = plan_create(owner=user, name="First")
     with pytest.raises(ImportRejected):

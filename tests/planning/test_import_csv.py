@@ -149,6 +149,32 @@ def test_file_too_large_is_reported(user: Any, settings: Any) -> None:
     assert messages == [f"nodes.csv: file too large ({len(NODES)} bytes; the limit is 80)"]
 
 
+def test_more_nodes_than_a_plan_holds_is_one_problem_and_writes_nothing(
+    user: Any, settings: Any
+) -> None:
+    settings.PLAN_MAX_NODES = 2
+    before = db_counts()
+    nodes = NODES + "C1,B1,Roof,component,,,,\n"
+
+    messages = _messages(nodes, ACTIONS_HEADER, user)
+
+    assert messages == ["nodes: A plan can hold at most 2 nodes; this one would have 3."]
+    assert db_counts() == before
+
+
+def test_more_actions_than_a_plan_holds_is_one_problem_and_writes_nothing(
+    user: Any, settings: Any
+) -> None:
+    settings.PLAN_MAX_ACTIONS = 2
+    before = db_counts()
+    rows = "B1,Check,inspection,2026,,\nB1,Paint,repair,2027,,\nS1,Fence,repair,2028,,\n"
+
+    messages = _messages(NODES, ACTIONS_HEADER + rows, user)
+
+    assert messages == ["actions: A plan can hold at most 2 actions; this one would have 3."]
+    assert db_counts() == before
+
+
 def test_row_with_more_cells_than_columns_is_reported(user: Any) -> None:
     nodes = NODES + "C1,B1,Roof,component,,,,,surplus\n"
 

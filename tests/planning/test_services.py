@@ -158,7 +158,71 @@ def test_code_is_assigned_and_cleared() -> None:
     assert node.code is None
 
 
+def test_node_beyond_the_plan_limit_is_refused_and_not_written(settings: Any) -> None:
+    settings.PLAN_MAX_NODES = 2
+    site = StructureNodeFactory.create(kind="site")
+    StructureNodeFactory.create(plan=site.plan, parent=site)
+
+    with pytest.raises(ValidationError) as raised:
+        node_create(plan=site.plan, parent=site, name="Third", kind="component")
+
+    assert raised.value.message_dict == {
+        "nodes": ["A plan can hold at most 2 nodes; this one would have 3."]
+    }
+    assert StructureNode.objects.filter(plan=site.plan).count() == 2
+
+
+def test_node_up_to_the_plan_limit_is_created(settings: Any) -> None:
+    settings.PLAN_MAX_NODES = 2
+    site = StructureNodeFactory.create(kind="site")
+
+    node_create(plan=site.plan, parent=site, name="Second", kind="component")
+
+    assert StructureNode.objects.filter(plan=site.plan).count() == 2
+
+
+def test_node_limit_counts_only_the_plans_own_nodes(settings: Any) -> None:
+    settings.PLAN_MAX_NODES = 1
+    StructureNodeFactory.create()  # another plan's
+    plan = PlanFactory.create()
+
+    node = node_create(plan=plan, name="Only", kind="site")
+
+    assert list(StructureNode.objects.filter(plan=plan)) == [node]
+
+
 # --- actions --------------------------------------------------------------------------------
+
+
+def test_action_beyond_the_plan_limit_is_refused_and_not_written(settings: Any) -> None:
+    settings.PLAN_MAX_ACTIONS = 2
+    node = StructureNodeFactory.create()
+    ActionFactory.create_batch(2, node=node)
+
+    with pytest.raises(ValidationError) as raised:
+        action_create(plan=node.plan, node=node, title="Third", kind="repair", planned_year=2030)
+
+    assert raised.value.message_dict == {
+        "actions": ["A plan can hold at most 2 actions; this one would have 3."]
+    }
+    assert Action.objects.filter(plan=node.plan).count() == 2
+
+
+def test_action_update_is_not_an_addition(settings: Any) -> None:
+    settings.PLAN_MAX_ACTIONS = 1
+    action = ActionFactory.create(title="Paint")
+
+    action_update(
+        action=action,
+        node=action.node,
+        title="Repaint",
+        kind=action.kind,
+        planned_year=action.planned_year,
+        estimated_cost=action.estimated_cost,
+    )
+
+    action.refresh_from_db()
+    assert action.title == "Repaint"
 
 
 def test_action_is_created_planned() -> None:

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from django.test import Client
+from rest_framework.renderers import JSONRenderer
 
 from integrations.services import api_access_set, api_key_create, api_key_revoke
 from planning.models import ActionKind, NodeKind, Plan, PlanRole, Suggestion
@@ -122,6 +123,19 @@ def test_each_suggestion_has_exactly_the_spec_fields_and_types(
         [str(items["deviating"].pk), str(items["other"].pk)]
     )
     assert grouping["recommended_action_json"]["total_cost"] == "1500.00"
+
+
+def test_the_body_is_byte_for_byte_what_drfs_json_renderer_writes(
+    client: Client, raw_key: str, plan: Plan
+) -> None:
+    items = populated(plan)
+    items["uncoded"].name = "Kessel \u2013 Nord\u2028Süd \U0001f525"
+    items["uncoded"].save()
+
+    response = get(client, url(plan.number), raw_key)
+
+    assert "\u2028" in response.json()["data"]["suggestions"][1]["title"]
+    assert response.content == JSONRenderer().render(response.json())
 
 
 def test_suggestions_are_ordered_by_severity_created_at_id(

@@ -4,12 +4,14 @@ import random
 import time
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import timezone
 
 from accounts.management import command_user, non_negative_int, positive_int
 from planning.importers import ImportRejected, plan_import_document
 from planning.models import ActionKind, ActionStatus, Code, NodeKind
+from planning.services import plan_size_check
 
 # Shape of the tree, in nodes per parent: a site holds ~8 buildings, a building ~5 systems.
 NODES_PER_SITE = 400
@@ -117,6 +119,13 @@ class Command(BaseCommand):
         seed: int,
         **options: Any,
     ) -> None:
+        try:  # before building a document that the import would refuse anyway
+            plan_size_check(nodes=nodes, actions=actions)
+        except ValidationError as error:
+            raise CommandError(
+                " ".join(error.messages)
+                + " The limits are the PLAN_MAX_NODES and PLAN_MAX_ACTIONS settings."
+            ) from None
         user = command_user(owner)
         started = time.perf_counter()
         document = synthetic_plan_document(

@@ -22,7 +22,9 @@ Steps of `suggestion_sync`, all in one transaction:
    - wanted, stored resolved: reopen it (open, same id, resolution cleared, content refreshed);
    - stored open, not wanted: resolved with resolution `auto`.
 5. Write with bulk statements (write.py), only what changed; raise `Plan.suggestions_version`
-   when anything did.
+   when anything did, or when the sync took in any change at all: a deleted node takes its
+   suggestions with it (a cascade, no write of ours), and a moved node changes what a subtree
+   filter lists, so the list's ETag must move with every change of the plan's data.
 
 Why triggers: the contract asks that a sync cost what changed, see changes from every path
 including raw SQL, run the same on SQLite and PostgreSQL and read no row internals. Triggers
@@ -241,7 +243,7 @@ def _sync_once(*, plan: Plan, started: float, full: bool) -> SyncResult:
         updates: dict[str, Any] = {}
         if result.changed or last_synced_at is None:
             updates["last_synced_at"] = timezone.now()
-        if result.changed:
+        if result.changed or pending.count:
             updates["suggestions_version"] = F("suggestions_version") + 1
         if rules_used != digest:
             updates["suggestion_rules"] = digest

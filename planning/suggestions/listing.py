@@ -1,0 +1,250 @@
+"""The query of the suggestion list (DESIGN.md "The integrator API"): its parameters, the signed
+keyset cursor and the list's ETag.
+
+Parameters (unknown ones are ignored; each value is checked, and every problem is reported at
+once as 400 `validation.query` with `data.errors` = {parameter: [messages]}):
+- `severity`, `suggestion_type`: comma-separated values of their enums; repeated parameters
+  merge (`severity=critical&severity=warning` is `severity=critical,warning`).
+- `structure_node_id`: a node of the plan; the list keeps the suggestions on it or below it.
+- `limit` (1..1000): page size; the answer gains `next_cursor`.
+- `cursor`: the `next_cursor` of the previous page, only with `limit` and the same filters.
+
+The checks come in two steps, both before the sync writes anything: `list_query_parse` needs
+no database (so a bad query is a 400 whatever the plan), `list_scope` needs the plan (the node
+must be one of its own). A user who may not see the plan gets its 404 before the second step,
+so a node id never tells anything about a plan one cannot see.
+
+A cursor is `django.core.signing` over (format, binding, position): the position is the sort key
+of the last suggestion of the page, the binding a digest of the plan number and the filters the
+cursor was issued for. Tampering breaks the signature; other filters or another plan break the
+binding; both are 400. Cursors do not expire: a position stays meaningful however the list
+changed since (keyset paging), and a signing-key rotation simply makes old ones 400.
+
+The ETag is a digest of what decides the answer, read without touching the suggestions: the
+plan, its `suggestions_version` (raised in the transaction of every write to its suggestions),
+the normalised query, the ids of the node filter's subtree (a node moving in or out of it changes
+the list without a suggestion write) and `LIST_FORMAT`. It is weak (`W/`): the body also carries
+the request's traceId, and gzip and identity are the same list.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import uuid
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.core import signing
+from django.http import QueryDict
+
+from api.errors import ApiError
+from planning.models import Plan, Severity, StructureNode, SuggestionType
+from planning.selectors import node_subtree_ids
+from planning.suggestions.selectors import ListPosition, SuggestionFilters
+
+LIMIT_MAX = 1000
+# Bump when the JSON of the list changes shape: ETags handed out before stop matching.
+LIST_FORMAT = 1
+# Bump when the cursor's content changes: older cursors are then refused (400), not misread.
+CURSOR_FORMAT = 1
+_CURSOR_SALT = "planning.suggestions.list-cursor"
+_LIMIT = re.compile(r"[0-9]{1,7}")
+
+
+@dataclass(frozen=True, slots=True)
+class SuggestionListQuery:
+    plan_number: int
+    severities: tuple[str, ...] = ()  # sorted, distinct; empty: every severity
+    suggestion_types: tuple[str, ...] = ()
+    structure_node_id: uuid.UUID | None = None
+    limit: int | None = None  # None: the whole list, without next_cursor
+    after: ListPosition | None = None  # from the cursor
+
+    @property
+    def filters_text(self) -> str:
+        """The plan and the filters, normalised: equal for equal lists whatever the spelling."""
+        return "|".join(
+            [
+                str(self.plan_number),
+                ",".join(self.severities),
+                ",".join(self.suggestion_types),
+                self.structure_node_id.hex if self.structure_node_id else "",
+            ]
+        )
+
+    @property
+    def binding(self) -> str:
+        """What a cursor is valid for: a digest of `filters_text`."""
+        return hashlib.sha256(self.filters_text.encode()).hexdigest()[:16]
+
+
+@dataclass(frozen=True, slots=True)
+class SuggestionListScope:
+    """A parsed query checked against its plan."""
+
+    query: SuggestionListQuery
+    filters: SuggestionFilters
+    subtree_digest: str  # empty without a node filter
+
+
+def _enum_subset(
+    params: QueryDict, name: str, allowed: list[str], errors: dict[str, list[str]]
+) -> tuple[str, ...]:
+    chosen: set[str] = set()
+    problems: list[str] = []
+    for raw in params.getlist(name):
+        for value in raw.split(","):
+            if value in allowed:
+                chosen.add(value)
+            else:
+                problems.append(f"{value!r} is not one of: {', '.join(allowed)}.")
+    if problems:
+        errors[name] = problems
+    return tuple(sorted(chosen))
+
+
+def _single(params: QueryDict, name: str, errors: dict[str, list[str]]) -> str | None:
+    values = params.getlist(name)
+    if len(values) > 1:
+        errors[name] = [f"Give {name} once."]
+        return None
+    return values[0] if values else None
+
+
+def _node_id(params: QueryDict, errors: dict[str, list[str]]) -> uuid.UUID | None:
+    raw = _single(params, "structure_node_id", errors)
+    if raw is None:
+        return None
+    try:
+        return uuid.UUID(raw)
+    except ValueError:
+        errors["structure_node_id"] = ["Must be the id (a UUID) of a node of this plan."]
+        return None
+
+
+def _limit(params: QueryDict, errors: dict[str, list[str]]) -> int | None:
+    raw = _single(params, "limit", errors)
+    if raw is None:
+        return None
+    if not _LIMIT.fullmatch(raw) or not 1 <= int(raw) <= LIMIT_MAX:
+        errors["limit"] = [f"Must be a whole number from 1 to {LIMIT_MAX}."]
+        return None
+    return int(raw)
+
+
+def cursor_encode(*, query: SuggestionListQuery, position: ListPosition) -> str:
+    """The opaque `next_cursor` of a page whose last suggestion sits at `position`."""
+    return signing.Signer(salt=_CURSOR_SALT).sign_object(
+        [
+            CURSOR_FORMAT,
+            query.binding,
+            position.severity_rank,
+            position.created_at.isoformat(),
+            position.id.hex,
+        ]
+    )
+
+
+def _cursor_position(raw: str) -> tuple[str, ListPosition] | None:
+    """(binding, position) of a cursor this service signed in the current format, else None."""
+    try:
+        value = signing.Signer(salt=_CURSOR_SALT).unsign_object(raw)
+    except signing.BadSignature:
+        return None
+    try:
+        cursor_format, binding, rank, created_at, suggestion_id = value
+        if cursor_format != CURSOR_FORMAT:
+            return None
+        return binding, ListPosition(
+            severity_rank=int(rank),
+            created_at=datetime.fromisoformat(created_at),
+            id=uuid.UUID(hex=suggestion_id),
+        )
+    except (TypeError, ValueError):  # signed, but not a cursor (another use of the key)
+        return None
+
+
+def list_query_parse(params: QueryDict, *, plan_number: int) -> SuggestionListQuery:
+    """The list query of the request's parameters; ApiError("validation.query") otherwise."""
+    errors: dict[str, list[str]] = {}
+    query = SuggestionListQuery(
+        plan_number=plan_number,
+        severities=_enum_subset(params, "severity", Severity.values, errors),
+        suggestion_types=_enum_subset(params, "suggestion_type", SuggestionType.values, errors),
+        structure_node_id=_node_id(params, errors),
+        limit=_limit(params, errors),
+    )
+    raw_cursor = _single(params, "cursor", errors)
+    after = None
+    if raw_cursor is not None:
+        decoded = _cursor_position(raw_cursor)
+        if decoded is None:
+            errors["cursor"] = [
+                "Not a cursor of this list (altered or outdated): start again without cursor."
+            ]
+        elif not errors and decoded[0] != query.binding:
+            errors["cursor"] = [
+                "This cursor belongs to other filters or another plan: send the same "
+                "severity, suggestion_type and structure_node_id as for the first page."
+            ]
+        else:
+            after = decoded[1]
+        if query.limit is None and "limit" not in errors:
+            errors["limit"] = ["Send limit with cursor (any page size from 1 to 1000)."]
+    if errors:
+        raise ApiError("validation.query", errors=errors)
+    return SuggestionListQuery(
+        plan_number=query.plan_number,
+        severities=query.severities,
+        suggestion_types=query.suggestion_types,
+        structure_node_id=query.structure_node_id,
+        limit=query.limit,
+        after=after,
+    )
+
+
+def list_scope(*, plan: Plan, query: SuggestionListQuery) -> SuggestionListScope:
+    """Checks the node filter against the plan and computes its subtree."""
+    subtree: set[Any] | None = None
+    subtree_digest = ""
+    if query.structure_node_id is not None:
+        if not StructureNode.objects.filter(plan=plan, pk=query.structure_node_id).exists():
+            raise ApiError(
+                "validation.query",
+                errors={"structure_node_id": ["No node of this plan has this id."]},
+            )
+        subtree = node_subtree_ids(plan=plan, node_id=query.structure_node_id)
+        ids = "".join(sorted(node_id.hex for node_id in subtree))
+        subtree_digest = hashlib.sha256(ids.encode()).hexdigest()
+    return SuggestionListScope(
+        query=query,
+        filters=SuggestionFilters(
+            severities=query.severities,
+            suggestion_types=query.suggestion_types,
+            structure_node_ids=subtree,
+        ),
+        subtree_digest=subtree_digest,
+    )
+
+
+def list_etag(*, plan: Plan, suggestions_version: int, scope: SuggestionListScope) -> str:
+    """The weak ETag of the answer to `scope` at `suggestions_version` (see the module doc)."""
+    query = scope.query
+    after = query.after
+    position = (
+        f"{after.severity_rank}/{after.created_at.isoformat()}/{after.id.hex}" if after else ""
+    )
+    text = "|".join(
+        [
+            str(LIST_FORMAT),
+            str(plan.pk),
+            str(suggestions_version),
+            query.filters_text,
+            scope.subtree_digest,
+            str(query.limit or ""),
+            position,
+        ]
+    )
+    return f'W/"{hashlib.sha256(text.encode()).hexdigest()[:32]}"'
