@@ -38,16 +38,24 @@ CHANGE = "planning_planchange"
 CATALOG_ROW = f"""
     INSERT INTO {CHANGE} (plan_id, catalog)
     SELECT p.id, {{true}} FROM planning_plan p
-    WHERE NOT EXISTS (SELECT 1 FROM {CHANGE} c WHERE c.plan_id = p.id AND c.catalog);
+    WHERE p.last_synced_at IS NOT NULL
+      AND NOT EXISTS (SELECT 1 FROM {CHANGE} c WHERE c.plan_id = p.id AND c.catalog);
 """
-NODE_NEW = f"INSERT INTO {CHANGE} (plan_id, node_id, catalog) VALUES (NEW.plan_id, NEW.id, {{false}});"
+# A plan that was never synced gets no rows: its first sync re-derives everything anyway, and
+# an import of 100,000 actions would otherwise write (and its first sync delete) as many rows.
+SYNCED = "FROM planning_plan p WHERE p.id = {row}.plan_id AND p.last_synced_at IS NOT NULL"
+NODE_NEW = (
+    f"INSERT INTO {CHANGE} (plan_id, node_id, catalog) "
+    f"SELECT NEW.plan_id, NEW.id, {{false}} {SYNCED.format(row='NEW')};"
+)
 NODE_OLD = (
     f"INSERT INTO {CHANGE} (plan_id, node_id, old_parent_id, old_kind, catalog) "
-    "VALUES (OLD.plan_id, OLD.id, OLD.parent_id, OLD.kind, {false});"
+    f"SELECT OLD.plan_id, OLD.id, OLD.parent_id, OLD.kind, {{false}} {SYNCED.format(row='OLD')};"
 )
 ACTION_NEW = (
     f"INSERT INTO {CHANGE} (plan_id, node_id, action_id, year, catalog) "
-    "VALUES (NEW.plan_id, NEW.node_id, NEW.id, NEW.planned_year, {false});"
+    f"SELECT NEW.plan_id, NEW.node_id, NEW.id, NEW.planned_year, {{false}} "
+    f"{SYNCED.format(row='NEW')};"
 )
 ACTION_OLD = ACTION_NEW.replace("NEW.", "OLD.")
 
@@ -113,8 +121,7 @@ SQLITE = [
     f"CREATE TRIGGER planning_node_insert AFTER INSERT ON planning_structurenode BEGIN {NODE_NEW} END;",
     f"""CREATE TRIGGER planning_node_update AFTER UPDATE ON planning_structurenode BEGIN
       {NODE_OLD}
-      INSERT INTO {CHANGE} (plan_id, node_id, catalog)
-        SELECT NEW.plan_id, NEW.id, {{false}} WHERE NEW.plan_id <> OLD.plan_id;
+      {NODE_NEW.rstrip(";")} AND NEW.plan_id <> OLD.plan_id;
     END;""",
     f"CREATE TRIGGER planning_node_delete AFTER DELETE ON planning_structurenode BEGIN {NODE_OLD} END;",
     f"CREATE TRIGGER planning_action_insert AFTER INSERT ON planning_action BEGIN {ACTION_NEW} END;",
