@@ -11,6 +11,7 @@ null where DRF's strict mode refuses it; no answer of this API carries floats.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Mapping
 from typing import Any
 
@@ -32,10 +33,16 @@ class FastJSONRenderer(JSONRenderer):
         if data is None:
             return b""
         if self.get_indent(accepted_media_type or "", renderer_context or {}) is not None:
+            # Through orjson first, so pre-rendered parts (orjson.Fragment) become plain data.
+            with contextlib.suppress(orjson.JSONEncodeError):
+                data = orjson.loads(self._dumps(data))
             return bytes(super().render(data, accepted_media_type, renderer_context))
         try:
-            rendered = orjson.dumps(data, default=self.encoder_class().default, option=_OPTIONS)
+            rendered = self._dumps(data)
         except orjson.JSONEncodeError:
             return bytes(super().render(data, accepted_media_type, renderer_context))
         # DRF keeps the output a strict JavaScript subset; so does this.
         return rendered.replace(b"\xe2\x80\xa8", b"\\u2028").replace(b"\xe2\x80\xa9", b"\\u2029")
+
+    def _dumps(self, data: Any) -> bytes:
+        return orjson.dumps(data, default=self.encoder_class().default, option=_OPTIONS)

@@ -111,7 +111,18 @@ CACHES = {
         {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
         if REDIS_URL
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "maintplan"}
-    )
+    ),
+    # Rendered whole suggestion lists (planning.suggestions.list_cache): entries of up to tens
+    # of MB, so the per-process fallback keeps only a few.
+    "suggestion_lists": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        if REDIS_URL
+        else {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "maintplan-suggestion-lists",
+            "OPTIONS": {"MAX_ENTRIES": 4, "CULL_FREQUENCY": 2},
+        }
+    ),
 }
 
 # --- Accounts -------------------------------------------------------------------------------

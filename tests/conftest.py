@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.core.cache import cache
+from django.core.cache import caches
 from django.db import connection
 from django.test import Client
 
@@ -42,10 +42,12 @@ def _fast_password_hashing() -> None:
 
 @pytest.fixture(autouse=True)
 def _clear_cache() -> Iterator[None]:
-    """Throttle counters live in the cache; every test starts with none."""
-    cache.clear()
+    """Throttle counters and rendered lists live in caches; every test starts with none."""
+    for alias in ("default", "suggestion_lists"):
+        caches[alias].clear()
     yield
-    cache.clear()
+    for alias in ("default", "suggestion_lists"):
+        caches[alias].clear()
 
 
 @pytest.fixture(autouse=True)

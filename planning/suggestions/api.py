@@ -27,6 +27,7 @@ from api.openapi import envelope_serializer, error_responses, response_headers
 from api.renderers import FastJSONRenderer
 from planning.models import MAX_PLAN_NUMBER, Plan, Severity, SuggestionType
 from planning.selectors import plan_get_for_user
+from planning.suggestions.list_cache import suggestions_array
 from planning.suggestions.listing import (
     LIMIT_MAX,
     SuggestionListScope,
@@ -58,16 +59,18 @@ def plan_number_parse(raw: str) -> int:
     return number
 
 
-def suggestion_list_payload(*, plan: Plan, scope: SuggestionListScope) -> dict[str, Any]:
-    """`data` of the list: every matching open suggestion, or with `limit` one page of them and
-    `next_cursor`."""
+def suggestion_list_payload(*, plan: Plan, scope: SuggestionListScope, etag: str) -> dict[str, Any]:
+    """`data` of the list: every matching open suggestion (rendered once per ETag, see
+    list_cache), or with `limit` one page of them and `next_cursor`."""
     query = scope.query
     if query.limit is None:
-        suggestions = suggestions_open(plan=plan, filters=scope.filters)
+        count, suggestions = suggestions_array(
+            etag=etag, build=lambda: suggestions_open(plan=plan, filters=scope.filters)
+        )
         return {
             "plan_id": str(plan.pk),
             "plan_number": plan.number,
-            "open_count": len(suggestions),
+            "open_count": count,
             "suggestions": suggestions,
         }
     page = suggestions_open_page(
@@ -423,7 +426,7 @@ class PlanSuggestionListApi(IntegratorApiView):
         headers = {"ETag": etag, "Cache-Control": "private, no-cache", "Vary": "Accept-Encoding"}
         if etag_matches(request, etag):
             return not_modified(headers)
-        response = api_response(request, suggestion_list_payload(plan=plan, scope=scope))
+        response = api_response(request, suggestion_list_payload(plan=plan, scope=scope, etag=etag))
         for name, value in headers.items():
             response[name] = value
         return response

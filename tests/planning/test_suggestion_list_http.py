@@ -10,7 +10,9 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from planning.models import ActionKind, NodeKind, Plan, PlanRole, StructureNode, Suggestion
 from planning.services import node_code_assign, node_delete
@@ -351,3 +353,49 @@ def test_an_error_is_not_gzipped(client: Client, raw_key: str, plan: Plan) -> No
     assert response.status_code == 400
     assert len(response.content) > 1024
     assert not response.has_header("Content-Encoding")
+
+
+# --- the whole list, rendered once per ETag (list_cache) ------------------------------------
+
+
+def _suggestion_reads(queries: CaptureQueriesContext) -> list[str]:
+    table = Suggestion._meta.db_table
+    return [
+        q["sql"]
+        for q in queries.captured_queries
+        if q["sql"].lstrip().upper().startswith("SELECT") and f'FROM "{table}"' in q["sql"]
+    ]
+
+
+def test_a_second_whole_list_is_served_without_reading_the_suggestions(
+    client: Client, raw_key: str, plan: Plan
+) -> None:
+    first = get(client, raw_key, plan)
+    with CaptureQueriesContext(connection) as queries:
+        second = get(client, raw_key, plan)
+
+    assert _suggestion_reads(queries) == []
+    first_body, second_body = body_of(first), body_of(second)
+    assert second_body["data"] == first_body["data"]
+    assert second_body["traceId"] != first_body["traceId"]  # the envelope is this request's
+
+
+def test_a_change_is_listed_at_once_not_the_kept_list(
+    client: Client, raw_key: str, plan: Plan
+) -> None:
+    before = body_of(get(client, raw_key, plan))["data"]
+    node_code_assign(node=node(plan, "Boiler"), code=CodeFactory.create())
+
+    after = body_of(get(client, raw_key, plan))["data"]
+
+    assert after["open_count"] == before["open_count"] - 1
+    assert "missing_code" not in {s["suggestion_type"] for s in after["suggestions"]}
+
+
+def test_a_kept_list_renders_indented_on_request(client: Client, raw_key: str, plan: Plan) -> None:
+    compact = body_of(get(client, raw_key, plan))["data"]
+    response = get(client, raw_key, plan, Accept="application/json; indent=2")
+
+    assert response.status_code == 200
+    assert b'\n  "success"' in response.content
+    assert body_of(response)["data"] == compact
