@@ -39,28 +39,33 @@ def with_content(suggestion: Suggestion, wanted: WantedSuggestion) -> Suggestion
     return suggestion
 
 
-_INSERT_SQL = """
-INSERT INTO {suggestion} (
-    id, plan_id, fingerprint, suggestion_type, severity, title, body, structure_node_id,
-    recommended_action_json, created_at, updated_at, status, resolution, resolved_at,
-    dismiss_reason, dismiss_comment, dismissed_at, dismissed_by_id)
-SELECT v.id, %(plan)s, v.fingerprint, v.suggestion_type, v.severity, v.title, v.body,
-    v.structure_node_id, v.recommended_action_json, %(now)s, %(now)s, %(open)s, '', NULL,
-    '', '', NULL, NULL
-FROM jsonb_to_recordset(%(rows)s::jsonb) AS v(
-    id uuid, fingerprint text, suggestion_type text, severity text, title text, body text,
-    structure_node_id uuid, recommended_action_json jsonb)
-"""
+_COPY_COLUMNS = (
+    "id",
+    "plan_id",
+    "fingerprint",
+    "suggestion_type",
+    "severity",
+    "title",
+    "body",
+    "structure_node_id",
+    "recommended_action_json",
+    "created_at",
+    "updated_at",
+    "status",
+    "resolution",
+    "dismiss_reason",
+    "dismiss_comment",
+)
 
 
 def suggestions_insert(
     new: list[tuple[UUID, WantedSuggestion]], *, plan_id: UUID, now: datetime
 ) -> None:
-    """Inserts new open suggestions in one statement.
+    """Inserts new open suggestions.
 
-    On PostgreSQL the rows travel as one JSON parameter: Django's bulk_create prepares every
-    field of every row in Python and psycopg then escapes each value into arrays, which for a
-    few thousand suggestions costs about a second. Other databases use bulk_create.
+    On PostgreSQL with COPY: Django's bulk_create prepares every field of every row in Python
+    and psycopg then escapes each value into arrays, which for the 37,000 suggestions of a
+    20,000-node plan costs seconds; COPY streams the rows. Other databases use bulk_create.
     """
     if connection.vendor != "postgresql":
         Suggestion.objects.bulk_create(
@@ -78,29 +83,28 @@ def suggestions_insert(
             for suggestion_id, want in new
         )
         return
-    rows = [
-        {
-            "id": str(suggestion_id),
-            "fingerprint": want.fingerprint,
-            "suggestion_type": str(want.suggestion_type),
-            "severity": str(want.severity),
-            "title": want.title,
-            "body": want.body,
-            "structure_node_id": want.structure_node_id,
-            "recommended_action_json": want.recommended_action_json,
-        }
-        for suggestion_id, want in new
-    ]
-    with connection.cursor() as cursor:
-        cursor.execute(
-            _INSERT_SQL.format(suggestion=Suggestion._meta.db_table),
-            {
-                "rows": json.dumps(rows),
-                "plan": plan_id,
-                "now": now,
-                "open": SuggestionStatus.OPEN.value,
-            },
-        )
+    statement = f"COPY {Suggestion._meta.db_table} ({', '.join(_COPY_COLUMNS)}) FROM STDIN"
+    with connection.cursor() as cursor, cursor.cursor.copy(statement) as copy:
+        for suggestion_id, want in new:
+            copy.write_row(
+                (
+                    suggestion_id,
+                    plan_id,
+                    want.fingerprint,
+                    want.suggestion_type,
+                    want.severity,
+                    want.title,
+                    want.body,
+                    want.structure_node_id,
+                    json.dumps(want.recommended_action_json),
+                    now,
+                    now,
+                    SuggestionStatus.OPEN.value,
+                    "",
+                    "",
+                    "",
+                )
+            )
 
 
 _UPDATE_SQL = """
