@@ -28,7 +28,7 @@ from uuid import UUID
 from django.db import connection
 from django.db.models import Count, Q
 
-from planning.models import PlanChange
+from planning.models import NodeKind, PlanChange
 from planning.suggestions.rules import ActionRecord, NodeRecord, anchor_node_id
 
 
@@ -115,7 +115,10 @@ def _tree_before(nodes: Mapping[str, NodeRecord], changes: ChangeSet) -> dict[st
     return before
 
 
-def _subtrees(nodes: Mapping[str, NodeRecord], roots: Collection[str]) -> set[str]:
+def _below(
+    nodes: Mapping[str, NodeRecord], roots: Collection[str], *, through_buildings: bool
+) -> set[str]:
+    """The roots and the nodes below them (not below a building, unless `through_buildings`)."""
     children: dict[str, list[str]] = defaultdict(list)
     for node in nodes.values():
         if node.parent_id is not None:
@@ -124,9 +127,14 @@ def _subtrees(nodes: Mapping[str, NodeRecord], roots: Collection[str]) -> set[st
     stack = [root for root in roots if root in nodes]
     while stack:
         current = stack.pop()
-        if current not in found:
-            found.add(current)
-            stack.extend(children.get(current, ()))
+        if current in found:
+            continue
+        found.add(current)
+        stack.extend(
+            child
+            for child in children.get(current, ())
+            if through_buildings or nodes[child].kind != NodeKind.BUILDING
+        )
     return found
 
 
@@ -142,7 +150,7 @@ def scopes_of(
     None when the changed subtrees hold more than `subtree_limit` nodes: a full sync is then
     the cheaper way."""
     changed_nodes = set(changes.nodes_before)
-    subtree = _subtrees(nodes, changed_nodes)
+    subtree = _below(nodes, changed_nodes, through_buildings=True)
     if len(subtree) > subtree_limit:
         return None
     changed_actions = {action_id for action_id, _node, _year in changes.actions}
@@ -179,18 +187,4 @@ def scopes_of(
 def group_region(nodes: Mapping[str, NodeRecord], anchors: Collection[str]) -> set[str]:
     """The nodes whose project groups may anchor at `anchors` (each anchor and what lies below
     it down to the next building): where a group's actions can be."""
-    children: dict[str, list[str]] = defaultdict(list)
-    for node in nodes.values():
-        if node.parent_id is not None:
-            children[node.parent_id].append(node.id)
-    found: set[str] = set()
-    stack = [anchor for anchor in anchors if anchor in nodes]
-    while stack:
-        current = stack.pop()
-        if current in found:
-            continue
-        found.add(current)
-        stack.extend(
-            child for child in children.get(current, ()) if nodes[child].kind != "building"
-        )
-    return found
+    return _below(nodes, anchors, through_buildings=False)
