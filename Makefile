@@ -44,4 +44,4 @@ test-postgres: $(VENV)/.installed-dev
 	scripts/with-postgres.sh $(BIN)/pytest $(PYTEST_ARGS)
 
 clean:
-	rm -rf $(VENV) data .pytest_cache .ruff_cache .mypy_cache
+	rm -rf $(VENV) data .pytest_cache .ruff_cache .mypy_cache .hypothesis
