@@ -5,3 +5,6 @@ class ApiConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "api"
     verbose_name = "API platform"
+
+    def ready(self) -> None:
+        from api import checks  # noqa: F401  (registers the system checks)

@@ -16,11 +16,16 @@ PRODUCTION_ENV = {
     "DJANGO_SECRET_KEY": STRONG_KEY,
     "DJANGO_ALLOWED_HOSTS": "maintplan.example.com",
     "DATABASE_URL": "sqlite:////tmp/maintplan-settings-test.sqlite3",
+    "REDIS_URL": "redis://127.0.0.1:6379/0",
 }
 
 
 def run_django(args, env_overrides):
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL"))}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("DJANGO_", "DATABASE_URL", "REDIS_URL"))
+    }
     env.update(env_overrides)
     env["DJANGO_SETTINGS_MODULE"] = "config.settings"
     return subprocess.run(
@@ -65,6 +70,16 @@ def test_deploy_check_is_clean_with_documented_production_settings():
 
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
+
+
+def test_deploy_check_warns_when_the_cache_is_per_process():
+    env = {key: value for key, value in PRODUCTION_ENV.items() if key != "REDIS_URL"}
+
+    result = run_django(["check", "--deploy", "--fail-level", "WARNING"], env)
+
+    assert result.returncode != 0
+    assert "maintplan.W001" in result.stderr + result.stdout
+    assert "REDIS_URL" in result.stderr + result.stdout
 
 
 def test_local_defaults_start_without_any_variable():
