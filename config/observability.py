@@ -51,6 +51,10 @@ def current_trace_id(request: HttpRequest) -> str:
     return trace_id
 
 
+# The probes of config.health: their request lines go to DEBUG, not the access log.
+HEALTH_PATHS = frozenset({"/healthz", "/readyz"})
+
+
 class RequestContextMiddleware:
     """Assigns the trace id, echoes it as X-Request-ID and writes the request's log line."""
 
@@ -62,6 +66,11 @@ class RequestContextMiddleware:
         trace_id = current_trace_id(request)
         response = self.get_response(request)
         response["X-Request-ID"] = trace_id
+        if request.path in HEALTH_PATHS:  # probes: no session, no access-log noise
+            request_logger.debug(
+                "request", extra={"path": request.path, "status": response.status_code}
+            )
+            return response
         user = getattr(request, "user", None)
         request_logger.info(
             "request",

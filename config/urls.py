@@ -14,6 +14,7 @@ from drf_spectacular.renderers import (
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from api.errors import ApiError, api_not_found, error_json_response
+from config import health
 
 api_v1: list[URLPattern | URLResolver] = [
     path("", include("accounts.api_urls")),
@@ -33,6 +34,8 @@ api_v1: list[URLPattern | URLResolver] = [
 ]
 
 urlpatterns = [
+    path("healthz", health.healthz, name="healthz"),
+    path("readyz", health.readyz, name="readyz"),
     path("", lambda request: redirect("planning:plan_list"), name="home"),
     path("accounts/", include("accounts.urls")),
     path("profile/integrations/", include("integrations.urls")),
