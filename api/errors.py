@@ -13,6 +13,7 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, JsonResponse
 from rest_framework import exceptions as drf
 from rest_framework.response import Response
@@ -55,6 +56,10 @@ ERROR_CATALOG: dict[str, tuple[int, str]] = {
     "request.too_large": (413, "The request body is too large for this API."),
     "throttle.rate_limited": (429, "Too many requests. Retry after the time in Retry-After."),
     "server.error": (500, "Something went wrong on our side. Quote the traceId to support."),
+    "server.unavailable": (
+        503,
+        "The service cannot reach its database right now. Retry after the time in Retry-After.",
+    ),
 }
 
 
@@ -99,10 +104,22 @@ def error_json_response(request: HttpRequest, error: ApiError) -> JsonResponse:
     return response
 
 
+# Seconds a client is asked to wait while the database cannot be reached.
+UNAVAILABLE_RETRY_AFTER = 5
+
+
+def database_unavailable(exc: BaseException | None) -> bool:
+    """Whether `exc` says the database cannot be reached (down, restarting, a dropped or stale
+    connection): a 503 the client may retry, not a bug (no traceback in the log)."""
+    return isinstance(exc, OperationalError | InterfaceError)
+
+
 def as_api_error(exc: Exception, view: Any = None) -> ApiError:
     """Translates any exception into the API's vocabulary."""
     if isinstance(exc, ApiError):
         return exc
+    if database_unavailable(exc):
+        return ApiError("server.unavailable", headers={"Retry-After": str(UNAVAILABLE_RETRY_AFTER)})
     if isinstance(exc, drf.ParseError):
         return ApiError("validation.malformed_json")
     if isinstance(exc, drf.UnsupportedMediaType):
@@ -140,7 +157,13 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     """DRF's EXCEPTION_HANDLER: every exception of an API view becomes an error envelope."""
     request = context["request"]
     error = as_api_error(exc, context.get("view"))
-    if error.status >= 500:
+    if error.message_key == "server.unavailable":
+        logger.warning(
+            "database unavailable: %s",
+            type(exc).__name__,
+            extra={"trace_id": current_trace_id(request), "path": request.path},
+        )
+    elif error.status >= 500:
         logger.error(
             "unhandled API exception",
             exc_info=exc,

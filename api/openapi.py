@@ -34,6 +34,7 @@ AUTH_ERRORS = {
     413: ["request.too_large"],
     429: ["throttle.rate_limited"],
     500: ["server.error"],
+    503: ["server.unavailable"],
 }
 
 

@@ -140,6 +140,24 @@ class RedactSecretsFilter(logging.Filter):
         return True
 
 
+class DatabaseUnavailableFilter(logging.Filter):
+    """On django.request: a request that failed because the database cannot be reached (a 503,
+    config.urls.handler500) is one warning line, not an error with a traceback."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.exc_info and _database_unavailable(record.exc_info[1]):
+            record.exc_info = None
+            record.exc_text = None
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True
+
+
+def _database_unavailable(exc: BaseException | None) -> bool:
+    from django.db import InterfaceError, OperationalError
+
+    return isinstance(exc, OperationalError | InterfaceError)
+
+
 class StdoutHandler(logging.StreamHandler):  # type: ignore[type-arg]
     """A StreamHandler on whatever `sys.stdout` is when a record is written.
 

@@ -87,8 +87,12 @@ TEMPLATES = [
 # --- Database -------------------------------------------------------------------------------
 DATABASE_URL = env_str("DATABASE_URL", f"sqlite:///{DATA_DIR / 'maintplan.sqlite3'}")
 DATABASES = {
+    # Health checks: a persistent connection that died (a database restart) is replaced at
+    # the start of the next request instead of failing it.
     "default": dj_database_url.parse(
-        DATABASE_URL, conn_max_age=env_int("DB_CONN_MAX_AGE", 60, minimum=0)
+        DATABASE_URL,
+        conn_max_age=env_int("DB_CONN_MAX_AGE", 60, minimum=0),
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -215,7 +219,10 @@ LOG_LEVEL = env_choice("LOG_LEVEL", "INFO", {"DEBUG", "INFO", "WARNING", "ERROR"
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"redact": {"()": "config.observability.RedactSecretsFilter"}},
+    "filters": {
+        "redact": {"()": "config.observability.RedactSecretsFilter"},
+        "database_unavailable": {"()": "config.observability.DatabaseUnavailableFilter"},
+    },
     "formatters": {"json": {"()": "config.observability.JsonFormatter"}},
     "handlers": {
         "stdout": {
@@ -228,7 +235,12 @@ LOGGING = {
     "loggers": {
         # The request line comes from our middleware; Django's own access lines would repeat it.
         "django.server": {"level": "WARNING", "propagate": True},
-        "django.request": {"level": "ERROR", "propagate": True},
+        # A 503 for an unreachable database leaves here as a WARNING line (see the filter).
+        "django.request": {
+            "level": "ERROR",
+            "propagate": True,
+            "filters": ["database_unavailable"],
+        },
     },
 }
 

@@ -1,8 +1,11 @@
 from __future__ import annotations
 
+import sys
+
 from django.contrib import admin
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.template.loader import render_to_string
 from django.urls import URLPattern, URLResolver, include, path, re_path
 from django.views import defaults
 from django.views.decorators.csrf import csrf_exempt
@@ -13,7 +16,13 @@ from drf_spectacular.renderers import (
 )
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from api.errors import ApiError, api_not_found, error_json_response
+from api.errors import (
+    UNAVAILABLE_RETRY_AFTER,
+    ApiError,
+    api_not_found,
+    database_unavailable,
+    error_json_response,
+)
 from config import health
 
 api_v1: list[URLPattern | URLResolver] = [
@@ -49,7 +58,16 @@ urlpatterns = [
 
 
 def handler500(request: HttpRequest) -> HttpResponse:
-    """The JSON envelope under /api/, Django's plain page elsewhere (never a traceback)."""
+    """The JSON envelope under /api/, Django's plain page elsewhere (never a traceback).
+
+    An unreachable database (raised anywhere, a middleware's session read included) is a 503
+    with Retry-After instead: the client may simply try again."""
+    if database_unavailable(sys.exc_info()[1]):
+        retry = {"Retry-After": str(UNAVAILABLE_RETRY_AFTER)}
+        if request.path.startswith("/api/"):
+            return error_json_response(request, ApiError("server.unavailable", headers=retry))
+        page = HttpResponse(render_to_string("503.html"), status=503, headers=retry)
+        return page
     if request.path.startswith("/api/"):
         return error_json_response(request, ApiError("server.error"))
     return defaults.server_error(request)

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db
 
 LIST = "/platform/plans/{planNumber}/suggestions"
 SESSION = "/auth/session/api-key"
-ERROR_STATUSES = {"400", "401", "403", "405", "406", "413", "429", "500"}
+ERROR_STATUSES = {"400", "401", "403", "405", "406", "413", "429", "500", "503"}
 
 
 @pytest.fixture(scope="module")
