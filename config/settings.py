@@ -45,6 +45,8 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "django_tasks",
+    "django_tasks_db",
     "api",
     "accounts",
     "integrations",
@@ -107,6 +109,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     }
     DATABASES["default"]["CONN_MAX_AGE"] = 0
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- Background jobs: the job queue is a table of the database (`manage.py db_worker` runs it).
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+# A web change or an import is followed by a sync of the plan this many seconds later, so
+# webhook receivers hear of new suggestions without anyone listing them.
+SYNC_AFTER_CHANGE_SECONDS = env_int("SYNC_AFTER_CHANGE_SECONDS", 5, minimum=0)
 
 # --- Cache (throttling counters). Point REDIS_URL at Redis when running several servers. ----
 REDIS_URL = env_str("REDIS_URL", "")

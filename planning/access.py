@@ -21,6 +21,7 @@ from django.urls import reverse
 from accounts.models import User
 from planning import selectors
 from planning.models import Plan, PlanRole
+from planning.tasks import plan_sync_soon
 
 PlanView = Callable[..., HttpResponse]
 
@@ -29,7 +30,8 @@ def plan_member_required(
     *, edit: bool = False, owner: bool = False
 ) -> Callable[[PlanView], PlanView]:
     """Resolves `number` to the user's membership (404 for non-members) and refuses a POST by a
-    member without the needed rights with 403. The view receives `membership`."""
+    member without the needed rights with 403. The view receives `membership`. A successful
+    POST of an editing view (it redirects) enqueues a background sync of the plan."""
 
     def decorate(view: PlanView) -> PlanView:
         @login_required
@@ -41,7 +43,10 @@ def plan_member_required(
                     raise PermissionDenied("Only an owner of this plan can change its members.")
                 if edit and not membership.can_edit:
                     raise PermissionDenied("You can view this plan but not change it.")
-            return view(request, membership, **kwargs)
+            response = view(request, membership, **kwargs)
+            if edit and request.method == "POST" and response.status_code in (302, 303):
+                plan_sync_soon(plan=membership.plan)  # a change went through: sync it soon
+            return response
 
         return wrapped
 

@@ -13,6 +13,7 @@ from django.views.decorators.http import require_http_methods
 from planning.access import request_user
 from planning.forms import PlanImportForm
 from planning.importers import ImportRejected, plan_import, plan_import_csv
+from planning.tasks import plan_sync_soon
 from planning.views._pages import plan_list_render
 
 
@@ -49,5 +50,6 @@ def plan_import_upload(request: HttpRequest) -> HttpResponse:
             )
         else:
             messages.success(request, f"Imported plan #{plan.number} “{plan.name}”.")
+            plan_sync_soon(plan=plan)  # its first sync, in the worker, before anyone lists
             return redirect("planning:plan_detail", number=plan.number)
     return plan_list_render(request, import_form=form, import_problems=problems)
