@@ -15,12 +15,12 @@ from planning.importers.plan_document import (
     NODE_FIELDS,
     NODE_REQUIRED,
     YEAR_FIELDS,
-    ProblemCollector,
     Record,
     file_text,
     plan_records_import,
 )
 from planning.importers.problems import ImportRejected
+from planning.importers.records import ProblemCollector
 from planning.models import Plan
 
 NODES_FILENAME = "nodes.csv"

@@ -16,17 +16,17 @@ import json
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal
-from typing import Any
+from decimal import Decimal
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.db import models, transaction
+from django.db import transaction
 
 from accounts.models import User
 from planning.importers.problems import ImportProblem, ImportRejected
+from planning.importers.records import ProblemCollector, RecordReader, describe
 from planning.models import CENT, Action, ActionStatus, Code, Plan, StructureNode
-from planning.services import plan_create, plan_size_check, validated
+from planning.services import plan_create, plan_size_check
 
 NODE_FIELDS = ("ref", "parent_ref", "name", "kind", "code", "quantity", "unit", "install_year")
 ACTION_FIELDS = ("node_ref", "title", "kind", "planned_year", "estimated_cost", "status")
@@ -37,8 +37,6 @@ ACTION_REQUIRED = ("node_ref", "title", "kind", "planned_year")
 YEAR_FIELDS = frozenset({"install_year", "planned_year"})
 AMOUNT_FIELDS = frozenset({"quantity", "estimated_cost"})
 
-# Amounts this large are refused by the models' digit limit; quantize() would fail on them.
-QUANTIZE_LIMIT = Decimal(10) ** 20
 BULK_BATCH_SIZE = 1000
 
 # One record of the document: where it is (for messages) and its raw key/value pairs.
@@ -69,137 +67,13 @@ class ActionRow:
     status: str
 
 
-class ProblemCollector:
-    """Problems in the order a reader meets them in the file, whatever pass found them."""
-
-    def __init__(self) -> None:
-        self._found: list[tuple[tuple[int, int, int], ImportProblem]] = []
-
-    def add(self, position: tuple[int, int], row: str, field: str, message: str) -> None:
-        self._found.append(((*position, len(self._found)), ImportProblem(row, field, message)))
-
-    def __bool__(self) -> bool:
-        return bool(self._found)
-
-    def sorted(self) -> list[ImportProblem]:
-        return [problem for _key, problem in sorted(self._found, key=lambda found: found[0])]
-
-
-class _RecordReader:
-    """Reads typed fields out of one record, noting a problem for each bad one."""
-
-    def __init__(
-        self,
-        record: Mapping[str, object],
-        row: str,
-        position: tuple[int, int],
-        problems: ProblemCollector,
-    ) -> None:
-        self.record = record
-        self.row = row
-        self.position = position
-        self.problems = problems
-        self.bad_fields: set[str] = set()
-
-    @property
-    def valid(self) -> bool:
-        return not self.bad_fields
-
-    def problem(self, field: str, message: str) -> None:
-        self.bad_fields.add(field)
-        self.problems.add(self.position, self.row, field, message)
-
-    def model_rules(self, model: type[models.Model], values: Mapping[str, object]) -> None:
-        """The model's rules on the values the record gave, except those already refused."""
-        given = {
-            field: value
-            for field, value in values.items()
-            if value is not None and field not in self.bad_fields
-        }
-        others = [field.name for field in model._meta.concrete_fields if field.name not in given]
-        try:
-            validated(model(**given), exclude=others)
-        except ValidationError as error:
-            for field, messages in error.message_dict.items():
-                for message in messages:
-                    self.problem(field, message)
-
-    def _value(self, field: str, *, required: bool) -> object:
-        value = self.record.get(field)
-        if isinstance(value, str):
-            value = value.strip() or None  # an empty cell or string means "not given"
-        if value is None and required:
-            self.problem(field, "is required")
-        return value
-
-    def text(self, field: str, *, required: bool = False) -> Any:
-        value = self._value(field, required=required)
-        if value is None:
-            return None
-        if not isinstance(value, str):
-            self.problem(field, f"must be a string, got {_describe(value)}")
-            return None
-        return value
-
-    def year(self, field: str, *, required: bool = False) -> int | None:
-        value = self._value(field, required=required)
-        if value is None:
-            return None
-        if isinstance(value, Decimal) and value.is_finite() and value == value.to_integral():
-            value = int(value)
-        if isinstance(value, bool) or not isinstance(value, int):
-            self.problem(field, f"must be a whole number (a year), got {_describe(value)}")
-            return None
-        return value
-
-    def amount(self, field: str, *, required: bool = False) -> Decimal | None:
-        value = self._value(field, required=required)
-        if value is None:
-            return None
-        if isinstance(value, bool) or not isinstance(value, int | float | Decimal):
-            self.problem(field, f"must be a number, got {_describe(value)}")
-            return None
-        amount = Decimal(str(value)) if isinstance(value, float) else Decimal(value)
-        if not amount.is_finite():
-            self.problem(field, f"must be a number, got {_describe(value)}")
-            return None
-        # Cents are what the database keeps; a finer figure is rounded, not refused. A figure
-        # already in cents is kept as written, so the models' digit limits read it as a form does.
-        if abs(amount) < QUANTIZE_LIMIT:
-            cents = amount.quantize(CENT, rounding=ROUND_HALF_UP)
-            if cents != amount:
-                amount = cents
-        return amount
-
-    def unknown_fields(self, known: Sequence[str]) -> None:
-        for field in self.record:
-            if field not in known:
-                shown = str(field) if len(str(field)) <= 40 else str(field)[:37] + "..."
-                self.problem(shown, f"unknown field (the fields are: {', '.join(known)})")
-
-
-def _describe(value: object) -> str:
-    if isinstance(value, str):
-        shown = value if len(value) <= 40 else value[:37] + "..."
-        return f'"{shown}"'
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int | float | Decimal):
-        return str(value)
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "an object"
-    return type(value).__name__
-
-
 def _node_read(
     record: object, row: str, position: tuple[int, int], problems: ProblemCollector
 ) -> NodeRow | None:
     if not isinstance(record, Mapping):
-        problems.add(position, row, "", f"must be an object, got {_describe(record)}")
+        problems.add(position, row, "", f"must be an object, got {describe(record)}")
         return None
-    reader = _RecordReader(record, row, position, problems)
+    reader = RecordReader(record, row, position, problems)
     reader.unknown_fields(NODE_FIELDS)
     ref = reader.text("ref", required=True)
     parent_ref = reader.text("parent_ref")
@@ -232,9 +106,9 @@ def _action_read(
     record: object, row: str, position: tuple[int, int], problems: ProblemCollector
 ) -> ActionRow | None:
     if not isinstance(record, Mapping):
-        problems.add(position, row, "", f"must be an object, got {_describe(record)}")
+        problems.add(position, row, "", f"must be an object, got {describe(record)}")
         return None
-    reader = _RecordReader(record, row, position, problems)
+    reader = RecordReader(record, row, position, problems)
     reader.unknown_fields(ACTION_FIELDS)
     node_ref = reader.text("node_ref", required=True)
     title = reader.text("title", required=True)
@@ -333,7 +207,7 @@ def _sequence(
             problems.add((0, 0), "", field, "is required (a list, possibly empty)")
         return []
     if not isinstance(value, list):
-        problems.add((0, 0), "", field, f"must be a list, got {_describe(value)}")
+        problems.add((0, 0), "", field, f"must be a list, got {describe(value)}")
         return []
     return value
 
@@ -343,11 +217,11 @@ def plan_document_records(
 ) -> tuple[str | None, list[Record], list[Record]]:
     """Splits a JSON-shaped document into its plan name, node records and action records."""
     if not isinstance(document, Mapping):
-        problems.add((0, 0), source, "", f"must be a JSON object, got {_describe(document)}")
+        problems.add((0, 0), source, "", f"must be a JSON object, got {describe(document)}")
         return None, [], []
     if name is not None and not name.strip():
         name = None  # a blank name field of a form means "the file's name"
-    reader = _RecordReader(document, "", (0, 0), problems)
+    reader = RecordReader(document, "", (0, 0), problems)
     reader.unknown_fields(DOCUMENT_FIELDS)
     document_name = reader.text("name", required=name is None)
     nodes = _sequence(document, "nodes", required=True, problems=problems)
@@ -392,7 +266,7 @@ def plan_records_import(
         if not name:
             problems.add((0, 0), "", "name", "is required")
         else:
-            _RecordReader({}, "", (0, 0), problems).model_rules(Plan, {"name": name})
+            RecordReader({}, "", (0, 0), problems).model_rules(Plan, {"name": name})
     nodes: list[tuple[tuple[int, int], NodeRow]] = []
     for index, (row, record) in enumerate(node_records):
         node = _node_read(record, row, (1, index), problems)
