@@ -21,10 +21,10 @@ binding; both are 400. Cursors do not expire: a position stays meaningful howeve
 changed since (keyset paging), and a signing-key rotation simply makes old ones 400.
 
 The ETag is a digest of what decides the answer, read without touching the suggestions: the
-plan, its `suggestions_version` (raised in the transaction of every write to its suggestions),
-the normalised query, the ids of the node filter's subtree (a node moving in or out of it changes
-the list without a suggestion write) and `LIST_FORMAT`. It is weak (`W/`): the body also carries
-the request's traceId, and gzip and identity are the same list.
+plan, its `suggestions_version` (raised in the transaction of every write to its suggestions
+and by every sync that takes in a change of the plan's data, so a node moving in or out of a
+filtered subtree moves it too), the normalised query and `LIST_FORMAT`. It is weak (`W/`): the
+body also carries the request's traceId, and gzip and identity are the same list.
 """
 
 from __future__ import annotations
@@ -34,14 +34,12 @@ import re
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from django.core import signing
 from django.http import QueryDict
 
 from api.errors import ApiError
 from planning.models import Plan, Severity, StructureNode, SuggestionType
-from planning.selectors import node_subtree_ids
 from planning.suggestions.selectors import ListPosition, SuggestionFilters
 
 LIMIT_MAX = 1000
@@ -86,7 +84,6 @@ class SuggestionListScope:
 
     query: SuggestionListQuery
     filters: SuggestionFilters
-    subtree_digest: str  # empty without a node filter
 
 
 def _enum_subset(
@@ -206,26 +203,21 @@ def list_query_parse(params: QueryDict, *, plan_number: int) -> SuggestionListQu
 
 
 def list_scope(*, plan: Plan, query: SuggestionListQuery) -> SuggestionListScope:
-    """Checks the node filter against the plan and computes its subtree."""
-    subtree: set[Any] | None = None
-    subtree_digest = ""
-    if query.structure_node_id is not None:
-        if not StructureNode.objects.filter(plan=plan, pk=query.structure_node_id).exists():
-            raise ApiError(
-                "validation.query",
-                errors={"structure_node_id": ["No node of this plan has this id."]},
-            )
-        subtree = node_subtree_ids(plan=plan, node_id=query.structure_node_id)
-        ids = "".join(sorted(node_id.hex for node_id in subtree))
-        subtree_digest = hashlib.sha256(ids.encode()).hexdigest()
+    """Checks the node filter against the plan (the subtree itself is walked by the list's
+    query, see planning.suggestions.selectors)."""
+    node_id = query.structure_node_id
+    if node_id is not None and not StructureNode.objects.filter(plan=plan, pk=node_id).exists():
+        raise ApiError(
+            "validation.query",
+            errors={"structure_node_id": ["No node of this plan has this id."]},
+        )
     return SuggestionListScope(
         query=query,
         filters=SuggestionFilters(
             severities=query.severities,
             suggestion_types=query.suggestion_types,
-            structure_node_ids=subtree,
+            structure_node_id=node_id,
         ),
-        subtree_digest=subtree_digest,
     )
 
 
@@ -242,7 +234,6 @@ def list_etag(*, plan: Plan, suggestions_version: int, scope: SuggestionListScop
             str(plan.pk),
             str(suggestions_version),
             query.filters_text,
-            scope.subtree_digest,
             str(query.limit or ""),
             position,
         ]
