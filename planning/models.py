@@ -442,3 +442,68 @@ class PlanChange(models.Model):
 
     def __str__(self) -> str:
         return f"change {self.pk} of plan {self.plan_id}"
+
+
+class PlanImportStatus(models.TextChoices):
+    QUEUED = "queued", "Waiting for a worker"
+    CHECKING = "checking", "Checking rows"
+    WRITING = "writing", "Writing the plan"
+    SYNCING = "syncing", "Finding suggestions"
+    DONE = "done", "Imported"
+    REJECTED = "rejected", "Not imported: the file has problems"
+    FAILED = "failed", "Not imported: an error on our side"
+
+
+class PlanImportFormat(models.TextChoices):
+    DOCUMENT = "document", "JSON plan file"
+    CSV_PAIR = "csv_pair", "CSV pair"
+
+
+class PlanImport(models.Model):
+    """An upload of the plan list, imported by a background job (planning.imports).
+
+    The uploaded bytes are kept here (the database is what every app server and worker share)
+    until the job ends, then emptied. `idempotency_key` comes from the upload form: the same
+    form sent twice is one import, and a job run again after a killed worker makes one plan,
+    because the plan is written and linked here in one transaction. Progress while the job
+    runs lives in the cache (planning.imports.progress); this row holds the outcome.
+    """
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="plan_imports"
+    )
+    idempotency_key = models.CharField(max_length=64)
+    file_format = models.CharField(max_length=10, choices=PlanImportFormat.choices)
+    filename = models.CharField(max_length=255)
+    name = models.CharField(max_length=200, blank=True)
+    content = models.BinaryField(default=b"")
+    actions_content = models.BinaryField(default=b"")
+    status = models.CharField(
+        max_length=10, choices=PlanImportStatus.choices, default=PlanImportStatus.QUEUED
+    )
+    attempts = models.PositiveIntegerField(default=0)
+    problems = models.JSONField(default=list, blank=True)
+    plan = models.ForeignKey(
+        Plan, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints: ClassVar = [
+            models.UniqueConstraint(
+                fields=["owner", "idempotency_key"], name="plan_import_once_per_key"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"import {self.pk} ({self.status})"
+
+    @property
+    def finished(self) -> bool:
+        return self.status in {
+            PlanImportStatus.DONE,
+            PlanImportStatus.REJECTED,
+            PlanImportStatus.FAILED,
+        }
