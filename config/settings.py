@@ -115,6 +115,10 @@ TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 # A web change or an import is followed by a sync of the plan this many seconds later, so
 # webhook receivers hear of new suggestions without anyone listing them.
 SYNC_AFTER_CHANGE_SECONDS = env_int("SYNC_AFTER_CHANGE_SECONDS", 5, minimum=0)
+# An import job that has not reported progress for this long is taken for dead (its worker was
+# killed) and run again; after IMPORT_MAX_ATTEMPTS starts the import fails for good.
+IMPORT_STALE_SECONDS = env_int("IMPORT_STALE_SECONDS", 30, minimum=1)
+IMPORT_MAX_ATTEMPTS = env_int("IMPORT_MAX_ATTEMPTS", 3, minimum=1)
 
 # --- Cache (throttling counters). Point REDIS_URL at Redis when running several servers. ----
 REDIS_URL = env_str("REDIS_URL", "")
@@ -133,6 +137,16 @@ CACHES = {
             "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
             "LOCATION": "maintplan-suggestion-lists",
             "OPTIONS": {"MAX_ENTRIES": 4, "CULL_FREQUENCY": 2},
+        }
+    ),
+    # Progress of running jobs (planning.importers.jobs), written by the worker and read by the
+    # web process: it must be shared between processes, so without Redis it is files.
+    "progress": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        if REDIS_URL
+        else {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(DATA_DIR / "progress"),
         }
     ),
 }

@@ -145,6 +145,10 @@ class PlanImportForm(forms.Form):
     plan_file = forms.FileField(required=False, label="Plan file (JSON)")
     nodes_csv = forms.FileField(required=False, label="or nodes.csv")
     actions_csv = forms.FileField(required=False, label="and actions.csv")
+    # A new value each time the form is shown: the same form sent twice is one import.
+    idempotency_key = forms.CharField(
+        required=False, max_length=64, widget=forms.HiddenInput, initial=lambda: uuid.uuid4().hex
+    )
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}

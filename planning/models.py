@@ -488,6 +488,7 @@ class PlanImport(models.Model):
         Plan, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     created_at = models.DateTimeField(default=timezone.now)
+    started_at = models.DateTimeField(null=True, blank=True)  # by the latest run of the job
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:

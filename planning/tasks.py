@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from datetime import timedelta
 
 from django.conf import settings
@@ -9,8 +10,11 @@ from django.db import transaction
 from django.utils import timezone
 from django_tasks import task
 
+from planning.importers.jobs import plan_import_run, plan_imports_stale
 from planning.models import Plan
 from planning.suggestions.sync import suggestion_sync
+
+logger = logging.getLogger(__name__)
 
 
 @task()
@@ -27,3 +31,24 @@ def plan_sync_soon(*, plan: Plan) -> None:
     run_after = timezone.now() + timedelta(seconds=settings.SYNC_AFTER_CHANGE_SECONDS)
     plan_id = str(plan.pk)
     transaction.on_commit(lambda: plan_sync.using(run_after=run_after).enqueue(plan_id=plan_id))
+
+
+@task()
+def plan_import_job(*, import_id: str) -> None:
+    """Imports an uploaded plan file (planning.importers.jobs)."""
+    plan_import_run(import_id=import_id)
+
+
+def plan_import_enqueue(*, import_id: object) -> None:
+    """Enqueues the import's job once the current transaction commits."""
+    job_import_id = str(import_id)
+    transaction.on_commit(lambda: plan_import_job.enqueue(import_id=job_import_id))
+
+
+def plan_imports_resume(*, pk: str | None = None) -> int:
+    """Runs again every import (or the one with `pk`) whose job died; returns how many."""
+    claimed = plan_imports_stale(pk=pk)
+    for import_id in claimed:
+        logger.warning("plan import %s stopped reporting progress; running it again", import_id)
+        plan_import_enqueue(import_id=import_id)
+    return len(claimed)

@@ -9,6 +9,12 @@ app_name = "planning"
 urlpatterns = [
     path("", plans.plan_list, name="plan_list"),
     path("import/", imports.plan_import_upload, name="plan_import"),
+    path("imports/<uuid:import_id>/", imports.plan_import_detail, name="plan_import_detail"),
+    path(
+        "imports/<uuid:import_id>/progress/",
+        imports.plan_import_progress,
+        name="plan_import_progress",
+    ),
     path("<int:number>/", plans.plan_detail, name="plan_detail"),
     path("<int:number>/nodes/add/", nodes.node_root_create, name="node_root_create"),
     path("<int:number>/nodes/<uuid:node_id>/", nodes.node_detail, name="node_detail"),

@@ -139,3 +139,23 @@ def browser_login(page: Any, email: str, password: str = TEST_PASSWORD) -> None:
     page.fill("input[name=password]", password)
     page.click("button[type=submit]")
     page.wait_for_url("**/plans/**")
+
+
+def run_queued_jobs() -> int:
+    """Runs every due job of the django-tasks-db queue in this thread, as `manage.py db_worker`
+    would (without its connection handling, which would end a test's transaction); returns how
+    many ran. A job that fails fails the test."""
+    from django_tasks_db.models import DBTaskResult
+
+    count = 0
+    while (result := DBTaskResult.objects.ready().first()) is not None:
+        result.claim("tests")
+        task_result = result.task_result
+        try:
+            result.task.call(*task_result.args, **task_result.kwargs)
+        except BaseException as error:
+            result.set_failed(error)
+            raise
+        result.set_successful(None)
+        count += 1
+    return count

@@ -20,6 +20,7 @@ from planning.importers.plan_document import (
     plan_records_import,
 )
 from planning.importers.problems import ImportRejected
+from planning.importers.progress import ImportObserver
 from planning.importers.records import ProblemCollector
 from planning.models import Plan
 
@@ -116,7 +117,14 @@ def _csv_records(
     return records
 
 
-def plan_import_csv(*, owner: User, nodes_csv: bytes, actions_csv: bytes, name: str) -> Plan:
+def plan_import_csv(
+    *,
+    owner: User,
+    nodes_csv: bytes,
+    actions_csv: bytes,
+    name: str,
+    observer: ImportObserver | None = None,
+) -> Plan:
     """Imports a plan from nodes.csv and actions.csv; `owner` becomes its owner.
 
     Raises ImportRejected with every problem of both files, and then writes nothing. CSV has
@@ -146,4 +154,5 @@ def plan_import_csv(*, owner: User, nodes_csv: bytes, actions_csv: bytes, name: 
         node_records=node_records,
         action_records=action_records,
         problems=problems,
+        observer=observer,
     )

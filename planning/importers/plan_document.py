@@ -17,13 +17,15 @@ import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import TypeVar
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import models, transaction
 
 from accounts.models import User
 from planning.importers.problems import ImportProblem, ImportRejected
+from planning.importers.progress import PROGRESS_STEP, ImportObserver
 from planning.importers.records import ProblemCollector, RecordReader, describe
 from planning.models import CENT, Action, ActionStatus, Code, Plan, StructureNode
 from planning.services import plan_create, plan_size_check
@@ -38,6 +40,7 @@ YEAR_FIELDS = frozenset({"install_year", "planned_year"})
 AMOUNT_FIELDS = frozenset({"quantity", "estimated_cost"})
 
 BULK_BATCH_SIZE = 1000
+_M = TypeVar("_M", bound=models.Model)
 
 # One record of the document: where it is (for messages) and its raw key/value pairs.
 Record = tuple[str, object]
@@ -240,6 +243,7 @@ def plan_records_import(
     node_records: Sequence[Record],
     action_records: Sequence[Record],
     problems: ProblemCollector | None = None,
+    observer: ImportObserver | None = None,
 ) -> Plan:
     """Checks every record, then writes the plan, or raises ImportRejected with every problem.
 
@@ -267,16 +271,23 @@ def plan_records_import(
             problems.add((0, 0), "", "name", "is required")
         else:
             RecordReader({}, "", (0, 0), problems).model_rules(Plan, {"name": name})
+    observer = observer or ImportObserver()
+    total = len(node_records) + len(action_records)
     nodes: list[tuple[tuple[int, int], NodeRow]] = []
     for index, (row, record) in enumerate(node_records):
         node = _node_read(record, row, (1, index), problems)
         if node is not None:
             nodes.append(((1, index), node))
+        if index % PROGRESS_STEP == 0:
+            observer.checked(index, total)
     actions: list[tuple[tuple[int, int], ActionRow]] = []
     for index, (row, record) in enumerate(action_records):
         action = _action_read(record, row, (2, index), problems)
         if action is not None:
             actions.append(((2, index), action))
+        if index % PROGRESS_STEP == 0:
+            observer.checked(len(node_records) + index, total)
+    observer.checked(total, total)
     by_ref = _tree_check(nodes, problems)
     code_ids = _codes_check(nodes, problems)
     for position, action in actions:
@@ -290,6 +301,7 @@ def plan_records_import(
         nodes=[node for _position, node in nodes],
         actions=[action for _position, action in actions],
         code_ids=code_ids,
+        observer=observer,
     )
 
 
@@ -307,6 +319,20 @@ def _parents_first(nodes: list[NodeRow]) -> list[NodeRow]:
     return ordered
 
 
+class _RowWriter:
+    """Bulk inserts in steps of PROGRESS_STEP rows, reporting each step to the observer."""
+
+    def __init__(self, *, total: int, observer: ImportObserver) -> None:
+        self.total, self.done, self.observer = total, 0, observer
+
+    def write(self, model: type[_M], rows: list[_M]) -> None:
+        for start in range(0, len(rows), PROGRESS_STEP):
+            step = rows[start : start + PROGRESS_STEP]
+            model._default_manager.bulk_create(step, batch_size=BULK_BATCH_SIZE)
+            self.done += len(step)
+            self.observer.written(self.done, self.total)
+
+
 @transaction.atomic
 def _plan_write(
     *,
@@ -315,11 +341,14 @@ def _plan_write(
     nodes: list[NodeRow],
     actions: list[ActionRow],
     code_ids: dict[str, uuid.UUID],
+    observer: ImportObserver,
 ) -> Plan:
     plan = plan_create(owner=owner, name=name)
     # Ids chosen here let a child name its parent without reading the parent back.
     node_ids = {node.ref: uuid.uuid4() for node in nodes}
-    StructureNode.objects.bulk_create(
+    rows = _RowWriter(total=len(nodes) + len(actions), observer=observer)
+    rows.write(
+        StructureNode,
         [
             StructureNode(
                 id=node_ids[node.ref],
@@ -334,9 +363,9 @@ def _plan_write(
             )
             for node in _parents_first(nodes)
         ],
-        batch_size=BULK_BATCH_SIZE,
     )
-    Action.objects.bulk_create(
+    rows.write(
+        Action,
         [
             Action(
                 plan=plan,
@@ -349,13 +378,18 @@ def _plan_write(
             )
             for action in actions
         ],
-        batch_size=BULK_BATCH_SIZE,
     )
+    observer.plan_written(plan)
     return plan
 
 
 def plan_import_document(
-    *, owner: User, document: object, name: str | None = None, source: str = "document"
+    *,
+    owner: User,
+    document: object,
+    name: str | None = None,
+    source: str = "document",
+    observer: ImportObserver | None = None,
 ) -> Plan:
     """Imports an already parsed plan document (the JSON format as Python values).
 
@@ -372,6 +406,7 @@ def plan_import_document(
         node_records=node_records,
         action_records=action_records,
         problems=problems,
+        observer=observer,
     )
 
 
@@ -398,7 +433,14 @@ def file_text(content: bytes, filename: str) -> str:
         ) from None
 
 
-def plan_import(*, owner: User, content: bytes, filename: str, name: str | None = None) -> Plan:
+def plan_import(
+    *,
+    owner: User,
+    content: bytes,
+    filename: str,
+    name: str | None = None,
+    observer: ImportObserver | None = None,
+) -> Plan:
     """Imports a plan from a JSON file of the DESIGN.md format; `owner` becomes its owner.
 
     The plan's name is the file's `name` unless `name` is given. Raises ImportRejected with
@@ -412,4 +454,6 @@ def plan_import(*, owner: User, content: bytes, filename: str, name: str | None 
     except RecursionError:
         problem = ImportProblem(filename, "", "not valid JSON: nested too deeply")
         raise ImportRejected([problem]) from None
-    return plan_import_document(owner=owner, document=document, name=name, source=filename)
+    return plan_import_document(
+        owner=owner, document=document, name=name, source=filename, observer=observer
+    )

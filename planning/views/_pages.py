@@ -3,7 +3,6 @@ and the POST views of the forms they hold, which show them again when a form has
 
 from __future__ import annotations
 
-from typing import Any
 from urllib.parse import urlencode
 
 from django.core.paginator import Paginator
@@ -30,7 +29,6 @@ def plan_list_render(
     *,
     create_form: PlanCreateForm | None = None,
     import_form: PlanImportForm | None = None,
-    import_problems: list[Any] | None = None,
 ) -> HttpResponse:
     return render(
         request,
@@ -39,7 +37,6 @@ def plan_list_render(
             "memberships": selectors.plan_memberships_for_user(user=request.user),
             "create_form": create_form or PlanCreateForm(prefix="create"),
             "import_form": import_form or PlanImportForm(prefix="import"),
-            "import_problems": import_problems or [],
         },
     )
 

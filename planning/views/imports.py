@@ -1,55 +1,95 @@
-"""The import form of the plan list: a plan file or a CSV pair."""
+"""The import form of the plan list (a plan file or a CSV pair) and the page of an import.
+
+An upload is imported by a background job (planning.importers.jobs): the POST only keeps the
+file and answers at once with a redirect to the import's page, which shows a progress bar
+(static/js/import-progress.js polls the progress URL) and then the problems, or sends the user
+on to the new plan.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+import uuid
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect
-from django.views.decorators.http import require_http_methods
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_GET, require_http_methods
 
 from planning.access import request_user
 from planning.forms import PlanImportForm
-from planning.importers import ImportRejected, plan_import, plan_import_csv
-from planning.tasks import plan_sync_soon
+from planning.importers.jobs import plan_import_state, plan_import_submit
+from planning.models import PlanImport, PlanImportFormat, PlanImportStatus
+from planning.tasks import plan_import_enqueue, plan_imports_resume
 from planning.views._pages import plan_list_render
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def plan_import_upload(request: HttpRequest) -> HttpResponse:
-    """The upload form of the plan list: all or nothing, every problem listed."""
+    """The upload form of the plan list: the file is kept and imported by a job."""
     if request.method != "POST":
         return redirect("planning:plan_list")
     form = PlanImportForm(request.POST, request.FILES, prefix="import")
-    problems: list[Any] = []
-    if form.is_valid():
-        name = form.cleaned_data["name"] or None
-        try:
-            if form.cleaned_data["plan_file"]:
-                upload = form.cleaned_data["plan_file"]
-                plan = plan_import(
-                    owner=request_user(request),
-                    content=upload.read(),
-                    filename=upload.name,
-                    name=name,
-                )
-            else:
-                plan = plan_import_csv(
-                    owner=request_user(request),
-                    nodes_csv=form.cleaned_data["nodes_csv"].read(),
-                    actions_csv=form.cleaned_data["actions_csv"].read(),
-                    name=form.cleaned_data["name"],  # the form requires it for a CSV pair
-                )
-        except ImportRejected as rejected:
-            problems = list(rejected.problems)
-            form.add_error(
-                None, f"The file was not imported: {len(problems)} problem(s), listed below."
-            )
-        else:
-            messages.success(request, f"Imported plan #{plan.number} “{plan.name}”.")
-            plan_sync_soon(plan=plan)  # its first sync, in the worker, before anyone lists
-            return redirect("planning:plan_detail", number=plan.number)
-    return plan_list_render(request, import_form=form, import_problems=problems)
+    if not form.is_valid():
+        return plan_list_render(request, import_form=form)
+    data = form.cleaned_data
+    if data["plan_file"]:
+        upload = data["plan_file"]
+        file_format, filename = PlanImportFormat.DOCUMENT, upload.name
+        content, actions_content = upload.read(), b""
+    else:
+        file_format, filename = PlanImportFormat.CSV_PAIR, data["nodes_csv"].name
+        content, actions_content = data["nodes_csv"].read(), data["actions_csv"].read()
+    upload_import, created = plan_import_submit(
+        owner=request_user(request),
+        idempotency_key=data["idempotency_key"] or uuid.uuid4().hex,
+        file_format=file_format,
+        filename=filename,
+        name=data["name"] or "",
+        content=content,
+        actions_content=actions_content,
+    )
+    if created:
+        plan_import_enqueue(import_id=upload_import.pk)
+    return redirect("planning:plan_import_detail", import_id=upload_import.pk)
+
+
+def _own_import(request: HttpRequest, import_id: uuid.UUID) -> PlanImport:
+    """The user's import; another user's is a 404, as if it did not exist."""
+    return get_object_or_404(
+        PlanImport.objects.select_related("plan").defer("content", "actions_content"),
+        pk=import_id,
+        owner=request_user(request),
+    )
+
+
+@login_required
+@require_GET
+def plan_import_detail(request: HttpRequest, import_id: uuid.UUID) -> HttpResponse:
+    """The import's page: progress while the job runs, then the plan or the problems."""
+    upload = _own_import(request, import_id)
+    if upload.status == PlanImportStatus.DONE and upload.plan is not None:
+        messages.success(request, f"Imported plan #{upload.plan.number} “{upload.plan.name}”.")
+        return redirect("planning:plan_detail", number=upload.plan.number)
+    return render(
+        request,
+        "planning/plan_import.html",
+        {
+            "upload": upload,
+            "state": plan_import_state(upload),
+            "import_form": PlanImportForm(prefix="import"),
+        },
+    )
+
+
+@login_required
+@require_GET
+def plan_import_progress(request: HttpRequest, import_id: uuid.UUID) -> JsonResponse:
+    """How far the import is, for the page's progress bar. A watched import whose worker died
+    is run again from here (planning.importers.jobs)."""
+    upload = _own_import(request, import_id)
+    if not upload.finished and plan_imports_resume(pk=str(upload.pk)):
+        upload.refresh_from_db()
+    state = plan_import_state(upload)
+    return JsonResponse({**state.as_json(), "finished": upload.finished})

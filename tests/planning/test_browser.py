@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from planning.models import Action, Plan, StructureNode
-from tests.conftest import browser_login
+from tests.conftest import browser_login, run_queued_jobs
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -47,6 +47,11 @@ def test_create_import_assign_code_and_add_action(
         files=[{"name": "plan.json", "mimeType": "application/json", "buffer": PLAN_JSON}],
     )
     page.click("#import-plan button[type=submit]")
+    # the upload is a job: its page shows a progress bar until a worker has run it, then
+    # (polling) goes on to the new plan
+    expect(page.locator("h1")).to_contain_text("Import of plan.json")
+    expect(page.locator("progress#import-bar")).to_be_visible()
+    assert run_queued_jobs() == 1
     expect(page.locator("h1")).to_contain_text("Browser school")
     plan = Plan.objects.get(name="Browser school")
     expect(page.locator("#structure")).to_contain_text("Staircase lift")

@@ -10,6 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from planning.models import Action, Plan, PlanMembership, PlanRole, StructureNode
+from tests.conftest import run_queued_jobs
 from tests.factories import (
     ActionFactory,
     PlanMembershipFactory,
@@ -661,12 +662,26 @@ def _upload(name: str, content: bytes) -> Any:
     return SimpleUploadedFile(name, content)
 
 
+def _import_posted_and_run(client: Client, captured: Any, data: dict[str, Any]) -> Any:
+    """Posts the import form, runs the job it enqueued (as the worker would) and opens the
+    import's page."""
+    with captured(execute=True):
+        response = client.post(reverse("planning:plan_import"), data)
+    assert response.status_code == 302
+    assert response["Location"].startswith("/plans/imports/")
+    assert run_queued_jobs() == 1
+    return client.get(response["Location"])
+
+
 @pytest.mark.usefixtures("starter_catalog")
-def test_json_plan_is_imported_through_the_upload_form(client: Client, user: Any) -> None:
+def test_json_plan_is_imported_through_the_upload_form(
+    client: Client, user: Any, django_capture_on_commit_callbacks: Any
+) -> None:
     client.force_login(user)
 
-    response = client.post(
-        reverse("planning:plan_import"),
+    response = _import_posted_and_run(
+        client,
+        django_capture_on_commit_callbacks,
         {"import-plan_file": _upload("plan.json", SMALL_PLAN_JSON), "import-name": ""},
     )
 
@@ -679,12 +694,14 @@ def test_json_plan_is_imported_through_the_upload_form(client: Client, user: Any
 
 
 @pytest.mark.usefixtures("starter_catalog")
-def test_rejected_import_lists_every_problem_and_writes_nothing(client: Client, user: Any) -> None:
+def test_rejected_import_lists_every_problem_and_writes_nothing(
+    client: Client, user: Any, django_capture_on_commit_callbacks: Any
+) -> None:
     bad = SMALL_PLAN_JSON.replace(b'"363.2"', b'"000.0"').replace(b"2030", b"1500")
     client.force_login(user)
 
-    response = client.post(
-        reverse("planning:plan_import"), {"import-plan_file": _upload("p.json", bad)}
+    response = _import_posted_and_run(
+        client, django_capture_on_commit_callbacks, {"import-plan_file": _upload("p.json", bad)}
     )
 
     page = response.content.decode()
@@ -692,20 +709,23 @@ def test_rejected_import_lists_every_problem_and_writes_nothing(client: Client, 
     assert 'id="import-problems"' in page
     assert "nodes[1]" in page and "code" in page
     assert "actions[0]" in page and "planned_year" in page
-    assert "2 problem(s)" in page
+    assert "The file was not imported: 2 problems" in page
     assert not Plan.objects.exists()
 
 
 @pytest.mark.usefixtures("starter_catalog")
-def test_csv_pair_is_imported_through_the_upload_form(client: Client, user: Any) -> None:
+def test_csv_pair_is_imported_through_the_upload_form(
+    client: Client, user: Any, django_capture_on_commit_callbacks: Any
+) -> None:
     nodes = b"ref,parent_ref,name,kind,code,quantity,unit,install_year\nS1,,Depot,site,,,,\n"
     actions = (
         b"node_ref,title,kind,planned_year,estimated_cost,status\nS1,Check,inspection,2029,100,\n"
     )
     client.force_login(user)
 
-    response = client.post(
-        reverse("planning:plan_import"),
+    response = _import_posted_and_run(
+        client,
+        django_capture_on_commit_callbacks,
         {
             "import-name": "Depot plan",
             "import-nodes_csv": _upload("nodes.csv", nodes),

@@ -12,6 +12,7 @@ from django.test import Client
 from django.urls import reverse
 
 from planning.models import Action, PlanMembership, PlanRole, StructureNode
+from tests.conftest import run_queued_jobs
 from tests.factories import ActionFactory, PlanMembershipFactory, StructureNodeFactory
 from tests.planning.conftest import db_counts
 
@@ -81,20 +82,23 @@ def test_action_beyond_the_limit_shows_the_error(
 
 
 def test_upload_beyond_the_limit_lists_the_limit_and_writes_nothing(
-    client: Client, owner: PlanMembership, settings: Any
+    client: Client, owner: PlanMembership, settings: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
     settings.PLAN_MAX_NODES = 2
     nodes = [{"ref": f"S{index}", "name": f"Site {index}", "kind": "site"} for index in range(3)]
     content = json.dumps({"name": "Too big", "nodes": nodes}).encode()
     before = db_counts()
 
-    response = client.post(
-        reverse("planning:plan_import"),
-        {"import-plan_file": SimpleUploadedFile("big.json", content)},
-    )
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(
+            reverse("planning:plan_import"),
+            {"import-plan_file": SimpleUploadedFile("big.json", content)},
+        )
+    run_queued_jobs()
+    response = client.get(response["Location"])
 
     page = response.content.decode()
     assert response.status_code == 200
-    assert "1 problem(s)" in page
+    assert "The file was not imported: 1 problem," in page
     assert "<li>nodes: A plan can hold at most 2 nodes; this one would have 3.</li>" in page
     assert db_counts() == before

@@ -1,0 +1,251 @@
+"""The web import as a background job: an upload becomes a PlanImport row, a worker imports it.
+
+How a job survives a killed worker:
+- the plan's rows and the link PlanImport -> plan are written in one transaction
+  (`plan_written`), with a conditional update that only links an import not yet linked; a
+  second run of the same import (retried after a kill, or run twice by two workers) rolls
+  its own plan back. So there is never a partial plan, and never two.
+- while it runs, the job reports progress (stage, rows checked, rows written, a heartbeat) to
+  the `progress` cache, which every app server and worker share (Redis; files without it).
+  An import whose heartbeat is older than IMPORT_STALE_SECONDS is taken for dead and run
+  again (`plan_imports_stale`, called when a worker starts a job and when its page polls);
+  after IMPORT_MAX_ATTEMPTS starts it fails for good.
+
+The row keeps the outcome: the plan, or the problem list, or a failure.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.core.cache import caches
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from accounts.models import User
+from planning.importers.csv_pair import plan_import_csv
+from planning.importers.plan_document import plan_import
+from planning.importers.problems import ImportRejected
+from planning.importers.progress import ImportObserver
+from planning.models import Plan, PlanImport, PlanImportFormat, PlanImportStatus
+from planning.suggestions.sync import suggestion_sync
+
+logger = logging.getLogger(__name__)
+
+RUNNING = (PlanImportStatus.CHECKING, PlanImportStatus.SYNCING)
+# Progress reports closer together than this are not written (the last one always is).
+REPORT_INTERVAL_SECONDS = 0.5
+
+
+def _progress_key(import_id: object) -> str:
+    return f"plan-import:{import_id}:progress"
+
+
+@dataclass(frozen=True)
+class ImportState:
+    """What the import's page shows: the stage and how far it is."""
+
+    status: str
+    label: str
+    checked: int
+    written: int
+    total: int
+    heartbeat: float | None
+
+    @property
+    def percent(self) -> int:
+        """Checking is the first half of the bar, writing the second; syncing is the end."""
+        if self.status in (PlanImportStatus.SYNCING, PlanImportStatus.DONE):
+            return 100
+        if not self.total:
+            return 0
+        return int(50 * self.checked / self.total + 50 * self.written / self.total)
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "status": self.status,
+            "label": self.label,
+            "rows_checked": self.checked,
+            "rows_written": self.written,
+            "rows_total": self.total,
+            "percent": self.percent,
+        }
+
+
+def plan_import_state(upload: PlanImport) -> ImportState:
+    """The row's outcome when the job has ended, else its latest progress report."""
+    report = caches["progress"].get(_progress_key(upload.pk)) or {}
+    status = upload.status
+    if status == PlanImportStatus.CHECKING and report.get("status") == PlanImportStatus.WRITING:
+        status = PlanImportStatus.WRITING  # finer than the row: the row cannot be written then
+    return ImportState(
+        status=status,
+        label=PlanImportStatus(status).label,
+        checked=report.get("checked", 0),
+        written=report.get("written", 0),
+        total=report.get("total", 0),
+        heartbeat=report.get("at"),
+    )
+
+
+def plan_import_submit(
+    *,
+    owner: User,
+    idempotency_key: str,
+    file_format: PlanImportFormat,
+    filename: str,
+    name: str,
+    content: bytes,
+    actions_content: bytes = b"",
+) -> tuple[PlanImport, bool]:
+    """The import of this upload: a new one (True), or the one the same form made before."""
+    existing = PlanImport.objects.filter(owner=owner, idempotency_key=idempotency_key).first()
+    if existing is not None:
+        return existing, False
+    try:
+        with transaction.atomic():
+            upload = PlanImport.objects.create(
+                owner=owner,
+                idempotency_key=idempotency_key,
+                file_format=file_format,
+                filename=filename[:255],
+                name=name,
+                content=content,
+                actions_content=actions_content,
+            )
+    except IntegrityError:  # the same form, sent twice at the same moment
+        return PlanImport.objects.get(owner=owner, idempotency_key=idempotency_key), False
+    return upload, True
+
+
+class _JobObserver(ImportObserver):
+    """Reports to the progress cache and links the plan inside the import's transaction."""
+
+    def __init__(self, upload: PlanImport) -> None:
+        self.upload = upload
+        self.report: dict[str, Any] = {"status": PlanImportStatus.CHECKING, "total": 0}
+        self.reported_at = 0.0
+
+    def send(self, *, force: bool = False, **changes: Any) -> None:
+        self.report.update(changes)
+        now = time.time()
+        if force or now - self.reported_at >= REPORT_INTERVAL_SECONDS:
+            self.reported_at = now
+            caches["progress"].set(
+                _progress_key(self.upload.pk), {**self.report, "at": now}, timeout=86_400
+            )
+
+    def checked(self, done: int, total: int) -> None:
+        self.send(checked=done, total=total, force=done == total)
+
+    def written(self, done: int, total: int) -> None:
+        self.send(status=PlanImportStatus.WRITING, written=done, total=total, force=done == total)
+
+    def plan_written(self, plan: Plan) -> None:
+        linked = PlanImport.objects.filter(
+            pk=self.upload.pk, plan__isnull=True, status__in=RUNNING
+        ).update(plan=plan, status=PlanImportStatus.SYNCING, content=b"", actions_content=b"")
+        if not linked:
+            raise _AlreadyImported
+
+
+class _AlreadyImported(Exception):
+    """Another run of the same import linked its plan first: this run's plan is rolled back."""
+
+
+def _finish(upload: PlanImport, status: PlanImportStatus, problems: list[str]) -> None:
+    PlanImport.objects.filter(pk=upload.pk).update(
+        status=status,
+        problems=problems,
+        content=b"",
+        actions_content=b"",
+        finished_at=timezone.now(),
+    )
+    caches["progress"].delete(_progress_key(upload.pk))
+
+
+def _plan_read_and_write(upload: PlanImport, observer: ImportObserver) -> Plan:
+    if upload.file_format == PlanImportFormat.CSV_PAIR:
+        return plan_import_csv(
+            owner=upload.owner,
+            nodes_csv=bytes(upload.content),
+            actions_csv=bytes(upload.actions_content),
+            name=upload.name,
+            observer=observer,
+        )
+    return plan_import(
+        owner=upload.owner,
+        content=bytes(upload.content),
+        filename=upload.filename,
+        name=upload.name or None,
+        observer=observer,
+    )
+
+
+def plan_import_run(*, import_id: str) -> None:
+    """The job: checks and writes the plan, then runs its first suggestion sync.
+
+    Safe to run again at any point: a finished import is left alone, a written one only
+    syncs, and a run that finds the plan already linked rolls its own copy back.
+    """
+    upload = PlanImport.objects.select_related("owner", "plan").filter(pk=import_id).first()
+    if upload is None or upload.finished:
+        return
+    if upload.attempts >= settings.IMPORT_MAX_ATTEMPTS:
+        _finish(
+            upload,
+            PlanImportStatus.FAILED,
+            [f"The import stopped {upload.attempts} times before it ended."],
+        )
+        return
+    PlanImport.objects.filter(pk=upload.pk).update(
+        attempts=F("attempts") + 1, started_at=timezone.now()
+    )
+    observer = _JobObserver(upload)
+    plan = upload.plan
+    if plan is None:
+        PlanImport.objects.filter(pk=upload.pk).update(status=PlanImportStatus.CHECKING)
+        observer.send(force=True)
+        try:
+            plan = _plan_read_and_write(upload, observer)
+        except ImportRejected as rejected:
+            _finish(upload, PlanImportStatus.REJECTED, [str(p) for p in rejected.problems])
+            return
+        except _AlreadyImported:
+            return
+        except Exception:
+            logger.exception("plan import %s failed", upload.pk)
+            message = "The import failed on our side; nothing was imported. Please try again."
+            _finish(upload, PlanImportStatus.FAILED, [message])
+            raise
+    observer.send(status=PlanImportStatus.SYNCING, force=True)
+    try:
+        suggestion_sync(plan=plan)
+    except Exception:  # the plan is in; its first list will sync it
+        logger.exception("first sync of imported plan %s failed", plan.pk)
+    _finish(upload, PlanImportStatus.DONE, [])
+
+
+def plan_imports_stale(*, pk: str | None = None) -> list[str]:
+    """Claims the running imports (or the one with `pk`) that stopped reporting progress for
+    IMPORT_STALE_SECONDS, so that exactly one caller runs each of them again."""
+    stale_before = timezone.now() - timedelta(seconds=settings.IMPORT_STALE_SECONDS)
+    imports = PlanImport.objects.filter(status__in=RUNNING, started_at__lt=stale_before)
+    if pk is not None:
+        imports = imports.filter(pk=pk)
+    claimed = []
+    for upload in imports.only("pk", "status", "started_at"):
+        heartbeat = plan_import_state(upload).heartbeat
+        if heartbeat is not None and heartbeat > stale_before.timestamp():
+            continue  # alive: it reports progress
+        if PlanImport.objects.filter(pk=upload.pk, started_at=upload.started_at).update(
+            started_at=timezone.now()
+        ):
+            claimed.append(str(upload.pk))
+    return claimed
