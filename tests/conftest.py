@@ -43,10 +43,10 @@ def _fast_password_hashing() -> None:
 @pytest.fixture(autouse=True)
 def _clear_cache() -> Iterator[None]:
     """Throttle counters and rendered lists live in caches; every test starts with none."""
-    for alias in ("default", "suggestion_lists"):
+    for alias in ("default", "suggestion_lists", "progress"):
         caches[alias].clear()
     yield
-    for alias in ("default", "suggestion_lists"):
+    for alias in ("default", "suggestion_lists", "progress"):
         caches[alias].clear()
 
 

@@ -129,7 +129,12 @@ class _JobObserver(ImportObserver):
 
     def __init__(self, upload: PlanImport) -> None:
         self.upload = upload
-        self.report: dict[str, Any] = {"status": PlanImportStatus.CHECKING, "total": 0}
+        self.report: dict[str, Any] = {
+            "status": PlanImportStatus.CHECKING,
+            "checked": 0,
+            "written": 0,
+            "total": 0,
+        }
         self.reported_at = 0.0
 
     def send(self, *, force: bool = False, **changes: Any) -> None:

@@ -105,10 +105,17 @@ class RecordReader:
         value = self._value(field, required=required)
         if value is None:
             return None
-        if isinstance(value, bool) or not isinstance(value, int | float | Decimal):
+        if isinstance(value, str):  # DESIGN.md "Import": a JSON number or a decimal string
+            try:
+                amount = Decimal(value.strip())
+            except ArithmeticError:
+                self.problem(field, f"must be a number, got {describe(value)}")
+                return None
+        elif isinstance(value, bool) or not isinstance(value, int | float | Decimal):
             self.problem(field, f"must be a number, got {describe(value)}")
             return None
-        amount = Decimal(str(value)) if isinstance(value, float) else Decimal(value)
+        else:
+            amount = Decimal(str(value)) if isinstance(value, float) else Decimal(value)
         if not amount.is_finite():
             self.problem(field, f"must be a number, got {describe(value)}")
             return None

@@ -60,6 +60,31 @@ def test_import_plan_prints_the_new_plans_number_on_the_last_line(
     assert PlanMembership.objects.get(plan=plan).user == user
 
 
+class _Terminal(StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("command", ["import_plan", "generate_plan"])
+def test_commands_draw_a_progress_bar_on_a_terminal_only(
+    command: str, user: Any, tmp_path: Path
+) -> None:
+    path = _write(tmp_path, "plan.json", json.dumps(PLAN))
+    args = (
+        [path, "--owner", user.email]
+        if command == "import_plan"
+        else ["--nodes", "2", "--actions", "1", "--owner", user.email]
+    )
+    terminal, pipe = _Terminal(), StringIO()
+
+    call_command(command, *args, stdout=StringIO(), stderr=terminal)
+    call_command(command, *args, stdout=StringIO(), stderr=pipe)
+
+    assert "Checking: 100%|##########| 3/3" in terminal.getvalue()
+    assert "Writing: 100%|##########| 3/3" in terminal.getvalue()
+    assert pipe.getvalue() == ""
+
+
 def test_import_plan_takes_the_name_option(user: Any, tmp_path: Path) -> None:
     path = _write(tmp_path, "plan.json", json.dumps(PLAN))
 

@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from accounts.management import command_user, non_negative_int, positive_int
 from planning.importers import ImportRejected, plan_import_document
+from planning.importers.terminal import TerminalProgress
 from planning.models import ActionKind, ActionStatus, Code, NodeKind
 from planning.services import plan_size_check
 
@@ -138,7 +139,11 @@ class Command(BaseCommand):
         built = time.perf_counter()
         try:
             plan = plan_import_document(
-                owner=user, document=document, name=name, source="generated"
+                owner=user,
+                document=document,
+                name=name,
+                source="generated",
+                observer=TerminalProgress(self.stderr._out),
             )
         except ImportRejected as rejected:  # a bug here, not bad input: say what it was
             raise CommandError(str(rejected)) from None

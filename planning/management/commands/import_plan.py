@@ -7,6 +7,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from accounts.management import command_user
 from planning.importers import ImportRejected, plan_import, plan_import_csv
+from planning.importers.terminal import TerminalProgress
 
 
 def _file_read(path: str) -> bytes:
@@ -44,6 +45,7 @@ class Command(BaseCommand):
     ) -> None:
         user = command_user(owner)
         is_csv = actions_csv is not None or file.lower().endswith(".csv")
+        progress = TerminalProgress(self.stderr._out)
         try:
             if is_csv:
                 if actions_csv is None:
@@ -55,10 +57,15 @@ class Command(BaseCommand):
                     nodes_csv=_file_read(file),
                     actions_csv=_file_read(actions_csv),
                     name=name,
+                    observer=progress,
                 )
             else:
                 plan = plan_import(
-                    owner=user, content=_file_read(file), filename=Path(file).name, name=name
+                    owner=user,
+                    content=_file_read(file),
+                    filename=Path(file).name,
+                    name=name,
+                    observer=progress,
                 )
         except ImportRejected as rejected:
             for problem in rejected.problems:

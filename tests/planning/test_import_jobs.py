@@ -1,0 +1,232 @@
+"""The web import as a background job (planning.importers.jobs): kept upload, one import per
+form, progress, a killed run leaves nothing, a run again makes exactly one plan."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.core.cache import caches
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+from django_tasks_db.models import DBTaskResult
+
+from planning.importers import jobs
+from planning.models import Action, Plan, PlanImport, PlanImportFormat, PlanImportStatus
+from planning.tasks import plan_imports_resume
+from tests.conftest import run_queued_jobs
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.usefixtures("starter_catalog")
+
+
+def _plan_json(nodes: int = 3, actions_per_node: int = 1) -> bytes:
+    document = {
+        "name": "Job plan",
+        "nodes": [{"ref": "S", "name": "Site", "kind": "site"}]
+        + [
+            {"ref": f"B{i}", "parent_ref": "S", "name": f"Building {i}", "kind": "building"}
+            for i in range(nodes - 1)
+        ],
+        "actions": [
+            {
+                "node_ref": f"B{i}",
+                "title": f"Check {i}.{a}",
+                "kind": "inspection",
+                "planned_year": 2030,
+                "estimated_cost": "100",
+            }
+            for i in range(nodes - 1)
+            for a in range(actions_per_node)
+        ],
+    }
+    return json.dumps(document).encode()
+
+
+def _post(client: Client, captured: Any, content: bytes, key: str = "form-1") -> Any:
+    with captured(execute=True):
+        return client.post(
+            reverse("planning:plan_import"),
+            {
+                "import-plan_file": SimpleUploadedFile("plan.json", content),
+                "import-idempotency_key": key,
+            },
+        )
+
+
+def _upload(owner: Any, content: bytes) -> PlanImport:
+    upload, _created = jobs.plan_import_submit(
+        owner=owner,
+        idempotency_key="k",
+        file_format=PlanImportFormat.DOCUMENT,
+        filename="plan.json",
+        name="",
+        content=content,
+    )
+    return upload
+
+
+def test_upload_answers_at_once_and_keeps_the_file_for_the_job(
+    client: Client, user: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    client.force_login(user)
+
+    response = _post(client, django_capture_on_commit_callbacks, _plan_json())
+
+    upload = PlanImport.objects.get()
+    assert response["Location"] == reverse("planning:plan_import_detail", args=[upload.pk])
+    assert bytes(upload.content) == _plan_json() and upload.status == PlanImportStatus.QUEUED
+    assert DBTaskResult.objects.ready().count() == 1
+    assert not Plan.objects.exists()  # the worker has not run yet
+    page = client.get(response["Location"]).content.decode()
+    assert "Waiting for a worker" in page and '<progress id="import-bar"' in page
+
+
+def test_the_same_form_sent_twice_is_one_import(
+    client: Client, user: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    client.force_login(user)
+
+    first = _post(client, django_capture_on_commit_callbacks, _plan_json())
+    second = _post(client, django_capture_on_commit_callbacks, _plan_json())
+    run_queued_jobs()
+
+    assert first["Location"] == second["Location"]
+    assert PlanImport.objects.count() == 1 and Plan.objects.count() == 1
+
+
+def test_another_users_import_is_not_found(
+    client: Client, user: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    client.force_login(user)
+    location = _post(client, django_capture_on_commit_callbacks, _plan_json())["Location"]
+
+    client.force_login(UserFactory.create())
+
+    assert client.get(location).status_code == 404
+    assert client.get(location + "progress/").status_code == 404
+
+
+def test_progress_reports_rows_checked_then_written_and_the_job_ends_done(
+    user: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(jobs, "REPORT_INTERVAL_SECONDS", 0)
+    monkeypatch.setattr("planning.importers.plan_document.PROGRESS_STEP", 10)
+    upload = _upload(user, _plan_json(nodes=30, actions_per_node=2))  # 30 + 58 rows
+    reports: list[dict[str, Any]] = []
+    cache = caches["progress"]
+    original_set = cache.set
+
+    def recorded_set(key: str, value: dict[str, Any], **options: Any) -> None:
+        reports.append(value)
+        original_set(key, value, **options)
+
+    monkeypatch.setattr(cache, "set", recorded_set)
+
+    jobs.plan_import_run(import_id=str(upload.pk))
+
+    stages = [report["status"] for report in reports]
+    assert stages.index("checking") < stages.index("writing") < stages.index("syncing")
+    checked = [r["checked"] for r in reports if r["status"] == "checking"]
+    written = [r["written"] for r in reports if r["status"] == "writing"]
+    assert checked == sorted(checked) and checked[-1] == 88
+    assert written == sorted(written) and written[-1] == 88 and len(written) > 2
+    upload.refresh_from_db()
+    assert upload.status == PlanImportStatus.DONE and upload.plan is not None
+    assert bytes(upload.content) == b""  # the file is not kept after the job
+    # the first sync ran in the job: the components without a code are suggestions already
+    assert upload.plan.suggestions.count() == 29
+
+
+class _Killed(BaseException):
+    """Stands for the worker being killed: not an Exception, nothing catches it."""
+
+
+def test_a_run_killed_half_way_leaves_no_plan_and_the_run_again_makes_exactly_one(
+    user: Any, monkeypatch: pytest.MonkeyPatch, settings: Any
+) -> None:
+    monkeypatch.setattr("planning.importers.plan_document.PROGRESS_STEP", 10)
+    upload = _upload(user, _plan_json(nodes=30, actions_per_node=2))
+
+    def killed(self: Any, done: int, total: int) -> None:
+        if done >= 40:
+            raise _Killed
+
+    with monkeypatch.context() as patch:
+        patch.setattr(jobs._JobObserver, "written", killed)
+        with pytest.raises(_Killed):
+            jobs.plan_import_run(import_id=str(upload.pk))
+
+    assert not Plan.objects.exists() and not Action.objects.exists()
+    upload.refresh_from_db()
+    assert upload.status == PlanImportStatus.CHECKING  # as a killed worker leaves it
+    assert plan_imports_resume() == 0  # not yet stale: it might be alive
+    PlanImport.objects.filter(pk=upload.pk).update(
+        started_at=timezone.now() - timedelta(seconds=settings.IMPORT_STALE_SECONDS + 1)
+    )
+    caches["progress"].clear()  # no heartbeat since
+
+    assert plan_imports_resume() == 1
+    assert plan_imports_resume() == 0  # claimed once
+    # the job enqueued on commit: run it as the worker would
+    jobs.plan_import_run(import_id=str(upload.pk))
+    jobs.plan_import_run(import_id=str(upload.pk))  # and a duplicate run changes nothing
+
+    plan = Plan.objects.get()
+    assert plan.nodes.count() == 30 and plan.actions.count() == 58
+    upload.refresh_from_db()
+    assert upload.status == PlanImportStatus.DONE and upload.plan == plan and upload.attempts == 2
+
+
+def test_a_second_run_that_writes_after_the_first_linked_its_plan_rolls_back(user: Any) -> None:
+    upload = _upload(user, _plan_json())
+    read_by_the_second_run = PlanImport.objects.get(pk=upload.pk)  # before the first ends
+    jobs.plan_import_run(import_id=str(upload.pk))
+
+    with pytest.raises(jobs._AlreadyImported):
+        jobs._plan_read_and_write(read_by_the_second_run, jobs._JobObserver(read_by_the_second_run))
+
+    assert Plan.objects.count() == 1
+
+
+def test_an_import_that_keeps_dying_fails_with_a_message(user: Any, settings: Any) -> None:
+    upload = _upload(user, _plan_json())
+    PlanImport.objects.filter(pk=upload.pk).update(attempts=settings.IMPORT_MAX_ATTEMPTS)
+
+    jobs.plan_import_run(import_id=str(upload.pk))
+
+    upload.refresh_from_db()
+    assert upload.status == PlanImportStatus.FAILED and not Plan.objects.exists()
+    assert "stopped 3 times" in upload.problems[0]
+
+
+def test_polling_a_dead_import_runs_it_again(client: Client, user: Any, settings: Any) -> None:
+    upload = _upload(user, _plan_json())
+    PlanImport.objects.filter(pk=upload.pk).update(
+        status=PlanImportStatus.CHECKING,
+        started_at=timezone.now() - timedelta(seconds=settings.IMPORT_STALE_SECONDS + 1),
+    )
+    client.force_login(user)
+    url = reverse("planning:plan_import_progress", args=[upload.pk])
+
+    with pytest.MonkeyPatch.context() as patch:
+        enqueued: list[str] = []
+        patch.setattr(
+            "planning.tasks.plan_import_enqueue", lambda *, import_id: enqueued.append(import_id)
+        )
+        state = client.get(url).json()
+
+    assert enqueued == [str(upload.pk)]
+    assert state == {
+        "status": "checking",
+        "label": "Checking rows",
+        "rows_checked": 0,
+        "rows_written": 0,
+        "rows_total": 0,
+        "percent": 0,
+        "finished": False,
+    }
