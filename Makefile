@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
 
-.PHONY: run test test-postgres lint typecheck migrate seed clean
+.PHONY: run test test-postgres test-production lint typecheck migrate seed clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python >= 3.11 is required (set PYTHON=...)")'
@@ -45,6 +45,11 @@ test: lint typecheck $(VENV)/.installed-dev
 # The same suite against a throwaway PostgreSQL cluster (initdb/pg_ctl, removed afterwards).
 test-postgres: $(VENV)/.installed-dev
 	scripts/with-postgres.sh $(BIN)/pytest $(PYTEST_ARGS)
+
+# The production shape over HTTP: throwaway PostgreSQL + Redis, two gunicorn servers, one
+# worker; kills and restarts (scripts/smoke_production.py says what each step measures).
+test-production: $(VENV)/.installed-dev
+	$(BIN)/python scripts/smoke_production.py
 
 clean:
 	rm -rf $(VENV) data .pytest_cache .ruff_cache .mypy_cache .hypothesis
