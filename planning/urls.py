@@ -9,6 +9,12 @@ app_name = "planning"
 urlpatterns = [
     path("", plans.plan_list, name="plan_list"),
     path("import/", imports.plan_import_upload, name="plan_import"),
+    path("import/format/", imports.plan_import_format, name="plan_import_format"),
+    path(
+        "import/templates/<str:filename>",
+        imports.plan_import_template,
+        name="plan_import_template",
+    ),
     path("imports/<uuid:import_id>/", imports.plan_import_detail, name="plan_import_detail"),
     path(
         "imports/<uuid:import_id>/progress/",

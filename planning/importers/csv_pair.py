@@ -4,6 +4,7 @@ spreadsheets: the same columns as the JSON format, a header row, an empty cell f
 from __future__ import annotations
 
 import csv
+import difflib
 import io
 from decimal import Decimal, InvalidOperation
 
@@ -53,45 +54,51 @@ def _csv_records(
     required: tuple[str, ...],
     section: int,
     problems: ProblemCollector,
-) -> list[Record]:
+) -> list[Record] | None:
     """The data rows of one CSV file as records labelled with their line numbers; problems of
-    the file or its header are added to `problems` (and then no rows are returned)."""
+    the file or its header are added to `problems`, and then there are no rows (None)."""
     try:
         text = file_text(content, filename)
     except ImportRejected as rejected:
         for problem in rejected.problems:
             problems.add((section, -1), problem.row, problem.field, problem.message)
-        return []
+        return None
     reader = csv.reader(io.StringIO(text, newline=""), strict=True)
     header_row = f"{filename} line 1"
     try:
         header = [cell.strip() for cell in next(reader)]
     except StopIteration:
         problems.add((section, -1), filename, "", "is empty; a header row is required")
-        return []
+        return None
     except csv.Error as error:
         problems.add((section, -1), header_row, "", f"malformed CSV: {error}")
-        return []
+        return None
     header_ok = True
+    missing = [column for column in required if column not in header]
+    unused = [column for column in columns if column not in header]
     for index, column in enumerate(header):
         if column not in columns:
             header_ok = False
             shown = column or f"column {index + 1} (empty)"
-            problems.add(
-                (section, -1),
-                header_row,
-                shown,
-                f"unknown column (the columns are: {', '.join(columns)})",
-            )
+            # One problem per bad header cell: a misspelt column is named, and the column it
+            # stands for is not reported again as missing.
+            guess = difflib.get_close_matches(column.lower(), unused, n=1, cutoff=0.6)
+            if guess:
+                unused.remove(guess[0])
+                if guess[0] in missing:
+                    missing.remove(guess[0])
+                message = f'unknown column; did you mean "{guess[0]}"?'
+            else:
+                message = f"unknown column (the columns are: {', '.join(columns)})"
+            problems.add((section, -1), header_row, shown, message)
         elif header.index(column) != index:
             header_ok = False
             problems.add((section, -1), header_row, column, "column appears twice")
-    for column in required:
-        if column not in header:
-            header_ok = False
-            problems.add((section, -1), header_row, column, "required column is missing")
+    for column in missing:
+        header_ok = False
+        problems.add((section, -1), header_row, column, "required column is missing")
     if not header_ok:
-        return []
+        return None
     records: list[Record] = []
     while True:
         try:
@@ -152,7 +159,7 @@ def plan_import_csv(
         owner=owner,
         name=name,
         node_records=node_records,
-        action_records=action_records,
+        action_records=action_records or [],
         problems=problems,
         observer=observer,
     )

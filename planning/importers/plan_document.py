@@ -161,7 +161,9 @@ def _tree_check(
         if node.parent_ref is None or by_ref.get(node.ref) is not node:
             continue
         if node.parent_ref not in by_ref:
-            problems.add(position, node.row, "parent_ref", f'no node with ref "{node.parent_ref}"')
+            problems.add(
+                position, node.row, "parent_ref", f'no node with ref "{node.parent_ref}"', node.ref
+            )
         else:
             parent_of[node.ref] = node.parent_ref
     # Walk up from every node; a walk that meets its own path has found a cycle.
@@ -184,6 +186,7 @@ def _tree_check(
                 by_ref[first].row,
                 "parent_ref",
                 "cycle: " + " -> ".join(loop) + " (each arrow points to the parent)",
+                first,
             )
         settled.update(path)
     return by_ref
@@ -197,31 +200,36 @@ def _codes_check(
     code_ids = dict(found)
     for position, node in nodes:
         if node.code is not None and node.code not in code_ids:
-            problems.add(position, node.row, "code", f'no code "{node.code}" in the catalog')
+            problems.add(
+                position, node.row, "code", f'no code "{node.code}" in the catalog', node.ref
+            )
     return code_ids
 
 
 def _sequence(
     document: Mapping[str, object], field: str, *, required: bool, problems: ProblemCollector
-) -> list[object]:
+) -> list[object] | None:
+    """The list under `field`; None (a problem is listed) when it is not a list."""
     value = document.get(field)
     if value is None:
         if required:
             problems.add((0, 0), "", field, "is required (a list, possibly empty)")
+            return None
         return []
     if not isinstance(value, list):
         problems.add((0, 0), "", field, f"must be a list, got {describe(value)}")
-        return []
+        return None
     return value
 
 
 def plan_document_records(
     document: object, *, source: str, problems: ProblemCollector, name: str | None
-) -> tuple[str | None, list[Record], list[Record]]:
-    """Splits a JSON-shaped document into its plan name, node records and action records."""
+) -> tuple[str | None, list[Record] | None, list[Record]]:
+    """Splits a JSON-shaped document into its plan name, node records (None: unreadable, a
+    problem is listed) and action records."""
     if not isinstance(document, Mapping):
         problems.add((0, 0), source, "", f"must be a JSON object, got {describe(document)}")
-        return None, [], []
+        return None, None, []
     if name is not None and not name.strip():
         name = None  # a blank name field of a form means "the file's name"
     reader = RecordReader(document, "", (0, 0), problems)
@@ -231,8 +239,10 @@ def plan_document_records(
     actions = _sequence(document, "actions", required=False, problems=problems)
     return (
         name if name is not None else document_name,
-        [(f"nodes[{index}]", record) for index, record in enumerate(nodes)],
-        [(f"actions[{index}]", record) for index, record in enumerate(actions)],
+        None
+        if nodes is None
+        else [(f"node {n}", record) for n, record in enumerate(nodes, start=1)],
+        [(f"action {n}", record) for n, record in enumerate(actions or [], start=1)],
     )
 
 
@@ -240,7 +250,7 @@ def plan_records_import(
     *,
     owner: User,
     name: str | None,
-    node_records: Sequence[Record],
+    node_records: Sequence[Record] | None,
     action_records: Sequence[Record],
     problems: ProblemCollector | None = None,
     observer: ImportObserver | None = None,
@@ -248,10 +258,15 @@ def plan_records_import(
     """Checks every record, then writes the plan, or raises ImportRejected with every problem.
 
     `problems` may already hold what a file reader found (bad rows of a CSV file); the records
-    are still checked so that one run reports everything. The exception is a plan over the
-    size limits (PLAN_MAX_NODES, PLAN_MAX_ACTIONS): it is refused with that problem alone,
-    before the per-row checks, which are what costs on a file that large.
+    are still checked so that one run reports everything. `node_records` None means the nodes
+    could not be read at all (a bad header, not a list; already a problem): the actions are
+    then checked on their own, without a "no node with ref" for every one of them. The
+    exception is a plan over the size limits (PLAN_MAX_NODES, PLAN_MAX_ACTIONS): it is refused
+    with that problem alone, before the per-row checks, which are what costs on a file that
+    large.
     """
+    nodes_readable = node_records is not None
+    node_records = node_records or []
     try:
         plan_size_check(nodes=len(node_records), actions=len(action_records))
     except ValidationError as error:
@@ -291,7 +306,7 @@ def plan_records_import(
     by_ref = _tree_check(nodes, problems)
     code_ids = _codes_check(nodes, problems)
     for position, action in actions:
-        if action.node_ref not in by_ref:
+        if nodes_readable and action.node_ref not in by_ref:
             problems.add(position, action.row, "node_ref", f'no node with ref "{action.node_ref}"')
     if problems or name is None:
         raise ImportRejected(problems.sorted())

@@ -9,22 +9,21 @@ from dataclasses import dataclass
 class ImportProblem:
     """One thing wrong with an import file.
 
-    `row` says where (``nodes[3]`` for the fourth node of a JSON file, ``actions.csv line 4``,
-    a file name for a problem with the file as a whole, empty for the plan's own fields) and
-    `field` which column or key (empty when the whole row or file is at fault).
+    `row` says where, counted from 1 as a person counts (``node 4`` for the fourth node of a
+    JSON file, ``action 2``, ``actions.csv line 4``, a file name for a problem with the file
+    as a whole, empty for the plan's own fields), `field` which column or key (empty when the
+    whole row or file is at fault) and `ref` the node's ref when it has one:
+    ``node 4 (ref "B2"): parent_ref: no node with ref "B9"``.
     """
 
     row: str
     field: str
     message: str
+    ref: str = ""  # the row's own ref (nodes), so that a person finds it in the file
 
     def __str__(self) -> str:
-        if self.row and self.field:
-            separator = "." if self.row.endswith("]") else ", "
-            where = f"{self.row}{separator}{self.field}"
-        else:
-            where = self.row or self.field
-        return f"{where}: {self.message}" if where else self.message
+        row = f'{self.row} (ref "{self.ref}")' if self.row and self.ref else self.row
+        return ": ".join(part for part in (row, self.field, self.message) if part)
 
 
 class ImportRejected(Exception):

@@ -24,8 +24,11 @@ class ProblemCollector:
     def __init__(self) -> None:
         self._found: list[tuple[tuple[int, int, int], ImportProblem]] = []
 
-    def add(self, position: tuple[int, int], row: str, field: str, message: str) -> None:
-        self._found.append(((*position, len(self._found)), ImportProblem(row, field, message)))
+    def add(
+        self, position: tuple[int, int], row: str, field: str, message: str, ref: str = ""
+    ) -> None:
+        problem = ImportProblem(row, field, message, ref)
+        self._found.append(((*position, len(self._found)), problem))
 
     def __bool__(self) -> bool:
         return bool(self._found)
@@ -46,6 +49,7 @@ class RecordReader:
     ) -> None:
         self.record = record
         self.row = row
+        self.ref = record_ref(record)
         self.position = position
         self.problems = problems
         self.bad_fields: set[str] = set()
@@ -56,7 +60,7 @@ class RecordReader:
 
     def problem(self, field: str, message: str) -> None:
         self.bad_fields.add(field)
-        self.problems.add(self.position, self.row, field, message)
+        self.problems.add(self.position, self.row, field, message, self.ref)
 
     def model_rules(self, model: type[models.Model], values: Mapping[str, object]) -> None:
         """The model's rules on the values the record gave, except those already refused."""
@@ -132,6 +136,15 @@ class RecordReader:
             if field not in known:
                 shown = str(field) if len(str(field)) <= 40 else str(field)[:37] + "..."
                 self.problem(shown, f"unknown field (the fields are: {', '.join(known)})")
+
+
+def record_ref(record: object) -> str:
+    """The record's `ref` as a person would look for it in the file ("" when it has none)."""
+    ref = record.get("ref") if isinstance(record, Mapping) else None
+    if not isinstance(ref, str) or not ref.strip():
+        return ""
+    ref = ref.strip()
+    return ref if len(ref) <= 40 else ref[:39] + "…"
 
 
 def describe(value: object) -> str:

@@ -10,16 +10,26 @@ from __future__ import annotations
 
 import uuid
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
 from planning.access import request_user
 from planning.forms import PlanImportForm
 from planning.importers.jobs import plan_import_state, plan_import_submit
-from planning.models import PlanImport, PlanImportFormat, PlanImportStatus
+from planning.models import (
+    MAX_YEAR,
+    MIN_YEAR,
+    ActionKind,
+    ActionStatus,
+    NodeKind,
+    PlanImport,
+    PlanImportFormat,
+    PlanImportStatus,
+)
 from planning.tasks import plan_import_enqueue, plan_imports_resume
 from planning.views._pages import plan_list_render
 
@@ -93,3 +103,44 @@ def plan_import_progress(request: HttpRequest, import_id: uuid.UUID) -> JsonResp
         upload.refresh_from_db()
     state = plan_import_state(upload)
     return JsonResponse({**state.as_json(), "finished": upload.finished})
+
+
+# The example files of docs/examples, offered as templates to start a file from.
+IMPORT_TEMPLATES = {
+    "plan.json": "application/json",
+    "nodes.csv": "text/csv",
+    "actions.csv": "text/csv",
+}
+
+
+@require_GET
+def plan_import_format(request: HttpRequest) -> HttpResponse:
+    """The import format, described for a person, with the templates to download."""
+    return render(
+        request,
+        "planning/import_format.html",
+        {
+            "templates": list(IMPORT_TEMPLATES),
+            "node_kinds": NodeKind.values,
+            "action_kinds": ActionKind.values,
+            "action_statuses": ActionStatus.values,
+            "min_year": MIN_YEAR,
+            "max_year": MAX_YEAR,
+            "max_bytes_mib": settings.IMPORT_MAX_BYTES // (1024 * 1024),
+            "max_nodes": settings.PLAN_MAX_NODES,
+            "max_actions": settings.PLAN_MAX_ACTIONS,
+        },
+    )
+
+
+@require_GET
+def plan_import_template(request: HttpRequest, filename: str) -> FileResponse:
+    if filename not in IMPORT_TEMPLATES:
+        raise Http404("No such template.")
+    path = settings.BASE_DIR / "docs" / "examples" / filename
+    return FileResponse(
+        path.open("rb"),
+        as_attachment=True,
+        filename=f"maintplan-{filename}",
+        content_type=IMPORT_TEMPLATES[filename],
+    )

@@ -121,8 +121,8 @@ def test_import_plan_lists_every_problem_on_stderr_and_writes_nothing(
     assert error.value.returncode == 1
     assert "2 problems" in str(error.value)
     assert stderr.getvalue().splitlines() == [
-        "nodes[0].kind: “moon” is not one of: site, building, system, component.",
-        'actions[0].node_ref: no node with ref "S9"',
+        'node 1 (ref "S1"): kind: “moon” is not one of: site, building, system, component.',
+        'action 1: node_ref: no node with ref "S9"',
     ]
     assert stdout.getvalue() == ""
     assert db_counts() == before
@@ -142,7 +142,7 @@ def test_import_plan_exits_1_with_the_problems_on_stderr(
 
     captured = capsys.readouterr()
     assert exit_info.value.code == 1
-    assert 'actions[0].node_ref: no node with ref "S9"' in captured.err
+    assert 'action 1: node_ref: no node with ref "S9"' in captured.err
     assert "nothing was imported" in captured.err
     assert captured.out == ""
 

@@ -90,8 +90,8 @@ def test_form_service_and_import_refuse_a_bad_value_with_the_same_message(
 ) -> None:
     assert _form_errors(what, field, str(value), user) == [message]
     assert _service_errors(what, field, value, user) == [message]
-    row = {"plan": "", "node": "nodes[0]", "action": "actions[0]"}[what]
-    assert _import_problems(what, field, value, user) == [ImportProblem(row, field, message)]
+    row, ref = {"plan": ("", ""), "node": ("node 1", "N1"), "action": ("action 1", "")}[what]
+    assert _import_problems(what, field, value, user) == [ImportProblem(row, field, message, ref)]
     # Neither the refused service call nor the refused import wrote the node.
     assert not StructureNode.objects.filter(name="Roof").exists()
 

@@ -209,13 +209,13 @@ def test_example_plan_file_imports(user: Any) -> None:
 
 
 def test_unknown_code_is_reported(user: Any) -> None:
-    assert _problems(user, _document([_node("S1", code="999.9")])) == [("nodes[0]", "code")]
+    assert _problems(user, _document([_node("S1", code="999.9")])) == [("node 1", "code")]
 
 
 def test_parent_ref_that_does_not_exist_is_reported(user: Any) -> None:
     messages = _messages(user, _document([_node("S1"), _node("B1", "B9")]))
 
-    assert messages == ['nodes[1].parent_ref: no node with ref "B9"']
+    assert messages == ['node 2 (ref "B1"): parent_ref: no node with ref "B9"']
 
 
 def test_cycle_is_reported_once_on_its_first_node(user: Any) -> None:
@@ -225,7 +225,7 @@ def test_cycle_is_reported_once_on_its_first_node(user: Any) -> None:
         _import(user, document)
 
     [problem] = rejected.value.problems
-    assert (problem.row, problem.field) == ("nodes[1]", "parent_ref")
+    assert (problem.row, problem.field) == ("node 2", "parent_ref")
     assert "cycle: A -> C -> B -> A" in problem.message
 
 
@@ -233,79 +233,81 @@ def test_node_that_is_its_own_parent_is_reported_as_a_cycle(user: Any) -> None:
     messages = _messages(user, _document([_node("A", "A")]))
 
     assert len(messages) == 1
-    assert messages[0].startswith("nodes[0].parent_ref: cycle: A -> A")
+    assert messages[0].startswith('node 1 (ref "A"): parent_ref: cycle: A -> A')
 
 
 def test_duplicate_ref_is_reported_on_the_second_node(user: Any) -> None:
     messages = _messages(user, _document([_node("S1"), _node("B1", "S1"), _node("S1")]))
 
-    assert messages == ['nodes[2].ref: duplicate ref "S1" (first at nodes[0])']
+    assert messages == ['node 3: ref: duplicate ref "S1" (first at node 1)']
 
 
 def test_install_year_out_of_range_is_reported(user: Any) -> None:
     document = _document([_node("S1", install_year=1850)])
 
-    assert _problems(user, document) == [("nodes[0]", "install_year")]
+    assert _problems(user, document) == [("node 1", "install_year")]
 
 
 def test_planned_year_out_of_range_is_reported(user: Any) -> None:
     document = _document([_node("S1")], [_action("S1"), _action("S1", planned_year=2201)])
 
-    assert _problems(user, document) == [("actions[1]", "planned_year")]
+    assert _problems(user, document) == [("action 2", "planned_year")]
 
 
 def test_negative_cost_is_reported(user: Any) -> None:
     messages = _messages(user, _document([_node("S1")], [_action("S1", estimated_cost=-5)]))
 
-    assert messages == ["actions[0].estimated_cost: Cannot be negative."]
+    assert messages == ["action 1: estimated_cost: Cannot be negative."]
 
 
 def test_negative_quantity_is_reported(user: Any) -> None:
-    assert _problems(user, _document([_node("S1", quantity=-1)])) == [("nodes[0]", "quantity")]
+    assert _problems(user, _document([_node("S1", quantity=-1)])) == [("node 1", "quantity")]
 
 
 def test_too_large_cost_is_reported(user: Any) -> None:
     document = _document([_node("S1")], [_action("S1", estimated_cost=1e15)])
 
-    assert _problems(user, document) == [("actions[0]", "estimated_cost")]
+    assert _problems(user, document) == [("action 1", "estimated_cost")]
 
 
 def test_wrong_node_kind_is_reported(user: Any) -> None:
     messages = _messages(user, _document([_node("S1", kind="campus")]))
 
-    assert messages == ["nodes[0].kind: “campus” is not one of: site, building, system, component."]
+    assert messages == [
+        'node 1 (ref "S1"): kind: “campus” is not one of: site, building, system, component.'
+    ]
 
 
 def test_wrong_action_kind_is_reported(user: Any) -> None:
     document = _document([_node("S1")], [_action("S1", kind="paint")])
 
-    assert _problems(user, document) == [("actions[0]", "kind")]
+    assert _problems(user, document) == [("action 1", "kind")]
 
 
 def test_wrong_action_status_is_reported(user: Any) -> None:
     document = _document([_node("S1")], [_action("S1", status="maybe")])
 
-    assert _problems(user, document) == [("actions[0]", "status")]
+    assert _problems(user, document) == [("action 1", "status")]
 
 
 def test_missing_required_node_field_is_reported(user: Any) -> None:
     node = _node("S1")
     del node["name"]
 
-    assert _messages(user, _document([node])) == ["nodes[0].name: is required"]
+    assert _messages(user, _document([node])) == ['node 1 (ref "S1"): name: is required']
 
 
 def test_missing_required_action_field_is_reported(user: Any) -> None:
     action = _action("S1")
     del action["planned_year"]
 
-    assert _problems(user, _document([_node("S1")], [action])) == [("actions[0]", "planned_year")]
+    assert _problems(user, _document([_node("S1")], [action])) == [("action 1", "planned_year")]
 
 
 def test_blank_required_text_is_reported_as_missing(user: Any) -> None:
     document = _document([_node("S1")], [_action("S1", title="   ")])
 
-    assert _messages(user, document) == ["actions[0].title: is required"]
+    assert _messages(user, document) == ["action 1: title: is required"]
 
 
 def test_missing_plan_name_is_reported(user: Any) -> None:
@@ -325,35 +327,35 @@ def test_missing_plan_name_is_fine_when_a_name_is_given(user: Any) -> None:
 def test_text_where_a_number_belongs_is_reported(user: Any) -> None:
     messages = _messages(user, _document([_node("S1", quantity="ten")]))
 
-    assert messages == ['nodes[0].quantity: must be a number, got "ten"']
+    assert messages == ['node 1 (ref "S1"): quantity: must be a number, got "ten"']
 
 
 def test_year_given_as_text_is_reported(user: Any) -> None:
     document = _document([_node("S1")], [_action("S1", planned_year="2030")])
 
-    assert _problems(user, document) == [("actions[0]", "planned_year")]
+    assert _problems(user, document) == [("action 1", "planned_year")]
 
 
 def test_number_where_text_belongs_is_reported(user: Any) -> None:
     messages = _messages(user, _document([_node("S1"), _node("S2", name=12)]))
 
-    assert messages == ["nodes[1].name: must be a string, got 12"]
+    assert messages == ['node 2 (ref "S2"): name: must be a string, got 12']
 
 
 def test_unknown_field_is_reported(user: Any) -> None:
     assert _problems(user, _document([_node("S1", instal_year=2001)])) == [
-        ("nodes[0]", "instal_year")
+        ("node 1", "instal_year")
     ]
 
 
 def test_action_on_a_missing_node_is_reported(user: Any) -> None:
     messages = _messages(user, _document([_node("S1")], [_action("S9")]))
 
-    assert messages == ['actions[0].node_ref: no node with ref "S9"']
+    assert messages == ['action 1: node_ref: no node with ref "S9"']
 
 
 def test_row_that_is_not_an_object_is_reported(user: Any) -> None:
-    assert _problems(user, _document([_node("S1"), "S2"])) == [("nodes[1]", "")]
+    assert _problems(user, _document([_node("S1"), "S2"])) == [("node 2", "")]
 
 
 def test_malformed_json_is_reported(user: Any) -> None:
@@ -410,16 +412,16 @@ def test_every_problem_is_reported_at_once_in_file_order(user: Any) -> None:
     )
 
     assert _problems(user, document) == [
-        ("nodes[1]", "kind"),
-        ("nodes[1]", "parent_ref"),
-        ("nodes[2]", "quantity"),
-        ("nodes[2]", "ref"),
-        ("nodes[3]", "install_year"),
-        ("nodes[3]", "code"),
-        ("actions[0]", "planned_year"),
-        ("actions[1]", "estimated_cost"),
-        ("actions[1]", "status"),
-        ("actions[1]", "node_ref"),
+        ("node 2", "kind"),
+        ("node 2", "parent_ref"),
+        ("node 3", "quantity"),
+        ("node 3", "ref"),
+        ("node 4", "install_year"),
+        ("node 4", "code"),
+        ("action 1", "planned_year"),
+        ("action 2", "estimated_cost"),
+        ("action 2", "status"),
+        ("action 2", "node_ref"),
     ]
 
 
@@ -482,9 +484,9 @@ def test_rejected_import_does_not_use_up_a_plan_number(user: Any) -> None:
 
 
 def test_problem_reads_as_row_field_and_message() -> None:
-    assert str(ImportProblem("nodes[3]", "parent_ref", "no node")) == "nodes[3].parent_ref: no node"
+    assert str(ImportProblem("node 4", "parent_ref", "no node")) == "node 4: parent_ref: no node"
     assert str(ImportProblem("actions.csv line 4", "planned_year", "bad")) == (
-        "actions.csv line 4, planned_year: bad"
+        "actions.csv line 4: planned_year: bad"
     )
     assert str(ImportProblem("plan.json", "", "not valid JSON")) == "plan.json: not valid JSON"
     assert str(ImportProblem("", "name", "is required")) == "name: is required"
@@ -496,6 +498,24 @@ def test_rejection_message_lists_every_problem(user: Any) -> None:
 
     assert str(rejected.value).splitlines() == [
         "2 problems; nothing was imported",
-        "nodes[0].kind: “x” is not one of: site, building, system, component.",
-        'nodes[1].ref: duplicate ref "S1" (first at nodes[0])',
+        'node 1 (ref "S1"): kind: “x” is not one of: site, building, system, component.',
+        'node 2: ref: duplicate ref "S1" (first at node 1)',
     ]
+
+
+def test_rows_count_from_one_and_name_their_ref(user: Any) -> None:
+    document = _document(
+        [_node("S1"), _node("B1", "S9", kind="building")],
+        [_action("S1"), _action("B1", planned_year=1500)],
+    )
+
+    assert _messages(user, document) == [
+        'node 2 (ref "B1"): parent_ref: no node with ref "S9"',
+        "action 2: planned_year: Enter a year between 1900 and 2200.",
+    ]
+
+
+def test_nodes_that_are_not_a_list_make_no_problem_of_every_action(user: Any) -> None:
+    document = json.dumps({"name": "P", "nodes": {"S1": {}}, "actions": [_action("S1")]})
+
+    assert _messages(user, document) == ["nodes: must be a list, got an object"]

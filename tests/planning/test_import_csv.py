@@ -100,14 +100,14 @@ def test_problem_names_the_file_line_and_column(user: Any) -> None:
 
     messages = _messages(NODES, actions, user)
 
-    assert messages == ["actions.csv line 3, planned_year: Enter a year between 1900 and 2200."]
+    assert messages == ["actions.csv line 3: planned_year: Enter a year between 1900 and 2200."]
 
 
 def test_text_in_a_number_column_is_reported(user: Any) -> None:
     nodes = NODES + "C1,B1,Roof,component,,lots,,\n"
 
     assert _messages(nodes, ACTIONS_HEADER, user) == [
-        'nodes.csv line 4, quantity: must be a number, got "lots"'
+        'nodes.csv line 4 (ref "C1"): quantity: must be a number, got "lots"'
     ]
 
 
@@ -115,7 +115,7 @@ def test_missing_required_column_is_reported(user: Any) -> None:
     nodes = "ref,parent_ref,name\nS1,,Site\n"
 
     assert _messages(nodes, ACTIONS_HEADER, user) == [
-        "nodes.csv line 1, kind: required column is missing"
+        "nodes.csv line 1: kind: required column is missing"
     ]
 
 
@@ -125,7 +125,17 @@ def test_unknown_column_is_reported(user: Any) -> None:
     messages = _messages(NODES, actions, user)
 
     assert len(messages) == 1
-    assert messages[0].startswith("actions.csv line 1, cost: unknown column")
+    assert messages[0].startswith("actions.csv line 1: cost: unknown column")
+
+
+def test_a_misspelt_header_cell_is_one_problem_with_no_follow_on(user: Any) -> None:
+    nodes = NODES.replace("ref,parent_ref,", "reff,parent_ref,", 1)
+    actions = ACTIONS_HEADER + "B1,Paint,repair,2030,,\n"
+
+    messages = _messages(nodes, actions, user)
+
+    # not also "ref: required column is missing", nor "no node with ref B1" for the action
+    assert messages == ['nodes.csv line 1: reff: unknown column; did you mean "ref"?']
 
 
 def test_file_without_header_row_is_reported(user: Any) -> None:
@@ -190,11 +200,11 @@ def test_problems_of_both_files_are_reported_together(user: Any) -> None:
     messages = _messages(nodes, actions, user)
 
     assert messages == [
-        'nodes.csv line 4, parent_ref: no node with ref "B9"',
-        'nodes.csv line 5, ref: duplicate ref "B1" (first at nodes.csv line 3)',
-        "actions.csv line 2, kind: “mend” is not one of: inspection, repair, replacement.",
-        "actions.csv line 2, estimated_cost: Cannot be negative.",
-        'actions.csv line 3, node_ref: no node with ref "X1"',
+        'nodes.csv line 4 (ref "C1"): parent_ref: no node with ref "B9"',
+        'nodes.csv line 5: ref: duplicate ref "B1" (first at nodes.csv line 3)',
+        "actions.csv line 2: kind: “mend” is not one of: inspection, repair, replacement.",
+        "actions.csv line 2: estimated_cost: Cannot be negative.",
+        'actions.csv line 3: node_ref: no node with ref "X1"',
     ]
 
 
@@ -209,7 +219,8 @@ def test_missing_plan_name_is_reported_with_the_other_problems(user: Any) -> Non
 
     assert messages == [
         "name: is required",
-        "nodes.csv line 4, kind: “tower” is not one of: site, building, system, component.",
+        'nodes.csv line 4 (ref "C1"): kind: “tower” is not one of: site, building, system, '
+        "component.",
     ]
 
 

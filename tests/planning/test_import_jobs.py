@@ -8,6 +8,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.core.cache import caches
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
@@ -230,3 +231,26 @@ def test_polling_a_dead_import_runs_it_again(client: Client, user: Any, settings
         "percent": 0,
         "finished": False,
     }
+
+
+def test_the_format_page_describes_every_column_and_offers_the_templates(client: Client) -> None:
+    page = client.get(reverse("planning:plan_import_format")).content.decode()
+
+    for column in ("ref", "parent_ref", "install_year", "node_ref", "estimated_cost", "status"):
+        assert f"<code>{column}</code>" in page
+    for name in ("plan.json", "nodes.csv", "actions.csv"):
+        assert reverse("planning:plan_import_template", args=[name]) in page
+
+
+@pytest.mark.parametrize("name", ["plan.json", "nodes.csv", "actions.csv"])
+def test_a_template_downloads_as_the_example_file(client: Client, name: str) -> None:
+    response = client.get(reverse("planning:plan_import_template", args=[name]))
+
+    assert response.status_code == 200
+    assert response["Content-Disposition"] == f'attachment; filename="maintplan-{name}"'
+    assert response.getvalue() == (settings.BASE_DIR / "docs" / "examples" / name).read_bytes()
+
+
+def test_an_unknown_template_is_not_found(client: Client) -> None:
+    url = reverse("planning:plan_import_template", args=["settings.py"])
+    assert client.get(url).status_code == 404

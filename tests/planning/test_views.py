@@ -707,8 +707,8 @@ def test_rejected_import_lists_every_problem_and_writes_nothing(
     page = response.content.decode()
     assert response.status_code == 200
     assert 'id="import-problems"' in page
-    assert "nodes[1]" in page and "code" in page
-    assert "actions[0]" in page and "planned_year" in page
+    assert "node 2" in page and "code" in page
+    assert "action 1" in page and "planned_year" in page
     assert "The file was not imported: 2 problems" in page
     assert not Plan.objects.exists()
 
