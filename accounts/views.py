@@ -11,6 +11,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_protect
 from django.views.decorators.debug import sensitive_post_parameters
+from django.views.decorators.http import require_GET
 
 from accounts.forms import LoginForm, RegistrationForm
 from accounts.services import user_register
@@ -85,3 +86,11 @@ def logout_page(request: HttpRequest) -> HttpResponse:
         messages.info(request, "You have been logged out.")
         return redirect("accounts:login")
     return render(request, "accounts/logout.html")
+
+
+@require_GET
+def home_page(request: HttpRequest) -> HttpResponse:
+    """`/`: what Maintplan is, for a visitor; the plan list for someone signed in."""
+    if request.user.is_authenticated:
+        return redirect("planning:plan_list")
+    return render(request, "landing.html")

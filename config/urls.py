@@ -4,7 +4,6 @@ import sys
 
 from django.contrib import admin
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect
 from django.template.loader import render_to_string
 from django.urls import URLPattern, URLResolver, include, path, re_path
 from django.views import defaults
@@ -16,6 +15,7 @@ from drf_spectacular.renderers import (
 )
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from accounts import views as accounts_views
 from api.errors import (
     UNAVAILABLE_RETRY_AFTER,
     ApiError,
@@ -45,7 +45,7 @@ api_v1: list[URLPattern | URLResolver] = [
 urlpatterns = [
     path("healthz", health.healthz, name="healthz"),
     path("readyz", health.readyz, name="readyz"),
-    path("", lambda request: redirect("planning:plan_list"), name="home"),
+    path("", accounts_views.home_page, name="home"),
     path("accounts/", include("accounts.urls")),
     path("profile/integrations/", include("integrations.urls")),
     path("plans/", include("planning.urls")),

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from django.contrib.auth import get_user_model
+from django.test import Client
 
 from tests.conftest import TEST_PASSWORD
 
@@ -171,3 +174,21 @@ def test_pages_require_login(client):
 
     assert response.status_code == 302
     assert response["Location"].startswith("/accounts/login/?next=/plans/")
+
+
+def test_a_visitor_at_the_root_sees_what_maintplan_is(client: Client) -> None:
+    response = client.get("/")
+
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert "Plan every building" in page
+    assert 'href="/accounts/register/"' in page and 'href="/accounts/login/"' in page
+    assert 'class="preview-grid"' in page
+
+
+def test_someone_signed_in_goes_from_the_root_to_their_plans(client: Client, user: Any) -> None:
+    client.force_login(user)
+
+    response = client.get("/")
+
+    assert response.status_code == 302 and response["Location"] == "/plans/"
