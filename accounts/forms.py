@@ -62,3 +62,37 @@ class LoginForm(forms.Form):
     def credentials_rejected(self) -> bool:
         """True when the fields were well-formed but did not match an active account."""
         return any(e.code == "invalid_login" for e in self.non_field_errors().as_data())
+
+
+class AccountForm(forms.Form):
+    """Profile > Account: name and email; a new email needs the current password."""
+
+    name = forms.CharField(max_length=150, required=False)
+    email = forms.EmailField(
+        max_length=254, widget=forms.EmailInput(attrs={"autocomplete": "email"})
+    )
+    current_password = forms.CharField(
+        required=False,
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+        help_text="Needed only to change your email address.",
+    )
+
+    def __init__(self, *args: Any, user: User, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_email(self) -> str:
+        email = self.cleaned_data["email"].strip().lower()
+        other = user_get_by_email(email=email)
+        if other is not None and other.pk != self.user.pk:
+            raise forms.ValidationError(DUPLICATE_EMAIL, code="duplicate")
+        return email
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        email = cleaned.get("email")
+        changed = bool(email) and email != self.user.email.lower()
+        if changed and not self.user.check_password(cleaned.get("current_password") or ""):
+            self.add_error("current_password", "Enter your current password to change your email.")
+        return cleaned

@@ -93,6 +93,8 @@ _SECRET_PATTERNS = [
     re.compile(r"(?i)((?:authorization|cookie|set-cookie)[\"']?\s*[:=]\s*[\"']?)[^\"'\n]+"),
     re.compile(r"(?i)((?:sessionid|csrftoken|csrfmiddlewaretoken)=)[^;\s&\"']+"),
     re.compile(r"(?i)([\"']?\w*password\w*[\"']?\s*[:=]\s*[\"']?)[^\s,&\"'}]+"),
+    # the token of a password-reset link (its path, as the request line logs it)
+    re.compile(r"(/accounts/reset/[\w-]+/)[\w-]+"),
 ]
 _STANDARD_RECORD_ATTRS = set(vars(logging.makeLogRecord({}))) | {"message", "asctime"}
 

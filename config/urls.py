@@ -47,6 +47,7 @@ urlpatterns = [
     path("readyz", health.readyz, name="readyz"),
     path("", accounts_views.home_page, name="home"),
     path("accounts/", include("accounts.urls")),
+    path("profile/", include("accounts.profile_urls")),
     path("profile/integrations/", include("integrations.urls")),
     path("plans/", include("planning.urls")),
     path("admin/", admin.site.urls),

@@ -16,7 +16,8 @@ def test_key_is_created_shown_once_and_revoked(page: Any, user: Any) -> None:
     from playwright.sync_api import expect
 
     browser_login(page, user.email)
-    page.click("header a[href='/profile/integrations/api-keys/']")
+    page.click("header a[href='/profile/']")
+    page.click("nav.subnav a[href='/profile/integrations/api-keys/']")
     expect(page.locator("[data-testid=api-access-notice]")).to_be_visible()
 
     page.fill("input[name=name]", "Browser key")
