@@ -13,9 +13,15 @@ from accounts.selectors import user_get_by_email
 
 
 class RegistrationForm(forms.Form):
-    email = forms.EmailField(max_length=254)
-    name = forms.CharField(max_length=150, required=False)
-    password = forms.CharField(widget=forms.PasswordInput, strip=False)
+    email = forms.EmailField(
+        max_length=254, widget=forms.EmailInput(attrs={"autocomplete": "email"})
+    )
+    name = forms.CharField(
+        max_length=150, required=False, widget=forms.TextInput(attrs={"autocomplete": "name"})
+    )
+    password = forms.CharField(
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}), strip=False
+    )
 
     def clean_email(self) -> str:
         email = self.cleaned_data["email"].strip().lower()
@@ -36,8 +42,12 @@ class RegistrationForm(forms.Form):
 
 
 class LoginForm(forms.Form):
-    email = forms.EmailField(max_length=254)
-    password = forms.CharField(widget=forms.PasswordInput, strip=False)
+    email = forms.EmailField(
+        max_length=254, widget=forms.EmailInput(attrs={"autocomplete": "username"})
+    )
+    password = forms.CharField(
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}), strip=False
+    )
 
     error_messages = {"invalid_login": "The email or password is not correct."}
 
@@ -67,7 +77,9 @@ class LoginForm(forms.Form):
 class AccountForm(forms.Form):
     """Profile > Account: name and email; a new email needs the current password."""
 
-    name = forms.CharField(max_length=150, required=False)
+    name = forms.CharField(
+        max_length=150, required=False, widget=forms.TextInput(attrs={"autocomplete": "name"})
+    )
     email = forms.EmailField(
         max_length=254, widget=forms.EmailInput(attrs={"autocomplete": "email"})
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -192,3 +193,22 @@ def test_someone_signed_in_goes_from_the_root_to_their_plans(client: Client, use
     response = client.get("/")
 
     assert response.status_code == 302 and response["Location"] == "/plans/"
+
+
+@pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        ("/accounts/login/", {"email": "username", "password": "current-password"}),
+        (
+            "/accounts/register/",
+            {"email": "email", "name": "name", "password": "new-password"},
+        ),
+    ],
+)
+def test_credential_fields_tell_password_managers_what_they_are(
+    client: Client, url: str, expected: dict[str, str]
+) -> None:
+    page = client.get(url).content.decode()
+
+    fields = re.findall(r'<input[^>]*\bname="(\w+)"[^>]*\bautocomplete="([\w-]+)"', page)
+    assert dict(fields) == expected
