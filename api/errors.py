@@ -54,6 +54,10 @@ ERROR_CATALOG: dict[str, tuple[int, str]] = {
     "routing.method_not_allowed": (405, "This method is not allowed on this route."),
     "routing.not_acceptable": (406, "This route answers with application/json only."),
     "request.too_large": (413, "The request body is too large for this API."),
+    "auth.locked_out": (
+        429,
+        "Too many failed logins for this account from your address. Retry after Retry-After.",
+    ),
     "throttle.rate_limited": (429, "Too many requests. Retry after the time in Retry-After."),
     "server.error": (500, "Something went wrong on our side. Quote the traceId to support."),
     "server.unavailable": (

@@ -6,7 +6,14 @@ import math
 from typing import Any
 
 from django.conf import settings
-from rest_framework.throttling import SimpleRateThrottle
+from django.http import HttpRequest
+from rest_framework.throttling import BaseThrottle, SimpleRateThrottle
+
+
+def client_address(request: HttpRequest) -> str:
+    """The client's address as every per-address limit sees it: REMOTE_ADDR, or the entry of
+    X-Forwarded-For that the ``NUM_PROXIES`` trusted proxies appended (DRF's rule)."""
+    return str(BaseThrottle().get_ident(request))  # type: ignore[arg-type]  # reads META only
 
 
 class SettingsRateThrottle(SimpleRateThrottle):

@@ -8,6 +8,7 @@ With debug off the process refuses to start on the development secret key (see R
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -47,6 +48,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "django_tasks",
     "django_tasks_db",
+    "axes",
     "api",
     "accounts",
     "integrations",
@@ -63,6 +65,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Turns a login refused by the lockout (axes.backends) into its 429 answer.
+    "axes.middleware.AxesMiddleware",
     # Last, so every other middleware's headers reach its 413 and nothing has read the body yet.
     "api.middleware.ApiBodyLimitMiddleware",
 ]
@@ -142,6 +146,27 @@ AUTH_USER_MODEL = "accounts.User"
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "planning:plan_list"
 LOGOUT_REDIRECT_URL = "accounts:login"
+# Every password check (web login, JSON login, admin login) goes through django-axes first: after
+# LOGIN_FAILURE_LIMIT failures of one (account, address) pair, that pair is locked out for
+# LOGIN_LOCKOUT_MINUTES. The counters live in the default cache (Redis with REDIS_URL), so every
+# app server sees the same count; without REDIS_URL maintplan.W001 already warns at --deploy,
+# which is why axes' own per-process-cache warning is silenced.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_HANDLER = "axes.handlers.cache.AxesCacheHandler"
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 10, minimum=1)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_LOCKOUT_MINUTES", 15, minimum=1))
+# A refused attempt during the lockout does not extend it (the Retry-After stays true).
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_RESET_ON_SUCCESS = True
+AXES_USERNAME_CALLABLE = "accounts.lockout.lockout_username"
+AXES_CLIENT_IP_CALLABLE = "api.throttling.client_address"
+AXES_LOCKOUT_CALLABLE = "accounts.lockout.lockout_response"
+AXES_VERBOSE = False
+SILENCED_SYSTEM_CHECKS = ["axes.W001"]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
