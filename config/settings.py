@@ -268,6 +268,8 @@ LOGGING = {
     "loggers": {
         # The request line comes from our middleware; Django's own access lines would repeat it.
         "django.server": {"level": "WARNING", "propagate": True},
+        # django-axes logs every successful login at INFO; its failures and lockouts are WARNING.
+        "axes": {"level": "WARNING", "propagate": True},
         # A 503 for an unreachable database leaves here as a WARNING line (see the filter).
         "django.request": {
             "level": "ERROR",

@@ -10,6 +10,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import models
 
+from api.text import printable, text_problem
 from planning.importers.problems import ImportProblem
 from planning.models import CENT
 from planning.services import validated
@@ -25,7 +26,10 @@ class ProblemCollector:
         self._found: list[tuple[tuple[int, int, int], ImportProblem]] = []
 
     def add(self, position: tuple[int, int], row: str, field: str, message: str) -> None:
-        self._found.append(((*position, len(self._found)), ImportProblem(row, field, message)))
+        # A problem may quote the file (a column name, a value): quoted NULs and unpaired
+        # surrogates become escapes, so the list can be printed, shown and stored.
+        problem = ImportProblem(printable(row), printable(field), printable(message))
+        self._found.append(((*position, len(self._found)), problem))
 
     def __bool__(self) -> bool:
         return bool(self._found)
@@ -87,6 +91,9 @@ class RecordReader:
             return None
         if not isinstance(value, str):
             self.problem(field, f"must be a string, got {describe(value)}")
+            return None
+        if (problem := text_problem(value)) is not None:
+            self.problem(field, problem)
             return None
         return value
 

@@ -6,7 +6,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import timezone
 
-from accounts.management import command_user, positive_int
+from accounts.management import command_user, plain_text, positive_int
 from integrations.selectors import api_access_granted
 from integrations.services import api_key_create
 
@@ -18,8 +18,8 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("email", help="Email address of the key's owner.")
-        parser.add_argument("--name", required=True, help="Name of the key.")
+        parser.add_argument("email", type=plain_text, help="Email address of the key's owner.")
+        parser.add_argument("--name", type=plain_text, required=True, help="Name of the key.")
         parser.add_argument(
             "--expires-days",
             type=positive_int,
