@@ -11,7 +11,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
-from api.throttling import ApiKeyThrottle
+from api.throttling import ApiKeyThrottle, ApiUserThrottle
 
 
 class IntegratorApiView(APIView):
@@ -19,12 +19,13 @@ class IntegratorApiView(APIView):
 
     The authentication class is named by dotted path in ``API_KEY_AUTHENTICATION_CLASS`` (as DRF
     names its defaults) so that the platform does not import the app that owns the keys. It
-    raises on every failure, so a view never sees an anonymous request; the throttle counts per
-    key. drf-spectacular reads the security scheme from ``get_authenticators()``.
+    raises on every failure, so a view never sees an anonymous request; the throttles count per
+    key and per account across its keys. drf-spectacular reads the security scheme from
+    ``get_authenticators()``.
     """
 
     permission_classes = [IsAuthenticated]
-    throttle_classes = [ApiKeyThrottle]
+    throttle_classes = [ApiKeyThrottle, ApiUserThrottle]
     _not_acceptable = False
 
     def get_authenticators(self) -> list[Any]:

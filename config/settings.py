@@ -229,12 +229,19 @@ REST_FRAMEWORK = {
 MAINTPLAN_THROTTLE_RATES = {
     "auth": env_str("AUTH_THROTTLE_RATE", "20/minute"),
     "api_key": env_str("API_KEY_THROTTLE_RATE", "600/minute"),
+    # Every key of one account together: more keys do not buy more requests.
+    "api_user": env_str("API_USER_THROTTLE_RATE", "1200/minute"),
+    # The members form's "add by email" per account: its answer tells whether an email has an
+    # account, so it must not serve as an oracle.
+    "member_add": env_str("MEMBER_ADD_THROTTLE_RATE", "30/hour"),
 }
 # The Bearer-key authentication of the integrator operations (api.base.IntegratorApiView).
 API_KEY_AUTHENTICATION_CLASS = "integrations.authentication.ApiKeyAuthentication"
 API_KEY_PREFIX = env_str("API_KEY_PREFIX", "mpk_")
 API_ACCESS_REQUIRES_GRANT = env_bool("API_ACCESS_REQUIRES_GRANT", True)
 API_KEY_LAST_USED_RESOLUTION_SECONDS = 60
+# Keys of one account that are neither revoked nor expired (DESIGN.md "Limits").
+API_KEYS_MAX_ACTIVE = env_int("API_KEYS_MAX_ACTIVE", 20, minimum=1)
 # Largest request body under /api/ (api.middleware.ApiBodyLimitMiddleware); larger is a 413.
 API_MAX_BODY_BYTES = env_int("API_MAX_BODY_BYTES", 1024 * 1024, minimum=1)
 

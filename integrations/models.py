@@ -15,6 +15,13 @@ class ApiKeyQuerySet(models.QuerySet["ApiKey"]):
     def owned_by(self, user: models.Model) -> ApiKeyQuerySet:
         return self.filter(owner=user)
 
+    def active_at(self, now: datetime) -> ApiKeyQuerySet:
+        """Keys that work at `now` as far as the key itself goes: not revoked, not expired."""
+        return self.filter(
+            models.Q(expires_at__isnull=True) | models.Q(expires_at__gt=now),
+            revoked_at__isnull=True,
+        )
+
 
 class ApiKey(models.Model):
     """A user's API key. Only the SHA-256 hex of the raw key is stored (see integrations.keys)."""

@@ -30,6 +30,14 @@ def api_key_create(
         raise ValidationError({"name": "Give the key a name."})
     if expires_at is not None and expires_at <= now:
         raise ValidationError({"expires_at": "The expiry must be in the future."})
+    # The owner's row lock serialises two creations of one account, so the limit holds.
+    User.objects.select_for_update().filter(pk=user.pk).first()
+    limit: int = settings.API_KEYS_MAX_ACTIVE
+    if ApiKey.objects.owned_by(user).active_at(now).count() >= limit:
+        raise ValidationError(
+            f"You already have {limit} active keys, the most one account may have. "
+            "Revoke a key you no longer use, then create the new one."
+        )
     raw = key_generate()
     api_key = ApiKey(
         owner=user,

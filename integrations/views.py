@@ -7,6 +7,7 @@ import uuid
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.cache import never_cache
@@ -51,12 +52,16 @@ def api_key_create_page(request: HttpRequest) -> HttpResponse:
     """On success the answer itself carries the raw key, once; nothing stores it."""
     form = ApiKeyCreateForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
-        api_key, raw_key = api_key_create(user=_owner(request), **form.create_kwargs())
-        return render(
-            request,
-            "integrations/api_key_created.html",
-            {"api_key": api_key, "raw_key": raw_key, **_screen_context(request)},
-        )
+        try:
+            api_key, raw_key = api_key_create(user=_owner(request), **form.create_kwargs())
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            return render(
+                request,
+                "integrations/api_key_created.html",
+                {"api_key": api_key, "raw_key": raw_key, **_screen_context(request)},
+            )
     return render(request, "integrations/api_key_create.html", {"form": form})
 
 

@@ -169,3 +169,16 @@ def test_list_shows_expired_state(logged_in: Client, user: Any) -> None:
         expires_at=timezone.now() - timedelta(days=1),
     )
     assert "Expired" in logged_in.get(LIST_URL).content.decode()
+
+
+def test_create_over_the_active_limit_shows_the_error(
+    logged_in: Client, user: Any, settings: Any
+) -> None:
+    settings.API_KEYS_MAX_ACTIVE = 1
+    api_key_create(user=user, name="one")
+
+    response = logged_in.post(CREATE_URL, {"name": "two"})
+
+    assert response.status_code == 200
+    assert "already have 1 active keys" in response.content.decode()
+    assert ApiKey.objects.count() == 1

@@ -3,6 +3,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import timezone
 
@@ -35,7 +36,10 @@ class Command(BaseCommand):
         if not name.strip():
             raise CommandError("--name must not be empty.")
         expires_at = timezone.now() + timedelta(days=expires_days) if expires_days else None
-        _api_key, raw_key = api_key_create(user=user, name=name, expires_at=expires_at)
+        try:
+            _api_key, raw_key = api_key_create(user=user, name=name, expires_at=expires_at)
+        except ValidationError as error:
+            raise CommandError(" ".join(error.messages)) from None
         if not api_access_granted(user=user):
             self.stderr.write(
                 f"Note: API access is not enabled for {user.email}; the key is refused until "
