@@ -49,6 +49,7 @@ INSTALLED_APPS = [
     "django_tasks",
     "django_tasks_db",
     "axes",
+    "csp",
     "api",
     "accounts",
     "integrations",
@@ -65,6 +66,9 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
+    # Cache-Control: no-store on every answer to a signed-in browser.
+    "accounts.middleware.NoStoreWhenSignedInMiddleware",
     # Turns a login refused by the lockout (axes.backends) into its 429 answer.
     "axes.middleware.AxesMiddleware",
     # Last, so every other middleware's headers reach its 413 and nothing has read the body yet.
@@ -207,6 +211,22 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = SECURE_HSTS_SECONDS > 0
 SECURE_HSTS_PRELOAD = env_bool("DJANGO_HSTS_PRELOAD", SECURE_HSTS_SECONDS > 0)
 SESSION_COOKIE_HTTPONLY = True
 X_FRAME_OPTIONS = "DENY"
+# Content-Security-Policy of every answer (django-csp): scripts and style sheets only from this
+# origin, never inline (the pages load their JavaScript from static files). Style *attributes*
+# stay allowed: they cannot run code, and the planning grid indents rows with them.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "style-src-attr": ["'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],
+        "object-src": ["'none'"],
+        "base-uri": ["'none'"],
+        "frame-ancestors": ["'none'"],
+        "form-action": ["'self'"],
+    }
+}
 DEFAULT_EXCEPTION_REPORTER_FILTER = "config.observability.RedactingExceptionReporterFilter"
 
 # --- API ---------------------------------------------------------------------------------------

@@ -89,7 +89,7 @@ def test_the_active_limit_is_per_account(user: Any, settings: Any) -> None:
     settings.API_KEYS_MAX_ACTIVE = 1
     api_key_create(user=user, name="one")
 
-    api_key_create(user=UserFactory(), name="theirs")
+    api_key_create(user=UserFactory.create(), name="theirs")
 
     assert ApiKey.objects.count() == 2
 

@@ -160,7 +160,7 @@ def test_the_account_limit_is_per_account(client: Any, api_user: Any, settings: 
         **settings.MAINTPLAN_THROTTLE_RATES,
         "api_user": "1/minute",
     }
-    other = UserFactory()
+    other = UserFactory.create()
     api_access_set(user=other, enabled=True)
     _key, mine = api_key_create(user=api_user, name="mine")
     _key, theirs = api_key_create(user=other, name="theirs")
