@@ -13,8 +13,18 @@ from rest_framework.views import APIView
 
 from api.throttling import ApiKeyThrottle, ApiUserThrottle
 
+# OPTIONS answers 405 (there is no metadata document), so no route lists it in `Allow`.
+ANSWERED_METHODS = [method for method in APIView.http_method_names if method != "options"]
 
-class IntegratorApiView(APIView):
+
+class ApiView(APIView):
+    """The base of every /api/v1 view: ``Allow`` (on a 405 and on every answer DRF gives it to)
+    lists only the methods that answer, so OPTIONS, which is a 405 here, is not among them."""
+
+    http_method_names = ANSWERED_METHODS
+
+
+class IntegratorApiView(ApiView):
     """Authentication, permission and throttling of every integrator operation, in one place.
 
     The authentication class is named by dotted path in ``API_KEY_AUTHENTICATION_CLASS`` (as DRF

@@ -23,10 +23,19 @@ DEVELOPMENT_SECRET_KEY = "django-insecure-development-key-do-not-use-in-producti
 
 DEBUG = env_bool("DJANGO_DEBUG", True)
 SECRET_KEY = env_str("DJANGO_SECRET_KEY", DEVELOPMENT_SECRET_KEY)
-if not DEBUG and (SECRET_KEY == DEVELOPMENT_SECRET_KEY or len(SECRET_KEY) < 50):
+# With debug off, a key that Django's own deploy check (security.W009) calls weak stops the
+# process here, instead of a warning nobody reads: under 50 characters, under 5 distinct
+# characters, or the "django-insecure-" prefix of generated development keys.
+if not DEBUG and (
+    SECRET_KEY == DEVELOPMENT_SECRET_KEY
+    or len(SECRET_KEY) < 50
+    or len(set(SECRET_KEY)) < 5
+    or SECRET_KEY.startswith("django-insecure-")
+):
     raise ImproperlyConfigured(
-        "DJANGO_DEBUG is off but DJANGO_SECRET_KEY is unset, the development key, or shorter "
-        "than 50 characters. Generate one with: python -c 'import secrets; "
+        "DJANGO_DEBUG is off but DJANGO_SECRET_KEY is unset, the development key, or weak "
+        "(fewer than 50 characters, fewer than 5 distinct characters, or the "
+        "'django-insecure-' prefix). Generate one with: python -c 'import secrets; "
         "print(secrets.token_urlsafe(64))'"
     )
 
@@ -59,6 +68,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "config.observability.RequestContextMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "api.middleware.ApiHttpsRequiredMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -204,6 +214,8 @@ SECURE_PROXY_SSL_HEADER = (
     ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("DJANGO_BEHIND_TLS_PROXY", False) else None
 )
 SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", not DEBUG)
+# Plain http under /api is refused with 403 instead (api.middleware.ApiHttpsRequiredMiddleware).
+SECURE_REDIRECT_EXEMPT = [r"^api(/|$)"]
 SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", not DEBUG)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 SECURE_HSTS_SECONDS = env_int("DJANGO_HSTS_SECONDS", 0 if DEBUG else 31_536_000, minimum=0)

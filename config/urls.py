@@ -16,6 +16,7 @@ from drf_spectacular.renderers import (
 )
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from api.base import ANSWERED_METHODS
 from api.errors import (
     UNAVAILABLE_RETRY_AFTER,
     ApiError,
@@ -35,7 +36,8 @@ api_v1: list[URLPattern | URLResolver] = [
     path(
         "schema/",
         SpectacularAPIView.as_view(
-            renderer_classes=[OpenApiJsonRenderer, OpenApiJsonRenderer2, OpenApiYamlRenderer]
+            renderer_classes=[OpenApiJsonRenderer, OpenApiJsonRenderer2, OpenApiYamlRenderer],
+            http_method_names=ANSWERED_METHODS,
         ),
         name="api-schema",
     ),
@@ -44,7 +46,9 @@ api_v1: list[URLPattern | URLResolver] = [
     path(
         "docs/",
         SpectacularSwaggerSplitView.as_view(
-            url_name="api-schema", template_name="api/swagger_ui.html"
+            url_name="api-schema",
+            template_name="api/swagger_ui.html",
+            http_method_names=ANSWERED_METHODS,
         ),
         name="api-docs",
     ),

@@ -88,7 +88,11 @@ class ApiKeySessionCheckApi(IntegratorApiView):
             200: envelope_serializer("ApiKeySessionEnvelope", _SESSION_DATA),
             **error_responses(
                 {
-                    400: ["validation.malformed_json", "validation.body_not_object"],
+                    400: [
+                        "validation.malformed_json",
+                        "validation.body_not_object",
+                        "validation.failed",
+                    ],
                     415: ["validation.unsupported_media_type"],
                 }
             ),
