@@ -169,6 +169,8 @@ AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
+# Lines of Profile > Security log older than this are deleted by `manage.py api_key_reminders`.
+SECURITY_LOG_DAYS = env_int("SECURITY_LOG_DAYS", 90, minimum=1)
 AXES_HANDLER = "axes.handlers.cache.AxesCacheHandler"
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 10, minimum=1)
@@ -187,6 +189,17 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+
+# --- Email (key expiry reminders): the console backend unless DJANGO_EMAIL_BACKEND says ---------
+EMAIL_BACKEND = env_str("DJANGO_EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+EMAIL_HOST = env_str("EMAIL_HOST", "localhost")
+EMAIL_PORT = env_int("EMAIL_PORT", 25, minimum=1)
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+# Where links in emails point (the address people open the web app at).
+SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Maintplan <maintplan@localhost>")
 
 # --- I18N / static ---------------------------------------------------------------------------
 LANGUAGE_CODE = "en-us"
