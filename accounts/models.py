@@ -67,10 +67,10 @@ class User(AbstractBaseUser, PermissionsMixin):
         return self.name or self.email
 
     def set_password(self, raw_password: str | None) -> None:
-        super().set_password(raw_password)
         # Read by accounts.signals after the save: a change of an existing account's password
-        # goes into its security log, whichever screen made it.
-        self._password_changed = True
+        # (one it had, not its first) goes into its security log, whichever screen made it.
+        self._password_changed = self.pk is not None and bool(self.password)
+        super().set_password(raw_password)
 
 
 class SecurityEvent(models.Model):

@@ -42,7 +42,6 @@ def _failed_login_logged(
 
 @receiver(post_save, sender=User)
 def _password_change_logged(sender: Any, instance: User, created: bool, **kwargs: Any) -> None:
-    if getattr(instance, "_password_changed", False):
+    if getattr(instance, "_password_changed", False) and not created:
         instance._password_changed = False
-        if not created:
-            security_event_record(user=instance, kind=SecurityEvent.Kind.PASSWORD_CHANGED)
+        security_event_record(user=instance, kind=SecurityEvent.Kind.PASSWORD_CHANGED)

@@ -239,11 +239,15 @@ def api_key_expiry_notices_send(*, now: datetime) -> dict[str, int]:
             created_at__lt=F("expires_at") - threshold,
         )
         for api_key in due:
-            # Claiming the 1-day notice also retires a 7-day one not sent in time.
-            claim = {name: now for d, name in REMINDER_THRESHOLDS.items() if d >= days}
-            unclaimed = {f"{name}__isnull": True for name in claim}
-            if ApiKey.objects.filter(pk=api_key.pk, **unclaimed).update(**claim) == 0:
-                continue
+            claimed = ApiKey.objects.filter(pk=api_key.pk, **{f"{field}__isnull": True})
+            if claimed.update(**{field: now}) == 0:
+                continue  # another run sent it a moment ago
+            # A longer notice not sent in time (the job was down) is not sent after this one.
+            for longer_days, longer in REMINDER_THRESHOLDS.items():
+                if longer_days > days:
+                    ApiKey.objects.filter(pk=api_key.pk, **{f"{longer}__isnull": True}).update(
+                        **{longer: now}
+                    )
             _reminder_send(api_key=api_key, days=days)
             counts["reminders"] += 1
     expired = ApiKey.objects.filter(
