@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import ipaddress
 import uuid
 from datetime import datetime, timedelta
 
@@ -33,7 +34,7 @@ def security_event_record(
     return SecurityEvent.objects.create(
         user=user,
         kind=kind,
-        ip_address=ip_address or None,
+        ip_address=_ip_or_none(ip_address),
         detail=detail[:300],
         api_key_id=api_key_id,
     )
@@ -44,3 +45,12 @@ def security_events_purge(*, now: datetime) -> int:
     cutoff = now - timedelta(days=settings.SECURITY_LOG_DAYS)
     deleted, _by_model = SecurityEvent.objects.filter(created_at__lt=cutoff).delete()
     return deleted
+
+
+def _ip_or_none(value: str | None) -> str | None:
+    """An address as the log keeps it; a request without one (a test client's, a command's)
+    has none rather than a bad value PostgreSQL's inet column would refuse."""
+    try:
+        return str(ipaddress.ip_address(value or ""))
+    except ValueError:
+        return None

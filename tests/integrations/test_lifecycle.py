@@ -326,3 +326,12 @@ def test_the_security_log_needs_a_login(client: Client) -> None:
 
     assert response.status_code == 302
     assert "/accounts/login/" in response["Location"]
+
+
+def test_an_event_without_a_usable_address_keeps_none(user: Any) -> None:
+    from accounts.services import security_event_record
+
+    event = security_event_record(user=user, kind=SecurityEvent.Kind.LOGIN, ip_address="None")
+
+    event.refresh_from_db()
+    assert event.ip_address is None
