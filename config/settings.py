@@ -182,6 +182,8 @@ AXES_USERNAME_CALLABLE = "accounts.lockout.lockout_username"
 AXES_CLIENT_IP_CALLABLE = "api.throttling.client_address"
 AXES_LOCKOUT_CALLABLE = "accounts.lockout.lockout_response"
 AXES_VERBOSE = False
+# The attempts live in the cache, so axes' admin pages (its database tables) would stay empty.
+AXES_ENABLE_ADMIN = False
 SILENCED_SYSTEM_CHECKS = ["axes.W001"]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
