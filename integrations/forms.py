@@ -58,10 +58,10 @@ class ApiKeyCreateForm(forms.Form):
 
     def __init__(self, *args: Any, user: User, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["plans"].queryset = Plan.objects.filter(memberships__user=user).order_by(  # type: ignore[attr-defined]
-            "number"
-        )
-        self.fields["plans"].label_from_instance = lambda plan: f"#{plan.number} {plan.name}"  # type: ignore[attr-defined]
+        plans = self.fields["plans"]
+        assert isinstance(plans, forms.ModelMultipleChoiceField)
+        plans.queryset = Plan.objects.filter(memberships__user=user).order_by("number")
+        plans.label_from_instance = lambda plan: f"#{plan.number} {plan.name}"  # type: ignore[method-assign,assignment]
 
     def clean_name(self) -> str:
         name: str = self.cleaned_data["name"].strip()
