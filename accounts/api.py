@@ -10,11 +10,11 @@ from django.views.decorators.debug import sensitive_post_parameters
 from drf_spectacular.utils import extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from accounts.forms import LoginForm, RegistrationForm
 from accounts.payloads import user_payload
 from accounts.services import user_register
+from api.base import ApiView
 from api.envelope import api_response
 from api.errors import ApiError
 from api.parsers import json_object_body
@@ -27,7 +27,7 @@ def _form_errors(form: Any) -> dict[str, list[str]]:
 
 @extend_schema(exclude=True)
 @method_decorator(sensitive_post_parameters("password"), name="dispatch")
-class UserRegisterApi(APIView):
+class UserRegisterApi(ApiView):
     throttle_classes = [ClientAddressThrottle]
 
     def post(self, request: Request) -> Response:
@@ -50,7 +50,7 @@ class UserRegisterApi(APIView):
 
 @extend_schema(exclude=True)
 @method_decorator(sensitive_post_parameters("password"), name="dispatch")
-class UserLoginApi(APIView):
+class UserLoginApi(ApiView):
     throttle_classes = [ClientAddressThrottle]
 
     def post(self, request: Request) -> Response:

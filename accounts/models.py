@@ -65,3 +65,43 @@ class User(AbstractBaseUser, PermissionsMixin):
 
     def get_short_name(self) -> str:
         return self.name or self.email
+
+    def set_password(self, raw_password: str | None) -> None:
+        # Read by accounts.signals after the save: a change of an existing account's password
+        # (one it had, not its first) goes into its security log, whichever screen made it.
+        self._password_changed = self.pk is not None and bool(self.password)
+        super().set_password(raw_password)
+
+
+class SecurityEvent(models.Model):
+    """One line of a user's security log (Profile > Security log), kept SECURITY_LOG_DAYS."""
+
+    class Kind(models.TextChoices):
+        LOGIN = "login", "Logged in"
+        LOGIN_FAILED = "login_failed", "Failed login"
+        PASSWORD_CHANGED = "password_changed", "Password changed"
+        API_ACCESS_CHANGED = "api_access_changed", "API access changed"
+        API_KEY_CREATED = "api_key_created", "API key created"
+        API_KEY_ROLLED = "api_key_rolled", "API key rolled"
+        API_KEY_REVOKED = "api_key_revoked", "API key revoked"
+        API_KEY_EXPIRED = "api_key_expired", "API key expired"
+        API_KEY_NEW_ADDRESS = "api_key_new_address", "API key used from a new address"
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="security_events")
+    kind = models.CharField(max_length=32, choices=Kind.choices)
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+    ip_address = models.GenericIPAddressField(null=True, blank=True)
+    # What the event was about, in words (a key's name and hint, never a secret).
+    detail = models.CharField(max_length=300, blank=True)
+    # The key an API-key event is about (no foreign key: keys live in an app above this one).
+    api_key_id = models.UUIDField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("-created_at", "-id")
+        indexes: ClassVar = [
+            models.Index(fields=["user", "-created_at"]),
+            models.Index(fields=["api_key_id", "ip_address"]),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} ({self.user_id}, {self.created_at:%Y-%m-%d %H:%M})"

@@ -1,9 +1,14 @@
 from __future__ import annotations
 
+import ipaddress
+import uuid
+from datetime import datetime, timedelta
+
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
-from accounts.models import DUPLICATE_EMAIL, User
+from accounts.models import DUPLICATE_EMAIL, SecurityEvent, User
 
 
 def user_register(*, email: str, password: str, name: str = "") -> User:
@@ -25,3 +30,38 @@ def user_update(*, user: User, name: str, email: str) -> User:
     except IntegrityError:
         raise ValidationError({"email": [DUPLICATE_EMAIL]}, code="duplicate") from None
     return user
+
+
+def security_event_record(
+    *,
+    user: User,
+    kind: SecurityEvent.Kind,
+    ip_address: str | None = None,
+    detail: str = "",
+    api_key_id: uuid.UUID | None = None,
+) -> SecurityEvent:
+    """Adds a line to the user's security log. `detail` names what it was about in words (a
+    key's name and hint); it never holds a secret."""
+    return SecurityEvent.objects.create(
+        user=user,
+        kind=kind,
+        ip_address=_ip_or_none(ip_address),
+        detail=detail[:300],
+        api_key_id=api_key_id,
+    )
+
+
+def security_events_purge(*, now: datetime) -> int:
+    """Deletes the lines older than SECURITY_LOG_DAYS; returns how many."""
+    cutoff = now - timedelta(days=settings.SECURITY_LOG_DAYS)
+    deleted, _by_model = SecurityEvent.objects.filter(created_at__lt=cutoff).delete()
+    return deleted
+
+
+def _ip_or_none(value: str | None) -> str | None:
+    """An address as the log keeps it; a request without one (a test client's, a command's)
+    has none rather than a bad value PostgreSQL's inet column would refuse."""
+    try:
+        return str(ipaddress.ip_address(value or ""))
+    except ValueError:
+        return None

@@ -40,4 +40,5 @@ urlpatterns = [
         ),
         name="password_reset_complete",
     ),
+    path("security-log/", views.security_log_page, name="security_log"),
 ]

@@ -2,18 +2,24 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login, logout
+from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
+from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_protect
 from django.views.decorators.debug import sensitive_post_parameters
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.forms import LoginForm, RegistrationForm
+from accounts.models import User
+from accounts.selectors import security_events_for_user
 from accounts.services import user_register
 from api.throttling import ClientAddressThrottle
 
@@ -86,6 +92,23 @@ def logout_page(request: HttpRequest) -> HttpResponse:
         messages.info(request, "You have been logged out.")
         return redirect("accounts:login")
     return render(request, "accounts/logout.html")
+
+
+SECURITY_EVENTS_PER_PAGE = 50
+
+
+@login_required
+@require_http_methods(["GET"])
+def security_log_page(request: HttpRequest) -> HttpResponse:
+    """Profile > Security log: the user's own events, newest first, 50 a page."""
+    assert isinstance(request.user, User)
+    events = security_events_for_user(user=request.user, now=timezone.now())
+    page = Paginator(events, SECURITY_EVENTS_PER_PAGE).get_page(request.GET.get("page"))
+    return render(
+        request,
+        "accounts/security_log.html",
+        {"page": page, "days": settings.SECURITY_LOG_DAYS},
+    )
 
 
 @require_GET

@@ -11,20 +11,31 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
-from api.throttling import ApiKeyThrottle
+from api.throttling import ApiKeyThrottle, ApiUserThrottle
+
+# OPTIONS answers 405 (there is no metadata document), so no route lists it in `Allow`.
+ANSWERED_METHODS = [method for method in APIView.http_method_names if method != "options"]
 
 
-class IntegratorApiView(APIView):
+class ApiView(APIView):
+    """The base of every /api/v1 view: ``Allow`` (on a 405 and on every answer DRF gives it to)
+    lists only the methods that answer, so OPTIONS, which is a 405 here, is not among them."""
+
+    http_method_names = ANSWERED_METHODS
+
+
+class IntegratorApiView(ApiView):
     """Authentication, permission and throttling of every integrator operation, in one place.
 
     The authentication class is named by dotted path in ``API_KEY_AUTHENTICATION_CLASS`` (as DRF
     names its defaults) so that the platform does not import the app that owns the keys. It
-    raises on every failure, so a view never sees an anonymous request; the throttle counts per
-    key. drf-spectacular reads the security scheme from ``get_authenticators()``.
+    raises on every failure, so a view never sees an anonymous request; the throttles count per
+    key and per account across its keys. drf-spectacular reads the security scheme from
+    ``get_authenticators()``.
     """
 
     permission_classes = [IsAuthenticated]
-    throttle_classes = [ApiKeyThrottle]
+    throttle_classes = [ApiKeyThrottle, ApiUserThrottle]
     _not_acceptable = False
 
     def get_authenticators(self) -> list[Any]:
@@ -39,6 +50,12 @@ class IntegratorApiView(APIView):
         except NotAcceptable:
             self._not_acceptable = True
             return super().perform_content_negotiation(request, force=True)
+
+    def key_covers_plan(self, request: Request, plan_id: Any) -> bool:
+        """Whether the request's key may reach this plan: a key limited to chosen plans
+        (``covers_plan`` of the key) answers elsewhere exactly as for a missing plan."""
+        covers = getattr(request.auth, "covers_plan", None)
+        return covers is None or bool(covers(plan_id))
 
     def check_permissions(self, request: Request) -> None:
         super().check_permissions(request)

@@ -24,6 +24,10 @@ from config.observability import current_trace_id
 logger = logging.getLogger("maintplan.api")
 
 BEARER_CHALLENGE = {"WWW-Authenticate": 'Bearer realm="api"'}
+# The web app's JSON login answers a wrong password with 401 too; what would work there is the
+# password login and its session cookie, not a Bearer key.
+PASSWORD_CHALLENGE = {"WWW-Authenticate": 'Session realm="maintplan"'}
+PASSWORD_ERRORS = {"auth.invalid_credentials"}
 
 # messageKey -> (HTTP status, default message). The vocabulary of DESIGN.md.
 ERROR_CATALOG: dict[str, tuple[int, str]] = {
@@ -54,6 +58,15 @@ ERROR_CATALOG: dict[str, tuple[int, str]] = {
     "routing.method_not_allowed": (405, "This method is not allowed on this route."),
     "routing.not_acceptable": (406, "This route answers with application/json only."),
     "request.too_large": (413, "The request body is too large for this API."),
+    "transport.https_required": (
+        403,
+        "This API answers over HTTPS only. The request was not processed; if it carried a key, "
+        "treat that key as exposed and roll it.",
+    ),
+    "auth.locked_out": (
+        429,
+        "Too many failed logins for this account from your address. Retry after Retry-After.",
+    ),
     "throttle.rate_limited": (429, "Too many requests. Retry after the time in Retry-After."),
     "server.error": (500, "Something went wrong on our side. Quote the traceId to support."),
     "server.unavailable": (
@@ -80,12 +93,9 @@ class ApiError(Exception):
         self.message = message or default_message
         self.errors = errors
         self.headers = dict(headers or {})
-        if (
-            message_key.startswith("auth.")
-            and status == 401
-            and message_key != ("auth.invalid_credentials")
-        ):
-            self.headers.update(BEARER_CHALLENGE)
+        if status == 401:  # RFC 9110: every 401 names the scheme that would work
+            challenge = PASSWORD_CHALLENGE if message_key in PASSWORD_ERRORS else BEARER_CHALLENGE
+            self.headers.setdefault("WWW-Authenticate", challenge["WWW-Authenticate"])
         super().__init__(message_key)
 
 

@@ -1,4 +1,5 @@
-"""The request-body limit of /api/ (DESIGN.md "Limits": at most ``API_MAX_BODY_BYTES``, 413)."""
+"""Guards of /api/ that run before routing: HTTPS only (403) and the request-body limit
+(DESIGN.md "Limits": at most ``API_MAX_BODY_BYTES``, 413)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,26 @@ from django.http import HttpRequest, HttpResponse
 from api.errors import ApiError, error_json_response
 
 API_PATH = "/api"
+
+
+def is_api_path(request: HttpRequest) -> bool:
+    return request.path == API_PATH or request.path.startswith(f"{API_PATH}/")
+
+
+class ApiHttpsRequiredMiddleware:
+    """Plain http under /api while the TLS redirect is on (``SECURE_SSL_REDIRECT``) is a 403
+    ``transport.https_required`` in the envelope, never a redirect: the request, its key
+    included, already crossed the network in clear text, and a client that follows the
+    redirect would send it a second time. The rest of the site is redirected by Django's
+    SecurityMiddleware (settings exempt /api from it)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if settings.SECURE_SSL_REDIRECT and is_api_path(request) and not request.is_secure():
+            return error_json_response(request, ApiError("transport.https_required"))
+        return self.get_response(request)
 
 
 class ApiBodyLimitMiddleware:
@@ -38,7 +59,7 @@ class ApiBodyLimitMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        if request.path == API_PATH or request.path.startswith(f"{API_PATH}/"):
+        if is_api_path(request):
             limit: int = settings.API_MAX_BODY_BYTES
             if _body_over(request, limit):
                 message = f"The request body is too large: this API accepts at most {limit} bytes."

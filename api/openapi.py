@@ -28,7 +28,7 @@ AUTH_ERRORS = {
         "auth.api_key_revoked",
         "auth.api_key_expired",
     ],
-    403: ["auth.account_inactive", "auth.api_access_disabled"],
+    403: ["auth.account_inactive", "auth.api_access_disabled", "transport.https_required"],
     405: ["routing.method_not_allowed"],
     406: ["routing.not_acceptable"],
     413: ["request.too_large"],

@@ -6,7 +6,14 @@ import math
 from typing import Any
 
 from django.conf import settings
-from rest_framework.throttling import SimpleRateThrottle
+from django.http import HttpRequest
+from rest_framework.throttling import BaseThrottle, SimpleRateThrottle
+
+
+def client_address(request: HttpRequest) -> str:
+    """The client's address as every per-address limit sees it: REMOTE_ADDR, or the entry of
+    X-Forwarded-For that the ``NUM_PROXIES`` trusted proxies appended (DRF's rule)."""
+    return str(BaseThrottle().get_ident(request))  # type: ignore[arg-type]  # reads META only
 
 
 class SettingsRateThrottle(SimpleRateThrottle):
@@ -28,6 +35,14 @@ class ClientAddressThrottle(SettingsRateThrottle):
 
     def get_cache_key(self, request: Any, view: Any) -> str:
         return self.cache_key_for(self.get_ident(request))
+
+
+class UserThrottle(SettingsRateThrottle):
+    """Per logged-in account, for a web form whose answers could be harvested (a subclass names
+    the scope)."""
+
+    def get_cache_key(self, request: Any, view: Any) -> str:
+        return self.cache_key_for(f"user:{request.user.pk}")
 
 
 class ApiKeyThrottle(SettingsRateThrottle):
@@ -94,3 +109,16 @@ class ApiKeyThrottle(SettingsRateThrottle):
         # Only the next window helps; there, this window's count is the one that slides out.
         share_left = room / max(self.current_count, 1)
         return self.duration - self.elapsed + self.duration * (1 - share_left)
+
+
+class ApiUserThrottle(ApiKeyThrottle):
+    """Per account across all of its keys (rate: MAINTPLAN_THROTTLE_RATES["api_user"]), so more
+    keys do not buy more requests; the same sliding-window counter as the per-key limit."""
+
+    scope = "api_user"
+
+    def get_cache_key(self, request: Any, view: Any) -> str:
+        owner_id = getattr(request.auth, "owner_id", None)
+        if owner_id is not None:
+            return self.cache_key_for(f"user:{owner_id}")
+        return self.cache_key_for(f"addr:{self.get_ident(request)}")

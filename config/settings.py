@@ -8,6 +8,7 @@ With debug off the process refuses to start on the development secret key (see R
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -22,10 +23,19 @@ DEVELOPMENT_SECRET_KEY = "django-insecure-development-key-do-not-use-in-producti
 
 DEBUG = env_bool("DJANGO_DEBUG", True)
 SECRET_KEY = env_str("DJANGO_SECRET_KEY", DEVELOPMENT_SECRET_KEY)
-if not DEBUG and (SECRET_KEY == DEVELOPMENT_SECRET_KEY or len(SECRET_KEY) < 50):
+# With debug off, a key that Django's own deploy check (security.W009) calls weak stops the
+# process here, instead of a warning nobody reads: under 50 characters, under 5 distinct
+# characters, or the "django-insecure-" prefix of generated development keys.
+if not DEBUG and (
+    SECRET_KEY == DEVELOPMENT_SECRET_KEY
+    or len(SECRET_KEY) < 50
+    or len(set(SECRET_KEY)) < 5
+    or SECRET_KEY.startswith("django-insecure-")
+):
     raise ImproperlyConfigured(
-        "DJANGO_DEBUG is off but DJANGO_SECRET_KEY is unset, the development key, or shorter "
-        "than 50 characters. Generate one with: python -c 'import secrets; "
+        "DJANGO_DEBUG is off but DJANGO_SECRET_KEY is unset, the development key, or weak "
+        "(fewer than 50 characters, fewer than 5 distinct characters, or the "
+        "'django-insecure-' prefix). Generate one with: python -c 'import secrets; "
         "print(secrets.token_urlsafe(64))'"
     )
 
@@ -47,6 +57,8 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "django_tasks",
     "django_tasks_db",
+    "axes",
+    "csp",
     "api",
     "accounts",
     "integrations",
@@ -56,6 +68,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "config.observability.RequestContextMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "api.middleware.ApiHttpsRequiredMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -63,6 +76,11 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
+    # Cache-Control: no-store on every answer to a signed-in browser.
+    "accounts.middleware.NoStoreWhenSignedInMiddleware",
+    # Turns a login refused by the lockout (axes.backends) into its 429 answer.
+    "axes.middleware.AxesMiddleware",
     # Last, so every other middleware's headers reach its 413 and nothing has read the body yet.
     "api.middleware.ApiBodyLimitMiddleware",
 ]
@@ -156,12 +174,48 @@ AUTH_USER_MODEL = "accounts.User"
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "planning:plan_list"
 LOGOUT_REDIRECT_URL = "accounts:login"
+# Every password check (web login, JSON login, admin login) goes through django-axes first: after
+# LOGIN_FAILURE_LIMIT failures of one (account, address) pair, that pair is locked out for
+# LOGIN_LOCKOUT_MINUTES. The counters live in the default cache (Redis with REDIS_URL), so every
+# app server sees the same count; without REDIS_URL maintplan.W001 already warns at --deploy,
+# which is why axes' own per-process-cache warning is silenced.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+# Lines of Profile > Security log older than this are deleted by `manage.py api_key_reminders`.
+SECURITY_LOG_DAYS = env_int("SECURITY_LOG_DAYS", 90, minimum=1)
+AXES_HANDLER = "axes.handlers.cache.AxesCacheHandler"
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 10, minimum=1)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_LOCKOUT_MINUTES", 15, minimum=1))
+# A refused attempt during the lockout does not extend it (the Retry-After stays true).
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_RESET_ON_SUCCESS = True
+AXES_USERNAME_CALLABLE = "accounts.lockout.lockout_username"
+AXES_CLIENT_IP_CALLABLE = "api.throttling.client_address"
+AXES_LOCKOUT_CALLABLE = "accounts.lockout.lockout_response"
+AXES_VERBOSE = False
+# The attempts live in the cache, so axes' admin pages (its database tables) would stay empty.
+AXES_ENABLE_ADMIN = False
+SILENCED_SYSTEM_CHECKS = ["axes.W001"]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+
+# --- Email (key expiry reminders): the console backend unless DJANGO_EMAIL_BACKEND says ---------
+EMAIL_BACKEND = env_str("DJANGO_EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+EMAIL_HOST = env_str("EMAIL_HOST", "localhost")
+EMAIL_PORT = env_int("EMAIL_PORT", 25, minimum=1)
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+# Where links in emails point (the address people open the web app at).
+SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Maintplan <maintplan@localhost>")
 
 # --- I18N / static ---------------------------------------------------------------------------
 LANGUAGE_CODE = "en-us"
@@ -189,6 +243,8 @@ SECURE_PROXY_SSL_HEADER = (
     ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("DJANGO_BEHIND_TLS_PROXY", False) else None
 )
 SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", not DEBUG)
+# Plain http under /api is refused with 403 instead (api.middleware.ApiHttpsRequiredMiddleware).
+SECURE_REDIRECT_EXEMPT = [r"^api(/|$)"]
 SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", not DEBUG)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 SECURE_HSTS_SECONDS = env_int("DJANGO_HSTS_SECONDS", 0 if DEBUG else 31_536_000, minimum=0)
@@ -196,6 +252,22 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = SECURE_HSTS_SECONDS > 0
 SECURE_HSTS_PRELOAD = env_bool("DJANGO_HSTS_PRELOAD", SECURE_HSTS_SECONDS > 0)
 SESSION_COOKIE_HTTPONLY = True
 X_FRAME_OPTIONS = "DENY"
+# Content-Security-Policy of every answer (django-csp): scripts and style sheets only from this
+# origin, never inline (the pages load their JavaScript from static files). Style *attributes*
+# stay allowed: they cannot run code, and the planning grid indents rows with them.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "style-src-attr": ["'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],
+        "object-src": ["'none'"],
+        "base-uri": ["'none'"],
+        "frame-ancestors": ["'none'"],
+        "form-action": ["'self'"],
+    }
+}
 DEFAULT_EXCEPTION_REPORTER_FILTER = "config.observability.RedactingExceptionReporterFilter"
 
 # --- API ---------------------------------------------------------------------------------------
@@ -218,12 +290,19 @@ REST_FRAMEWORK = {
 MAINTPLAN_THROTTLE_RATES = {
     "auth": env_str("AUTH_THROTTLE_RATE", "20/minute"),
     "api_key": env_str("API_KEY_THROTTLE_RATE", "600/minute"),
+    # Every key of one account together: more keys do not buy more requests.
+    "api_user": env_str("API_USER_THROTTLE_RATE", "1200/minute"),
+    # The members form's "add by email" per account: its answer tells whether an email has an
+    # account, so it must not serve as an oracle.
+    "member_add": env_str("MEMBER_ADD_THROTTLE_RATE", "30/hour"),
 }
 # The Bearer-key authentication of the integrator operations (api.base.IntegratorApiView).
 API_KEY_AUTHENTICATION_CLASS = "integrations.authentication.ApiKeyAuthentication"
 API_KEY_PREFIX = env_str("API_KEY_PREFIX", "mpk_")
 API_ACCESS_REQUIRES_GRANT = env_bool("API_ACCESS_REQUIRES_GRANT", True)
 API_KEY_LAST_USED_RESOLUTION_SECONDS = 60
+# Keys of one account that are neither revoked nor expired (DESIGN.md "Limits").
+API_KEYS_MAX_ACTIVE = env_int("API_KEYS_MAX_ACTIVE", 20, minimum=1)
 # Largest request body under /api/ (api.middleware.ApiBodyLimitMiddleware); larger is a 413.
 API_MAX_BODY_BYTES = env_int("API_MAX_BODY_BYTES", 1024 * 1024, minimum=1)
 
@@ -257,6 +336,8 @@ LOGGING = {
     "loggers": {
         # The request line comes from our middleware; Django's own access lines would repeat it.
         "django.server": {"level": "WARNING", "propagate": True},
+        # django-axes logs every successful login at INFO; its failures and lockouts are WARNING.
+        "axes": {"level": "WARNING", "propagate": True},
         # A 503 for an unreachable database leaves here as a WARNING line (see the filter).
         "django.request": {
             "level": "ERROR",

@@ -18,7 +18,17 @@ class ApiKeyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     can neither add a key nor edit one; it can revoke.
     """
 
-    fields = ("name", "owner", "hint", "created_at", "last_used_at", "expires_at", "revoked_at")
+    fields = (
+        "name",
+        "owner",
+        "hint",
+        "created_at",
+        "last_used_at",
+        "expires_at",
+        "revoked_at",
+        "rolled_at",
+        "limited_to_plans",
+    )
     list_display = fields
     list_filter = ("revoked_at", "expires_at")
     list_select_related = ("owner",)

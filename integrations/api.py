@@ -27,6 +27,7 @@ def api_key_payload(api_key: ApiKey) -> dict[str, Any]:
         "created_at": api_key.created_at,
         "expires_at": api_key.expires_at,
         "last_used_at": api_key.last_used_at,
+        "plan_numbers": api_key.plan_numbers(),
     }
 
 
@@ -50,6 +51,12 @@ _SESSION_DATA = inline_serializer(
                 "created_at": serializers.DateTimeField(),
                 "expires_at": serializers.DateTimeField(allow_null=True),
                 "last_used_at": serializers.DateTimeField(allow_null=True),
+                "plan_numbers": serializers.ListField(
+                    child=serializers.IntegerField(min_value=1),
+                    allow_null=True,
+                    help_text="The plans the key is limited to; null: every plan its owner "
+                    "can see.",
+                ),
             },
         ),
         "api_access_enabled": serializers.BooleanField(),
@@ -88,7 +95,11 @@ class ApiKeySessionCheckApi(IntegratorApiView):
             200: envelope_serializer("ApiKeySessionEnvelope", _SESSION_DATA),
             **error_responses(
                 {
-                    400: ["validation.malformed_json", "validation.body_not_object"],
+                    400: [
+                        "validation.malformed_json",
+                        "validation.body_not_object",
+                        "validation.failed",
+                    ],
                     415: ["validation.unsupported_media_type"],
                 }
             ),

@@ -28,10 +28,11 @@ from rest_framework.request import Request
 
 from accounts.models import User
 from api.errors import BEARER_CHALLENGE, ApiError
+from api.throttling import client_address
 from integrations.keys import key_hash, key_is_well_formed
 from integrations.models import ApiKey
 from integrations.selectors import api_access_granted, api_key_by_hash
-from integrations.services import api_key_mark_used
+from integrations.services import api_key_address_note, api_key_mark_used
 
 # "Bearer", one space, a token without whitespace; the scheme is case-insensitive (RFC 9110).
 _BEARER = re.compile(r"[Bb][Ee][Aa][Rr][Ee][Rr] (\S+)")
@@ -77,6 +78,7 @@ class ApiKeyAuthentication(BaseAuthentication):
 
     def authenticate(self, request: Request) -> tuple[Any, ApiKey]:
         api_key = api_key_authenticate(bearer_token(request.META.get("HTTP_AUTHORIZATION")))
+        api_key_address_note(api_key=api_key, ip_address=client_address(request._request))
         return api_key.owner, api_key
 
     def authenticate_header(self, request: Request) -> str:

@@ -1,10 +1,31 @@
 from __future__ import annotations
 
-from datetime import UTC, date, datetime, time
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 from django import forms
 from django.utils import timezone
+
+from accounts.models import User
+from planning.models import Plan
+
+NO_EXPIRY = "never"
+ON_A_DATE = "date"
+DEFAULT_EXPIRY = "90"
+EXPIRY_CHOICES = [
+    ("7", "7 days"),
+    ("30", "30 days"),
+    ("90", "90 days"),
+    ("365", "365 days"),
+    (ON_A_DATE, "On a date…"),
+    (NO_EXPIRY, "No expiry (not recommended)"),
+]
+GRACE_CHOICES = [
+    ("0", "None: the old key stops now"),
+    ("3600", "1 hour"),
+    ("86400", "24 hours"),
+    ("604800", "7 days"),
+]
 
 
 class ApiKeyCreateForm(forms.Form):
@@ -12,12 +33,35 @@ class ApiKeyCreateForm(forms.Form):
         max_length=100,
         help_text="What the key is for, e.g. the system that will use it.",
     )
+    expires_in = forms.ChoiceField(
+        choices=EXPIRY_CHOICES,
+        required=False,
+        initial=DEFAULT_EXPIRY,
+        label="Expires",
+        help_text="A key without expiry works until you revoke it, also if it leaks unnoticed. "
+        "You are emailed 7 days and 1 day before a key expires.",
+    )
     expires_on = forms.DateField(
         required=False,
-        label="Expires on (optional)",
-        help_text="The key stops working at 00:00 UTC on this date. Leave empty for no expiry.",
+        label="Expiry date (for “On a date…”)",
+        help_text="The key stops working at 00:00 UTC on this date.",
         widget=forms.DateInput(attrs={"type": "date"}),
     )
+    plans = forms.ModelMultipleChoiceField(
+        queryset=Plan.objects.none(),
+        required=False,
+        label="Limit to plans (optional)",
+        help_text="Leave empty for every plan you can see, now and later. A limited key gets "
+        "404 plans.not_found on any other plan.",
+        widget=forms.CheckboxSelectMultiple,
+    )
+
+    def __init__(self, *args: Any, user: User, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        plans = self.fields["plans"]
+        assert isinstance(plans, forms.ModelMultipleChoiceField)
+        plans.queryset = Plan.objects.filter(memberships__user=user).order_by("number")
+        plans.label_from_instance = lambda plan: f"#{plan.number} {plan.name}"  # type: ignore[method-assign,assignment]
 
     def clean_name(self) -> str:
         name: str = self.cleaned_data["name"].strip()
@@ -31,10 +75,43 @@ class ApiKeyCreateForm(forms.Form):
             raise forms.ValidationError("Choose a date after today.")
         return expires_on
 
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        # A form without the choice (a script, an older page) reads a date as "on a date".
+        if not cleaned.get("expires_in"):
+            cleaned["expires_in"] = ON_A_DATE if cleaned.get("expires_on") else DEFAULT_EXPIRY
+        if (
+            cleaned["expires_in"] == ON_A_DATE
+            and cleaned.get("expires_on") is None
+            and "expires_on" not in self.errors
+        ):
+            self.add_error("expires_on", "Choose the date the key stops working.")
+        return cleaned
+
     @property
     def expires_at(self) -> datetime | None:
-        expires_on = self.cleaned_data.get("expires_on")
-        return datetime.combine(expires_on, time.min, tzinfo=UTC) if expires_on else None
+        choice = self.cleaned_data["expires_in"]
+        if choice == NO_EXPIRY:
+            return None
+        if choice == ON_A_DATE:
+            return datetime.combine(self.cleaned_data["expires_on"], time.min, tzinfo=UTC)
+        return timezone.now() + timedelta(days=int(choice))
 
     def create_kwargs(self) -> dict[str, Any]:
-        return {"name": self.cleaned_data["name"], "expires_at": self.expires_at}
+        plans = list(self.cleaned_data.get("plans") or [])
+        return {
+            "name": self.cleaned_data["name"],
+            "expires_at": self.expires_at,
+            "plans": plans or None,
+        }
+
+
+class ApiKeyRollForm(forms.Form):
+    grace = forms.TypedChoiceField(
+        choices=GRACE_CHOICES,
+        coerce=lambda seconds: timedelta(seconds=int(seconds)),
+        initial="86400",
+        label="The old key keeps working for",
+        help_text="Time to put the new key in place. Afterwards the old key answers 401 "
+        "auth.api_key_expired.",
+    )

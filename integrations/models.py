@@ -15,6 +15,13 @@ class ApiKeyQuerySet(models.QuerySet["ApiKey"]):
     def owned_by(self, user: models.Model) -> ApiKeyQuerySet:
         return self.filter(owner=user)
 
+    def active_at(self, now: datetime) -> ApiKeyQuerySet:
+        """Keys that work at `now` as far as the key itself goes: not revoked, not expired."""
+        return self.filter(
+            models.Q(expires_at__isnull=True) | models.Q(expires_at__gt=now),
+            revoked_at__isnull=True,
+        )
+
 
 class ApiKey(models.Model):
     """A user's API key. Only the SHA-256 hex of the raw key is stored (see integrations.keys)."""
@@ -35,6 +42,16 @@ class ApiKey(models.Model):
     expires_at = models.DateTimeField(null=True, blank=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
     last_used_at = models.DateTimeField(null=True, blank=True)
+    # Rolled: replaced by a new key of the same name; this one works until expires_at (the grace).
+    rolled_at = models.DateTimeField(null=True, blank=True)
+    # Limited to chosen plans (`plans`); otherwise every plan its owner can see. A flag rather
+    # than "no plans chosen", so a limited key whose plans are all deleted reaches nothing.
+    limited_to_plans = models.BooleanField(default=False)
+    plans = models.ManyToManyField("planning.Plan", blank=True, related_name="+")
+    # When the expiry reminders went out and the expiry was logged (each claimed once).
+    reminder_7_days_sent_at = models.DateTimeField(null=True, blank=True, editable=False)
+    reminder_1_day_sent_at = models.DateTimeField(null=True, blank=True, editable=False)
+    expiry_logged_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     objects: ClassVar[ApiKeyQuerySet] = ApiKeyQuerySet.as_manager()  # type: ignore[assignment]
 
@@ -58,6 +75,16 @@ class ApiKey(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.hint}…)"
+
+    def covers_plan(self, plan_id: uuid.UUID) -> bool:
+        """Whether the key may reach this plan (its owner's access is checked separately)."""
+        return not self.limited_to_plans or self.plans.filter(pk=plan_id).exists()
+
+    def plan_numbers(self) -> list[int] | None:
+        """The numbers of the plans the key is limited to, or None for every plan."""
+        if not self.limited_to_plans:
+            return None
+        return sorted(self.plans.values_list("number", flat=True))
 
     def state_at(self, now: datetime) -> ApiKey.State:
         if self.revoked_at is not None:

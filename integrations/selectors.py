@@ -12,7 +12,7 @@ from integrations.models import ApiKey, ApiKeyQuerySet
 
 
 def api_key_list(*, user: User) -> ApiKeyQuerySet:
-    return ApiKey.objects.owned_by(user)
+    return ApiKey.objects.owned_by(user).prefetch_related("plans")
 
 
 def api_key_get(*, user: User, api_key_id: uuid.UUID) -> ApiKey:

@@ -1,35 +1,89 @@
-"""Writes of the integrations app: API keys and the API access flag."""
+"""Writes of the integrations app: API keys (create, roll, revoke, expiry reminders), the API
+access flag, and the security-log lines they leave."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.core.cache import cache
 from django.core.exceptions import ValidationError
+from django.core.mail import send_mail
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import F, Q
+from django.template.loader import render_to_string
 from django.utils import timezone
 
-from accounts.models import User
+from accounts.models import SecurityEvent, User
+from accounts.services import security_event_record
 from integrations.keys import key_generate, key_hash, key_hint
 from integrations.models import ApiKey
+from planning.models import Plan
+
+# Days before expiry at which the owner is reminded, with the field that records each.
+REMINDER_THRESHOLDS = {7: "reminder_7_days_sent_at", 1: "reminder_1_day_sent_at"}
+# How long a key's (key, address) pair is remembered in the cache before the log is asked again.
+SEEN_ADDRESS_SECONDS = 24 * 3600
+
+
+def _key_words(api_key: ApiKey) -> str:
+    return f"“{api_key.name}” ({api_key.hint}…)"
 
 
 @transaction.atomic
 def api_key_create(
-    *, user: User, name: str, expires_at: datetime | None = None
+    *,
+    user: User,
+    name: str,
+    expires_at: datetime | None = None,
+    plans: Iterable[Plan] | None = None,
+    ip_address: str | None = None,
 ) -> tuple[ApiKey, str]:
     """Creates a key for ``user`` and returns it with the raw key, which exists only here.
 
-    The caller shows the raw key once and drops it; nothing keeps it (not the session, not the
-    messages framework, not a log line).
+    ``plans`` limits the key to those plans (None: every plan its owner can see); each must be
+    one the user is a member of. The caller shows the raw key once and drops it; nothing keeps
+    it (not a log line, not the database). Refused beyond API_KEYS_MAX_ACTIVE active keys.
     """
-    name = name.strip()
     now = timezone.now()
+    # The owner's row lock serialises two creations of one account, so the limit holds.
+    User.objects.select_for_update().filter(pk=user.pk).first()
+    limit: int = settings.API_KEYS_MAX_ACTIVE
+    if ApiKey.objects.owned_by(user).active_at(now).count() >= limit:
+        raise ValidationError(
+            f"You already have {limit} active keys, the most one account may have. "
+            "Revoke a key you no longer use, then create the new one."
+        )
+    api_key, raw = _key_insert(user=user, name=name, expires_at=expires_at, now=now, plans=plans)
+    security_event_record(
+        user=user,
+        kind=SecurityEvent.Kind.API_KEY_CREATED,
+        ip_address=ip_address,
+        detail=_key_words(api_key),
+        api_key_id=api_key.pk,
+    )
+    return api_key, raw
+
+
+def _key_insert(
+    *,
+    user: User,
+    name: str,
+    expires_at: datetime | None,
+    now: datetime,
+    plans: Iterable[Plan] | None,
+) -> tuple[ApiKey, str]:
+    name = name.strip()
     if not name:
         raise ValidationError({"name": "Give the key a name."})
     if expires_at is not None and expires_at <= now:
         raise ValidationError({"expires_at": "The expiry must be in the future."})
+    chosen = list(plans) if plans is not None else None
+    if chosen is not None:
+        visible = set(Plan.objects.filter(memberships__user=user).values_list("pk", flat=True))
+        if not chosen or any(plan.pk not in visible for plan in chosen):
+            raise ValidationError({"plans": "Choose one or more of your plans."})
     raw = key_generate()
     api_key = ApiKey(
         owner=user,
@@ -38,19 +92,73 @@ def api_key_create(
         hint=key_hint(raw),
         created_at=now,
         expires_at=expires_at,
+        limited_to_plans=chosen is not None,
     )
     # Field checks only (name length); uniqueness and constraints are the database's job.
     api_key.full_clean(validate_unique=False, validate_constraints=False)
     api_key.save(force_insert=True)
+    if chosen:
+        api_key.plans.set(chosen)
     return api_key, raw
 
 
-def api_key_revoke(*, api_key: ApiKey) -> ApiKey:
+@transaction.atomic
+def api_key_roll(
+    *, api_key: ApiKey, grace: timedelta, ip_address: str | None = None
+) -> tuple[ApiKey, str]:
+    """Replaces a working key: a new key with the same name, lifetime and plans (its raw value
+    returned, once), while the old one keeps working for ``grace`` (zero: it stops now) and
+    then answers ``auth.api_key_expired``. The new key does not count against the active limit
+    while the old one is in its grace: a roll replaces, it does not add.
+    """
+    now = timezone.now()
+    old = ApiKey.objects.select_for_update().get(pk=api_key.pk)
+    if old.state_at(now) is not ApiKey.State.ACTIVE or old.rolled_at is not None:
+        raise ValidationError("Only a working key that has not been rolled yet can be rolled.")
+    lifetime = old.expires_at - old.created_at if old.expires_at is not None else None
+    new, raw = _key_insert(
+        user=old.owner,
+        name=old.name,
+        expires_at=now + lifetime if lifetime is not None else None,
+        now=now,
+        plans=list(old.plans.all()) if old.limited_to_plans else None,
+    )
+    grace_end = now + grace
+    old.rolled_at = now
+    # Never later than it would have expired anyway; no grace at all ends it now (a hair after
+    # its creation, for the expiry-after-creation constraint of a key rolled at once).
+    old.expires_at = max(
+        min(grace_end, old.expires_at or grace_end), old.created_at + timedelta(microseconds=1)
+    )
+    old.save(update_fields=["rolled_at", "expires_at"])
+    api_key.rolled_at, api_key.expires_at = old.rolled_at, old.expires_at
+    security_event_record(
+        user=old.owner,
+        kind=SecurityEvent.Kind.API_KEY_ROLLED,
+        ip_address=ip_address,
+        detail=f"{_key_words(old)} replaced by {new.hint}…; the old key works until "
+        f"{old.expires_at:%Y-%m-%d %H:%M} UTC",
+        api_key_id=old.pk,
+    )
+    return new, raw
+
+
+def api_key_revoke(*, api_key: ApiKey, ip_address: str | None = None) -> ApiKey:
     """Revokes a key for good. Revoking a revoked key keeps its first revocation time."""
     if api_key.revoked_at is None:
         now = timezone.now()
-        ApiKey.objects.filter(pk=api_key.pk, revoked_at__isnull=True).update(revoked_at=now)
+        revoked = ApiKey.objects.filter(pk=api_key.pk, revoked_at__isnull=True).update(
+            revoked_at=now
+        )
         api_key.refresh_from_db(fields=["revoked_at"])
+        if revoked:
+            security_event_record(
+                user=api_key.owner,
+                kind=SecurityEvent.Kind.API_KEY_REVOKED,
+                ip_address=ip_address,
+                detail=_key_words(api_key),
+                api_key_id=api_key.pk,
+            )
     return api_key
 
 
@@ -70,7 +178,101 @@ def api_key_mark_used(*, api_key: ApiKey, now: datetime) -> None:
         api_key.last_used_at = now
 
 
-def api_access_set(*, user: User, enabled: bool) -> None:
+def api_key_address_note(*, api_key: ApiKey, ip_address: str) -> None:
+    """Logs the key's first use from an address it was not used from before (as far back as
+    the security log goes). The cache answers repeat visits, so the hot path costs one cache
+    read; ``cache.add`` lets one app server of several do the database check."""
+    marker = f"apikey-address:{api_key.pk}:{ip_address}"
+    if not cache.add(marker, 1, timeout=SEEN_ADDRESS_SECONDS):
+        return
+    seen = SecurityEvent.objects.filter(
+        api_key_id=api_key.pk, kind=SecurityEvent.Kind.API_KEY_NEW_ADDRESS, ip_address=ip_address
+    ).exists()
+    if not seen:
+        security_event_record(
+            user=api_key.owner,
+            kind=SecurityEvent.Kind.API_KEY_NEW_ADDRESS,
+            ip_address=ip_address,
+            detail=_key_words(api_key),
+            api_key_id=api_key.pk,
+        )
+
+
+def api_access_set(*, user: User, enabled: bool, ip_address: str | None = None) -> None:
     """Grants or withdraws API access (it matters while API_ACCESS_REQUIRES_GRANT is on)."""
-    User.objects.filter(pk=user.pk).update(api_access_enabled=enabled)
+    changed = (
+        User.objects.filter(pk=user.pk)
+        .exclude(api_access_enabled=enabled)
+        .update(api_access_enabled=enabled)
+    )
     user.api_access_enabled = enabled
+    if changed:
+        api_access_change_record(user=user, ip_address=ip_address)
+
+
+def api_access_change_record(*, user: User, ip_address: str | None = None) -> None:
+    security_event_record(
+        user=user,
+        kind=SecurityEvent.Kind.API_ACCESS_CHANGED,
+        ip_address=ip_address,
+        detail="API access enabled" if user.api_access_enabled else "API access withdrawn",
+    )
+
+
+def api_key_expiry_notices_send(*, now: datetime) -> dict[str, int]:
+    """The daily job: emails each owner 7 days and 1 day before a key expires, and logs each
+    expiry, exactly once per key and threshold however often it runs (each notice is claimed
+    with a conditional UPDATE before it is sent, so two runs at once send it once between
+    them). A threshold the key never lived past (a 7-day key's 7-day notice) is skipped, and a
+    run that missed the 7-day day sends only the 1-day one. Rolled and revoked keys are not
+    reminded of: their owner chose their end.
+    """
+    counts = {"reminders": 0, "expired": 0}
+    live = ApiKey.objects.filter(
+        revoked_at__isnull=True, rolled_at__isnull=True, expires_at__gt=now
+    ).select_related("owner")
+    for days, field in sorted(REMINDER_THRESHOLDS.items()):  # 1 day first, then 7 days
+        threshold = timedelta(days=days)
+        due = live.filter(
+            **{f"{field}__isnull": True},
+            expires_at__lte=now + threshold,
+            created_at__lt=F("expires_at") - threshold,
+        )
+        for api_key in due:
+            claimed = ApiKey.objects.filter(pk=api_key.pk, **{f"{field}__isnull": True})
+            if claimed.update(**{field: now}) == 0:
+                continue  # another run sent it a moment ago
+            # A longer notice not sent in time (the job was down) is not sent after this one.
+            for longer_days, longer in REMINDER_THRESHOLDS.items():
+                if longer_days > days:
+                    ApiKey.objects.filter(pk=api_key.pk, **{f"{longer}__isnull": True}).update(
+                        **{longer: now}
+                    )
+            _reminder_send(api_key=api_key, days=days)
+            counts["reminders"] += 1
+    expired = ApiKey.objects.filter(
+        revoked_at__isnull=True, expires_at__lte=now, expiry_logged_at__isnull=True
+    ).select_related("owner")
+    for api_key in expired:
+        if ApiKey.objects.filter(pk=api_key.pk, expiry_logged_at__isnull=True).update(
+            expiry_logged_at=now
+        ):
+            security_event_record(
+                user=api_key.owner,
+                kind=SecurityEvent.Kind.API_KEY_EXPIRED,
+                detail=_key_words(api_key),
+                api_key_id=api_key.pk,
+            )
+            counts["expired"] += 1
+    return counts
+
+
+def _reminder_send(*, api_key: ApiKey, days: int) -> None:
+    context = {"api_key": api_key, "days": days, "site_url": settings.SITE_URL}
+    send_mail(
+        subject=f"Your Maintplan API key “{api_key.name}” expires in {days} day"
+        f"{'s' if days != 1 else ''}",
+        message=render_to_string("integrations/email/key_expiry_reminder.txt", context),
+        from_email=None,
+        recipient_list=[api_key.owner.email],
+    )

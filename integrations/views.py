@@ -1,21 +1,41 @@
-"""Profile > Integrations > API keys: list, create (the key is shown once), revoke."""
+"""Profile > Integrations > API keys: list, create and roll (the new key is shown once, after a
+redirect), revoke; the integrator guide.
+
+A POST that creates a key answers with a redirect, so reloading never creates a second key. The
+page it leads to shows the new key once: the session holds the key XORed with a one-time pad
+and the browser holds the pad, in a cookie limited to that page and to NEW_KEY_SECONDS. Neither
+half alone is the key, so neither the session table nor the browser's cookie store keeps it;
+the page takes both halves and drops them, and a reload says the key is no longer available.
+"""
 
 from __future__ import annotations
 
+import secrets
+import time
 import uuid
+from pathlib import Path
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
 from accounts.models import User
-from integrations.forms import ApiKeyCreateForm
+from api.throttling import client_address
+from integrations.forms import ApiKeyCreateForm, ApiKeyRollForm
+from integrations.models import ApiKey
 from integrations.selectors import api_access_granted, api_key_get, api_key_list
-from integrations.services import api_key_create, api_key_revoke
+from integrations.services import api_key_create, api_key_revoke, api_key_roll
+
+NEW_KEY_SESSION = "integrations.new_api_key"
+NEW_KEY_COOKIE = "new_api_key_pad"
+NEW_KEY_SECONDS = 300
+GUIDE = Path(settings.BASE_DIR) / "docs" / "integrators.md"
 
 
 def _owner(request: HttpRequest) -> User:
@@ -30,15 +50,57 @@ def _screen_context(request: HttpRequest) -> dict[str, object]:
     }
 
 
+def _shown_once(
+    request: HttpRequest, api_key: ApiKey, raw_key: str, *, rolled: bool
+) -> HttpResponse:
+    """The redirect to the page that shows `raw_key` once (see the module docstring)."""
+    url = reverse("integrations:api_key_created", args=[api_key.pk])
+    raw = raw_key.encode()
+    pad = secrets.token_bytes(len(raw))
+    request.session[NEW_KEY_SESSION] = {
+        "id": str(api_key.pk),
+        "masked": bytes(a ^ b for a, b in zip(raw, pad, strict=True)).hex(),
+        "until": time.time() + NEW_KEY_SECONDS,
+        "rolled": rolled,
+    }
+    response = redirect(url)
+    response.set_cookie(
+        NEW_KEY_COOKIE,
+        pad.hex(),
+        max_age=NEW_KEY_SECONDS,
+        path=url,
+        secure=settings.SESSION_COOKIE_SECURE,
+        httponly=True,
+        samesite="Strict",
+    )
+    return response
+
+
+def _take_shown_once(request: HttpRequest, api_key: ApiKey) -> tuple[str | None, bool]:
+    """The raw key stashed by `_shown_once` for this key, once; (None, False) afterwards."""
+    stash = request.session.pop(NEW_KEY_SESSION, None)
+    pad_hex = request.COOKIES.get(NEW_KEY_COOKIE, "")
+    if not stash or stash.get("id") != str(api_key.pk) or stash.get("until", 0) < time.time():
+        return None, False
+    try:
+        masked, pad = bytes.fromhex(stash["masked"]), bytes.fromhex(pad_hex)
+    except ValueError:
+        return None, False
+    if len(pad) != len(masked):
+        return None, False
+    return bytes(a ^ b for a, b in zip(masked, pad, strict=True)).decode(), bool(stash["rolled"])
+
+
 @login_required
 @require_http_methods(["GET"])
 def api_key_list_page(request: HttpRequest) -> HttpResponse:
+    user = _owner(request)
     return render(
         request,
         "integrations/api_key_list.html",
         {
-            "api_keys": api_key_list(user=_owner(request)),
-            "form": ApiKeyCreateForm(),
+            "api_keys": api_key_list(user=user),
+            "form": ApiKeyCreateForm(user=user),
             **_screen_context(request),
         },
     )
@@ -48,16 +110,61 @@ def api_key_list_page(request: HttpRequest) -> HttpResponse:
 @never_cache
 @require_http_methods(["GET", "POST"])
 def api_key_create_page(request: HttpRequest) -> HttpResponse:
-    """On success the answer itself carries the raw key, once; nothing stores it."""
-    form = ApiKeyCreateForm(request.POST if request.method == "POST" else None)
+    user = _owner(request)
+    form = ApiKeyCreateForm(request.POST if request.method == "POST" else None, user=user)
     if request.method == "POST" and form.is_valid():
-        api_key, raw_key = api_key_create(user=_owner(request), **form.create_kwargs())
-        return render(
-            request,
-            "integrations/api_key_created.html",
-            {"api_key": api_key, "raw_key": raw_key, **_screen_context(request)},
-        )
-    return render(request, "integrations/api_key_create.html", {"form": form})
+        try:
+            api_key, raw_key = api_key_create(
+                user=user, ip_address=client_address(request), **form.create_kwargs()
+            )
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            return _shown_once(request, api_key, raw_key, rolled=False)
+    return render(
+        request, "integrations/api_key_create.html", {"form": form, **_screen_context(request)}
+    )
+
+
+@login_required
+@never_cache
+@require_http_methods(["GET"])
+def api_key_created_page(request: HttpRequest, api_key_id: uuid.UUID) -> HttpResponse:
+    api_key = api_key_get(user=_owner(request), api_key_id=api_key_id)
+    raw_key, rolled = _take_shown_once(request, api_key)
+    response = render(
+        request,
+        "integrations/api_key_created.html",
+        {
+            "api_key": api_key,
+            "raw_key": raw_key,
+            "rolled": rolled,
+            "no_expiry": api_key.expires_at is None,
+            "plan_numbers": api_key.plan_numbers(),
+            **_screen_context(request),
+        },
+    )
+    response.delete_cookie(NEW_KEY_COOKIE, path=request.path, samesite="Strict")
+    return response
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def api_key_roll_page(request: HttpRequest, api_key_id: uuid.UUID) -> HttpResponse:
+    api_key = api_key_get(user=_owner(request), api_key_id=api_key_id)
+    form = ApiKeyRollForm(request.POST if request.method == "POST" else None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            new_key, raw_key = api_key_roll(
+                api_key=api_key,
+                grace=form.cleaned_data["grace"],
+                ip_address=client_address(request),
+            )
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            return _shown_once(request, new_key, raw_key, rolled=True)
+    return render(request, "integrations/api_key_roll.html", {"api_key": api_key, "form": form})
 
 
 @login_required
@@ -66,10 +173,16 @@ def api_key_revoke_page(request: HttpRequest, api_key_id: uuid.UUID) -> HttpResp
     api_key = api_key_get(user=_owner(request), api_key_id=api_key_id)
     if request.method == "POST":
         already_revoked = api_key.revoked_at is not None
-        api_key_revoke(api_key=api_key)
+        api_key_revoke(api_key=api_key, ip_address=client_address(request))
         if already_revoked:
             messages.info(request, f"The key “{api_key.name}” was already revoked.")
         else:
             messages.success(request, f"The key “{api_key.name}” is revoked. It no longer works.")
         return redirect("integrations:api_key_list")
     return render(request, "integrations/api_key_revoke.html", {"api_key": api_key})
+
+
+@require_http_methods(["GET"])
+def integrator_guide(request: HttpRequest) -> HttpResponse:
+    """docs/integrators.md as it is in the repository (Markdown reads well as plain text)."""
+    return HttpResponse(GUIDE.read_text(encoding="utf-8"), content_type="text/plain; charset=utf-8")

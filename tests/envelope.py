@@ -10,7 +10,7 @@ ENVELOPE_FIELDS = {"success", "message", "messageKey", "data", "traceId"}
 def assert_envelope(response: Any, status: int, message_key: str) -> dict[str, Any]:
     """Asserts the status, the envelope's shape, success (from the status), the messageKey, the
     trace id echoed in X-Request-ID, and for errors `data: null` (field errors aside) and the
-    Bearer challenge on an API-key 401. Returns the body."""
+    challenge of every 401 (Bearer, or Session for the password login). Returns the body."""
     body: dict[str, Any] = response.json()
     assert response.status_code == status, body
     assert response["Content-Type"].startswith("application/json")
@@ -24,6 +24,10 @@ def assert_envelope(response: Any, status: int, message_key: str) -> dict[str, A
         assert set(body["data"]) == {"errors"} and body["data"]["errors"]
     elif status >= 400:
         assert body["data"] is None
-    if status == 401 and message_key != "auth.invalid_credentials":
+    if status == 401 and message_key == "auth.invalid_credentials":
+        assert response["WWW-Authenticate"].startswith("Session")
+    elif status == 401:
         assert response["WWW-Authenticate"].startswith("Bearer")
+    if "Allow" in response:
+        assert "OPTIONS" not in response["Allow"]  # OPTIONS is a 405 here
     return body

@@ -3,14 +3,19 @@ argument types."""
 
 from __future__ import annotations
 
+from argparse import ArgumentTypeError
+
 from django.core.management.base import CommandError
 
 from accounts.models import User
 from accounts.selectors import user_get_by_email
+from api.text import text_problem
 
 
 def command_user(email: str) -> User:
     """The account with this email, or the CommandError (exit code 1) every command gives."""
+    if (problem := text_problem(email)) is not None:
+        raise CommandError(f"The email address {problem}.")
     user = user_get_by_email(email=email)
     if user is None:
         raise CommandError(f"No account has the email address {email!r}.")
@@ -31,3 +36,11 @@ def non_negative_int(value: str) -> int:
     if number < 0:
         raise ValueError(value)
     return number
+
+
+def plain_text(value: str) -> str:
+    """An argparse type: text a database can store (no NUL, no unpaired surrogate; an argument
+    with bytes that are not UTF-8 arrives with surrogates in it)."""
+    if (problem := text_problem(value)) is not None:
+        raise ArgumentTypeError(problem)
+    return value

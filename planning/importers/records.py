@@ -10,6 +10,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import models
 
+from api.text import printable, text_problem
 from planning.importers.problems import ImportProblem
 from planning.models import CENT
 from planning.services import validated
@@ -27,7 +28,11 @@ class ProblemCollector:
     def add(
         self, position: tuple[int, int], row: str, field: str, message: str, ref: str = ""
     ) -> None:
-        problem = ImportProblem(row, field, message, ref)
+        # A problem may quote the file (a column name, a value): quoted NULs and unpaired
+        # surrogates become escapes, so the list can be printed, shown and stored.
+        problem = ImportProblem(
+            printable(row), printable(field), printable(message), printable(ref)
+        )
         self._found.append(((*position, len(self._found)), problem))
 
     def __bool__(self) -> bool:
@@ -91,6 +96,9 @@ class RecordReader:
             return None
         if not isinstance(value, str):
             self.problem(field, f"must be a string, got {describe(value)}")
+            return None
+        if (problem := text_problem(value)) is not None:
+            self.problem(field, problem)
             return None
         return value
 

@@ -418,6 +418,8 @@ class PlanSuggestionListApi(IntegratorApiView):
             plan = plan_get_for_user(user=request.user, number=number)
         except Http404:
             raise ApiError("plans.not_found") from None
+        if not self.key_covers_plan(request, plan.pk):  # a key limited to other plans
+            raise ApiError("plans.not_found")
         scope = list_scope(plan=plan, query=query)
         suggestion_sync(plan=plan)
         etag = list_etag(

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import math
+
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
+from api.throttling import UserThrottle
 from planning import selectors, services
 from planning.access import plan_member_required
 from planning.forms import MemberAddForm, MemberRoleForm, form_submit
@@ -39,12 +42,29 @@ def _render_members(
     )
 
 
+class MemberAddThrottle(UserThrottle):
+    """The add form answers whether an email has an account; per owner, it answers only so
+    often (MAINTPLAN_THROTTLE_RATES["member_add"]), whatever the plan."""
+
+    scope = "member_add"
+
+
 @plan_member_required(owner=True)
 @require_http_methods(["GET", "POST"])
 def members(request: HttpRequest, membership: PlanMembership) -> HttpResponse:
     if request.method != "POST":
         return _render_members(request, membership)
     form = MemberAddForm(request.POST, prefix="add")
+    throttle = MemberAddThrottle()
+    if not throttle.allow_request(request, None):  # type: ignore[arg-type]
+        minutes = max(1, math.ceil((throttle.wait() or 60) / 60))
+        form.is_valid()  # bound, so the page shows what was typed
+        message = f"Too many members added or looked up. Try again in {minutes} minutes."
+        form.add_error(None, message)
+        response = _render_members(request, membership, add_form=form)
+        response.status_code = 429
+        response["Retry-After"] = str(minutes * 60)
+        return response
     added = form_submit(form, lambda data: services.membership_add(plan=membership.plan, **data))
     if added:
         messages.success(request, f"{added.user.email} added as {added.get_role_display()}.")

@@ -3,15 +3,15 @@
 from django.urls import path
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
+from api.base import ApiView
 from config.urls import handler500
 from config.urls import urlpatterns as product_urlpatterns
 
 SECRET_IN_ERROR = "Bearer mpk_leakedSecretValue0123456789abcdefXYZ"
 
 
-class ExplodingApi(APIView):
+class ExplodingApi(ApiView):
     def get(self, request: Request) -> Response:
         raise RuntimeError(f"boom with {SECRET_IN_ERROR}")
 

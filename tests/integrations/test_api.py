@@ -31,6 +31,7 @@ def test_session_check_returns_the_identity_behind_the_key(
             "created_at": api_key.created_at.isoformat().replace("+00:00", "Z"),
             "expires_at": None,
             "last_used_at": api_key.last_used_at.isoformat().replace("+00:00", "Z"),
+            "plan_numbers": None,
         },
         "api_access_enabled": True,
     }

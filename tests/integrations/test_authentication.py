@@ -144,16 +144,18 @@ def test_valid_key_costs_one_query_when_recently_used(
     client: Any, api_key_and_raw: tuple[ApiKey, str], django_assert_max_num_queries: Any
 ) -> None:
     api_key, raw = api_key_and_raw
+    session_check(client, f"Bearer {raw}")  # the first use from this address is logged once
     ApiKey.objects.filter(pk=api_key.pk).update(last_used_at=timezone.now())
     with django_assert_max_num_queries(1):
         response = session_check(client, f"Bearer {raw}")
     assert response.status_code == 200
 
 
-def test_first_use_adds_only_the_last_used_write(
+def test_first_use_adds_the_last_used_write_and_the_new_address_line(
     client: Any, raw_key: str, django_assert_num_queries: Any
 ) -> None:
-    with django_assert_num_queries(2):  # the lookup, then the last_used_at UPDATE
+    # The lookup, the last_used_at UPDATE, then the security log's "new address" check and line.
+    with django_assert_num_queries(4):
         response = session_check(client, f"Bearer {raw_key}")
     assert response.status_code == 200
 

@@ -159,3 +159,40 @@ def test_unexpected_exception_outside_drf_under_api_is_500_envelope(client):
     body = assert_envelope(response, 500, "server.error")
     assert body["traceId"] == "plain-fail-0001"
     assert "boom" not in response.content.decode()
+
+
+def test_every_401_carries_a_challenge(client, user):
+    wrong = client.post(
+        "/api/v1/auth/login/user",
+        {"email": user.email, "password": "not-it"},
+        content_type="application/json",
+    )
+    no_key = client.get("/api/v1/platform/plans/1/suggestions")
+
+    assert_envelope(wrong, 401, "auth.invalid_credentials")
+    assert wrong["WWW-Authenticate"] == 'Session realm="maintplan"'
+    assert_envelope(no_key, 401, "auth.missing_api_key")
+    assert no_key["WWW-Authenticate"] == 'Bearer realm="api"'
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "allowed"),
+    [
+        ("get", "/api/v1/auth/login/user", "POST"),
+        ("options", "/api/v1/auth/register/user", "POST"),
+        ("delete", "/api/v1/schema/", "GET, HEAD"),
+        ("options", "/api/v1/schema/", "GET, HEAD"),
+    ],
+)
+def test_allow_lists_only_methods_that_answer(client, method, path, allowed):
+    response = getattr(client, method)(path)
+
+    assert response.status_code == 405
+    assert response["Allow"] == allowed
+
+
+def test_a_401_advertises_no_options(client):
+    response = client.delete("/api/v1/platform/plans/1/suggestions")
+
+    assert_envelope(response, 401, "auth.missing_api_key")
+    assert response["Allow"] == "GET, HEAD"

@@ -48,7 +48,7 @@ def test_raw_key_is_in_no_log_line_and_no_database_column(
     api_access_set(user=user, enabled=True)
     client.force_login(user)
 
-    created = client.post("/profile/integrations/api-keys/new/", {"name": "Lifecycle"})
+    created = client.post("/profile/integrations/api-keys/new/", {"name": "Lifecycle"}, follow=True)
     (raw,) = set(KEY_PATTERN.findall(created.content.decode()))
     api_key = ApiKey.objects.get(owner=user)
 

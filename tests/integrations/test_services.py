@@ -15,6 +15,7 @@ from integrations.services import (
     api_key_mark_used,
     api_key_revoke,
 )
+from tests.factories import UserFactory
 
 
 def test_create_stores_the_hash_and_hint_but_not_the_key(user: Any) -> None:
@@ -67,3 +68,31 @@ def test_access_set_grants_and_withdraws(user: Any) -> None:
     api_access_set(user=user, enabled=False)
     user.refresh_from_db()
     assert user.api_access_enabled is False
+
+
+def test_create_refuses_a_key_over_the_active_limit(user: Any, settings: Any) -> None:
+    settings.API_KEYS_MAX_ACTIVE = 2
+    first, _raw = api_key_create(user=user, name="one")
+    api_key_create(user=user, name="two")
+
+    with pytest.raises(ValidationError, match="already have 2 active keys"):
+        api_key_create(user=user, name="three")
+    # Revoked and expired keys do not count.
+    api_key_revoke(api_key=first)
+    api_key_create(user=user, name="three")
+    ApiKey.objects.filter(name="three").update(expires_at=timezone.now())
+    api_key_create(user=user, name="four")
+    assert ApiKey.objects.count() == 4
+
+
+def test_the_active_limit_is_per_account(user: Any, settings: Any) -> None:
+    settings.API_KEYS_MAX_ACTIVE = 1
+    api_key_create(user=user, name="one")
+
+    api_key_create(user=UserFactory.create(), name="theirs")
+
+    assert ApiKey.objects.count() == 2
+
+
+def test_default_active_limit_is_20(settings: Any) -> None:
+    assert settings.API_KEYS_MAX_ACTIVE == 20

@@ -5,10 +5,11 @@ from typing import Any
 import pytest
 from rest_framework.test import APIRequestFactory
 
-from api.throttling import ApiKeyThrottle
+from api.throttling import ApiKeyThrottle, ApiUserThrottle
 from integrations.models import ApiKey
-from integrations.services import api_key_create, api_key_revoke
+from integrations.services import api_access_set, api_key_create, api_key_revoke
 from tests.envelope import assert_envelope
+from tests.factories import UserFactory
 from tests.integrations.conftest import session_check
 
 
@@ -133,3 +134,37 @@ def test_retry_after_is_the_time_until_a_request_is_allowed(
     assert ApiKeyThrottle().allow_request(request, None) is False
     clock.now += 1.01
     assert ApiKeyThrottle().allow_request(request, None) is True
+
+
+def test_default_rate_per_account_is_1200_per_minute() -> None:
+    assert ApiUserThrottle().get_rate() == "1200/minute"
+
+
+def test_more_keys_do_not_buy_more_requests(client: Any, api_user: Any, settings: Any) -> None:
+    settings.MAINTPLAN_THROTTLE_RATES = {
+        **settings.MAINTPLAN_THROTTLE_RATES,
+        "api_key": "2/minute",
+        "api_user": "3/minute",
+    }
+    raws = [api_key_create(user=api_user, name=f"key {n}")[1] for n in range(4)]
+    answers = [session_check(client, f"Bearer {raw}").status_code for raw in raws]
+
+    assert answers == [200, 200, 200, 429]
+    response = session_check(client, f"Bearer {raws[0]}")
+    assert_envelope(response, 429, "throttle.rate_limited")
+    assert int(response["Retry-After"]) >= 1
+
+
+def test_the_account_limit_is_per_account(client: Any, api_user: Any, settings: Any) -> None:
+    settings.MAINTPLAN_THROTTLE_RATES = {
+        **settings.MAINTPLAN_THROTTLE_RATES,
+        "api_user": "1/minute",
+    }
+    other = UserFactory.create()
+    api_access_set(user=other, enabled=True)
+    _key, mine = api_key_create(user=api_user, name="mine")
+    _key, theirs = api_key_create(user=other, name="theirs")
+
+    assert session_check(client, f"Bearer {mine}").status_code == 200
+    assert session_check(client, f"Bearer {mine}").status_code == 429
+    assert session_check(client, f"Bearer {theirs}").status_code == 200

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from integrations.keys import key_hash
 from integrations.models import ApiKey
-from integrations.services import api_access_set, api_key_create, api_key_revoke
+from integrations.services import api_access_set, api_key_create, api_key_revoke, api_key_roll
 
 LIST_URL = "/profile/integrations/api-keys/"
 CREATE_URL = "/profile/integrations/api-keys/new/"
@@ -54,18 +54,60 @@ def test_list_does_not_show_other_users_keys(logged_in: Client, other_user: Any)
     assert "Somebody else" not in logged_in.get(LIST_URL).content.decode()
 
 
-def test_create_shows_the_key_once(logged_in: Client, user: Any) -> None:
-    response = logged_in.post(CREATE_URL, {"name": "Monitoring"})
-    html = response.content.decode()
-    assert response.status_code == 200
-    (raw,) = set(KEY_PATTERN.findall(html))
+def test_create_redirects_and_shows_the_key_once(logged_in: Client, user: Any) -> None:
+    posted = logged_in.post(CREATE_URL, {"name": "Monitoring"})
+
     api_key = ApiKey.objects.get(owner=user)
+    assert posted.status_code == 302
+    assert posted["Location"] == reverse("integrations:api_key_created", args=[api_key.pk])
+    assert KEY_PATTERN.search(posted.content.decode()) is None
+    response = logged_in.get(posted["Location"])
+    html = response.content.decode()
+    (raw,) = set(KEY_PATTERN.findall(html))
     assert api_key.name == "Monitoring"
     assert api_key.key_hash == key_hash(raw)
     assert "shown only this once" in html
     assert "Copy key" in html
     assert "no-store" in response["Cache-Control"]
     assert raw not in logged_in.get(LIST_URL).content.decode()
+
+
+def test_reloading_the_new_key_page_shows_no_key_and_creates_none(
+    logged_in: Client, user: Any
+) -> None:
+    posted = logged_in.post(CREATE_URL, {"name": "Monitoring"})
+    assert KEY_PATTERN.search(logged_in.get(posted["Location"]).content.decode())
+
+    reloaded = logged_in.get(posted["Location"])
+
+    html = reloaded.content.decode()
+    assert reloaded.status_code == 200
+    assert KEY_PATTERN.search(html) is None
+    assert "This key is no longer shown" in html
+    assert ApiKey.objects.count() == 1
+
+
+def test_the_new_key_is_not_kept_whole_in_the_session_or_the_cookie(
+    logged_in: Client, user: Any
+) -> None:
+    posted = logged_in.post(CREATE_URL, {"name": "Monitoring"})
+    session_values = str(dict(logged_in.session.items()))
+    cookie = posted.cookies["new_api_key_pad"]
+
+    raw = KEY_PATTERN.findall(logged_in.get(posted["Location"]).content.decode())[0]
+
+    assert raw[4:-6] not in session_values
+    assert raw[4:-6] not in cookie.value
+    assert cookie["httponly"] and cookie["path"] == posted["Location"]
+    assert "integrations.new_api_key" not in logged_in.session
+
+
+def test_another_browser_cannot_see_the_new_key(logged_in: Client, user: Any) -> None:
+    posted = logged_in.post(CREATE_URL, {"name": "Monitoring"})
+    other = Client()
+    other.force_login(user)  # the same account, without the first browser's pad cookie
+
+    assert KEY_PATTERN.search(other.get(posted["Location"]).content.decode()) is None
 
 
 def test_list_never_shows_a_raw_key(logged_in: Client, user: Any) -> None:
@@ -158,8 +200,22 @@ def test_screen_has_no_notice_when_the_policy_is_off(logged_in: Client, settings
 
 
 def test_created_page_repeats_the_access_notice(logged_in: Client) -> None:
-    html = logged_in.post(CREATE_URL, {"name": "x"}).content.decode()
+    html = logged_in.post(CREATE_URL, {"name": "x"}, follow=True).content.decode()
     assert "API access is not enabled for your account" in html
+
+
+def test_create_page_says_when_api_access_is_not_enabled(logged_in: Client) -> None:
+    html = logged_in.get(CREATE_URL).content.decode()
+    assert "API access is not enabled for your account" in html
+
+
+def test_list_links_to_the_api_docs_and_the_guide(logged_in: Client) -> None:
+    html = logged_in.get(LIST_URL).content.decode()
+    assert 'href="/api/v1/docs/"' in html
+    assert 'href="/profile/integrations/guide/"' in html
+    guide = logged_in.get("/profile/integrations/guide/")
+    assert guide.status_code == 200
+    assert guide.content.decode().startswith("# Integrator guide")
 
 
 def test_list_shows_expired_state(logged_in: Client, user: Any) -> None:
@@ -169,3 +225,92 @@ def test_list_shows_expired_state(logged_in: Client, user: Any) -> None:
         expires_at=timezone.now() - timedelta(days=1),
     )
     assert "Expired" in logged_in.get(LIST_URL).content.decode()
+
+
+def test_create_over_the_active_limit_shows_the_error(
+    logged_in: Client, user: Any, settings: Any
+) -> None:
+    settings.API_KEYS_MAX_ACTIVE = 1
+    api_key_create(user=user, name="one")
+
+    response = logged_in.post(CREATE_URL, {"name": "two"})
+
+    assert response.status_code == 200
+    assert "already have 1 active keys" in response.content.decode()
+    assert ApiKey.objects.count() == 1
+
+
+@pytest.mark.parametrize(("choice", "days"), [("7", 7), ("30", 30), ("90", 90), ("365", 365)])
+def test_expiry_presets(logged_in: Client, user: Any, choice: str, days: int) -> None:
+    logged_in.post(CREATE_URL, {"name": "Preset", "expires_in": choice})
+
+    api_key = ApiKey.objects.get(owner=user)
+    assert api_key.expires_at is not None
+    lifetime = api_key.expires_at - api_key.created_at
+    assert abs(lifetime - timedelta(days=days)) < timedelta(seconds=5)
+
+
+def test_the_default_expiry_is_90_days(logged_in: Client, user: Any) -> None:
+    form_html = logged_in.get(CREATE_URL).content.decode()
+    assert re.search(r'<option value="90" selected>', form_html)
+
+    logged_in.post(CREATE_URL, {"name": "Default"})
+
+    api_key = ApiKey.objects.get(owner=user)
+    assert api_key.expires_at is not None
+    lifetime = api_key.expires_at - api_key.created_at
+    assert abs(lifetime - timedelta(days=90)) < timedelta(seconds=5)
+
+
+def test_no_expiry_is_possible_with_a_warning(logged_in: Client, user: Any) -> None:
+    assert "No expiry (not recommended)" in logged_in.get(CREATE_URL).content.decode()
+
+    shown = logged_in.post(CREATE_URL, {"name": "Forever", "expires_in": "never"}, follow=True)
+
+    assert ApiKey.objects.get(owner=user).expires_at is None
+    assert "This key never expires" in shown.content.decode()
+
+
+def test_on_a_date_needs_the_date(logged_in: Client) -> None:
+    response = logged_in.post(CREATE_URL, {"name": "Dated", "expires_in": "date"})
+
+    assert response.status_code == 200
+    assert "Choose the date the key stops working." in response.content.decode()
+    assert not ApiKey.objects.exists()
+
+
+def test_list_shows_revoked_and_rolled_dates(logged_in: Client, user: Any) -> None:
+    revoked, _raw = api_key_create(user=user, name="Old")
+    api_key_revoke(api_key=revoked)
+    rolled, _raw = api_key_create(user=user, name="Rolled")
+    api_key_roll(api_key=rolled, grace=timedelta(hours=1))
+    revoked.refresh_from_db()
+    rolled.refresh_from_db()
+
+    html = logged_in.get(LIST_URL).content.decode()
+
+    assert f"revoked {revoked.revoked_at:%Y-%m-%d %H:%M} UTC" in html
+    assert f"rolled {rolled.rolled_at:%Y-%m-%d %H:%M} UTC" in html
+
+
+def test_roll_shows_the_new_key_once_and_keeps_the_old_for_the_grace(
+    logged_in: Client, user: Any
+) -> None:
+    old, _raw = api_key_create(user=user, name="ERP")
+    url = reverse("integrations:api_key_roll", args=[old.pk])
+    assert "24 hours" in logged_in.get(url).content.decode()
+
+    posted = logged_in.post(url, {"grace": "3600"})
+
+    new = ApiKey.objects.exclude(pk=old.pk).get()
+    assert posted.status_code == 302
+    html = logged_in.get(posted["Location"]).content.decode()
+    (raw,) = set(KEY_PATTERN.findall(html))
+    assert new.key_hash == key_hash(raw) and new.name == "ERP"
+    old.refresh_from_db()
+    assert old.rolled_at is not None
+    assert old.expires_at is not None
+    assert abs(old.expires_at - (old.rolled_at + timedelta(hours=1))) < timedelta(seconds=1)
+    # A rolled key cannot be rolled again.
+    assert "Only a working key" in logged_in.post(url, {"grace": "0"}).content.decode()
+    assert ApiKey.objects.count() == 2

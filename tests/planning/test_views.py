@@ -888,3 +888,28 @@ def test_page_query_count_does_not_grow_with_the_plan(
 
     assert response.status_code == 200
     assert len(large) == len(small)
+
+
+def test_member_lookups_are_limited_per_owner(client: Client, world: World, settings: Any) -> None:
+    settings.MAINTPLAN_THROTTLE_RATES = {
+        **settings.MAINTPLAN_THROTTLE_RATES,
+        "member_add": "3/hour",
+    }
+    client.force_login(world.owner.user)
+    url = _urls(world)["members_add"][1]
+    guesses = [f"guess{n}@example.com" for n in range(4)]
+
+    answers = [client.post(url, {"add-email": g, "add-role": "viewer"}) for g in guesses]
+
+    assert [a.status_code for a in answers] == [200, 200, 200, 429]
+    refused = answers[-1].content.decode()
+    assert "Too many members added or looked up" in refused
+    assert "No account uses this email" not in refused
+    assert int(answers[-1]["Retry-After"]) > 0
+    # Another plan of the same owner shares the limit.
+    other = PlanMembershipFactory.create(user=world.owner.user, role=PlanRole.OWNER)
+    again = client.post(
+        reverse("planning:members", args=[other.plan.number]),
+        {"add-email": "x@example.com", "add-role": "viewer"},
+    )
+    assert again.status_code == 429

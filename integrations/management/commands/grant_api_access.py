@@ -4,7 +4,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from accounts.management import command_user
+from accounts.management import command_user, plain_text
 from integrations.services import api_access_set
 
 
@@ -12,7 +12,7 @@ class Command(BaseCommand):
     help = "Enables API access for an account (or withdraws it with --revoke)."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("email", help="Email address of the account.")
+        parser.add_argument("email", type=plain_text, help="Email address of the account.")
         parser.add_argument(
             "--revoke", action="store_true", help="Withdraw API access instead of granting it."
         )

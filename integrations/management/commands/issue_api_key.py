@@ -3,12 +3,14 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import timezone
 
-from accounts.management import command_user, positive_int
+from accounts.management import command_user, plain_text, positive_int
 from integrations.selectors import api_access_granted
 from integrations.services import api_key_create
+from planning.models import Plan
 
 
 class Command(BaseCommand):
@@ -18,8 +20,8 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("email", help="Email address of the key's owner.")
-        parser.add_argument("--name", required=True, help="Name of the key.")
+        parser.add_argument("email", type=plain_text, help="Email address of the key's owner.")
+        parser.add_argument("--name", type=plain_text, required=True, help="Name of the key.")
         parser.add_argument(
             "--expires-days",
             type=positive_int,
@@ -27,15 +29,44 @@ class Command(BaseCommand):
             metavar="N",
             help="Expire the key N days (>= 1) from now; default: no expiry.",
         )
+        parser.add_argument(
+            "--plan",
+            type=positive_int,
+            nargs="+",
+            action="extend",
+            default=None,
+            metavar="NUMBER",
+            dest="plan_numbers",
+            help="Limit the key to these plans (numbers of plans the owner is a member of); "
+            "default: every plan the owner can see.",
+        )
 
     def handle(
-        self, *args: Any, email: str, name: str, expires_days: int | None, **options: Any
+        self,
+        *args: Any,
+        email: str,
+        name: str,
+        expires_days: int | None,
+        plan_numbers: list[int] | None,
+        **options: Any,
     ) -> None:
         user = command_user(email)
+        plans = None
+        if plan_numbers is not None:
+            plans = list(Plan.objects.filter(memberships__user=user, number__in=plan_numbers))
+            missing = sorted(set(plan_numbers) - {plan.number for plan in plans})
+            if missing:
+                shown = ", ".join(f"#{number}" for number in missing)
+                raise CommandError(f"{user.email} is not a member of plan(s) {shown}.")
         if not name.strip():
             raise CommandError("--name must not be empty.")
         expires_at = timezone.now() + timedelta(days=expires_days) if expires_days else None
-        _api_key, raw_key = api_key_create(user=user, name=name, expires_at=expires_at)
+        try:
+            _api_key, raw_key = api_key_create(
+                user=user, name=name, expires_at=expires_at, plans=plans
+            )
+        except ValidationError as error:
+            raise CommandError(" ".join(error.messages)) from None
         if not api_access_granted(user=user):
             self.stderr.write(
                 f"Note: API access is not enabled for {user.email}; the key is refused until "

@@ -8,7 +8,7 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import timezone
 
-from accounts.management import command_user, non_negative_int, positive_int
+from accounts.management import command_user, non_negative_int, plain_text, positive_int
 from planning.importers import ImportRejected, plan_import_document
 from planning.importers.terminal import TerminalProgress
 from planning.models import ActionKind, ActionStatus, Code, NodeKind
@@ -106,8 +106,8 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--nodes", type=positive_int, required=True, metavar="N")
         parser.add_argument("--actions", type=non_negative_int, required=True, metavar="M")
-        parser.add_argument("--owner", required=True, metavar="EMAIL")
-        parser.add_argument("--name")
+        parser.add_argument("--owner", type=plain_text, required=True, metavar="EMAIL")
+        parser.add_argument("--name", type=plain_text)
         parser.add_argument("--seed", type=int, default=1)
 
     def handle(

@@ -5,7 +5,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from accounts.management import command_user
+from accounts.management import command_user, plain_text
 from planning.importers import ImportRejected, plan_import, plan_import_csv
 from planning.importers.terminal import TerminalProgress
 
@@ -29,9 +29,13 @@ class Command(BaseCommand):
         parser.add_argument(
             "--actions-csv", metavar="FILE", help="The actions .csv file of a CSV import."
         )
-        parser.add_argument("--owner", required=True, metavar="EMAIL", help="The plan's owner.")
         parser.add_argument(
-            "--name", help="The plan's name (default: the JSON file's; required for CSV)."
+            "--owner", type=plain_text, required=True, metavar="EMAIL", help="The plan's owner."
+        )
+        parser.add_argument(
+            "--name",
+            type=plain_text,
+            help="The plan's name (default: the JSON file's; required for CSV).",
         )
 
     def handle(
