@@ -225,3 +225,26 @@ def code_catalog_options(*, limit: int = 2000) -> list[tuple[str, str]]:
 
 def code_get_by_code(*, code: str) -> Code | None:
     return Code.objects.filter(code=(code or "").strip()).first()
+
+
+# --- projects ---------------------------------------------------------------------------------
+
+
+def project_list(*, plan: Plan) -> QuerySet[Project]:
+    """The plan's projects with `action_count` and `total` (cancelled actions left out)."""
+    live = ~Q(actions__status=ActionStatus.CANCELLED)
+    return (
+        Project.objects.filter(plan=plan)
+        .annotate(
+            action_count=Count("actions"),
+            total=Coalesce(Sum("actions__estimated_cost", filter=live), Decimal(0)),
+        )
+        .order_by("year", "name", "id")
+    )
+
+
+def project_get(*, plan: Plan, project_id: Any) -> Project:
+    try:
+        return Project.objects.get(plan=plan, pk=project_id)
+    except (Project.DoesNotExist, ValidationError, ValueError):
+        raise Http404("No such project") from None

@@ -13,9 +13,7 @@ from decimal import Decimal
 from typing import Any
 
 import orjson
-from django.db import connection
 from django.db.models import Count, Q, QuerySet, Sum, TextField
-from django.db.models.expressions import RawSQL
 from django.db.models.functions import Cast
 from django.http import Http404
 
@@ -25,11 +23,11 @@ from planning.models import (
     ActionStatus,
     Code,
     Plan,
-    StructureNode,
     Suggestion,
     SuggestionStatus,
 )
 from planning.selectors import structure_flat
+from planning.tree import node_subtree_sql
 
 CHART_HEIGHT = 160  # px of the tallest bar
 CHART_BAR = 28  # px per year (bar and gap)
@@ -146,27 +144,10 @@ def suggestions_open_queryset(
         if filters.suggestion_types:
             queryset = queryset.filter(suggestion_type__in=filters.suggestion_types)
         if filters.structure_node_id is not None:
-            queryset = queryset.filter(structure_node_id__in=_subtree(filters.structure_node_id))
+            queryset = queryset.filter(
+                structure_node_id__in=node_subtree_sql(filters.structure_node_id)
+            )
     return queryset.order_by(*LIST_ORDER).only(*_PAYLOAD_FIELDS)
-
-
-_SUBTREE_SQL = """
-WITH RECURSIVE subtree(id) AS (
-    SELECT id FROM {node} WHERE id = %s
-    UNION
-    SELECT child.id FROM {node} child JOIN subtree ON child.parent_id = subtree.id
-)
-SELECT id FROM subtree
-"""
-
-
-def _subtree(node_id: Any) -> RawSQL:
-    """The ids of a node and of every node below it, as a subquery the database walks itself
-    (the same SQL on SQLite and PostgreSQL): no id list however large the subtree, and only the
-    subtree's rows are read. UNION, not UNION ALL, so even a cycle written by raw SQL ends."""
-    prepared = StructureNode._meta.get_field("id").get_db_prep_value(node_id, connection)
-    # The table name is ours; the node id travels as a parameter.
-    return RawSQL(_SUBTREE_SQL.format(node=StructureNode._meta.db_table), [prepared])  # noqa: S611
 
 
 def suggestions_open(

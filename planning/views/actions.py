@@ -1,4 +1,5 @@
-"""Actions: adding one from the plan page, editing, cancelling and marking one done."""
+"""Actions: the plan's Actions tab, adding an action there, editing, cancelling and marking one
+done (each returns to the list with the filters and page the user was on)."""
 
 from __future__ import annotations
 
@@ -10,24 +11,28 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
 from planning import selectors, services
-from planning.access import plan_member_required, plan_url
+from planning.access import actions_url, next_url, plan_member_required
 from planning.forms import ActionForm, form_submit
 from planning.models import PlanMembership
-from planning.views._pages import plan_detail_render
+from planning.views._pages import plan_actions_render
+
+
+@plan_member_required()
+@require_http_methods(["GET"])
+def action_list(request: HttpRequest, membership: PlanMembership) -> HttpResponse:
+    return plan_actions_render(request, membership)
 
 
 @plan_member_required(edit=True)
 @require_POST
 def action_create(request: HttpRequest, membership: PlanMembership) -> HttpResponse:
     plan = membership.plan
-    form = ActionForm(
-        request.POST, prefix="action", plan=plan, flat_tree=selectors.structure_flat(plan=plan)
-    )
+    form = ActionForm(request.POST, prefix="action", plan=plan)
     action = form_submit(form, lambda data: services.action_create(plan=plan, **data))
     if action:
         messages.success(request, f"Action “{action.title}” added for {action.planned_year}.")
-        return redirect(plan_url(membership.plan) + "#actions")
-    return plan_detail_render(request, membership, action_form=form)
+        return redirect(actions_url(plan))
+    return plan_actions_render(request, membership, action_form=form)
 
 
 @plan_member_required(edit=True)
@@ -35,17 +40,15 @@ def action_create(request: HttpRequest, membership: PlanMembership) -> HttpRespo
 def action_edit(request: HttpRequest, membership: PlanMembership, action_id: Any) -> HttpResponse:
     plan = membership.plan
     action = selectors.action_get(plan=plan, action_id=action_id)
-    flat_tree = selectors.structure_flat(plan=plan)
     if request.method == "POST":
-        form = ActionForm(request.POST, prefix="action", plan=plan, flat_tree=flat_tree)
+        form = ActionForm(request.POST, prefix="action", plan=plan)
         if form_submit(form, lambda data: services.action_update(action=action, **data)):
             messages.success(request, f"Action “{action.title}” saved.")
-            return redirect(plan_url(membership.plan) + "#actions")
+            return redirect(next_url(request, plan, actions_url(plan)))
     else:
         form = ActionForm(
             prefix="action",
             plan=plan,
-            flat_tree=flat_tree,
             initial={
                 "node": str(action.node_id),
                 "title": action.title,
@@ -58,7 +61,13 @@ def action_edit(request: HttpRequest, membership: PlanMembership, action_id: Any
     return render(
         request,
         "planning/action_edit.html",
-        {"plan": plan, "action": action, "form": form, "can_edit": membership.can_edit},
+        {
+            "plan": plan,
+            "action": action,
+            "form": form,
+            "can_edit": membership.can_edit,
+            "next": request.POST.get("next") or request.GET.get("next", ""),
+        },
     )
 
 
@@ -68,7 +77,7 @@ def action_cancel(request: HttpRequest, membership: PlanMembership, action_id: A
     action = selectors.action_get(plan=membership.plan, action_id=action_id)
     services.action_cancel(action=action)
     messages.success(request, f"Action “{action.title}” cancelled.")
-    return redirect(plan_url(membership.plan) + "#actions")
+    return redirect(next_url(request, membership.plan, actions_url(membership.plan)))
 
 
 @plan_member_required(edit=True)
@@ -77,4 +86,4 @@ def action_done(request: HttpRequest, membership: PlanMembership, action_id: Any
     action = selectors.action_get(plan=membership.plan, action_id=action_id)
     services.action_mark_done(action=action)
     messages.success(request, f"Action “{action.title}” marked done.")
-    return redirect(plan_url(membership.plan) + "#actions")
+    return redirect(next_url(request, membership.plan, actions_url(membership.plan)))
