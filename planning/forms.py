@@ -439,7 +439,7 @@ class PlanDeleteForm(forms.Form):
     def clean_confirm_name(self) -> str:
         typed = self.cleaned_data["confirm_name"]
         if typed.strip() != self.plan.name:
-            raise ValidationError("That is not the plan's name; nothing was deleted.")
+            raise ValidationError("That is not the name of the plan; nothing was deleted.")
         return typed
 
 
