@@ -176,7 +176,7 @@ def node_picker_bind(form: forms.BaseForm, name: str, plan: Plan) -> None:
     widget.search_url = reverse("planning:node_lookup", args=[plan.number])
 
 
-def _plan_node(plan: Plan, value: Any, *, kind: str = "") -> StructureNode:
+def plan_node_clean(plan: Plan, value: Any, *, kind: str = "") -> StructureNode:
     """The node of `plan` with id `value` (a UUID field's cleaned value)."""
     nodes = StructureNode.objects.filter(plan=plan, pk=value)
     if kind:
@@ -267,7 +267,7 @@ class NodeMoveForm(forms.Form):
 
     def clean_parent(self) -> StructureNode | None:
         value = self.cleaned_data.get("parent")
-        return _plan_node(self.plan, value) if value else None
+        return plan_node_clean(self.plan, value) if value else None
 
 
 class CodeSearchForm(forms.Form):
@@ -312,7 +312,7 @@ class ActionForm(ModelRulesForm):
             self.fields["project"].widget = forms.HiddenInput()
 
     def clean_node(self) -> StructureNode:
-        return _plan_node(self.plan, self.cleaned_data["node"])
+        return plan_node_clean(self.plan, self.cleaned_data["node"])
 
     def clean_project(self) -> Project | None:
         return self.projects.get(self.cleaned_data.get("project") or "")
@@ -374,11 +374,11 @@ class ActionFilterForm(forms.Form):
 
     def clean_node(self) -> uuid.UUID | None:
         value = self.cleaned_data.get("node")
-        return _plan_node(self.plan, value).pk if value else None
+        return plan_node_clean(self.plan, value).pk if value else None
 
     def clean_building(self) -> uuid.UUID | None:
         value = self.cleaned_data.get("building")
-        return _plan_node(self.plan, value, kind=NodeKind.BUILDING).pk if value else None
+        return plan_node_clean(self.plan, value, kind=NodeKind.BUILDING).pk if value else None
 
     def filters(self) -> ActionFilters:
         """The valid filters (all of them, when the form is valid)."""

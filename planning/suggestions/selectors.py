@@ -147,7 +147,8 @@ def suggestions_open_queryset(
             queryset = queryset.filter(
                 structure_node_id__in=node_subtree_sql(filters.structure_node_id)
             )
-    return queryset.order_by(*LIST_ORDER).only(*_PAYLOAD_FIELDS)
+    # The fingerprint tells a deviation's fixes apart (cost or timing) on the planning page.
+    return queryset.order_by(*LIST_ORDER).only(*_PAYLOAD_FIELDS, "fingerprint")
 
 
 def suggestions_open(

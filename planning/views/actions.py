@@ -3,6 +3,7 @@ done (each returns to the list with the filters and page the user was on)."""
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 from django.contrib import messages
@@ -13,7 +14,9 @@ from django.views.decorators.http import require_http_methods, require_POST
 from planning import selectors, services
 from planning.access import actions_url, next_url, plan_member_required
 from planning.forms import ActionForm, form_submit
-from planning.models import PlanMembership
+from planning.models import Action, PlanMembership, Suggestion
+from planning.money import money_format
+from planning.suggestions.services import deviation_fix
 from planning.views._pages import plan_actions_render
 
 
@@ -58,6 +61,7 @@ def action_edit(request: HttpRequest, membership: PlanMembership, action_id: Any
                 "project": str(action.project_id) if action.project_id else "",
             },
         )
+    _reference_beside(form, request, action)
     return render(
         request,
         "planning/action_edit.html",
@@ -69,6 +73,37 @@ def action_edit(request: HttpRequest, membership: PlanMembership, action_id: Any
             "next": request.POST.get("next") or request.GET.get("next", ""),
         },
     )
+
+
+def _reference_beside(form: ActionForm, request: HttpRequest, action: Action) -> None:
+    """Opened from a deviation's "Edit the action": its reference figure beside the field."""
+    suggestion_id = request.GET.get("suggestion") or request.POST.get("suggestion")
+    if not suggestion_id:
+        return
+    suggestion = (
+        Suggestion.objects.filter(plan=action.plan, pk__in=_uuids(suggestion_id))
+        .only("fingerprint", "suggestion_type", "recommended_action_json")
+        .first()
+    )
+    fix = deviation_fix(suggestion) if suggestion is not None else None
+    if fix is None:
+        return
+    if fix[0] == "cost":
+        form.fields["estimated_cost"].help_text = (
+            f"Reference: {money_format(fix[1], action.plan.currency)} "
+            "(the unit cost of the code times the quantity of the node)."
+        )
+    else:
+        form.fields[
+            "planned_year"
+        ].help_text = f"Due in {fix[1]} (install year + the code's service life)."
+
+
+def _uuids(value: str) -> list[uuid.UUID]:
+    try:
+        return [uuid.UUID(value)]
+    except ValueError:
+        return []
 
 
 @plan_member_required(edit=True)
