@@ -13,7 +13,7 @@ from planning.money import money_format
 
 WIDTH = 880
 HEIGHT = 280
-LEFT = 96  # room for the axis labels
+LEFT = 100  # room for the axis labels
 RIGHT = 8
 TOP = 12
 BOTTOM = 28  # room for the years
@@ -66,6 +66,15 @@ def _nice_step(peak: Decimal) -> Decimal:
     return Decimal(str(10 * magnitude))  # pragma: no cover - the loop always returns
 
 
+def axis_label(value: Decimal, currency: str) -> str:
+    """A tick's amount, short enough for the axis: 0, 750 k, 1.5 M, 2 bn (and the currency)."""
+    for size, suffix in ((Decimal(10) ** 9, "bn"), (Decimal(10) ** 6, "M"), (Decimal(1000), "k")):
+        if value >= size:
+            figure = (value / size).quantize(Decimal("0.1")).normalize()
+            return f"{figure:f}\u00a0{suffix}\u00a0{currency}".strip()
+    return f"{value.normalize():f}\u00a0{currency}".strip()
+
+
 def cost_chart(*, years: list[int], series: list[ChartSeries], currency: str) -> Chart:
     totals = [sum((s.values[i] for s in series), Decimal(0)) for i in range(len(years))]
     peak = max(totals, default=Decimal(0))
@@ -84,7 +93,7 @@ def cost_chart(*, years: list[int], series: list[ChartSeries], currency: str) ->
     ticks = []
     value = Decimal(0)
     while value <= top_value:
-        ticks.append(Tick(y=round(y_of(value), 1), label=money_format(value, currency)))
+        ticks.append(Tick(y=round(y_of(value), 1), label=axis_label(value, currency)))
         value += step
     segments: list[Segment] = []
     labels: list[YearLabel] = []
