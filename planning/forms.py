@@ -278,8 +278,8 @@ class CodeAssignForm(forms.Form):
     code = forms.CharField(
         max_length=Code._meta.get_field("code").max_length,
         label="Code",
-        help_text="Type a catalog code (suggestions appear as you type) or search below.",
-        widget=forms.TextInput(attrs={"list": "code-catalog", "autocomplete": "off"}),
+        help_text="Type a catalog code, or search the catalog below.",
+        widget=forms.TextInput(attrs={"autocomplete": "off"}),
     )
 
 

@@ -23,8 +23,15 @@ from planning.forms import (
     form_submit,
 )
 from planning.models import NodeKind, PlanMembership, StructureNode
+from planning.suggestions.selectors import suggestions_open_queryset
 from planning.tree import LEVEL_LIMIT, node_ancestors, node_search, tree_children
 from planning.views._pages import plan_detail_render
+
+
+# The node page lists the node's own actions and open suggestions up to these counts; the
+# Actions tab and the planning view (filtered to the node) have the rest.
+NODE_ACTIONS_SHOWN = 20
+NODE_SUGGESTIONS_SHOWN = 10
 
 
 def _node_url(node: StructureNode) -> str:
@@ -121,8 +128,19 @@ def _render_node_detail(
             "code_form": forms.get("code_form") or CodeAssignForm(prefix="code"),
             "search_form": search_form,
             "query": query,
-            "search_results": list(selectors.code_search(query=query)),
-            "code_options": selectors.code_catalog_options() if membership.can_edit else [],
+            # The catalog is searched on request, not listed on every visit.
+            "search_results": list(selectors.code_search(query=query)) if query else [],
+            "own_actions": list(
+                node.actions.select_related("project").order_by("planned_year", "title", "id")[
+                    :NODE_ACTIONS_SHOWN
+                ]
+            ),
+            "own_action_count": node.actions.count(),
+            "suggestions": list(
+                suggestions_open_queryset(plan=plan).filter(structure_node=node)[
+                    :NODE_SUGGESTIONS_SHOWN
+                ]
+            ),
             "actions_url": actions_url(membership.plan, node=node.pk),
         },
     )

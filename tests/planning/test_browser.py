@@ -58,6 +58,7 @@ def test_create_import_assign_code_and_add_action(
 
     # assign a catalog code to the lift, found by searching the catalog
     page.click("#structure a:has-text('Staircase lift')")
+    page.locator("#assign-code summary").click()  # the catalog opens on request
     page.fill("input[name=q]", "elevator")
     page.click("#assign-code button:has-text('Search')")
     page.locator("#code-results tr[data-code='461.1'] button:has-text('Assign')").click()

@@ -916,15 +916,35 @@ def test_actions_total_leaves_cancelled_actions_out(client: Client, world: World
 
 
 @pytest.mark.usefixtures("starter_catalog")
-def test_code_input_offers_the_catalog_as_a_datalist(client: Client, world: World) -> None:
+def test_node_page_searches_the_catalog_only_when_asked(client: Client, world: World) -> None:
+    client.force_login(world.owner.user)
+    url = reverse("planning:node_detail", args=[world.plan.number, world.component.pk])
+
+    visit = client.get(url).content.decode()
+    search = client.get(url, {"q": "membrane"}).content.decode()
+
+    assert "363.2" not in visit and 'id="code-results"' not in visit
+    assert '<details id="assign-code">' in visit  # closed until opened
+    assert 'tr data-code="363.2"' in search and '<details id="assign-code" open>' in search
+
+
+def test_node_page_lists_its_own_actions_and_open_suggestions(
+    client: Client, world: World
+) -> None:
+    from planning.suggestions.sync import suggestion_sync
+
+    ActionFactory.create(node=world.site, title="Fence", planned_year=2031)
+    suggestion_sync(plan=world.plan)
     client.force_login(world.owner.user)
 
     page = client.get(
         reverse("planning:node_detail", args=[world.plan.number, world.component.pk])
     ).content.decode()
 
-    assert 'list="code-catalog"' in page
-    assert '<option value="363.2">Flat roof waterproofing, bitumen membrane</option>' in page
+    own = page[page.index('id="node-actions"') : page.index('id="node-suggestions"')]
+    assert "Fix roof" in own and "Fence" not in own
+    suggestions = page[page.index('id="node-suggestions"') :]
+    assert "Assign a classification code to “Old roof”" in suggestions
 
 
 @pytest.mark.parametrize("page_name", ["plan_detail", "node_detail"])
