@@ -928,9 +928,7 @@ def test_node_page_searches_the_catalog_only_when_asked(client: Client, world: W
     assert 'tr data-code="363.2"' in search and '<details id="assign-code" open>' in search
 
 
-def test_node_page_lists_its_own_actions_and_open_suggestions(
-    client: Client, world: World
-) -> None:
+def test_node_page_lists_its_own_actions_and_open_suggestions(client: Client, world: World) -> None:
     from planning.suggestions.sync import suggestion_sync
 
     ActionFactory.create(node=world.site, title="Fence", planned_year=2031)
