@@ -52,7 +52,7 @@ def test_create_import_assign_code_and_add_action(
     # the tree opens down to the building; the lift is below it, loaded when it is opened
     expect(page.locator("#structure")).to_contain_text("Main building")
     expect(page.locator("#structure")).not_to_contain_text("Staircase lift")
-    page.get_by_role("button", name="Show the 1 node under Main building").click()
+    page.get_by_role("button", name="Show what is under Main building").click()
     expect(page.locator("#structure")).to_contain_text("Staircase lift")
     expect(page.locator("#structure .badge.warning")).to_contain_text("no code")
 
@@ -89,5 +89,5 @@ def test_create_import_assign_code_and_add_action(
         "Modernise lift controls",
     }
     page.click("nav.tabs a:has-text('Structure')")
-    page.get_by_role("button", name="Show the 1 node under Main building").click()
+    page.get_by_role("button", name="Show what is under Main building").click()
     expect(page.locator("#structure")).to_contain_text("461.1")
