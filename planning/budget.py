@@ -35,6 +35,7 @@ WITH RECURSIVE placed(id, building_id) AS (
     UNION ALL
     SELECT n.id, CASE WHEN n.kind = %s THEN n.id ELSE placed.building_id END
     FROM {node} n JOIN placed ON n.parent_id = placed.id
+    WHERE n.plan_id = %s
 )
 SELECT placed.building_id, a.planned_year, a.kind, SUM(a.estimated_cost), COUNT(*)
 FROM {action} a JOIN placed ON a.node_id = placed.id
@@ -118,6 +119,7 @@ def plan_budget(*, plan: Plan, year_from: int, year_to: int) -> Budget:
                 NodeKind.BUILDING,
                 plan_id,
                 NodeKind.BUILDING,
+                plan_id,
                 plan_id,
                 ActionStatus.PLANNED,
                 year_from,

@@ -14,7 +14,8 @@ but get no buttons, and a POST from them is refused with 403 (`plan_member_requi
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 from urllib.parse import urlencode
 from uuid import UUID
 
@@ -44,13 +45,16 @@ from planning.models import (
     SuggestionType,
 )
 from planning.money import money_format
+from planning.suggestions.figures_cache import plan_figure
 from planning.suggestions.forms import ApplyCodeForm, BulkDismissForm, DismissForm, PlanningViewForm
 from planning.suggestions.selectors import (
     SuggestionFilters,
     SuggestionPayload,
     codes_by_id,
+    plan_suggestions_version,
     suggestion_get,
     suggestion_payload,
+    suggestions_open_count,
     suggestions_open_queryset,
 )
 from planning.suggestions.services import (
@@ -66,6 +70,7 @@ from planning.suggestions.services import (
 from planning.suggestions.sync import suggestion_sync
 from planning.views._pages import plan_tab_context
 
+T = TypeVar("T")
 SUGGESTIONS_PER_PAGE = 25
 DISMISSED_PER_PAGE = 50
 
@@ -153,9 +158,20 @@ def _facet_counts(
 def action_planning(request: HttpRequest, membership: PlanMembership) -> HttpResponse:
     plan = membership.plan
     suggestion_sync(plan=plan)
+    version = plan_suggestions_version(plan=plan)
+
+    def figure(name: str, parts: tuple[Any, ...], compute: Callable[[], T]) -> T:
+        return plan_figure(
+            plan_id=plan.pk, version=version, name=name, parts=parts, compute=compute
+        )
+
     form = PlanningViewForm(request.GET or None, plan=plan)
     year_from, year_to = form.years(this_year=timezone.now().year)
-    budget = plan_budget(plan=plan, year_from=year_from, year_to=year_to)
+    budget = figure(
+        "budget",
+        (year_from, year_to),
+        lambda: plan_budget(plan=plan, year_from=year_from, year_to=year_to),
+    )
     buildings_page = Paginator(budget.rows, BUILDINGS_PER_PAGE).get_page(request.GET.get("bpage"))
 
     types = form.valid("suggestion_type") or []
@@ -165,6 +181,11 @@ def action_planning(request: HttpRequest, membership: PlanMembership) -> HttpRes
         severities=severities, suggestion_types=types, structure_node_id=building
     )
     page = Paginator(suggestions_open_queryset(plan=plan, filters=filters), SUGGESTIONS_PER_PAGE)
+    filter_parts = (tuple(sorted(types)), tuple(sorted(severities)), str(building or ""))
+    # Paginator.count is a cached property: the figure stands in for its COUNT query.
+    page.count = figure(  # type: ignore[misc]
+        "open_count", filter_parts, lambda: suggestions_open_count(plan=plan, filters=filters)
+    )
     suggestions_page = page.get_page(request.GET.get("page"))
     shown: list[Suggestion] = list(suggestions_page.object_list)
     code_ids = {
@@ -203,17 +224,25 @@ def action_planning(request: HttpRequest, membership: PlanMembership) -> HttpRes
             "cards": cards,
             "page": suggestions_page,
             "open_count": page.count,
-            "type_counts": _facet_counts(
-                plan,
-                SuggestionFilters(severities=severities, structure_node_id=building),
-                "suggestion_type",
-                SuggestionType.choices,
+            "type_counts": figure(
+                "type_counts",
+                filter_parts,
+                lambda: _facet_counts(
+                    plan,
+                    SuggestionFilters(severities=severities, structure_node_id=building),
+                    "suggestion_type",
+                    SuggestionType.choices,
+                ),
             ),
-            "severity_counts": _facet_counts(
-                plan,
-                SuggestionFilters(suggestion_types=types, structure_node_id=building),
-                "severity",
-                Severity.choices,
+            "severity_counts": figure(
+                "severity_counts",
+                filter_parts,
+                lambda: _facet_counts(
+                    plan,
+                    SuggestionFilters(suggestion_types=types, structure_node_id=building),
+                    "severity",
+                    Severity.choices,
+                ),
             ),
             "chosen_types": types,
             "chosen_severities": severities,
@@ -223,9 +252,13 @@ def action_planning(request: HttpRequest, membership: PlanMembership) -> HttpRes
             "dismiss_reasons": DismissReason.choices,
             "comment_max": DISMISS_COMMENT_MAX,
             "here": here,
-            "dismissed_count": Suggestion.objects.filter(
-                plan=plan, status=SuggestionStatus.DISMISSED
-            ).count(),
+            "dismissed_count": figure(
+                "dismissed_count",
+                (),
+                lambda: Suggestion.objects.filter(
+                    plan=plan, status=SuggestionStatus.DISMISSED
+                ).count(),
+            ),
         }
     )
     return render(request, "planning/action_planning.html", context)

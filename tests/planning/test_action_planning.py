@@ -558,3 +558,22 @@ def test_a_viewer_cannot_restore_or_dismiss_in_bulk(client: Client, user: Any) -
     assert bulk.status_code == restore.status_code == 403
     deviation.refresh_from_db()
     assert deviation.status == "open"
+
+
+def test_budget_and_counts_follow_every_change_whatever_makes_it(
+    owner_client: Client, user: Any
+) -> None:
+    from planning.models import Action
+
+    items = make_plan(user)
+    url = planning_url(items["plan"])
+    assert _grid(owner_client.get(url).content.decode())["House A"][1] == "2,150.00"
+
+    # a change the web app never saw: the triggers record it, the sync raises the version
+    Action.objects.filter(node=items["fan"]).update(estimated_cost=Decimal("1250.00"))
+    StructureNodeFactory.create(plan=items["plan"], parent=items["building"], name="Unknown")
+    html = owner_client.get(url).content.decode()
+
+    assert _grid(html)["House A"][1] == "3,150.00"
+    assert "4 open" in html
+    assert 'value="missing_code"> Missing code <span class="count">(2)</span>' in html
