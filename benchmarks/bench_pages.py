@@ -11,7 +11,10 @@ measures per page (the plan page, page 1 of the actions list, the action-plannin
 - server: the time to the last byte of the response, from a client on loopback (p50/p90 of
   `--requests` requests after one warm-up request);
 - load and elements: in Debian's headless Chromium (1366 x 900), the time from navigation to
-  the load event (p50 of 5 loads) and the number of DOM elements.
+  the load event (p50 of 5 loads) and the number of DOM elements;
+- planning page after a change: each request made right after one action's cost changed with
+  `QuerySet.update()`, so the page's sync takes in a change and its cached figures (budget,
+  counts) are computed afresh (p50 of `--changes` requests).
 
 Targets: 2,000 nodes: server p50 <= 300 ms, load <= 1 s, <= 4,000 elements; 20,000 nodes:
 server p50 <= 600 ms, load <= 1.5 s, <= 4,000 elements.
@@ -81,6 +84,24 @@ def server_times(port: int, path: str, session_key: str, requests: int) -> list[
     return [fetch(port, path, session_key)[1] for _ in range(requests)]
 
 
+CHANGE_SCRIPT = """
+from decimal import Decimal
+from planning.models import Action
+action = Action.objects.filter(plan__number={number}, status="planned").order_by("id")[{index}]
+Action.objects.filter(pk=action.pk).update(estimated_cost=action.estimated_cost + Decimal("1"))
+"""
+
+
+def after_change_times(
+    env: dict[str, str], port: int, number: int, session_key: str, changes: int
+) -> list[float]:
+    times = []
+    for index in range(changes):
+        manage(env, "shell", "-v", "0", "-c", CHANGE_SCRIPT.format(number=number, index=index))
+        times.append(fetch(port, f"/plans/{number}/planning/", session_key)[1])
+    return times
+
+
 def browser_figures(port: int, paths: list[str], session_key: str) -> dict[str, tuple[float, int]]:
     """path -> (p50 load seconds, DOM elements)."""
     from playwright.sync_api import sync_playwright
@@ -115,6 +136,7 @@ def main() -> None:
         help="nodes:actions pairs, comma-separated (default: %(default)s)",
     )
     parser.add_argument("--requests", type=int, default=20)
+    parser.add_argument("--changes", type=int, default=5)
     arguments = parser.parse_args()
     env = server_environment()
     manage(env, "migrate", "--noinput", "-v", "0")
@@ -149,6 +171,17 @@ def main() -> None:
                         elements,
                     )
                 )
+            changed = after_change_times(env, port, number, session_key, arguments.changes)
+            results.append(
+                (
+                    f"{nodes:,}/{actions:,}",
+                    "planning, changed",
+                    percentile(changed, 0.5) * 1000,
+                    percentile(changed, 0.9) * 1000,
+                    float("nan"),
+                    0,
+                )
+            )
         finally:
             server.terminate()
             server.wait(timeout=30)

@@ -2,8 +2,9 @@
 
 Access: every page under /plans/<number>/ starts with `plan_membership_get`, so a plan the user
 is not a member of answers 404 exactly like a missing one, for GET and POST alike. A member who
-may see but not change the plan (a viewer; an editor on the members page) gets 403 on a POST:
-the plan's existence is no secret to them, and 403 says plainly that the change was refused.
+may see but not change the plan (a viewer; an editor on the members page or deleting the plan)
+gets 403 on a POST: the plan's existence is no secret to them, and 403 says plainly that the
+change was refused.
 """
 
 from __future__ import annotations

@@ -577,3 +577,37 @@ def test_budget_and_counts_follow_every_change_whatever_makes_it(
     assert _grid(html)["House A"][1] == "3,150.00"
     assert "4 open" in html
     assert 'value="missing_code"> Missing code <span class="count">(2)</span>' in html
+
+
+@pytest.mark.parametrize(
+    ("method", "tail"),
+    [
+        ("GET", "dismissed/"),
+        ("GET", "buildings/{building}/rows/"),
+        ("POST", "suggestions/dismiss/"),
+        ("POST", "suggestions/{suggestion}/restore/"),
+        ("POST", "suggestions/{suggestion}/apply/"),
+    ],
+)
+def test_a_non_member_gets_404_on_every_planning_route(
+    client: Client, user: Any, method: str, tail: str
+) -> None:
+    items = make_plan(UserFactory.create())
+    suggestion_sync(plan=items["plan"])
+    deviation = Suggestion.objects.get(plan=items["plan"], suggestion_type="deviation")
+    url = planning_url(items["plan"]) + tail.format(
+        building=items["building"].pk, suggestion=deviation.pk
+    )
+    client.force_login(user)
+
+    response = (
+        client.get(url)
+        if method == "GET"
+        else client.post(
+            url, {"suggestion": [str(deviation.pk)], "reason": "accepted", "fix": "cost"}
+        )
+    )
+
+    assert response.status_code == 404
+    deviation.refresh_from_db()
+    assert deviation.status == "open"
