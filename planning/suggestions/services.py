@@ -170,7 +170,8 @@ def _deviation_action(suggestion: Suggestion, fix: str) -> tuple[Action, Any]:
         raise ValidationError(f"Only a {what} deviation can be fixed this way.")
     action_ids = suggestion.recommended_action_json.get("action_ids", [])
     action = (
-        Action.objects.select_for_update()
+        # Only the action's row is locked: FOR UPDATE cannot lock the nullable project side.
+        Action.objects.select_for_update(of=("self",))
         .select_related("node", "project", "plan")
         .filter(plan_id=suggestion.plan_id, pk__in=action_ids[:1], status=ActionStatus.PLANNED)
         .first()
