@@ -186,9 +186,10 @@ def main() -> None:
             server.terminate()
             server.wait(timeout=30)
     print()
-    print(f"{'plan':>15}  {'page':<16} {'server p50':>10} {'p90':>8} {'load':>8} {'elements':>9}")
+    print(f"{'plan':>15}  {'page':<17} {'server p50':>9} {'p90':>8} {'load':>8} {'elements':>9}")
     for size, name, p50, p90, load, elements in results:
-        print(f"{size:>15}  {name:<16} {p50:8.0f}ms {p90:6.0f}ms {load:6.0f}ms {elements:9,}")
+        browser = f"{load:6.0f}ms {elements:9,}" if elements else f"{'-':>8} {'-':>9}"
+        print(f"{size:>15}  {name:<17} {p50:7.0f}ms {p90:6.0f}ms {browser}")
 
 
 if __name__ == "__main__":

@@ -54,7 +54,6 @@ from planning.suggestions.selectors import (
     plan_suggestions_version,
     suggestion_get,
     suggestion_payload,
-    suggestions_open_count,
     suggestions_open_queryset,
 )
 from planning.suggestions.services import (
@@ -138,19 +137,44 @@ def _card(
     return card
 
 
-def _facet_counts(
-    plan: Plan, filters: SuggestionFilters, field: str, choices: Any
-) -> list[dict[str, Any]]:
-    counted = dict(
-        suggestions_open_queryset(plan=plan, filters=filters)
+def _open_counts(plan: Plan, building: Any) -> dict[tuple[str, str], int]:
+    """Open suggestions per (type, severity) in the building (or the whole plan): one grouped
+    query, from which the total and both filters' counts are read."""
+    return {
+        (suggestion_type, severity): count
+        for suggestion_type, severity, count in suggestions_open_queryset(
+            plan=plan, filters=SuggestionFilters(structure_node_id=building)
+        )
         .order_by()
-        .values_list(field)
+        .values_list("suggestion_type", "severity")
         .annotate(n=Count("id"))
-        .values_list(field, "n")
-    )
-    return [
-        {"value": value, "label": label, "count": counted.get(value, 0)} for value, label in choices
+        .values_list("suggestion_type", "severity", "n")
+    }
+
+
+def _facets(
+    counts: dict[tuple[str, str], int], *, types: list[str], severities: list[str]
+) -> tuple[int, list[dict[str, Any]], list[dict[str, Any]]]:
+    """(suggestions matching every filter, per type under the chosen severities, per severity
+    under the chosen types); an empty choice means any."""
+
+    def counted(type_wanted: list[str], severity_wanted: list[str]) -> int:
+        return sum(
+            n
+            for (t, v), n in counts.items()
+            if (not type_wanted or t in type_wanted)
+            and (not severity_wanted or v in severity_wanted)
+        )
+
+    per_type = [
+        {"value": value, "label": label, "count": counted([value], severities)}
+        for value, label in SuggestionType.choices
     ]
+    per_severity = [
+        {"value": value, "label": label, "count": counted(types, [value])}
+        for value, label in Severity.choices
+    ]
+    return counted(types, severities), per_type, per_severity
 
 
 @plan_member_required()
@@ -181,11 +205,10 @@ def action_planning(request: HttpRequest, membership: PlanMembership) -> HttpRes
         severities=severities, suggestion_types=types, structure_node_id=building
     )
     page = Paginator(suggestions_open_queryset(plan=plan, filters=filters), SUGGESTIONS_PER_PAGE)
-    filter_parts = (tuple(sorted(types)), tuple(sorted(severities)), str(building or ""))
+    counts = figure("open_counts", (str(building or ""),), lambda: _open_counts(plan, building))
+    open_count, type_counts, severity_counts = _facets(counts, types=types, severities=severities)
     # Paginator.count is a cached property: the figure stands in for its COUNT query.
-    page.count = figure(  # type: ignore[misc]
-        "open_count", filter_parts, lambda: suggestions_open_count(plan=plan, filters=filters)
-    )
+    page.count = open_count  # type: ignore[misc]
     suggestions_page = page.get_page(request.GET.get("page"))
     shown: list[Suggestion] = list(suggestions_page.object_list)
     code_ids = {
@@ -224,26 +247,8 @@ def action_planning(request: HttpRequest, membership: PlanMembership) -> HttpRes
             "cards": cards,
             "page": suggestions_page,
             "open_count": page.count,
-            "type_counts": figure(
-                "type_counts",
-                filter_parts,
-                lambda: _facet_counts(
-                    plan,
-                    SuggestionFilters(severities=severities, structure_node_id=building),
-                    "suggestion_type",
-                    SuggestionType.choices,
-                ),
-            ),
-            "severity_counts": figure(
-                "severity_counts",
-                filter_parts,
-                lambda: _facet_counts(
-                    plan,
-                    SuggestionFilters(suggestion_types=types, structure_node_id=building),
-                    "severity",
-                    Severity.choices,
-                ),
-            ),
+            "type_counts": type_counts,
+            "severity_counts": severity_counts,
             "chosen_types": types,
             "chosen_severities": severities,
             "page_query": query.urlencode(),
