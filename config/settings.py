@@ -314,6 +314,12 @@ IMPORT_MAX_BYTES = env_int("IMPORT_MAX_BYTES", 32 * 1024 * 1024, minimum=1)
 # --- Plan size (DESIGN.md "Limits"): imports, additions and generate_plan stop here ----------
 PLAN_MAX_NODES = env_int("PLAN_MAX_NODES", 50_000, minimum=1)
 PLAN_MAX_ACTIONS = env_int("PLAN_MAX_ACTIONS", 250_000, minimum=0)
+# The currency a new plan starts with (an ISO 4217 code; each plan can change its own).
+PLAN_DEFAULT_CURRENCY = env_str("PLAN_DEFAULT_CURRENCY", "EUR").strip().upper()
+if not (len(PLAN_DEFAULT_CURRENCY) == 3 and PLAN_DEFAULT_CURRENCY.isalpha()):
+    raise ImproperlyConfigured(
+        f"PLAN_DEFAULT_CURRENCY must be a 3-letter currency code, got {PLAN_DEFAULT_CURRENCY!r}"
+    )
 
 # --- Logging: one JSON object per line on stdout, secrets redacted by a filter -------------
 LOG_LEVEL = env_choice("LOG_LEVEL", "INFO", {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"})

@@ -2,8 +2,9 @@
 
 Access: every page under /plans/<number>/ starts with `plan_membership_get`, so a plan the user
 is not a member of answers 404 exactly like a missing one, for GET and POST alike. A member who
-may see but not change the plan (a viewer; an editor on the members page) gets 403 on a POST:
-the plan's existence is no secret to them, and 403 says plainly that the change was refused.
+may see but not change the plan (a viewer; an editor on the members page or deleting the plan)
+gets 403 on a POST: the plan's existence is no secret to them, and 403 says plainly that the
+change was refused.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 
 from accounts.models import User
 from planning import selectors
@@ -40,7 +42,7 @@ def plan_member_required(
             membership = selectors.plan_membership_get(user=request.user, number=number)
             if request.method == "POST":
                 if owner and membership.role != PlanRole.OWNER:
-                    raise PermissionDenied("Only an owner of this plan can change its members.")
+                    raise PermissionDenied("Only an owner of this plan can do this.")
                 if edit and not membership.can_edit:
                     raise PermissionDenied("You can view this plan but not change it.")
             response = view(request, membership, **kwargs)
@@ -59,8 +61,31 @@ def request_user(request: HttpRequest) -> User:
     return request.user
 
 
-def plan_url(plan: Plan, **params: Any) -> str:
-    """The plan page, with the actions table filtered by `params` (empty ones left out)."""
-    url = reverse("planning:plan_detail", args=[plan.number])
+def _with_query(url: str, params: dict[str, Any]) -> str:
     query = {key: value for key, value in params.items() if value not in (None, "")}
     return f"{url}?{urlencode(query)}" if query else url
+
+
+def plan_url(plan: Plan, **params: Any) -> str:
+    """The plan page (its Structure tab)."""
+    return _with_query(reverse("planning:plan_detail", args=[plan.number]), params)
+
+
+def actions_url(plan: Plan, **params: Any) -> str:
+    """The plan's Actions tab, filtered by `params` (planning.forms.ActionFilterForm's names;
+    empty ones left out)."""
+    return _with_query(reverse("planning:plan_actions", args=[plan.number]), params)
+
+
+def next_url(request: HttpRequest, plan: Plan, default: str) -> str:
+    """Where a form's POST returns to: its `next` field when that is a page of this plan on
+    this site (the user stays on the filters, page and card they were on), else `default`."""
+    target = request.POST.get("next", "")
+    plan_root = reverse("planning:plan_detail", args=[plan.number])
+    if (
+        target.startswith(plan_root)
+        and url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()})
+        and "\\" not in target
+    ):
+        return target
+    return default

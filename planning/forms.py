@@ -14,14 +14,17 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.forms.utils import flatatt
-from django.utils.html import format_html, format_html_join
+from django.urls import reverse
+from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
+from planning.action_list import DEFAULT_SORT, NO_PROJECT, SORT_COLUMNS, ActionFilters
 from planning.models import (
     MAX_YEAR,
     MIN_YEAR,
     Action,
     ActionKind,
+    ActionStatus,
     Code,
     NodeKind,
     Plan,
@@ -29,9 +32,12 @@ from planning.models import (
     Project,
     StructureNode,
 )
-from planning.selectors import TreeNode, plan_projects
+from planning.selectors import plan_projects
 
 T = TypeVar("T")
+# A project select lists at most this many; a chosen project beyond them is still accepted, and
+# the project page adds actions to a project of any plan size.
+PROJECT_CHOICES_MAX = 300
 
 
 def model_rules_formfield(model_field: models.Field, **kwargs: Any) -> forms.Field | None:
@@ -90,24 +96,70 @@ def form_submit(form: forms.BaseForm, write: Callable[[dict[str, Any]], T]) -> T
         return None
 
 
-class TreeSelect(forms.Select):
-    """A select of structure nodes rendered in Python: a plan can hold thousands of nodes, and
-    Django's template-per-option rendering made a 2,000-node plan page take seconds."""
+class NodePicker(forms.Widget):
+    """A node chosen by typing part of its name or code (static/js/node-picker.js asks
+    `search_url` for matches as the user types) instead of a select of every node: a plan can
+    hold 20,000 of them. The form field holds the node's id; `kind` narrows the matches."""
+
+    def __init__(self, *, kind: str = "", placeholder: str = "Type a name or code") -> None:
+        super().__init__()
+        self.kind = kind
+        self.placeholder = placeholder
+        self.search_url = ""
+        self.plan: Plan | None = None
+
+    def id_for_label(self, id_: str) -> str:
+        return f"{id_}_search" if id_ else id_
+
+    def _label(self, value: Any) -> str:
+        try:
+            node_id = uuid.UUID(str(value))
+        except ValueError:
+            return ""
+        if self.plan is None:
+            return ""
+        name = (
+            StructureNode.objects.filter(plan=self.plan, pk=node_id)
+            .values_list("name", flat=True)
+            .first()
+        )
+        return name or ""
 
     def render(
         self, name: str, value: Any, attrs: dict[str, Any] | None = None, renderer: Any = None
     ) -> SafeString:
-        final_attrs = self.build_attrs(self.attrs, {**(attrs or {}), "name": name})
-        selected = "" if value is None else str(value)
-        options = format_html_join(
-            "",
-            '<option value="{}"{}>{}</option>',
-            (
-                (key, " selected" if str(key) == selected else "", label)
-                for key, label in self.choices
-            ),
+        attrs = {**self.attrs, **(attrs or {})}
+        field_id = attrs.pop("id", f"id_{name}")
+        described = attrs.pop("aria-describedby", None)
+        value = "" if value in (None, "") else str(value)
+        search_attrs = {
+            "type": "search",
+            "id": f"{field_id}_search",
+            "class": "node-picker-input",
+            "value": self._label(value) if value else "",
+            "placeholder": self.placeholder,
+            "autocomplete": "off",
+            "role": "combobox",
+            "aria-autocomplete": "list",
+            "aria-expanded": "false",
+            "aria-controls": f"{field_id}_list",
+        }
+        if described:
+            search_attrs["aria-describedby"] = described
+        return format_html(
+            '<span class="node-picker" data-node-picker data-search-url="{}" data-kind="{}">'
+            '<input type="hidden" name="{}" id="{}" value="{}">'
+            "<input{}>"
+            '<ul class="node-picker-list" id="{}_list" role="listbox" hidden></ul>'
+            "</span>",
+            self.search_url,
+            self.kind,
+            name,
+            field_id,
+            value,
+            flatatt(search_attrs),
+            field_id,
         )
-        return format_html("<select{}>{}</select>", flatatt(final_attrs), options)
 
 
 def _choices_set(form: forms.BaseForm, name: str, choices: list[tuple[str, str]]) -> None:
@@ -116,15 +168,24 @@ def _choices_set(form: forms.BaseForm, name: str, choices: list[tuple[str, str]]
     field.choices = choices
 
 
-def _tree_choices(
-    flat_tree: list[TreeNode], *, exclude: set[Any] | None = None
-) -> list[tuple[str, str]]:
-    excluded = exclude or set()
-    return [
-        (str(item.node.pk), "\u2003" * item.depth + f"{item.node.name} ({item.node.kind})")
-        for item in flat_tree
-        if item.node.pk not in excluded
-    ]
+def node_picker_bind(form: forms.BaseForm, name: str, plan: Plan) -> None:
+    """Points the NodePicker of field `name` at `plan`'s node search."""
+    widget = form.fields[name].widget
+    assert isinstance(widget, NodePicker)
+    widget.plan = plan
+    widget.search_url = reverse("planning:node_lookup", args=[plan.number])
+
+
+def plan_node_clean(plan: Plan, value: Any, *, kind: str = "") -> StructureNode:
+    """The node of `plan` with id `value` (a UUID field's cleaned value)."""
+    nodes = StructureNode.objects.filter(plan=plan, pk=value)
+    if kind:
+        nodes = nodes.filter(kind=kind)
+    node = nodes.first()
+    if node is None:
+        what = "building" if kind == NodeKind.BUILDING else "node"
+        raise ValidationError(f"No {what} of this plan has this id; pick one from the list.")
+    return node
 
 
 class PlanCreateForm(ModelRulesForm):
@@ -195,30 +256,22 @@ class NodeRenameForm(ModelRulesForm):
 
 
 class NodeMoveForm(forms.Form):
-    parent = forms.ChoiceField(required=False, label="New parent", widget=TreeSelect)
+    parent = forms.UUIDField(
+        required=False,
+        label="New parent",
+        widget=NodePicker(),
+        help_text="Leave empty to make it a top-level node.",
+    )
 
-    def __init__(self, *args: Any, flat_tree: list[TreeNode], node: StructureNode, **kwargs: Any):
+    def __init__(self, *args: Any, node: StructureNode, **kwargs: Any):
         super().__init__(*args, **kwargs)
-        descendants = _descendant_ids(flat_tree, node.pk)
-        _choices_set(
-            self,
-            "parent",
-            [("", "(top level: no parent)"), *_tree_choices(flat_tree, exclude=descendants)],
-        )
+        self.plan = node.plan
+        node_picker_bind(self, "parent", node.plan)
         self.fields["parent"].initial = str(node.parent_id) if node.parent_id else ""
 
-
-def _descendant_ids(flat_tree: list[TreeNode], node_id: Any) -> set[Any]:
-    for item in flat_tree:
-        if item.node.pk == node_id:
-            found: set[Any] = set()
-            stack = [item]
-            while stack:
-                current = stack.pop()
-                found.add(current.node.pk)
-                stack.extend(current.children)
-            return found
-    return {node_id}
+    def clean_parent(self) -> StructureNode | None:
+        value = self.cleaned_data.get("parent")
+        return plan_node_clean(self.plan, value) if value else None
 
 
 class CodeSearchForm(forms.Form):
@@ -229,25 +282,31 @@ class CodeAssignForm(forms.Form):
     code = forms.CharField(
         max_length=Code._meta.get_field("code").max_length,
         label="Code",
-        help_text="Type a catalog code (suggestions appear as you type) or search below.",
-        widget=forms.TextInput(attrs={"list": "code-catalog", "autocomplete": "off"}),
+        help_text="Type a catalog code, or search the catalog below.",
+        widget=forms.TextInput(attrs={"autocomplete": "off"}),
     )
 
 
 class ActionForm(ModelRulesForm):
-    node = forms.ChoiceField(label="Structure node", widget=TreeSelect)
+    node = forms.UUIDField(label="Structure node", widget=NodePicker())
     project = forms.ChoiceField(required=False)
 
     class Meta(ModelRulesForm.Meta):
         model = Action
         fields = ("node", "title", "kind", "planned_year", "estimated_cost", "project")
 
-    def __init__(self, *args: Any, plan: Plan, flat_tree: list[TreeNode], **kwargs: Any) -> None:
+    def __init__(self, *args: Any, plan: Plan, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.plan = plan
         self.fields["kind"].initial = ActionKind.REPAIR
-        self.nodes = {str(item.node.pk): item.node for item in flat_tree}
-        _choices_set(self, "node", [("", "Choose a node"), *_tree_choices(flat_tree)])
-        self.projects = {str(p.pk): p for p in plan_projects(plan=plan)}
+        node_picker_bind(self, "node", plan)
+        self.projects = {str(p.pk): p for p in plan_projects(plan=plan)[:PROJECT_CHOICES_MAX]}
+        project_id = self.data.get(self.add_prefix("project")) or self.initial.get("project")
+        if project_id and project_id not in self.projects:
+            # A plan with more projects than the select lists: the chosen one is still valid.
+            chosen = plan_projects(plan=plan).filter(pk__in=_uuid_or_none(project_id)).first()
+            if chosen is not None:
+                self.projects[str(chosen.pk)] = chosen
         _choices_set(
             self,
             "project",
@@ -257,25 +316,135 @@ class ActionForm(ModelRulesForm):
             self.fields["project"].widget = forms.HiddenInput()
 
     def clean_node(self) -> StructureNode:
-        return self.nodes[self.cleaned_data["node"]]
+        return plan_node_clean(self.plan, self.cleaned_data["node"])
 
     def clean_project(self) -> Project | None:
         return self.projects.get(self.cleaned_data.get("project") or "")
 
 
+def _uuid_or_none(value: Any) -> list[uuid.UUID]:
+    try:
+        return [uuid.UUID(str(value))]
+    except ValueError:
+        return []
+
+
 class ActionFilterForm(forms.Form):
-    """GET filters of the actions table; invalid values are reported and ignored."""
+    """GET filters of the actions list (planning.action_list); a bad value is reported beside
+    its field and left out, the other filters still apply."""
 
-    node = forms.ChoiceField(required=False, label="Node (with its subtree)", widget=TreeSelect)
-    year = forms.IntegerField(required=False, min_value=MIN_YEAR, max_value=MAX_YEAR)
+    q = forms.CharField(required=False, max_length=200, label="Search")
+    kind = forms.ChoiceField(
+        required=False, choices=[("", "Any kind"), *ActionKind.choices], label="Kind"
+    )
+    status = forms.ChoiceField(
+        required=False, choices=[("", "Any status"), *ActionStatus.choices], label="Status"
+    )
+    year_from = forms.IntegerField(
+        required=False, min_value=MIN_YEAR, max_value=MAX_YEAR, label="From year"
+    )
+    year_to = forms.IntegerField(
+        required=False, min_value=MIN_YEAR, max_value=MAX_YEAR, label="To year"
+    )
+    building = forms.UUIDField(
+        required=False, label="Building", widget=NodePicker(kind=NodeKind.BUILDING)
+    )
+    node = forms.UUIDField(required=False, label="Node (with its subtree)", widget=NodePicker())
+    project = forms.ChoiceField(required=False, label="Project")
+    sort = forms.ChoiceField(
+        required=False,
+        choices=[(f"{d}{c}", c) for c in SORT_COLUMNS for d in ("", "-")],
+        widget=forms.HiddenInput(),
+    )
 
-    def __init__(self, *args: Any, flat_tree: list[TreeNode], **kwargs: Any) -> None:
+    def __init__(self, *args: Any, plan: Plan, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        _choices_set(self, "node", [("", "All nodes"), *_tree_choices(flat_tree)])
+        self.plan = plan
+        node_picker_bind(self, "building", plan)
+        node_picker_bind(self, "node", plan)
+        projects = list(plan_projects(plan=plan)[:PROJECT_CHOICES_MAX])
+        chosen = self.data.get("project") if self.data else None
+        if chosen and chosen not in {str(p.pk) for p in projects}:
+            projects += list(plan_projects(plan=plan).filter(pk__in=_uuid_or_none(chosen)))
+        _choices_set(
+            self,
+            "project",
+            [
+                ("", "Any project"),
+                (NO_PROJECT, "No project"),
+                *((str(p.pk), str(p)) for p in projects),
+            ],
+        )
 
     def clean_node(self) -> uuid.UUID | None:
         value = self.cleaned_data.get("node")
-        return uuid.UUID(value) if value else None
+        return plan_node_clean(self.plan, value).pk if value else None
+
+    def clean_building(self) -> uuid.UUID | None:
+        value = self.cleaned_data.get("building")
+        return plan_node_clean(self.plan, value, kind=NodeKind.BUILDING).pk if value else None
+
+    def filters(self) -> ActionFilters:
+        """The valid filters (all of them, when the form is valid)."""
+        if not self.is_bound:
+            return ActionFilters()
+        self.is_valid()
+        data = self.cleaned_data
+        sort = data.get("sort") or DEFAULT_SORT
+        return ActionFilters(
+            q=data.get("q") or "",
+            kind=data.get("kind") or "",
+            status=data.get("status") or "",
+            year_from=data.get("year_from"),
+            year_to=data.get("year_to"),
+            node_id=data.get("node"),
+            building_id=data.get("building"),
+            project=data.get("project") or "",
+            sort=sort.lstrip("-"),
+            descending=sort.startswith("-"),
+        )
+
+
+class ProjectForm(ModelRulesForm):
+    class Meta(ModelRulesForm.Meta):
+        model = Project
+        fields = ("name", "year")
+
+
+class ProjectActionsAddForm(forms.Form):
+    action = forms.TypedMultipleChoiceField(coerce=uuid.UUID, label="Actions to add")
+
+    def __init__(self, *args: Any, choices: list[tuple[str, str]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["action"]
+        assert isinstance(field, forms.ChoiceField)
+        field.choices = choices
+
+
+class PlanSettingsForm(ModelRulesForm):
+    class Meta(ModelRulesForm.Meta):
+        model = Plan
+        fields = ("name", "description", "currency")
+        widgets: ClassVar = {"description": forms.Textarea(attrs={"rows": 3})}
+
+    def clean_currency(self) -> str:
+        return str(self.cleaned_data.get("currency") or "").strip().upper()
+
+
+class PlanDeleteForm(forms.Form):
+    confirm_name = forms.CharField(
+        label="Type the plan's name to confirm", max_length=200, strip=False
+    )
+
+    def __init__(self, *args: Any, plan: Plan, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.plan = plan
+
+    def clean_confirm_name(self) -> str:
+        typed = self.cleaned_data["confirm_name"]
+        if typed.strip() != self.plan.name:
+            raise ValidationError("That is not the name of the plan; nothing was deleted.")
+        return typed
 
 
 class MemberAddForm(ModelRulesForm):

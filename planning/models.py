@@ -16,7 +16,7 @@ from typing import ClassVar
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.core.validators import MaxValueValidator, MinValueValidator
+from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
@@ -70,11 +70,27 @@ class PlanNumberCounter(models.Model):
         return f"last plan number {self.last_number}"
 
 
+def plan_currency_default() -> str:
+    return str(settings.PLAN_DEFAULT_CURRENCY)
+
+
+CURRENCY_VALIDATORS = [
+    RegexValidator(r"^[A-Z]{3}\Z", message="Enter a 3-letter currency code such as EUR or USD.")
+]
+
+
 class Plan(models.Model):
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     number = models.PositiveIntegerField(unique=True, editable=False)
     name = models.CharField(max_length=200, validators=NAME_VALIDATORS)
     description = models.TextField(blank=True)
+    # Every amount of the plan is in this currency (ISO 4217); shown beside each figure.
+    currency = models.CharField(
+        max_length=3,
+        default=plan_currency_default,
+        validators=CURRENCY_VALIDATORS,
+        help_text="ISO 4217 code, e.g. EUR, USD, CHF.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     last_synced_at = models.DateTimeField(null=True, blank=True)

@@ -3,7 +3,6 @@ plan the user may not see is indistinguishable from one that does not exist."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
@@ -22,6 +21,7 @@ from planning.models import (
     Project,
     StructureNode,
 )
+from planning.tree import node_subtree_sql
 
 
 def plan_membership_get(*, user: Any, number: int) -> PlanMembership:
@@ -84,48 +84,6 @@ def plan_membership_by_id(*, plan: Plan, membership_id: int) -> PlanMembership:
 # --- structure --------------------------------------------------------------------------------
 
 
-@dataclass
-class TreeNode:
-    node: StructureNode
-    depth: int = 0
-    children: list[TreeNode] = field(default_factory=list)
-    # In `structure_flat` order: how many nested lists end after this node (a template renders
-    # the nested list from the flat order without recursive includes, which are slow).
-    closes: range = range(0)
-
-
-def structure_tree(*, plan: Plan) -> list[TreeNode]:
-    """The plan's structure as a forest of `TreeNode`s, loaded in one query and assembled here.
-    Children are sorted by name; a node whose parent is missing (cannot happen through the
-    services) is shown as a root rather than lost."""
-    nodes = list(StructureNode.objects.filter(plan=plan).select_related("code").order_by("name"))
-    by_id: dict[Any, TreeNode] = {node.pk: TreeNode(node=node) for node in nodes}
-    roots: list[TreeNode] = []
-    for tree_node in by_id.values():
-        parent = by_id.get(tree_node.node.parent_id)
-        (parent.children if parent is not None else roots).append(tree_node)
-    stack = [(root, 0) for root in roots]
-    while stack:
-        tree_node, depth = stack.pop()
-        tree_node.depth = depth
-        stack.extend((child, depth + 1) for child in tree_node.children)
-    return roots
-
-
-def structure_flat(*, plan: Plan) -> list[TreeNode]:
-    """The tree in display order (depth first), for the nested list and indented selects."""
-    ordered: list[TreeNode] = []
-    stack = list(reversed(structure_tree(plan=plan)))
-    while stack:
-        tree_node = stack.pop()
-        ordered.append(tree_node)
-        stack.extend(reversed(tree_node.children))
-    for index, current in enumerate(ordered):
-        next_depth = ordered[index + 1].depth if index + 1 < len(ordered) else 0
-        current.closes = range(max(current.depth - next_depth, 0))
-    return ordered
-
-
 def node_subtree_ids(*, plan: Plan, node_id: Any) -> set[Any]:
     """Ids of the node and all its descendants (one query)."""
     children: dict[Any, list[Any]] = {}
@@ -151,28 +109,6 @@ def node_get(*, plan: Plan, node_id: Any) -> StructureNode:
         raise Http404("No such node") from None
 
 
-def tree_ancestors(*, flat_tree: list[TreeNode], node: StructureNode) -> list[StructureNode]:
-    """From the root down to the node's parent, out of an already loaded `structure_flat`."""
-    by_id: dict[Any, StructureNode] = {item.node.pk: item.node for item in flat_tree}
-    path: list[StructureNode] = []
-    current = by_id.get(node.parent_id)
-    while current is not None and len(path) < len(by_id):
-        path.append(current)
-        current = by_id.get(current.parent_id)
-    return list(reversed(path))
-
-
-def tree_subtree_size(*, flat_tree: list[TreeNode], node: StructureNode) -> int:
-    """How many nodes the node's subtree holds (itself included), out of `structure_flat`."""
-    stack = [item for item in flat_tree if item.node.pk == node.pk]
-    size = 0
-    while stack:
-        item = stack.pop()
-        size += 1
-        stack.extend(item.children)
-    return size
-
-
 # --- actions ----------------------------------------------------------------------------------
 
 
@@ -182,7 +118,7 @@ def action_list(
     """The plan's actions, optionally only those in a node's subtree and/or one year."""
     actions = Action.objects.filter(plan=plan).select_related("node", "project")
     if node_id is not None:
-        actions = actions.filter(node_id__in=node_subtree_ids(plan=plan, node_id=node_id))
+        actions = actions.filter(node_id__in=node_subtree_sql(node_id))
     if year is not None:
         actions = actions.filter(planned_year=year)
     return actions.order_by("planned_year", "title", "id")
@@ -218,10 +154,28 @@ def code_search(*, query: str = "", limit: int = 50) -> QuerySet[Code]:
     return codes.order_by("code")[:limit]
 
 
-def code_catalog_options(*, limit: int = 2000) -> list[tuple[str, str]]:
-    """(code, name) pairs for the code input's <datalist>."""
-    return list(Code.objects.order_by("code").values_list("code", "name")[:limit])
-
-
 def code_get_by_code(*, code: str) -> Code | None:
     return Code.objects.filter(code=(code or "").strip()).first()
+
+
+# --- projects ---------------------------------------------------------------------------------
+
+
+def project_list(*, plan: Plan) -> QuerySet[Project]:
+    """The plan's projects with `action_count` and `total` (cancelled actions left out)."""
+    live = ~Q(actions__status=ActionStatus.CANCELLED)
+    return (
+        Project.objects.filter(plan=plan)
+        .annotate(
+            action_count=Count("actions"),
+            total=Coalesce(Sum("actions__estimated_cost", filter=live), Decimal(0)),
+        )
+        .order_by("year", "name", "id")
+    )
+
+
+def project_get(*, plan: Plan, project_id: Any) -> Project:
+    try:
+        return Project.objects.get(plan=plan, pk=project_id)
+    except (Project.DoesNotExist, ValidationError, ValueError):
+        raise Http404("No such project") from None

@@ -9,6 +9,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, models, transaction
 from django.db.models import F
+from django.utils import timezone
 
 from accounts.models import User
 from accounts.selectors import user_get_by_email
@@ -25,6 +26,7 @@ from planning.models import (
     StructureNode,
 )
 from planning.selectors import node_subtree_ids
+from planning.suggestions.sync.changes import changes_discard
 
 
 @transaction.atomic
@@ -57,6 +59,28 @@ def plan_create(*, owner: User, name: str, description: str = "") -> Plan:
     plan.save(force_insert=True)
     PlanMembership.objects.create(plan=plan, user=owner, role=PlanRole.OWNER)
     return plan
+
+
+@transaction.atomic
+def plan_update(*, plan: Plan, name: str, description: str, currency: str) -> Plan:
+    """Renames the plan, changes its description and the currency its amounts are shown in
+    (a label: no amount is converted)."""
+    plan.name = (name or "").strip()
+    plan.description = (description or "").strip()
+    plan.currency = (currency or "").strip().upper()
+    validated(plan, exclude=["number"])
+    plan.save(update_fields=["name", "description", "currency", "updated_at"])
+    return plan
+
+
+@transaction.atomic
+def plan_delete(*, plan: Plan) -> None:
+    """Deletes the plan with everything in it (structure, actions, projects, suggestions,
+    memberships). Its number is never handed out again (PlanNumberCounter)."""
+    _plan_lock(plan)
+    plan_id = plan.pk
+    plan.delete()
+    changes_discard(plan_id=plan_id)  # written by the triggers while its rows went
 
 
 # --- validation -------------------------------------------------------------------------------
@@ -303,6 +327,42 @@ def action_mark_done(*, action: Action) -> Action:
     action.status = ActionStatus.DONE
     action.save(update_fields=["status", "updated_at"])
     return action
+
+
+# --- projects ---------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def project_update(*, project: Project, name: str, year: int) -> Project:
+    project.name = (name or "").strip()
+    project.year = year
+    validated(project)
+    project.save(update_fields=["name", "year"])
+    return project
+
+
+@transaction.atomic
+def project_delete(*, project: Project) -> int:
+    """Deletes the project; its actions stay, without a project. Returns how many it had."""
+    kept = Action.objects.filter(project=project).update(project=None)
+    project.delete()
+    return kept
+
+
+@transaction.atomic
+def project_actions_add(*, project: Project, action_ids: list[Any]) -> int:
+    """Puts these actions of the project's plan into the project; returns how many moved."""
+    return Action.objects.filter(plan_id=project.plan_id, pk__in=action_ids).update(
+        project=project, updated_at=timezone.now()
+    )
+
+
+@transaction.atomic
+def project_action_remove(*, project: Project, action: Action) -> None:
+    if action.project_id != project.pk:
+        raise ValidationError("This action is not in the project.")
+    action.project = None
+    action.save(update_fields=["project", "updated_at"])
 
 
 # --- memberships ------------------------------------------------------------------------------

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import include, path
 
-from planning.views import actions, imports, members, nodes, plans
+from planning.views import actions, exports, imports, members, nodes, plans, projects
 
 app_name = "planning"
 
@@ -22,7 +22,11 @@ urlpatterns = [
         name="plan_import_progress",
     ),
     path("<int:number>/", plans.plan_detail, name="plan_detail"),
+    path("<int:number>/settings/", plans.plan_settings, name="plan_settings"),
+    path("<int:number>/delete/", plans.plan_delete, name="plan_delete"),
     path("<int:number>/nodes/add/", nodes.node_root_create, name="node_root_create"),
+    path("<int:number>/nodes/lookup/", nodes.node_lookup, name="node_lookup"),
+    path("<int:number>/nodes/<uuid:node_id>/children/", nodes.node_children, name="node_children"),
     path("<int:number>/nodes/<uuid:node_id>/", nodes.node_detail, name="node_detail"),
     path("<int:number>/nodes/<uuid:node_id>/rename/", nodes.node_rename, name="node_rename"),
     path("<int:number>/nodes/<uuid:node_id>/details/", nodes.node_details, name="node_details"),
@@ -39,12 +43,36 @@ urlpatterns = [
         name="node_code_clear",
     ),
     path("<int:number>/nodes/<uuid:node_id>/delete/", nodes.node_delete, name="node_delete"),
+    path("<int:number>/actions/", actions.action_list, name="plan_actions"),
     path("<int:number>/actions/add/", actions.action_create, name="action_create"),
     path("<int:number>/actions/<uuid:action_id>/edit/", actions.action_edit, name="action_edit"),
     path(
         "<int:number>/actions/<uuid:action_id>/cancel/", actions.action_cancel, name="action_cancel"
     ),
     path("<int:number>/actions/<uuid:action_id>/done/", actions.action_done, name="action_done"),
+    path("<int:number>/projects/", projects.project_list, name="project_list"),
+    path(
+        "<int:number>/projects/<uuid:project_id>/",
+        projects.project_detail,
+        name="project_detail",
+    ),
+    path(
+        "<int:number>/projects/<uuid:project_id>/actions/add/",
+        projects.project_actions_add,
+        name="project_actions_add",
+    ),
+    path(
+        "<int:number>/projects/<uuid:project_id>/actions/<uuid:action_id>/remove/",
+        projects.project_action_remove,
+        name="project_action_remove",
+    ),
+    path(
+        "<int:number>/projects/<uuid:project_id>/delete/",
+        projects.project_delete,
+        name="project_delete",
+    ),
+    path("<int:number>/export/actions.<str:fmt>", exports.export_actions, name="export_actions"),
+    path("<int:number>/export/budget.<str:fmt>", exports.export_budget, name="export_budget"),
     path("<int:number>/members/", members.members, name="members"),
     path(
         "<int:number>/members/<int:membership_id>/role/",

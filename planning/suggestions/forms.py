@@ -1,10 +1,24 @@
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 from django import forms
+from django.http import QueryDict
 
-from planning.models import Code, DismissReason
+from planning.budget import YEARS_DEFAULT, YEARS_MAX
+from planning.forms import NodePicker, node_picker_bind
+from planning.models import (
+    MAX_YEAR,
+    MIN_YEAR,
+    Code,
+    DismissReason,
+    NodeKind,
+    Plan,
+    Severity,
+    StructureNode,
+    SuggestionType,
+)
 from planning.suggestions.services import DISMISS_COMMENT_MAX
 
 
@@ -28,3 +42,79 @@ class ApplyCodeForm(forms.Form):
         field = self.fields["code"]
         assert isinstance(field, forms.ChoiceField)
         field.choices = [(str(c.pk), f"{c.code} {c.name}") for c in codes]
+
+
+class PlanningViewForm(forms.Form):
+    """GET parameters of the action-planning view. A bad value is reported beside its field and
+    its default used instead; the page never fails on its query string."""
+
+    year_from = forms.IntegerField(required=False, min_value=MIN_YEAR, max_value=MAX_YEAR)
+    year_to = forms.IntegerField(required=False, min_value=MIN_YEAR, max_value=MAX_YEAR)
+    suggestion_type = forms.MultipleChoiceField(
+        required=False, choices=SuggestionType.choices, widget=forms.CheckboxSelectMultiple
+    )
+    severity = forms.MultipleChoiceField(
+        required=False, choices=Severity.choices, widget=forms.CheckboxSelectMultiple
+    )
+    building = forms.UUIDField(
+        required=False, label="Building", widget=NodePicker(kind=NodeKind.BUILDING)
+    )
+
+    def __init__(self, *args: Any, plan: Plan, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.plan = plan
+        node_picker_bind(self, "building", plan)
+
+    def clean_building(self) -> uuid.UUID | None:
+        value = self.cleaned_data.get("building")
+        if not value:
+            return None
+        if not StructureNode.objects.filter(
+            plan=self.plan, pk=value, kind=NodeKind.BUILDING
+        ).exists():
+            raise forms.ValidationError(
+                "No building of this plan has this id; pick one from the list."
+            )
+        return value
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        first, last = cleaned.get("year_from"), cleaned.get("year_to")
+        if first is not None and last is not None:
+            if last < first:
+                self.add_error("year_to", "The last year comes before the first.")
+            elif last - first + 1 > YEARS_MAX:
+                self.add_error("year_to", f"Show at most {YEARS_MAX} years at a time.")
+        return cleaned
+
+    def years(self, *, this_year: int) -> tuple[int, int]:
+        """The year range to show: the chosen one, else this year and the next nine."""
+        first, last = self.valid("year_from"), self.valid("year_to")
+        if "year_to" in self.errors:  # a range the wrong way round or too long: start afresh
+            first = None
+        if first is None and last is None:
+            return this_year, this_year + YEARS_DEFAULT - 1
+        if first is None:
+            first = max(MIN_YEAR, last - YEARS_DEFAULT + 1)
+        if last is None:
+            last = min(MAX_YEAR, first + YEARS_DEFAULT - 1)
+        return first, last
+
+    def valid(self, name: str) -> Any:
+        """The cleaned value of one field, or its empty value when it had an error."""
+        if not self.is_bound:
+            return None
+        self.is_valid()
+        return None if name in self.errors else self.cleaned_data.get(name)
+
+
+class BulkDismissForm(DismissForm):
+    suggestion = forms.TypedMultipleChoiceField(coerce=uuid.UUID, choices=())
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["suggestion"]
+        assert isinstance(field, forms.ChoiceField)
+        chosen = self.data.getlist("suggestion") if isinstance(self.data, QueryDict) else []
+        field.choices = [(value, value) for value in chosen]
+        field.error_messages["required"] = "Tick the suggestions to dismiss."

@@ -1,38 +1,26 @@
 """Reads of the suggestions: a plan's open suggestions in the list order (the API and the
-action-planning view), filtered and a page at a time for the API, one suggestion of a plan, and,
-for the action-planning view, the actions by node and year with their per-year totals and the bar
-chart drawn from them."""
+action-planning view), filtered and a page at a time for the API, and one suggestion of a plan.
+The action-planning view's budget and chart are planning.budget and planning.chart."""
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Collection
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
-from decimal import Decimal
 from typing import Any
 
 import orjson
-from django.db import connection
-from django.db.models import Count, Q, QuerySet, Sum, TextField
-from django.db.models.expressions import RawSQL
+from django.db.models import Q, QuerySet, TextField
 from django.db.models.functions import Cast
 from django.http import Http404
 
 from planning.models import (
-    CENT,
-    Action,
-    ActionStatus,
     Code,
     Plan,
-    StructureNode,
     Suggestion,
     SuggestionStatus,
 )
-from planning.selectors import structure_flat
-
-CHART_HEIGHT = 160  # px of the tallest bar
-CHART_BAR = 28  # px per year (bar and gap)
+from planning.tree import node_subtree_sql
 
 # An open suggestion exactly as spec 2.3 lists it: ids as strings, `created_at` ISO 8601 UTC
 # with microseconds and "Z" (fixed width, so it sorts as text).
@@ -146,27 +134,11 @@ def suggestions_open_queryset(
         if filters.suggestion_types:
             queryset = queryset.filter(suggestion_type__in=filters.suggestion_types)
         if filters.structure_node_id is not None:
-            queryset = queryset.filter(structure_node_id__in=_subtree(filters.structure_node_id))
-    return queryset.order_by(*LIST_ORDER).only(*_PAYLOAD_FIELDS)
-
-
-_SUBTREE_SQL = """
-WITH RECURSIVE subtree(id) AS (
-    SELECT id FROM {node} WHERE id = %s
-    UNION
-    SELECT child.id FROM {node} child JOIN subtree ON child.parent_id = subtree.id
-)
-SELECT id FROM subtree
-"""
-
-
-def _subtree(node_id: Any) -> RawSQL:
-    """The ids of a node and of every node below it, as a subquery the database walks itself
-    (the same SQL on SQLite and PostgreSQL): no id list however large the subtree, and only the
-    subtree's rows are read. UNION, not UNION ALL, so even a cycle written by raw SQL ends."""
-    prepared = StructureNode._meta.get_field("id").get_db_prep_value(node_id, connection)
-    # The table name is ours; the node id travels as a parameter.
-    return RawSQL(_SUBTREE_SQL.format(node=StructureNode._meta.db_table), [prepared])  # noqa: S611
+            queryset = queryset.filter(
+                structure_node_id__in=node_subtree_sql(filters.structure_node_id)
+            )
+    # The fingerprint tells a deviation's fixes apart (cost or timing) on the planning page.
+    return queryset.order_by(*LIST_ORDER).only(*_PAYLOAD_FIELDS, "fingerprint")
 
 
 def suggestions_open(
@@ -227,98 +199,3 @@ def suggestion_get(*, plan: Plan, suggestion_id: Any) -> Suggestion:
 
 def codes_by_id(*, code_ids: set[str]) -> dict[str, Code]:
     return {str(code.pk): code for code in Code.objects.filter(pk__in=code_ids)}
-
-
-@dataclass
-class GridCell:
-    total: Decimal = Decimal("0.00")
-    count: int = 0
-
-
-@dataclass
-class GridRow:
-    node: Any
-    depth: int
-    cells: list[GridCell] = field(default_factory=list)
-    total: Decimal = Decimal(0)
-
-
-@dataclass
-class ChartBar:
-    year: int
-    total: Decimal
-    x: int
-    y: int
-    height: int
-
-
-@dataclass
-class PlanningGrid:
-    years: list[int]
-    rows: list[GridRow]
-    year_totals: list[Decimal]
-    total: Decimal
-    bars: list[ChartBar]
-    chart_width: int
-    chart_height: int
-    nodes_by_id: dict[str, Any]
-
-
-def planning_grid(*, plan: Plan) -> PlanningGrid:
-    """Planned (live) actions summed by node and year; nodes in tree order, years contiguous
-    from the first to the last planned year. Done and cancelled actions are history and left
-    out, as they are by the suggestion rules."""
-    sums: dict[Any, dict[int, GridCell]] = defaultdict(dict)
-    year_sums: dict[int, Decimal] = defaultdict(lambda: CENT * 0)
-    for node_id, year, total, count in (
-        Action.objects.filter(plan=plan, status=ActionStatus.PLANNED)
-        .values("node_id", "planned_year")
-        .order_by()
-        .annotate(total=Sum("estimated_cost"), count=Count("id"))
-        .values_list("node_id", "planned_year", "total", "count")
-    ):
-        total = Decimal(total).quantize(CENT)  # SQLite sums lose the scale
-        sums[node_id][year] = GridCell(total=total, count=count)
-        year_sums[year] += total
-    years = list(range(min(year_sums), max(year_sums) + 1)) if year_sums else []
-    rows = []
-    flat_tree = structure_flat(plan=plan)
-    for item in flat_tree:
-        by_year = sums.get(item.node.pk)
-        if not by_year:
-            continue
-        cells = [by_year.get(year, GridCell()) for year in years]
-        rows.append(
-            GridRow(
-                node=item.node,
-                depth=item.depth,
-                cells=cells,
-                total=sum((c.total for c in cells), CENT * 0),
-            )
-        )
-    year_totals = [year_sums.get(year, CENT * 0) for year in years]
-    peak = max(year_totals, default=Decimal(0))
-    bars = []
-    for index, (year, total) in enumerate(zip(years, year_totals, strict=True)):
-        height = int(total / peak * CHART_HEIGHT) if peak > 0 else 0
-        if total > 0:
-            height = max(height, 1)
-        bars.append(
-            ChartBar(
-                year=year,
-                total=total,
-                x=index * CHART_BAR + 4,
-                y=CHART_HEIGHT + 10 - height,
-                height=height,
-            )
-        )
-    return PlanningGrid(
-        years=years,
-        rows=rows,
-        year_totals=year_totals,
-        total=sum(year_totals, CENT * 0),
-        bars=bars,
-        chart_width=max(len(years) * CHART_BAR + 8, 120),
-        chart_height=CHART_HEIGHT + 40,
-        nodes_by_id={str(item.node.pk): item.node for item in flat_tree},
-    )

@@ -9,6 +9,13 @@ from planning.suggestions import views
 urlpatterns = [
     path("", views.action_planning, name="action_planning"),
     path(
+        "buildings/<uuid:node_id>/rows/",
+        views.building_rows,
+        name="planning_building_rows",
+    ),
+    path("dismissed/", views.dismissed_list, name="suggestions_dismissed"),
+    path("suggestions/dismiss/", views.suggestions_dismiss_view, name="suggestions_dismiss"),
+    path(
         "suggestions/<uuid:suggestion_id>/apply/",
         views.suggestion_apply,
         name="suggestion_apply",
@@ -17,5 +24,10 @@ urlpatterns = [
         "suggestions/<uuid:suggestion_id>/dismiss/",
         views.suggestion_dismiss_view,
         name="suggestion_dismiss",
+    ),
+    path(
+        "suggestions/<uuid:suggestion_id>/restore/",
+        views.suggestion_restore_view,
+        name="suggestion_restore",
     ),
 ]

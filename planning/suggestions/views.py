@@ -1,42 +1,77 @@
-"""The action-planning view (/plans/<number>/planning/) and its Apply and Dismiss actions.
+"""The action-planning view (/plans/<number>/planning/), its Apply, Dismiss and Restore actions,
+and the Dismissed list.
 
-The page runs the same sync as the integrator endpoint, so what it lists is what the API
-lists. Viewers see everything but get no buttons, and a POST from them is refused with 403
-(`plan_member_required(edit=True)`), like every other change of a plan.
+The page runs the same sync as the integrator endpoint, so what it lists is what the API lists.
+It shows, for a range of years (this year and the next nine unless chosen): the cost chart, the
+budget per building and year (25 buildings a page; a building's own rows load when it is
+opened), and the open suggestions, filtered by type, severity and building, a page at a time.
+
+Every form of a card carries `next`, the page's address with the anchor of the card that takes
+its place, so after Apply, Dismiss or Restore the user is back on the same filters, page and
+place (planning.access.next_url checks that it is a page of this plan). Viewers see everything
+but get no buttons, and a POST from them is refused with 403 (`plan_member_required(edit=True)`).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
+from urllib.parse import urlencode
 from uuid import UUID
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse
+from django.db.models import Count
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
-from planning.access import plan_member_required, plan_url
-from planning.models import Code, Plan, PlanMembership, Suggestion, SuggestionType
-from planning.suggestions.forms import ApplyCodeForm, DismissForm
+from planning.access import actions_url, next_url, plan_member_required
+from planning.budget import BUILDINGS_PER_PAGE, building_budget_rows, plan_budget
+from planning.chart import cost_chart
+from planning.models import (
+    Code,
+    DismissReason,
+    NodeKind,
+    Plan,
+    PlanMembership,
+    Severity,
+    StructureNode,
+    Suggestion,
+    SuggestionStatus,
+    SuggestionType,
+)
+from planning.money import money_format
+from planning.suggestions.figures_cache import plan_figure
+from planning.suggestions.forms import ApplyCodeForm, BulkDismissForm, DismissForm, PlanningViewForm
 from planning.suggestions.selectors import (
+    SuggestionFilters,
     SuggestionPayload,
     codes_by_id,
-    planning_grid,
+    plan_suggestions_version,
     suggestion_get,
     suggestion_payload,
     suggestions_open_queryset,
 )
 from planning.suggestions.services import (
+    DISMISS_COMMENT_MAX,
+    deviation_fix,
     suggestion_apply_code,
+    suggestion_apply_cost,
+    suggestion_apply_due_year,
     suggestion_apply_project,
-    suggestion_dismiss,
+    suggestion_restore,
+    suggestions_dismiss,
 )
 from planning.suggestions.sync import suggestion_sync
+from planning.views._pages import plan_tab_context
 
-SUGGESTIONS_PER_PAGE = 50
+T = TypeVar("T")
+SUGGESTIONS_PER_PAGE = 25
+DISMISSED_PER_PAGE = 50
 
 
 def _planning_url(plan: Plan) -> str:
@@ -44,9 +79,10 @@ def _planning_url(plan: Plan) -> str:
 
 
 def review_url(plan: Plan, recommended: dict[str, Any]) -> str:
-    """The plan page's actions table filtered to the node and year of a deviation."""
+    """The Actions tab filtered to the node and year of a deviation."""
     hint = recommended.get("filter", {})
-    return plan_url(plan, node=hint.get("structure_node_id"), year=hint.get("year"))
+    year = hint.get("year")
+    return actions_url(plan, node=hint.get("structure_node_id"), year_from=year, year_to=year)
 
 
 def _prefill_codes(recommended: dict[str, Any], codes: dict[str, Code]) -> list[Code]:
@@ -54,26 +90,91 @@ def _prefill_codes(recommended: dict[str, Any], codes: dict[str, Code]) -> list[
 
 
 def _card(
-    suggestion: SuggestionPayload, *, plan: Plan, codes: dict[str, Code], nodes: dict[str, Any]
+    suggestion: Suggestion,
+    *,
+    plan: Plan,
+    codes: dict[str, Code],
+    nodes: dict[Any, StructureNode],
+    back: str,
 ) -> dict[str, Any]:
-    suggestion_id = suggestion["id"]
-    suggestion_type = suggestion["suggestion_type"]
-    auto_id = f"id_%s_{suggestion_id.replace('-', '')}"
-    recommended = suggestion["recommended_action_json"]
+    payload: SuggestionPayload = suggestion_payload(suggestion)
+    suggestion_id = payload["id"]
+    suggestion_type = payload["suggestion_type"]
+    recommended = payload["recommended_action_json"]
     card: dict[str, Any] = {
-        "suggestion": suggestion,
+        "suggestion": payload,
         "type_label": SuggestionType(suggestion_type).label,
-        "node": nodes.get(suggestion["structure_node_id"]),
+        "node": nodes.get(suggestion.structure_node_id),
         "apply_url": reverse("planning:suggestion_apply", args=[plan.number, suggestion_id]),
         "dismiss_url": reverse("planning:suggestion_dismiss", args=[plan.number, suggestion_id]),
-        "dismiss_form": DismissForm(auto_id=auto_id),
+        "key": suggestion_id.replace("-", ""),  # element ids of the card's fields
+        "next": back,
     }
     if suggestion_type == SuggestionType.MISSING_CODE:
-        prefill = _prefill_codes(recommended, codes)
-        card["apply_form"] = ApplyCodeForm(codes=prefill, auto_id=auto_id) if prefill else None
+        # Rendered by hand in the card: Django's form rendering, 25 cards a page, was a third of
+        # the page's time. ApplyCodeForm checks the choice when it comes back.
+        card["code_choices"] = [
+            (str(code.pk), f"{code.code} {code.name}")
+            for code in _prefill_codes(recommended, codes)
+        ]
     elif suggestion_type == SuggestionType.DEVIATION:
         card["review_url"] = review_url(plan, recommended)
+        fix = deviation_fix(suggestion)
+        action_ids = recommended.get("action_ids", [])
+        if fix is not None:
+            card["fix"] = fix[0]
+            card["fix_label"] = (
+                f"Set cost to reference ({money_format(fix[1], plan.currency)})"
+                if fix[0] == "cost"
+                else f"Move to the due year ({fix[1]})"
+            )
+        if action_ids:
+            card["edit_url"] = (
+                reverse("planning:action_edit", args=[plan.number, action_ids[0]])
+                + "?"
+                + urlencode({"suggestion": suggestion_id, "next": back})
+            )
     return card
+
+
+def _open_counts(plan: Plan, building: Any) -> dict[tuple[str, str], int]:
+    """Open suggestions per (type, severity) in the building (or the whole plan): one grouped
+    query, from which the total and both filters' counts are read."""
+    return {
+        (suggestion_type, severity): count
+        for suggestion_type, severity, count in suggestions_open_queryset(
+            plan=plan, filters=SuggestionFilters(structure_node_id=building)
+        )
+        .order_by()
+        .values_list("suggestion_type", "severity")
+        .annotate(n=Count("id"))
+        .values_list("suggestion_type", "severity", "n")
+    }
+
+
+def _facets(
+    counts: dict[tuple[str, str], int], *, types: list[str], severities: list[str]
+) -> tuple[int, list[dict[str, Any]], list[dict[str, Any]]]:
+    """(suggestions matching every filter, per type under the chosen severities, per severity
+    under the chosen types); an empty choice means any."""
+
+    def counted(type_wanted: list[str], severity_wanted: list[str]) -> int:
+        return sum(
+            n
+            for (t, v), n in counts.items()
+            if (not type_wanted or t in type_wanted)
+            and (not severity_wanted or v in severity_wanted)
+        )
+
+    per_type = [
+        {"value": value, "label": label, "count": counted([value], severities)}
+        for value, label in SuggestionType.choices
+    ]
+    per_severity = [
+        {"value": value, "label": label, "count": counted(types, [value])}
+        for value, label in Severity.choices
+    ]
+    return counted(types, severities), per_type, per_severity
 
 
 @plan_member_required()
@@ -81,33 +182,135 @@ def _card(
 def action_planning(request: HttpRequest, membership: PlanMembership) -> HttpResponse:
     plan = membership.plan
     suggestion_sync(plan=plan)
-    grid = planning_grid(plan=plan)
-    # A big plan has thousands of open suggestions: the page shows them a page at a time, in
-    # the API's order.
-    page = Paginator(suggestions_open_queryset(plan=plan), SUGGESTIONS_PER_PAGE).get_page(
-        request.GET.get("page")
+    version = plan_suggestions_version(plan=plan)
+
+    def figure(name: str, parts: tuple[Any, ...], compute: Callable[[], T]) -> T:
+        return plan_figure(
+            plan_id=plan.pk, version=version, name=name, parts=parts, compute=compute
+        )
+
+    form = PlanningViewForm(request.GET or None, plan=plan)
+    year_from, year_to = form.years(this_year=timezone.now().year)
+    budget = figure(
+        "budget",
+        (year_from, year_to),
+        lambda: plan_budget(plan=plan, year_from=year_from, year_to=year_to),
     )
-    shown = [suggestion_payload(s) for s in page]
+    buildings_page = Paginator(budget.rows, BUILDINGS_PER_PAGE).get_page(request.GET.get("bpage"))
+
+    types = form.valid("suggestion_type") or []
+    severities = form.valid("severity") or []
+    building = form.valid("building")
+    filters = SuggestionFilters(
+        severities=severities, suggestion_types=types, structure_node_id=building
+    )
+    page = Paginator(suggestions_open_queryset(plan=plan, filters=filters), SUGGESTIONS_PER_PAGE)
+    counts = figure("open_counts", (str(building or ""),), lambda: _open_counts(plan, building))
+    open_count, type_counts, severity_counts = _facets(counts, types=types, severities=severities)
+    # Paginator.count is a cached property: the figure stands in for its COUNT query.
+    page.count = open_count  # type: ignore[misc]
+    suggestions_page = page.get_page(request.GET.get("page"))
+    shown: list[Suggestion] = list(suggestions_page.object_list)
     code_ids = {
-        code_id
-        for s in shown
-        for code_id in s["recommended_action_json"].get("prefill_code_ids", [])
+        code_id for s in shown for code_id in s.recommended_action_json.get("prefill_code_ids", [])
     }
     codes = codes_by_id(code_ids=code_ids)
-    cards = [_card(s, plan=plan, codes=codes, nodes=grid.nodes_by_id) for s in shown]
+    nodes = StructureNode.objects.in_bulk([s.structure_node_id for s in shown])
+    here = request.get_full_path()
+    cards = []
+    for index, suggestion in enumerate(shown):
+        # The card that takes this one's place once it is gone: the next, else the previous.
+        neighbour = (
+            shown[index + 1] if index + 1 < len(shown) else shown[index - 1] if index else None
+        )
+        back = f"{here}#suggestion-{neighbour.pk}" if neighbour else f"{here}#suggestions"
+        cards.append(_card(suggestion, plan=plan, codes=codes, nodes=nodes, back=back))
+
+    query = request.GET.copy()
+    query.pop("page", None)
+    building_query = request.GET.copy()
+    building_query.pop("bpage", None)
+    context = plan_tab_context(membership, "planning")
+    context.update(
+        {
+            "form": form,
+            "year_from": year_from,
+            "year_to": year_to,
+            "budget": budget,
+            "buildings_page": buildings_page,
+            "chart_by_building": cost_chart(
+                years=budget.years, series=budget.by_building(), currency=plan.currency
+            ),
+            "chart_by_kind": cost_chart(
+                years=budget.years, series=budget.by_kind, currency=plan.currency
+            ),
+            "cards": cards,
+            "page": suggestions_page,
+            "open_count": page.count,
+            "type_counts": type_counts,
+            "severity_counts": severity_counts,
+            "chosen_types": types,
+            "chosen_severities": severities,
+            "page_query": query.urlencode(),
+            "building_query": building_query.urlencode(),
+            "bulk_form": BulkDismissForm(auto_id="id_bulk_%s"),
+            "dismiss_reasons": DismissReason.choices,
+            "comment_max": DISMISS_COMMENT_MAX,
+            "here": here,
+            "dismissed_count": figure(
+                "dismissed_count",
+                (),
+                lambda: Suggestion.objects.filter(
+                    plan=plan, status=SuggestionStatus.DISMISSED
+                ).count(),
+            ),
+        }
+    )
+    return render(request, "planning/action_planning.html", context)
+
+
+@plan_member_required()
+@require_http_methods(["GET"])
+def building_rows(request: HttpRequest, membership: PlanMembership, node_id: UUID) -> HttpResponse:
+    """The rows of one building of the budget grid (a fragment static/js/planning-grid.js puts
+    under the building's row), for the page's year range."""
+    plan = membership.plan
+    if not StructureNode.objects.filter(plan=plan, pk=node_id, kind=NodeKind.BUILDING).exists():
+        raise Http404("No such building")
+    form = PlanningViewForm(request.GET or None, plan=plan)
+    year_from, year_to = form.years(this_year=timezone.now().year)
+    rows, more = building_budget_rows(
+        plan=plan, building_id=node_id, year_from=year_from, year_to=year_to
+    )
     return render(
         request,
-        "planning/action_planning.html",
-        {
-            "plan": plan,
-            "membership": membership,
-            "can_edit": membership.can_edit,
-            "grid": grid,
-            "cards": cards,
-            "page": page,
-            "open_count": page.paginator.count,
-        },
+        "planning/suggestions/_building_rows.html",
+        {"plan": plan, "rows": rows, "more": more, "building_id": node_id},
     )
+
+
+def _apply(request: HttpRequest, suggestion: Suggestion) -> str:
+    """Applies the suggestion as the card's button asks; the message to show."""
+    if suggestion.suggestion_type == SuggestionType.MISSING_CODE:
+        recommended = suggestion.recommended_action_json
+        codes = codes_by_id(code_ids=set(recommended.get("prefill_code_ids", [])))
+        form = ApplyCodeForm(request.POST, codes=_prefill_codes(recommended, codes))
+        if not form.is_valid():
+            raise ValidationError("Choose one of the proposed codes.")
+        suggestion_apply_code(suggestion=suggestion, code_id=form.cleaned_data["code"])
+        return f"Code assigned: {suggestion.title}."
+    if suggestion.suggestion_type == SuggestionType.PROJECT_GROUPING:
+        _, project = suggestion_apply_project(suggestion=suggestion)
+        return f"Project “{project.name}” created."
+    fix = request.POST.get("fix")
+    if fix == "cost":
+        _, action = suggestion_apply_cost(suggestion=suggestion)
+        cost = money_format(action.estimated_cost, suggestion.plan.currency)
+        return f"“{action.title}” now costs {cost}, the reference."
+    if fix == "year":
+        _, action = suggestion_apply_due_year(suggestion=suggestion)
+        return f"“{action.title}” moved to {action.planned_year}, the year it is due."
+    raise ValidationError("Choose a fix: set the cost to the reference, or move to the due year.")
 
 
 @plan_member_required(edit=True)
@@ -116,25 +319,16 @@ def suggestion_apply(
     request: HttpRequest, membership: PlanMembership, suggestion_id: UUID
 ) -> HttpResponse:
     plan = membership.plan
-    suggestion: Suggestion = suggestion_get(plan=plan, suggestion_id=suggestion_id)
+    suggestion = suggestion_get(plan=plan, suggestion_id=suggestion_id)
     try:
-        if suggestion.suggestion_type == SuggestionType.MISSING_CODE:
-            recommended = suggestion.recommended_action_json
-            codes = codes_by_id(code_ids=set(recommended.get("prefill_code_ids", [])))
-            form = ApplyCodeForm(request.POST, codes=_prefill_codes(recommended, codes))
-            if not form.is_valid():
-                raise ValidationError("Choose one of the proposed codes.")
-            suggestion_apply_code(suggestion=suggestion, code_id=form.cleaned_data["code"])
-            messages.success(request, f"Code assigned: {suggestion.title}.")
-        elif suggestion.suggestion_type == SuggestionType.PROJECT_GROUPING:
-            _, project = suggestion_apply_project(suggestion=suggestion)
-            messages.success(request, f"Project “{project.name}” created.")
-        else:
-            # A deviation is applied by reviewing the action: open the filtered actions.
-            return redirect(review_url(plan, suggestion.recommended_action_json))
+        messages.success(request, _apply(request, suggestion))
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
-    return redirect(_planning_url(plan))
+    return redirect(next_url(request, plan, _planning_url(plan)))
+
+
+def _form_problems(form: Any) -> str:
+    return "; ".join(f"{name}: {' '.join(map(str, e))}" for name, e in form.errors.items())
 
 
 @plan_member_required(edit=True)
@@ -146,17 +340,70 @@ def suggestion_dismiss_view(
     suggestion = suggestion_get(plan=plan, suggestion_id=suggestion_id)
     form = DismissForm(request.POST)
     if not form.is_valid():
-        errors = "; ".join(f"{name}: {' '.join(map(str, e))}" for name, e in form.errors.items())
-        messages.error(request, f"Not dismissed. {errors}")
-        return redirect(_planning_url(plan))
-    try:
-        suggestion_dismiss(
-            suggestion=suggestion,
+        messages.error(request, f"Not dismissed. {_form_problems(form)}")
+    else:
+        dismissed = suggestions_dismiss(
+            plan=plan,
+            suggestion_ids=[suggestion.pk],
             user=request.user,
             reason=form.cleaned_data["reason"],
             comment=form.cleaned_data["comment"],
         )
-        messages.success(request, f"Dismissed: {suggestion.title}.")
+        if dismissed:
+            messages.success(request, f"Dismissed: {suggestion.title}.")
+        else:
+            messages.error(request, "This suggestion is no longer open.")
+    return redirect(next_url(request, plan, _planning_url(plan)))
+
+
+@plan_member_required(edit=True)
+@require_POST
+def suggestions_dismiss_view(request: HttpRequest, membership: PlanMembership) -> HttpResponse:
+    """Dismisses every ticked suggestion with one reason and comment."""
+    plan = membership.plan
+    form = BulkDismissForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, f"Nothing dismissed. {_form_problems(form)}")
+    else:
+        dismissed = suggestions_dismiss(
+            plan=plan,
+            suggestion_ids=form.cleaned_data["suggestion"],
+            user=request.user,
+            reason=form.cleaned_data["reason"],
+            comment=form.cleaned_data["comment"],
+        )
+        count = len(dismissed)
+        messages.success(request, f"Dismissed {count} suggestion{'s' if count != 1 else ''}.")
+    return redirect(next_url(request, plan, _planning_url(plan)))
+
+
+@plan_member_required()
+@require_http_methods(["GET"])
+def dismissed_list(request: HttpRequest, membership: PlanMembership) -> HttpResponse:
+    plan = membership.plan
+    dismissed = (
+        Suggestion.objects.filter(plan=plan, status=SuggestionStatus.DISMISSED)
+        .select_related("dismissed_by", "structure_node")
+        .order_by("-dismissed_at", "id")
+    )
+    page = Paginator(dismissed, DISMISSED_PER_PAGE).get_page(request.GET.get("page"))
+    context = plan_tab_context(membership, "planning")
+    context.update({"page": page, "here": request.get_full_path()})
+    return render(request, "planning/suggestions/dismissed.html", context)
+
+
+@plan_member_required(edit=True)
+@require_POST
+def suggestion_restore_view(
+    request: HttpRequest, membership: PlanMembership, suggestion_id: UUID
+) -> HttpResponse:
+    plan = membership.plan
+    suggestion = suggestion_get(plan=plan, suggestion_id=suggestion_id)
+    try:
+        suggestion_restore(suggestion=suggestion)
+        messages.success(request, f"Restored: {suggestion.title}. It is open again.")
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
-    return redirect(_planning_url(plan))
+    return redirect(
+        next_url(request, plan, reverse("planning:suggestions_dismissed", args=[plan.number]))
+    )

@@ -1,27 +1,31 @@
-"""The plan list and the plan page, rendered by more than one view module: their own GET views
-and the POST views of the forms they hold, which show them again when a form has errors."""
+"""The plan list and the plan's tab pages, rendered by more than one view module: their own GET
+views and the POST views of the forms they hold, which show them again when a form has errors."""
 
 from __future__ import annotations
 
+from typing import Any
 from urllib.parse import urlencode
 
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.urls import reverse
 
 from planning import selectors
+from planning.action_list import action_rows, actions_filtered
 from planning.forms import (
     ActionFilterForm,
     ActionForm,
     NodeCreateForm,
     PlanCreateForm,
+    PlanDeleteForm,
     PlanImportForm,
+    PlanSettingsForm,
 )
 from planning.models import PlanMembership, PlanRole
+from planning.tree import node_search, tree_overview
 
-# The actions table is paged: a plan can hold thousands of actions (generate_plan).
-ACTIONS_PER_PAGE = 100
+# The actions list is paged: a plan can hold 100,000 actions.
+ACTIONS_PER_PAGE = 50
 
 
 def plan_list_render(
@@ -41,42 +45,101 @@ def plan_list_render(
     )
 
 
+def plan_tab_context(membership: PlanMembership, tab: str) -> dict[str, Any]:
+    """What every tab of a plan shows around its content (planning/_plan_header.html)."""
+    return {
+        "membership": membership,
+        "plan": membership.plan,
+        "can_edit": membership.can_edit,
+        "is_owner": membership.role == PlanRole.OWNER,
+        "tab": tab,
+    }
+
+
 def plan_detail_render(
+    request: HttpRequest, membership: PlanMembership, *, root_form: NodeCreateForm | None = None
+) -> HttpResponse:
+    """The Structure tab: the tree opened down to the buildings, or the matches of a search."""
+    plan = membership.plan
+    query = request.GET.get("q", "").strip()[:200]
+    context = plan_tab_context(membership, "structure")
+    if query:
+        matches, more = node_search(plan=plan, query=query)
+        context.update({"query": query, "matches": matches, "more_matches": more})
+    else:
+        context["overview"] = tree_overview(plan=plan)
+    context["root_form"] = root_form or NodeCreateForm(prefix="root")
+    return render(request, "planning/plan_detail.html", context)
+
+
+def _sort_links(filters: dict[str, str], current: str) -> dict[str, dict[str, str]]:
+    """Per column: the query that sorts by it (ascending, or descending when it already sorts
+    ascending) and the aria-sort value of its header."""
+    links: dict[str, dict[str, str]] = {}
+    active, descending = current.lstrip("-"), current.startswith("-")
+    for column in ("year", "title", "node", "kind", "cost", "status", "project"):
+        flip = column == active and not descending
+        query = urlencode({**filters, "sort": f"-{column}" if flip else column})
+        state = "none"
+        if column == active:
+            state = "descending" if descending else "ascending"
+        links[column] = {"query": query, "aria": state}
+    return links
+
+
+def plan_actions_render(
+    request: HttpRequest, membership: PlanMembership, *, action_form: ActionForm | None = None
+) -> HttpResponse:
+    """The Actions tab: search, filters, sortable columns, pages, and the add form."""
+    plan = membership.plan
+    filter_form = ActionFilterForm(request.GET or None, plan=plan)
+    filters = filter_form.filters()
+    actions = actions_filtered(plan=plan, filters=filters)
+    page = Paginator(actions, ACTIONS_PER_PAGE).get_page(request.GET.get("page"))
+    kept = {
+        key: request.GET[key]
+        for key in ("q", "kind", "status", "year_from", "year_to", "building", "node", "project")
+        if request.GET.get(key) and key not in filter_form.errors
+    }
+    sort = request.GET.get("sort", "") if "sort" not in filter_form.errors else ""
+    context = plan_tab_context(membership, "actions")
+    context.update(
+        {
+            "filter_form": filter_form,
+            "filtered": bool(kept),
+            "actions_page": page,
+            "rows": action_rows(plan=plan, actions=list(page.object_list)),
+            "actions_total": selectors.action_cost_total(actions=actions),
+            "page_query": urlencode({**kept, **({"sort": sort} if sort else {})}),
+            "sort_links": _sort_links(kept, sort or "year"),
+            "action_form": action_form or ActionForm(prefix="action", plan=plan),
+            "next_url": request.get_full_path(),
+        }
+    )
+    return render(request, "planning/plan_actions.html", context)
+
+
+def plan_settings_render(
     request: HttpRequest,
     membership: PlanMembership,
     *,
-    root_form: NodeCreateForm | None = None,
-    action_form: ActionForm | None = None,
+    settings_form: PlanSettingsForm | None = None,
+    delete_form: PlanDeleteForm | None = None,
 ) -> HttpResponse:
     plan = membership.plan
-    flat_tree = selectors.structure_flat(plan=plan)
-    filter_form = ActionFilterForm(request.GET or None, flat_tree=flat_tree)
-    node_id = year = None
-    if filter_form.is_bound and filter_form.is_valid():
-        node_id = filter_form.cleaned_data["node"] or None
-        year = filter_form.cleaned_data["year"]
-    actions = selectors.action_list(plan=plan, node_id=node_id, year=year)
-    actions_page = Paginator(actions, ACTIONS_PER_PAGE).get_page(request.GET.get("page"))
-    filters = {key: request.GET[key] for key in ("node", "year") if request.GET.get(key)}
-    return render(
-        request,
-        "planning/plan_detail.html",
+    context = plan_tab_context(membership, "settings")
+    context.update(
         {
-            "membership": membership,
-            "plan": plan,
-            "can_edit": membership.can_edit,
-            "is_owner": membership.role == PlanRole.OWNER,
-            "tree": flat_tree,
-            "node_base_url": reverse("planning:plan_detail", args=[plan.number]) + "nodes/",
-            "action_base_url": reverse("planning:plan_detail", args=[plan.number]) + "actions/",
-            "node_count": len(flat_tree),
-            "filter_form": filter_form,
-            "filtered": bool(filters),
-            "actions_page": actions_page,
-            "actions_total": selectors.action_cost_total(actions=actions),
-            "page_query": urlencode(filters),
-            "root_form": root_form or NodeCreateForm(prefix="root"),
-            "action_form": action_form
-            or ActionForm(prefix="action", plan=plan, flat_tree=flat_tree),
-        },
+            "settings_form": settings_form
+            or PlanSettingsForm(
+                prefix="plan",
+                initial={
+                    "name": plan.name,
+                    "description": plan.description,
+                    "currency": plan.currency,
+                },
+            ),
+            "delete_form": delete_form or PlanDeleteForm(prefix="delete", plan=plan),
+        }
     )
+    return render(request, "planning/plan_settings.html", context)

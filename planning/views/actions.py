@@ -1,7 +1,9 @@
-"""Actions: adding one from the plan page, editing, cancelling and marking one done."""
+"""Actions: the plan's Actions tab, adding an action there, editing, cancelling and marking one
+done (each returns to the list with the filters and page the user was on)."""
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 from django.contrib import messages
@@ -10,24 +12,30 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
 from planning import selectors, services
-from planning.access import plan_member_required, plan_url
+from planning.access import actions_url, next_url, plan_member_required
 from planning.forms import ActionForm, form_submit
-from planning.models import PlanMembership
-from planning.views._pages import plan_detail_render
+from planning.models import Action, PlanMembership, Suggestion
+from planning.money import money_format
+from planning.suggestions.services import deviation_fix
+from planning.views._pages import plan_actions_render
+
+
+@plan_member_required()
+@require_http_methods(["GET"])
+def action_list(request: HttpRequest, membership: PlanMembership) -> HttpResponse:
+    return plan_actions_render(request, membership)
 
 
 @plan_member_required(edit=True)
 @require_POST
 def action_create(request: HttpRequest, membership: PlanMembership) -> HttpResponse:
     plan = membership.plan
-    form = ActionForm(
-        request.POST, prefix="action", plan=plan, flat_tree=selectors.structure_flat(plan=plan)
-    )
+    form = ActionForm(request.POST, prefix="action", plan=plan)
     action = form_submit(form, lambda data: services.action_create(plan=plan, **data))
     if action:
         messages.success(request, f"Action “{action.title}” added for {action.planned_year}.")
-        return redirect(plan_url(membership.plan) + "#actions")
-    return plan_detail_render(request, membership, action_form=form)
+        return redirect(actions_url(plan))
+    return plan_actions_render(request, membership, action_form=form)
 
 
 @plan_member_required(edit=True)
@@ -35,17 +43,15 @@ def action_create(request: HttpRequest, membership: PlanMembership) -> HttpRespo
 def action_edit(request: HttpRequest, membership: PlanMembership, action_id: Any) -> HttpResponse:
     plan = membership.plan
     action = selectors.action_get(plan=plan, action_id=action_id)
-    flat_tree = selectors.structure_flat(plan=plan)
     if request.method == "POST":
-        form = ActionForm(request.POST, prefix="action", plan=plan, flat_tree=flat_tree)
+        form = ActionForm(request.POST, prefix="action", plan=plan)
         if form_submit(form, lambda data: services.action_update(action=action, **data)):
             messages.success(request, f"Action “{action.title}” saved.")
-            return redirect(plan_url(membership.plan) + "#actions")
+            return redirect(next_url(request, plan, actions_url(plan)))
     else:
         form = ActionForm(
             prefix="action",
             plan=plan,
-            flat_tree=flat_tree,
             initial={
                 "node": str(action.node_id),
                 "title": action.title,
@@ -55,11 +61,49 @@ def action_edit(request: HttpRequest, membership: PlanMembership, action_id: Any
                 "project": str(action.project_id) if action.project_id else "",
             },
         )
+    _reference_beside(form, request, action)
     return render(
         request,
         "planning/action_edit.html",
-        {"plan": plan, "action": action, "form": form, "can_edit": membership.can_edit},
+        {
+            "plan": plan,
+            "action": action,
+            "form": form,
+            "can_edit": membership.can_edit,
+            "next": request.POST.get("next") or request.GET.get("next", ""),
+        },
     )
+
+
+def _reference_beside(form: ActionForm, request: HttpRequest, action: Action) -> None:
+    """Opened from a deviation's "Edit the action": its reference figure beside the field."""
+    suggestion_id = request.GET.get("suggestion") or request.POST.get("suggestion")
+    if not suggestion_id:
+        return
+    suggestion = (
+        Suggestion.objects.filter(plan=action.plan, pk__in=_uuids(suggestion_id))
+        .only("fingerprint", "suggestion_type", "recommended_action_json")
+        .first()
+    )
+    fix = deviation_fix(suggestion) if suggestion is not None else None
+    if fix is None:
+        return
+    if fix[0] == "cost":
+        form.fields["estimated_cost"].help_text = (
+            f"Reference: {money_format(fix[1], action.plan.currency)} "
+            "(the unit cost of the code times the quantity of the node)."
+        )
+    else:
+        form.fields[
+            "planned_year"
+        ].help_text = f"Due in {fix[1]} (install year + the code's service life)."
+
+
+def _uuids(value: str) -> list[uuid.UUID]:
+    try:
+        return [uuid.UUID(value)]
+    except ValueError:
+        return []
 
 
 @plan_member_required(edit=True)
@@ -68,7 +112,7 @@ def action_cancel(request: HttpRequest, membership: PlanMembership, action_id: A
     action = selectors.action_get(plan=membership.plan, action_id=action_id)
     services.action_cancel(action=action)
     messages.success(request, f"Action “{action.title}” cancelled.")
-    return redirect(plan_url(membership.plan) + "#actions")
+    return redirect(next_url(request, membership.plan, actions_url(membership.plan)))
 
 
 @plan_member_required(edit=True)
@@ -77,4 +121,4 @@ def action_done(request: HttpRequest, membership: PlanMembership, action_id: Any
     action = selectors.action_get(plan=membership.plan, action_id=action_id)
     services.action_mark_done(action=action)
     messages.success(request, f"Action “{action.title}” marked done.")
-    return redirect(plan_url(membership.plan) + "#actions")
+    return redirect(next_url(request, membership.plan, actions_url(membership.plan)))

@@ -6,13 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from planning import selectors, services
-from planning.access import plan_member_required, plan_url
+from planning.access import actions_url, plan_member_required, plan_url
 from planning.forms import (
     CodeAssignForm,
     CodeSearchForm,
@@ -22,12 +22,62 @@ from planning.forms import (
     NodeRenameForm,
     form_submit,
 )
-from planning.models import PlanMembership, StructureNode
+from planning.models import NodeKind, PlanMembership, StructureNode
+from planning.suggestions.selectors import suggestions_open_queryset
+from planning.tree import LEVEL_LIMIT, node_ancestors, node_search, tree_children
 from planning.views._pages import plan_detail_render
+
+# The node page lists the node's own actions and open suggestions up to these counts; the
+# Actions tab and the planning view (filtered to the node) have the rest.
+NODE_ACTIONS_SHOWN = 20
+NODE_SUGGESTIONS_SHOWN = 10
 
 
 def _node_url(node: StructureNode) -> str:
     return reverse("planning:node_detail", args=[node.plan.number, node.pk])
+
+
+@plan_member_required()
+@require_http_methods(["GET"])
+def node_children(request: HttpRequest, membership: PlanMembership, node_id: Any) -> HttpResponse:
+    """The children of a node as a fragment of the plan page's tree (static/js/tree.js puts it
+    under the node when the user expands it)."""
+    level = tree_children(plan=membership.plan, node_id=node_id)
+    if level is None:
+        raise Http404("No such node")
+    entries, more = level
+    return render(
+        request,
+        "planning/_tree_level.html",
+        {"plan": membership.plan, "entries": entries, "more": more},
+    )
+
+
+@plan_member_required()
+@require_http_methods(["GET"])
+def node_lookup(request: HttpRequest, membership: PlanMembership) -> JsonResponse:
+    """Nodes matching `q` (name or code), for the node pickers (static/js/node-picker.js):
+    `{"results": [{"id", "name", "kind", "path"}], "more": bool}`. `kind` narrows them."""
+    query = request.GET.get("q", "").strip()[:200]
+    kind = request.GET.get("kind", "")
+    if not query or kind not in ("", *NodeKind.values):
+        return JsonResponse({"results": [], "more": False})
+    matches, more = node_search(plan=membership.plan, query=query, kind=kind or None, limit=20)
+    return JsonResponse(
+        {
+            "results": [
+                {
+                    "id": str(match.node.pk),
+                    "name": match.node.name,
+                    "kind": match.node.kind,
+                    "code": match.node.code.code if match.node.code else "",
+                    "path": match.path_text,
+                }
+                for match in matches
+            ],
+            "more": more,
+        }
+    )
 
 
 @plan_member_required(edit=True)
@@ -47,7 +97,6 @@ def _render_node_detail(
     request: HttpRequest, membership: PlanMembership, node: StructureNode, **forms: Any
 ) -> HttpResponse:
     plan = membership.plan
-    flat_tree = selectors.structure_flat(plan=plan)
     search_form = CodeSearchForm(request.GET or None)
     query = search_form.cleaned_data["q"] if search_form.is_bound and search_form.is_valid() else ""
     return render(
@@ -58,9 +107,8 @@ def _render_node_detail(
             "plan": plan,
             "node": node,
             "can_edit": membership.can_edit,
-            "ancestors": selectors.tree_ancestors(flat_tree=flat_tree, node=node),
-            "children": [item.node for item in flat_tree if item.node.parent_id == node.pk],
-            "subtree_size": selectors.tree_subtree_size(flat_tree=flat_tree, node=node),
+            "ancestors": node_ancestors(plan=plan, node_ids=[node.pk]).get(node.pk, []),
+            "children": list(node.children.order_by("name", "id")[:LEVEL_LIMIT]),
             "rename_form": forms.get("rename_form")
             or NodeRenameForm(prefix="rename", initial={"name": node.name}),
             "details_form": forms.get("details_form")
@@ -73,16 +121,26 @@ def _render_node_detail(
                     "install_year": node.install_year,
                 },
             ),
-            "move_form": forms.get("move_form")
-            or NodeMoveForm(prefix="move", flat_tree=flat_tree, node=node),
+            "move_form": forms.get("move_form") or NodeMoveForm(prefix="move", node=node),
             "child_form": forms.get("child_form")
             or NodeCreateForm(prefix="child", initial={"kind": _child_kind(node)}),
             "code_form": forms.get("code_form") or CodeAssignForm(prefix="code"),
             "search_form": search_form,
             "query": query,
-            "search_results": list(selectors.code_search(query=query)),
-            "code_options": selectors.code_catalog_options() if membership.can_edit else [],
-            "actions_url": plan_url(membership.plan, node=node.pk),
+            # The catalog is searched on request, not listed on every visit.
+            "search_results": list(selectors.code_search(query=query)) if query else [],
+            "own_actions": list(
+                node.actions.select_related("project").order_by("planned_year", "title", "id")[
+                    :NODE_ACTIONS_SHOWN
+                ]
+            ),
+            "own_action_count": node.actions.count(),
+            "suggestions": list(
+                suggestions_open_queryset(plan=plan).filter(structure_node=node)[
+                    :NODE_SUGGESTIONS_SHOWN
+                ]
+            ),
+            "actions_url": actions_url(membership.plan, node=node.pk),
         },
     )
 
@@ -128,16 +186,8 @@ def node_details(request: HttpRequest, membership: PlanMembership, node_id: Any)
 def node_move(request: HttpRequest, membership: PlanMembership, node_id: Any) -> HttpResponse:
     plan = membership.plan
     node = selectors.node_get(plan=plan, node_id=node_id)
-    form = NodeMoveForm(
-        request.POST, prefix="move", flat_tree=selectors.structure_flat(plan=plan), node=node
-    )
-
-    def move(data: dict[str, Any]) -> StructureNode:
-        parent_id = data["parent"]
-        parent = selectors.node_get(plan=plan, node_id=parent_id) if parent_id else None
-        return services.node_move(node=node, parent=parent)
-
-    if form_submit(form, move):
+    form = NodeMoveForm(request.POST, prefix="move", node=node)
+    if form_submit(form, lambda data: services.node_move(node=node, parent=data["parent"])):
         where = f"under “{node.parent.name}”" if node.parent else "to the top level"
         messages.success(request, f"Moved “{node.name}” {where}.")
         return redirect(_node_url(node))

@@ -1,4 +1,6 @@
-"""The plan list (with the create form) and the plan page."""
+"""The plan list (with the create form), the plan page (its Structure tab) and the plan's
+settings: name, description, currency, and deleting it (owners only, confirmed by typing the
+plan's name)."""
 
 from __future__ import annotations
 
@@ -6,13 +8,13 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
 from planning import services
 from planning.access import plan_member_required, request_user
-from planning.forms import PlanCreateForm, form_submit
+from planning.forms import PlanCreateForm, PlanDeleteForm, PlanSettingsForm, form_submit
 from planning.models import PlanMembership
-from planning.views._pages import plan_detail_render, plan_list_render
+from planning.views._pages import plan_detail_render, plan_list_render, plan_settings_render
 
 
 @login_required
@@ -32,3 +34,30 @@ def plan_list(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET"])
 def plan_detail(request: HttpRequest, membership: PlanMembership) -> HttpResponse:
     return plan_detail_render(request, membership)
+
+
+@plan_member_required(edit=True)
+@require_http_methods(["GET", "POST"])
+def plan_settings(request: HttpRequest, membership: PlanMembership) -> HttpResponse:
+    """Viewers see the settings read-only; editors and owners change them."""
+    if request.method != "POST":
+        return plan_settings_render(request, membership)
+    form = PlanSettingsForm(request.POST, prefix="plan")
+    if form_submit(form, lambda data: services.plan_update(plan=membership.plan, **data)):
+        messages.success(request, "Plan settings saved.")
+        return redirect("planning:plan_settings", number=membership.plan.number)
+    membership.plan.refresh_from_db()
+    return plan_settings_render(request, membership, settings_form=form)
+
+
+@plan_member_required(owner=True)
+@require_POST
+def plan_delete(request: HttpRequest, membership: PlanMembership) -> HttpResponse:
+    plan = membership.plan
+    form = PlanDeleteForm(request.POST, prefix="delete", plan=plan)
+    if not form.is_valid():
+        return plan_settings_render(request, membership, delete_form=form)
+    number, name = plan.number, plan.name
+    services.plan_delete(plan=plan)
+    messages.success(request, f"Plan #{number} “{name}” deleted.")
+    return redirect("planning:plan_list")

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
+from html.parser import HTMLParser
 from typing import Any
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
 from planning.models import ActionKind, ActionStatus, NodeKind, Plan, PlanRole, Suggestion
+from planning.suggestions.sync import suggestion_sync
 from tests.conftest import browser_login
 from tests.factories import (
     ActionFactory,
@@ -49,6 +53,41 @@ def make_plan(user: Any, role: str = PlanRole.OWNER) -> dict[str, Any]:
     return {"plan": plan, "code": code, "building": building, "fan": fan, "roof": roof}
 
 
+def _grid(html: str) -> dict[str, list[str]]:
+    """The budget grid's rows by their first cell's text (and "head": the header row)."""
+
+    class GridParser(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__()
+            self.inside = False
+            self.rows: list[list[str]] = []
+            self.cell: list[str] | None = None
+
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            if tag == "table" and ("id", "planning-grid") in attrs:
+                self.inside = True
+            elif self.inside and tag == "tr":
+                self.rows.append([])
+            elif self.inside and tag in ("td", "th"):
+                self.cell = []
+
+        def handle_endtag(self, tag: str) -> None:
+            if tag == "table":
+                self.inside = False
+            elif self.inside and tag in ("td", "th") and self.cell is not None:
+                self.rows[-1].append("".join(self.cell).strip())
+                self.cell = None
+
+        def handle_data(self, data: str) -> None:
+            if self.cell is not None:
+                self.cell.append(data)
+
+    parser = GridParser()
+    parser.feed(html)
+    rows = [row for row in parser.rows if row]
+    return {"head": rows[0], **{row[0]: row for row in rows[1:]}}
+
+
 def suggestion(plan: Plan, fingerprint: str) -> Suggestion:
     return Suggestion.objects.get(plan=plan, fingerprint=fingerprint)
 
@@ -71,12 +110,25 @@ def test_page_syncs_and_shows_grid_chart_and_open_suggestions(
     assert "Assign a classification code to “Qwertyfan”" in html
     assert "Replacement cost on “Roof” in 2030 deviates from the reference" in html
     assert "3 open" in html
-    # years 2030..2032 contiguous, done actions left out of the totals
-    assert '<g class="bar" data-year="2030" data-total="2050.00">' in html
-    assert '<g class="bar" data-year="2031" data-total="0.00">' in html
-    assert '<g class="bar" data-year="2032" data-total="100.00">' in html
-    assert "2150.00" in html  # grand total
-    assert f"?node={items['roof'].pk}&amp;year=2030" in html  # deviation: the filtered view
+    # this year and the next nine by default; done actions left out of the totals
+    this_year = timezone.now().year
+    assert f'id="id_year_from" value="{this_year}"' in html
+    assert f'id="id_year_to" value="{this_year + 9}"' in html
+    grid = _grid(html)
+    assert grid["head"][:2] == ["Building", "Total"]
+    assert grid["head"][2:] == [str(year) for year in range(this_year, this_year + 10)]
+    house = grid["House A"]
+    column = {year: 2 + year - this_year for year in (2030, 2031, 2032)}
+    assert house[1] == "2,150.00"  # the building's total
+    assert (house[column[2030]], house[column[2031]], house[column[2032]]) == (
+        "2,050.00",
+        "",
+        "100.00",
+    )
+    assert grid["Total per year"][1] == "2,150.00"
+    assert grid["Total per year"][column[2030]] == "2,050.00"
+    assert "2030, House A: 2,050.00\xa0EUR" in html  # the chart's hover text
+    assert "2030, Replacement: 1,800.00\xa0EUR" in html
 
 
 def test_apply_code_assigns_it_and_resolves_the_suggestion(owner_client: Client, user: Any) -> None:
@@ -149,15 +201,85 @@ def test_apply_grouping_creates_the_project(owner_client: Client, user: Any) -> 
     assert grouping.resolution == "applied"
 
 
-def test_apply_deviation_opens_the_filtered_actions(owner_client: Client, user: Any) -> None:
+def test_cost_fix_sets_the_reference_and_resolves_in_one_step(
+    owner_client: Client, user: Any
+) -> None:
+    items = make_plan(user)
+    html = owner_client.get(planning_url(items["plan"])).content.decode()
+    deviation = Suggestion.objects.get(plan=items["plan"], suggestion_type="deviation")
+    assert "Set cost to reference (1,000.00\xa0EUR)" in html
+    back = f"{planning_url(items['plan'])}?severity=warning#suggestion-x"
+
+    response = owner_client.post(
+        f"{planning_url(items['plan'])}suggestions/{deviation.pk}/apply/",
+        {"fix": "cost", "next": back},
+    )
+
+    assert response.status_code == 302 and response["Location"] == back
+    replacement = items["roof"].actions.get(kind=ActionKind.REPLACEMENT)
+    assert replacement.estimated_cost == Decimal("1000.00")
+    deviation.refresh_from_db()
+    assert (deviation.status, deviation.resolution) == ("resolved", "applied")
+    owner_client.get(planning_url(items["plan"]))  # the next sync agrees: nothing to reopen
+    deviation.refresh_from_db()
+    assert (deviation.status, deviation.resolution) == ("resolved", "applied")
+
+
+def test_timing_fix_moves_the_action_to_the_due_year(owner_client: Client, user: Any) -> None:
+    items = make_plan(user)
+    items["code"].service_life_years = 30
+    items["code"].save()
+    items["roof"].install_year = 1995
+    items["roof"].save()
+    html = owner_client.get(planning_url(items["plan"])).content.decode()
+    timing = suggestion(
+        items["plan"],
+        f"deviation:timing:{items['roof'].actions.get(kind=ActionKind.REPLACEMENT).pk}",
+    )
+    assert "Move to the due year (2025)" in html
+
+    owner_client.post(
+        f"{planning_url(items['plan'])}suggestions/{timing.pk}/apply/", {"fix": "year"}
+    )
+
+    assert items["roof"].actions.get(kind=ActionKind.REPLACEMENT).planned_year == 2025
+    timing.refresh_from_db()
+    assert (timing.status, timing.resolution) == ("resolved", "applied")
+
+
+def test_a_fix_of_the_wrong_kind_changes_nothing(owner_client: Client, user: Any) -> None:
     items = make_plan(user)
     owner_client.get(planning_url(items["plan"]))
     deviation = Suggestion.objects.get(plan=items["plan"], suggestion_type="deviation")
-    response = owner_client.post(f"{planning_url(items['plan'])}suggestions/{deviation.pk}/apply/")
-    assert response.status_code == 302
-    assert response["Location"] == (
-        f"/plans/{items['plan'].number}/?node={items['roof'].pk}&year=2030"
+
+    response = owner_client.post(
+        f"{planning_url(items['plan'])}suggestions/{deviation.pk}/apply/",
+        {"fix": "year"},
+        follow=True,
     )
+
+    assert "Only a timing deviation can be fixed this way." in response.content.decode()
+    deviation.refresh_from_db()
+    assert deviation.status == "open"
+    replacement = items["roof"].actions.get(kind=ActionKind.REPLACEMENT)
+    assert (replacement.estimated_cost, replacement.planned_year) == (Decimal("1800.00"), 2030)
+
+
+def test_edit_the_action_shows_the_reference_beside_the_field(
+    owner_client: Client, user: Any
+) -> None:
+    items = make_plan(user)
+    html = owner_client.get(planning_url(items["plan"])).content.decode()
+    deviation = Suggestion.objects.get(plan=items["plan"], suggestion_type="deviation")
+    replacement = items["roof"].actions.get(kind=ActionKind.REPLACEMENT)
+    link = re.search(rf'href="([^"]*/actions/{replacement.pk}/edit/[^"]*)">Edit the action', html)
+    assert link is not None
+
+    page = owner_client.get(link.group(1).replace("&amp;", "&")).content.decode()
+
+    assert f"suggestion={deviation.pk}" in link.group(1)
+    field = page[page.index('name="action-estimated_cost"') :]
+    assert "Reference: 1,000.00\xa0EUR" in field[: field.index("</div>")]
 
 
 def test_dismiss_with_reason_and_comment(owner_client: Client, user: Any) -> None:
@@ -227,7 +349,6 @@ def test_suggestion_of_another_plan_is_404(owner_client: Client, user: Any) -> N
     assert owner_client.get(planning_url(other["plan"])).status_code == 404
     assert not Suggestion.objects.filter(plan=other["plan"]).exists()  # nothing synced
     foreign = StructureNodeFactory.create(plan=other["plan"])
-    from planning.suggestions.sync import suggestion_sync
 
     suggestion_sync(plan=other["plan"])
     alien = suggestion(other["plan"], f"missing_code:{foreign.pk}")
@@ -252,7 +373,7 @@ def test_apply_and_dismiss_in_the_browser_remove_them_from_page_and_api(
     browser_login(page, api_user.email)
     page.goto(planning_url(plan))
     assert page.locator("article.suggestion").count() == 3
-    assert page.locator("#cost-chart g.bar").count() == 3
+    assert page.locator("#cost-chart rect.bar").count() == 2  # 2030 and 2032, one building
 
     missing = suggestion(plan, f"missing_code:{items['fan'].pk}")
     card = page.locator(f"#suggestion-{missing.pk}")
@@ -293,10 +414,200 @@ def test_many_suggestions_are_shown_a_page_at_a_time(owner_client: Client, user:
     for i in range(53):
         StructureNodeFactory.create(plan=plan, name=f"Widget {i:02d}")
     first = owner_client.get(planning_url(plan)).content.decode()
-    second = owner_client.get(f"{planning_url(plan)}?page=2").content.decode()
-    assert first.count('class="card suggestion"') == 50
-    assert second.count('class="card suggestion"') == 3
+    third = owner_client.get(f"{planning_url(plan)}?page=3").content.decode()
+    assert first.count('class="card suggestion"') == 25
+    assert third.count('class="card suggestion"') == 3
     assert "53 open" in first
-    assert "Suggestions 51" in second
-    assert "53 of 53" in second
-    assert 'href="?page=2"' in first
+    assert "Suggestions 51" in third
+    assert "53 of 53" in third
+    assert 'href="?page=2#suggestions"' in first
+
+
+def test_year_range_is_chosen_and_a_bad_one_falls_back_to_the_default(
+    owner_client: Client, user: Any
+) -> None:
+    items = make_plan(user)
+    url = planning_url(items["plan"])
+
+    chosen = owner_client.get(url, {"year_from": "2031", "year_to": "2032"}).content.decode()
+    backwards = owner_client.get(url, {"year_from": "2032", "year_to": "2030"}).content.decode()
+    garbage = owner_client.get(url, {"year_from": "soon", "year_to": "1e9"})
+
+    assert _grid(chosen)["head"] == ["Building", "Total", "2031", "2032"]
+    assert _grid(chosen)["House A"][1] == "100.00"
+    assert "The last year comes before the first." in backwards
+    assert len(_grid(backwards)["head"]) == 12  # the default ten years
+    assert garbage.status_code == 200 and 'class="error"' in garbage.content.decode()
+
+
+def test_a_building_opens_to_its_nodes(owner_client: Client, user: Any) -> None:
+    items = make_plan(user)
+    html = owner_client.get(planning_url(items["plan"])).content.decode()
+    rows_url = re.search(r'data-rows-url="([^"]+)"', html)
+    assert rows_url is not None
+
+    fragment = owner_client.get(rows_url.group(1).replace("&amp;", "&")).content.decode()
+    foreign = owner_client.get(
+        f"{planning_url(items['plan'])}buildings/{StructureNodeFactory.create().pk}/rows/"
+    )
+
+    assert f'data-node-id="{items["roof"].pk}"' in fragment
+    assert f'data-node-id="{items["fan"].pk}"' in fragment
+    assert "1,900.00" in fragment  # the roof: 1,800 + 100 planned
+    assert foreign.status_code == 404
+
+
+def test_suggestions_are_filtered_with_counts(owner_client: Client, user: Any) -> None:
+    items = make_plan(user)
+    other = StructureNodeFactory.create(plan=items["plan"], kind=NodeKind.BUILDING, name="Barn")
+    StructureNodeFactory.create(plan=items["plan"], parent=other, name="Loose part")
+    url = planning_url(items["plan"])
+
+    everything = owner_client.get(url).content.decode()
+    deviations = owner_client.get(url, {"suggestion_type": "deviation"}).content.decode()
+    in_barn = owner_client.get(url, {"building": str(other.pk)}).content.decode()
+    info_in_house = owner_client.get(
+        url, {"severity": "info", "building": str(items["building"].pk)}
+    ).content.decode()
+
+    assert everything.count('class="card suggestion"') == 4
+    assert 'value="missing_code"> Missing code <span class="count">(2)</span>' in everything
+    assert deviations.count('class="card suggestion"') == 1
+    assert 'data-type="deviation"' in deviations
+    assert in_barn.count('class="card suggestion"') == 1 and "Loose part" in in_barn
+    assert 'value="missing_code"> Missing code <span class="count">(1)</span>' in in_barn
+    assert info_in_house.count('class="card suggestion"') == 1
+    assert 'data-type="project_grouping"' in info_in_house
+
+
+def test_several_suggestions_are_dismissed_with_one_reason(owner_client: Client, user: Any) -> None:
+    items = make_plan(user)
+    owner_client.get(planning_url(items["plan"]))
+    missing = suggestion(items["plan"], f"missing_code:{items['fan'].pk}")
+    deviation = Suggestion.objects.get(plan=items["plan"], suggestion_type="deviation")
+    back = f"{planning_url(items['plan'])}?page=1#suggestions"
+
+    response = owner_client.post(
+        f"{planning_url(items['plan'])}suggestions/dismiss/",
+        {
+            "suggestion": [str(missing.pk), str(deviation.pk)],
+            "reason": "accepted",
+            "comment": "Reviewed with the owner",
+            "next": back,
+        },
+    )
+    nothing_ticked = owner_client.post(
+        f"{planning_url(items['plan'])}suggestions/dismiss/", {"reason": "accepted"}, follow=True
+    )
+
+    assert response["Location"] == back
+    for one in (missing, deviation):
+        one.refresh_from_db()
+        assert (one.status, one.dismiss_reason, one.dismiss_comment) == (
+            "dismissed",
+            "accepted",
+            "Reviewed with the owner",
+        )
+    assert "Nothing dismissed." in nothing_ticked.content.decode()
+    assert Suggestion.objects.filter(plan=items["plan"], status="open").count() == 1
+
+
+def test_restore_brings_a_dismissed_suggestion_back_and_the_sync_keeps_it(
+    owner_client: Client, user: Any
+) -> None:
+    items = make_plan(user)
+    owner_client.get(planning_url(items["plan"]))
+    deviation = Suggestion.objects.get(plan=items["plan"], suggestion_type="deviation")
+    owner_client.post(
+        f"{planning_url(items['plan'])}suggestions/{deviation.pk}/dismiss/",
+        {"reason": "false_positive", "comment": "Old quote"},
+    )
+    listing = owner_client.get(f"{planning_url(items['plan'])}dismissed/").content.decode()
+    assert f'id="suggestion-{deviation.pk}"' in listing
+    assert "False positive" in listing and "Old quote" in listing and user.email in listing
+
+    owner_client.post(f"{planning_url(items['plan'])}suggestions/{deviation.pk}/restore/")
+    suggestion_sync(plan=items["plan"])
+
+    deviation.refresh_from_db()
+    assert (deviation.status, deviation.dismiss_reason, deviation.dismissed_by) == (
+        "open",
+        "",
+        None,
+    )
+    html = owner_client.get(planning_url(items["plan"])).content.decode()
+    assert f'id="suggestion-{deviation.pk}"' in html
+    again = owner_client.post(
+        f"{planning_url(items['plan'])}suggestions/{deviation.pk}/restore/", follow=True
+    )
+    assert "This suggestion is not dismissed." in again.content.decode()
+
+
+def test_a_viewer_cannot_restore_or_dismiss_in_bulk(client: Client, user: Any) -> None:
+    items = make_plan(user, role=PlanRole.VIEWER)
+    client.force_login(user)
+    client.get(planning_url(items["plan"]))
+    deviation = Suggestion.objects.get(plan=items["plan"], suggestion_type="deviation")
+
+    bulk = client.post(
+        f"{planning_url(items['plan'])}suggestions/dismiss/",
+        {"suggestion": [str(deviation.pk)], "reason": "accepted"},
+    )
+    restore = client.post(f"{planning_url(items['plan'])}suggestions/{deviation.pk}/restore/")
+
+    assert bulk.status_code == restore.status_code == 403
+    deviation.refresh_from_db()
+    assert deviation.status == "open"
+
+
+def test_budget_and_counts_follow_every_change_whatever_makes_it(
+    owner_client: Client, user: Any
+) -> None:
+    from planning.models import Action
+
+    items = make_plan(user)
+    url = planning_url(items["plan"])
+    assert _grid(owner_client.get(url).content.decode())["House A"][1] == "2,150.00"
+
+    # a change the web app never saw: the triggers record it, the sync raises the version
+    Action.objects.filter(node=items["fan"]).update(estimated_cost=Decimal("1250.00"))
+    StructureNodeFactory.create(plan=items["plan"], parent=items["building"], name="Unknown")
+    html = owner_client.get(url).content.decode()
+
+    assert _grid(html)["House A"][1] == "3,150.00"
+    assert "4 open" in html
+    assert 'value="missing_code"> Missing code <span class="count">(2)</span>' in html
+
+
+@pytest.mark.parametrize(
+    ("method", "tail"),
+    [
+        ("GET", "dismissed/"),
+        ("GET", "buildings/{building}/rows/"),
+        ("POST", "suggestions/dismiss/"),
+        ("POST", "suggestions/{suggestion}/restore/"),
+        ("POST", "suggestions/{suggestion}/apply/"),
+    ],
+)
+def test_a_non_member_gets_404_on_every_planning_route(
+    client: Client, user: Any, method: str, tail: str
+) -> None:
+    items = make_plan(UserFactory.create())
+    suggestion_sync(plan=items["plan"])
+    deviation = Suggestion.objects.get(plan=items["plan"], suggestion_type="deviation")
+    url = planning_url(items["plan"]) + tail.format(
+        building=items["building"].pk, suggestion=deviation.pk
+    )
+    client.force_login(user)
+
+    response = (
+        client.get(url)
+        if method == "GET"
+        else client.post(
+            url, {"suggestion": [str(deviation.pk)], "reason": "accepted", "fix": "cost"}
+        )
+    )
+
+    assert response.status_code == 404
+    deviation.refresh_from_db()
+    assert deviation.status == "open"

@@ -54,11 +54,16 @@ def test_create_import_assign_code_and_add_action(
     assert run_queued_jobs() == 1
     expect(page.locator("h1")).to_contain_text("Browser school")
     plan = Plan.objects.get(name="Browser school")
+    # the tree opens down to the building; the lift is below it, loaded when it is opened
+    expect(page.locator("#structure")).to_contain_text("Main building")
+    expect(page.locator("#structure")).not_to_contain_text("Staircase lift")
+    page.get_by_role("button", name="Show what is under Main building").click()
     expect(page.locator("#structure")).to_contain_text("Staircase lift")
     expect(page.locator("#structure .badge.warning")).to_contain_text("no code")
 
     # assign a catalog code to the lift, found by searching the catalog
     page.click("#structure a:has-text('Staircase lift')")
+    page.locator("#assign-code summary").click()  # the catalog opens on request
     page.fill("input[name=q]", "elevator")
     page.click("#assign-code button:has-text('Search')")
     page.locator("#code-results tr[data-code='461.1'] button:has-text('Assign')").click()
@@ -67,9 +72,12 @@ def test_create_import_assign_code_and_add_action(
     lift = StructureNode.objects.get(plan=plan, name="Staircase lift")
     assert lift.code is not None and lift.code.code == "461.1"
 
-    # add an action on the lift from the plan page
+    # add an action on the lift from the Actions tab, picking the node by typing its name
     page.click(f"a:has-text('#{plan.number} Browser school')")
-    page.select_option("select[name=action-node]", str(lift.pk))
+    page.click("nav.tabs a:has-text('Actions')")
+    page.fill("#id_action-node_search", "stair")
+    page.get_by_role("option", name="Staircase lift").click()
+    assert page.input_value("input[name=action-node]") == str(lift.pk)
     page.fill("input[name=action-title]", "Modernise lift controls")
     page.select_option("select[name=action-kind]", "replacement")
     page.fill("input[name=action-planned_year]", "2031")
@@ -77,8 +85,7 @@ def test_create_import_assign_code_and_add_action(
     page.click("#add-action button[type=submit]")
     expect(page.get_by_text("Action “Modernise lift controls” added for 2031.")).to_be_visible()
 
-    # both show on the plan page
-    expect(page.locator("#structure")).to_contain_text("461.1")
+    # both show on the Actions tab, and the code in the tree
     table = page.locator("#actions-table")
     expect(table.locator("tr", has_text="Modernise lift controls")).to_contain_text("2031")
     expect(table.locator("tr", has_text="Lift inspection")).to_contain_text("2027")
@@ -86,3 +93,6 @@ def test_create_import_assign_code_and_add_action(
         "Lift inspection",
         "Modernise lift controls",
     }
+    page.click("nav.tabs a:has-text('Structure')")
+    page.get_by_role("button", name="Show what is under Main building").click()
+    expect(page.locator("#structure")).to_contain_text("461.1")

@@ -13,7 +13,6 @@ from planning import services
 from planning.forms import ActionForm, MemberRoleForm, NodeCreateForm, PlanCreateForm
 from planning.importers import ImportProblem, ImportRejected, plan_import_document
 from planning.models import PlanMembership, StructureNode
-from planning.selectors import structure_flat
 from tests.factories import PlanFactory, PlanMembershipFactory, StructureNodeFactory
 
 YEARS = "Enter a year between 1900 and 2200."
@@ -51,11 +50,7 @@ def _form_errors(what: str, field: str, value: Any, user: Any) -> list[str]:
     else:
         plan = PlanFactory.create()
         node = StructureNodeFactory.create(plan=plan)
-        form = ActionForm(
-            {**ACTION, "node": str(node.pk), field: value},
-            plan=plan,
-            flat_tree=structure_flat(plan=plan),
-        )
+        form = ActionForm({**ACTION, "node": str(node.pk), field: value}, plan=plan)
     assert not form.is_valid()
     return list(form.errors[field])
 

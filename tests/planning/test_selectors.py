@@ -1,17 +1,14 @@
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 import pytest
 
+from planning.budget import plan_budget
 from planning.models import Code
-from planning.selectors import (
-    action_list,
-    code_search,
-    plan_memberships_for_user,
-    structure_flat,
-    structure_tree,
-)
+from planning.selectors import action_list, code_search, plan_memberships_for_user
+from planning.tree import node_ancestors, tree_children, tree_overview
 from tests.factories import (
     ActionFactory,
     CodeFactory,
@@ -22,37 +19,83 @@ from tests.factories import (
 pytestmark = pytest.mark.django_db
 
 
-def test_tree_is_built_from_one_query(django_assert_num_queries: Any) -> None:
+def test_tree_overview_opens_sites_and_counts_what_is_below(
+    django_assert_num_queries: Any,
+) -> None:
     site = StructureNodeFactory.create(kind="site", name="Site")
     building = StructureNodeFactory.create(plan=site.plan, parent=site, kind="building", name="B")
     code = CodeFactory.create(code="777.7")
     StructureNodeFactory.create(plan=site.plan, parent=building, name="Roof", code=code)
-    StructureNodeFactory.create(plan=site.plan, parent=building, name="Boiler")
+    StructureNodeFactory.create(plan=site.plan, parent=building, name="Boiler", code=None)
+    StructureNodeFactory.create(plan=site.plan, kind="building", name="A loose building")
     StructureNodeFactory.create()  # another plan's node stays out
 
-    with django_assert_num_queries(1):  # the codes come with the nodes (select_related)
-        tree = structure_tree(plan=site.plan)
-        names = [(item.node.name, item.depth) for item in _walk(tree)]
-        codes = [item.node.code.code if item.node.code else None for item in _walk(tree)]
+    with django_assert_num_queries(2):  # the subtree counts, the shown rows
+        overview = tree_overview(plan=site.plan)
 
-    assert names == [("Site", 0), ("B", 1), ("Boiler", 2), ("Roof", 2)]
-    assert codes == [None, None, None, "777.7"]
-
-
-def _walk(items: list[Any]) -> list[Any]:
-    return [entry for item in items for entry in [item, *_walk(item.children)]]
-
-
-def test_flat_tree_lists_nodes_depth_first() -> None:
-    first = StructureNodeFactory.create(kind="site", name="A site")
-    StructureNodeFactory.create(plan=first.plan, kind="site", name="Z site")
-    StructureNodeFactory.create(plan=first.plan, parent=first, kind="building", name="M building")
-
-    assert [item.node.name for item in structure_flat(plan=first.plan)] == [
-        "A site",
-        "M building",
-        "Z site",
+    assert overview.node_count == 5
+    assert [(e.name, e.expanded, e.below) for e in overview.roots] == [
+        ("A loose building", False, 0),
+        ("Site", True, 3),
     ]
+    (shown_building,) = overview.roots[1].children
+    assert (shown_building.name, shown_building.expanded, shown_building.below) == ("B", False, 2)
+    children, more = tree_children(plan=site.plan, node_id=building.pk) or ([], 0)
+    assert [(c.name, c.code, c.missing_code) for c in children] == [
+        ("Boiler", None, True),
+        ("Roof", "777.7", False),
+    ]
+    assert more == 0
+
+
+def test_a_level_lists_at_most_its_limit_and_counts_the_rest() -> None:
+    site = StructureNodeFactory.create(kind="site")
+    for index in range(5):
+        StructureNodeFactory.create(plan=site.plan, parent=site, name=f"N{index}")
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("planning.tree.LEVEL_LIMIT", 3)
+        children, more = tree_children(plan=site.plan, node_id=site.pk) or ([], 0)
+
+    assert [c.name for c in children] == ["N0", "N1", "N2"]
+    assert more == 2
+
+
+def test_ancestors_of_several_nodes_come_from_one_query(django_assert_num_queries: Any) -> None:
+    site = StructureNodeFactory.create(kind="site", name="Site")
+    building = StructureNodeFactory.create(plan=site.plan, parent=site, kind="building", name="B")
+    roof = StructureNodeFactory.create(plan=site.plan, parent=building, name="Roof")
+
+    with django_assert_num_queries(1):
+        paths = node_ancestors(plan=site.plan, node_ids=[roof.pk, site.pk, building.pk])
+
+    assert [step.name for step in paths[roof.pk]] == ["Site", "B"]
+    assert paths[site.pk] == []
+    assert [step.name for step in paths[building.pk]] == ["Site"]
+
+
+def test_budget_sums_live_actions_per_nearest_building_and_year() -> None:
+    site = StructureNodeFactory.create(kind="site", name="Campus")
+    hall = StructureNodeFactory.create(plan=site.plan, parent=site, kind="building", name="Hall")
+    annex = StructureNodeFactory.create(plan=site.plan, parent=hall, kind="building", name="Annex")
+    roof = StructureNodeFactory.create(plan=site.plan, parent=hall, name="Roof")
+    ActionFactory.create(node=roof, planned_year=2030, estimated_cost=Decimal("100.10"))
+    ActionFactory.create(node=roof, planned_year=2030, estimated_cost=Decimal("0.20"))
+    ActionFactory.create(node=annex, planned_year=2031, estimated_cost=Decimal("50"))
+    ActionFactory.create(node=site, planned_year=2031, estimated_cost=Decimal("7"))
+    ActionFactory.create(node=roof, planned_year=2031, estimated_cost=Decimal("9"), status="done")
+    ActionFactory.create(node=roof, planned_year=2035, estimated_cost=Decimal("1"))  # outside
+
+    budget = plan_budget(plan=site.plan, year_from=2030, year_to=2032)
+
+    assert budget.years == [2030, 2031, 2032]
+    assert [(row.name, row.cells, row.total) for row in budget.rows] == [
+        ("Annex", [Decimal("0.00"), Decimal("50.00"), Decimal("0.00")], Decimal("50.00")),
+        ("Hall", [Decimal("100.30"), Decimal("0.00"), Decimal("0.00")], Decimal("100.30")),
+        ("(no building)", [Decimal("0.00"), Decimal("7.00"), Decimal("0.00")], Decimal("7.00")),
+    ]
+    assert budget.year_totals == [Decimal("100.30"), Decimal("57.00"), Decimal("0.00")]
+    assert budget.total == Decimal("157.30")
 
 
 def test_action_list_filters_by_node_subtree_and_year() -> None:

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import re
+import uuid
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -9,11 +10,12 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from planning.models import Action, Plan, PlanMembership, PlanRole, StructureNode
+from planning.models import Action, Plan, PlanMembership, PlanRole, Project, StructureNode
 from tests.conftest import run_queued_jobs
 from tests.factories import (
     ActionFactory,
     PlanMembershipFactory,
+    ProjectFactory,
     StructureNodeFactory,
     UserFactory,
 )
@@ -28,6 +30,7 @@ class World:
     site: StructureNode
     component: StructureNode
     action: Action
+    project: Project
 
 
 @pytest.fixture
@@ -35,15 +38,46 @@ def world() -> World:
     owner = PlanMembershipFactory.create(role=PlanRole.OWNER)
     site = StructureNodeFactory.create(plan=owner.plan, kind="site", name="Campus")
     component = StructureNodeFactory.create(plan=owner.plan, parent=site, name="Old roof")
-    action = ActionFactory.create(node=component, title="Fix roof", planned_year=2030)
-    return World(plan=owner.plan, owner=owner, site=site, component=component, action=action)
+    project = ProjectFactory.create(plan=owner.plan, name="Roof works", year=2030)
+    action = ActionFactory.create(
+        node=component, title="Fix roof", planned_year=2030, project=project
+    )
+    return World(
+        plan=owner.plan,
+        owner=owner,
+        site=site,
+        component=component,
+        action=action,
+        project=project,
+    )
 
 
 def _urls(w: World) -> dict[str, tuple[str, str]]:
     """Every plan page: name -> (method, url)."""
     n, node, action, member = w.plan.number, w.component.pk, w.action.pk, w.owner.pk
+    project = w.project.pk
     return {
         "plan_detail": ("GET", reverse("planning:plan_detail", args=[n])),
+        "plan_actions": ("GET", reverse("planning:plan_actions", args=[n])),
+        "plan_settings_page": ("GET", reverse("planning:plan_settings", args=[n])),
+        "node_children": ("GET", reverse("planning:node_children", args=[n, w.site.pk])),
+        "node_lookup": ("GET", reverse("planning:node_lookup", args=[n]) + "?q=roof"),
+        "project_list": ("GET", reverse("planning:project_list", args=[n])),
+        "project_page": ("GET", reverse("planning:project_detail", args=[n, project])),
+        "export_actions": ("GET", reverse("planning:export_actions", args=[n, "csv"])),
+        "export_budget": ("GET", reverse("planning:export_budget", args=[n, "xlsx"])),
+        "plan_settings": ("POST", reverse("planning:plan_settings", args=[n])),
+        "plan_delete": ("POST", reverse("planning:plan_delete", args=[n])),
+        "project_edit": ("POST", reverse("planning:project_detail", args=[n, project])),
+        "project_delete": ("POST", reverse("planning:project_delete", args=[n, project])),
+        "project_actions_add": (
+            "POST",
+            reverse("planning:project_actions_add", args=[n, project]),
+        ),
+        "project_action_remove": (
+            "POST",
+            reverse("planning:project_action_remove", args=[n, project, action]),
+        ),
         "node_detail": ("GET", reverse("planning:node_detail", args=[n, node])),
         "node_delete_confirm": ("GET", reverse("planning:node_delete", args=[n, node])),
         "action_edit_page": ("GET", reverse("planning:action_edit", args=[n, action])),
@@ -79,8 +113,13 @@ EDIT_POSTS = [
     "action_edit",
     "action_cancel",
     "action_done",
+    "plan_settings",
+    "project_edit",
+    "project_delete",
+    "project_actions_add",
+    "project_action_remove",
 ]
-OWNER_POSTS = ["members_add", "member_role_set", "member_remove"]
+OWNER_POSTS = ["members_add", "member_role_set", "member_remove", "plan_delete"]
 
 
 def _state(w: World) -> tuple[Any, ...]:
@@ -90,13 +129,26 @@ def _state(w: World) -> tuple[Any, ...]:
                 "id", "name", "parent_id", "kind", "quantity", "install_year", "code_id"
             )
         ),
-        list(Action.objects.filter(plan=w.plan).values_list("id", "title", "status")),
+        list(Action.objects.filter(plan=w.plan).values_list("id", "title", "status", "project_id")),
         list(PlanMembership.objects.filter(plan=w.plan).values_list("id", "role")),
+        list(Plan.objects.filter(pk=w.plan.pk).values_list("name", "currency")),
+        list(Project.objects.filter(plan=w.plan).values_list("id", "name", "year")),
     )
 
 
 def _request(client: Client, method: str, url: str) -> Any:
-    data = {"rename-name": "Changed", "root-name": "New", "root-kind": "site", "add-email": "x@y.z"}
+    """GET, or POST a body that the view would accept from someone allowed to send it."""
+    data = {
+        "rename-name": "Changed",
+        "root-name": "New",
+        "root-kind": "site",
+        "add-email": "x@y.z",
+        "plan-name": "Renamed",
+        "plan-currency": "USD",
+        "delete-confirm_name": Plan.objects.get().name if Plan.objects.count() == 1 else "",
+        "project-name": "Renamed project",
+        "project-year": "2031",
+    }
     return client.get(url) if method == "GET" else client.post(url, data)
 
 
@@ -106,6 +158,14 @@ PAGE_NAMES = [
     "node_delete_confirm",
     "action_edit_page",
     "members_page",
+    "plan_actions",
+    "plan_settings_page",
+    "node_children",
+    "node_lookup",
+    "project_list",
+    "project_page",
+    "export_actions",
+    "export_budget",
     *EDIT_POSTS,
     *OWNER_POSTS,
 ]
@@ -207,14 +267,17 @@ def test_viewer_sees_the_plan_without_edit_forms(client: Client, world: World) -
     client.force_login(viewer.user)
 
     page = client.get(reverse("planning:plan_detail", args=[world.plan.number])).content.decode()
+    actions = client.get(
+        reverse("planning:plan_actions", args=[world.plan.number])
+    ).content.decode()
     node_page = client.get(
         reverse("planning:node_detail", args=[world.plan.number, world.component.pk])
     ).content.decode()
 
-    assert "Old roof" in page and "Fix roof" in page
+    assert "Old roof" in page and "Fix roof" in actions
     assert "You can view this plan but not change it." in page
-    assert 'id="add-action"' not in page and 'id="add-root"' not in page
-    assert "Mark done" not in page
+    assert 'id="add-action"' not in actions and 'id="add-root"' not in page
+    assert "Mark done" not in actions
     assert "Assign code" not in node_page and "Rename" not in node_page
 
 
@@ -346,7 +409,7 @@ def test_move_into_own_subtree_shows_an_error(client: Client, world: World) -> N
     response = client.post(url, {"move-parent": str(world.component.pk)})
 
     assert response.status_code == 200
-    assert "Select a valid choice" in response.content.decode()
+    assert "cannot be moved under itself or one of its descendants" in response.content.decode()
     world.site.refresh_from_db()
     assert world.site.parent is None
 
@@ -476,11 +539,11 @@ def test_actions_table_filters_by_subtree_and_year(client: Client, world: World)
     ActionFactory.create(node=other_site, title="Paint fence", planned_year=2030)
     ActionFactory.create(node=world.component, title="Later roof work", planned_year=2035)
     client.force_login(world.owner.user)
-    url = reverse("planning:plan_detail", args=[world.plan.number])
+    url = reverse("planning:plan_actions", args=[world.plan.number])
 
     by_node = client.get(url, {"node": str(world.site.pk)}).content.decode()
-    by_year = client.get(url, {"year": "2030"}).content.decode()
-    both = client.get(url, {"node": str(world.site.pk), "year": "2035"}).content.decode()
+    by_year = client.get(url, {"year_from": "2030", "year_to": "2030"}).content.decode()
+    both = client.get(url, {"node": str(world.site.pk), "year_from": "2035"}).content.decode()
 
     assert "Fix roof" in by_node and "Later roof work" in by_node
     assert "Paint fence" not in by_node
@@ -497,9 +560,15 @@ def test_actions_table_filters_by_subtree_and_year(client: Client, world: World)
     [
         {"node": "not-a-uuid"},
         {"node": "00000000-0000-0000-0000-000000000000"},
-        {"year": "soon"},
-        {"year": "99999999999999999999"},
-        {"year": "-5"},
+        {"building": str(uuid.uuid4())},
+        {"year_from": "soon"},
+        {"year_to": "99999999999999999999"},
+        {"year_from": "-5"},
+        {"kind": "mend"},
+        {"status": "lost"},
+        {"project": "nope"},
+        {"sort": "-colour"},
+        {"q": "x" * 300},
     ],
 )
 def test_garbage_filters_are_reported_not_a_500(
@@ -507,7 +576,7 @@ def test_garbage_filters_are_reported_not_a_500(
 ) -> None:
     client.force_login(world.owner.user)
 
-    response = client.get(reverse("planning:plan_detail", args=[world.plan.number]), params)
+    response = client.get(reverse("planning:plan_actions", args=[world.plan.number]), params)
 
     assert response.status_code == 200
     assert 'class="error"' in response.content.decode()
@@ -689,8 +758,9 @@ def test_json_plan_is_imported_through_the_upload_form(
     assert response.status_code == 302
     assert response["Location"] == reverse("planning:plan_detail", args=[plan.number])
     assert plan.memberships.get().user == user
-    page = client.get(response["Location"]).content.decode()
-    assert "Roof" in page and "363.2" in page and "Replace membrane" in page
+    page = client.get(f"{response['Location']}?q=roof").content.decode()
+    actions = client.get(reverse("planning:plan_actions", args=[plan.number])).content.decode()
+    assert "Roof" in page and "363.2" in page and "Replace membrane" in actions
 
 
 @pytest.mark.usefixtures("starter_catalog")
@@ -805,14 +875,17 @@ def _tree_nesting(page: str) -> dict[str, str | None]:
                 self.stack.pop()
 
     parser = TreeParser()
-    parser.feed(page[page.index('id="structure"') : page.index('id="actions"')])
+    parser.feed(page[page.index('id="structure"') : page.index('id="add-root"')])
     assert parser.stack == []  # every <li> was closed
     return parser.parents
 
 
-def test_structure_is_shown_as_a_nested_list(client: Client, world: World) -> None:
+def test_structure_opens_down_to_the_buildings_with_subtree_counts(
+    client: Client, world: World
+) -> None:
     building = StructureNodeFactory.create(plan=world.plan, parent=world.site, kind="building")
     deep = StructureNodeFactory.create(plan=world.plan, parent=building, name="Deep")
+    deeper = StructureNodeFactory.create(plan=world.plan, parent=deep, name="Deeper")
     second_site = StructureNodeFactory.create(plan=world.plan, kind="site", name="Second")
     client.force_login(world.owner.user)
 
@@ -821,27 +894,34 @@ def test_structure_is_shown_as_a_nested_list(client: Client, world: World) -> No
     assert _tree_nesting(page) == {
         str(world.site.pk): None,
         str(building.pk): str(world.site.pk),
-        str(deep.pk): str(building.pk),
         str(world.component.pk): str(world.site.pk),
         str(second_site.pk): None,
     }
+    assert "Deep" not in page  # below a building: closed until asked for
+    assert "4 below" in page and "2 below" in page  # the site, the building
+    assert f'data-children-url="/plans/{world.plan.number}/nodes/{building.pk}/children/"' in page
+    fragment = client.get(
+        reverse("planning:node_children", args=[world.plan.number, building.pk])
+    ).content.decode()
+    assert f'data-node-id="{deep.pk}"' in fragment and "1 below" in fragment
+    assert f'data-node-id="{deeper.pk}"' not in fragment
 
 
 def test_actions_table_is_paged_and_keeps_the_filters(client: Client, world: World) -> None:
     for i in range(120):
         ActionFactory.create(node=world.component, title=f"Bulk {i:03d}", planned_year=2040)
     client.force_login(world.owner.user)
-    url = reverse("planning:plan_detail", args=[world.plan.number])
+    url = reverse("planning:plan_actions", args=[world.plan.number])
 
-    first = client.get(url, {"year": "2040"}).content.decode()
-    second = client.get(url, {"year": "2040", "page": "2"}).content.decode()
+    first = client.get(url, {"year_from": "2040"}).content.decode()
+    third = client.get(url, {"year_from": "2040", "page": "3"}).content.decode()
     garbage = client.get(url, {"page": "lots"})
 
-    assert first.count('<tr data-action-id="') == 100
-    assert second.count('<tr data-action-id="') == 20
-    assert "120 actions" in first and "Page 1 of 2" in first
-    assert "?year=2040&amp;page=2#actions" in first
-    assert garbage.status_code == 200 and "Page 1 of 2" in garbage.content.decode()
+    assert first.count('<tr data-action-id="') == 50
+    assert third.count('<tr data-action-id="') == 20
+    assert "120 actions" in first and "Page 1 of 3" in first
+    assert "?year_from=2040&amp;page=2" in first
+    assert garbage.status_code == 200 and "Page 1 of 3" in garbage.content.decode()
 
 
 def test_actions_total_leaves_cancelled_actions_out(client: Client, world: World) -> None:
@@ -849,22 +929,40 @@ def test_actions_total_leaves_cancelled_actions_out(client: Client, world: World
     ActionFactory.create(node=world.component, estimated_cost=Decimal("70.00"), status="cancelled")
     client.force_login(world.owner.user)
 
-    page = client.get(reverse("planning:plan_detail", args=[world.plan.number])).content.decode()
+    page = client.get(reverse("planning:plan_actions", args=[world.plan.number])).content.decode()
 
     total = re.search(r'id="actions-total">([^<]*)<', page)
-    assert total is not None and total.group(1) == "1500.00"  # 1000 + 500, not the 70
+    assert total is not None and total.group(1) == "1,500.00\xa0EUR"  # 1000 + 500, not the 70
 
 
 @pytest.mark.usefixtures("starter_catalog")
-def test_code_input_offers_the_catalog_as_a_datalist(client: Client, world: World) -> None:
+def test_node_page_searches_the_catalog_only_when_asked(client: Client, world: World) -> None:
+    client.force_login(world.owner.user)
+    url = reverse("planning:node_detail", args=[world.plan.number, world.component.pk])
+
+    visit = client.get(url).content.decode()
+    search = client.get(url, {"q": "membrane"}).content.decode()
+
+    assert "363.2" not in visit and 'id="code-results"' not in visit
+    assert '<details id="assign-code">' in visit  # closed until opened
+    assert 'tr data-code="363.2"' in search and '<details id="assign-code" open>' in search
+
+
+def test_node_page_lists_its_own_actions_and_open_suggestions(client: Client, world: World) -> None:
+    from planning.suggestions.sync import suggestion_sync
+
+    ActionFactory.create(node=world.site, title="Fence", planned_year=2031)
+    suggestion_sync(plan=world.plan)
     client.force_login(world.owner.user)
 
     page = client.get(
         reverse("planning:node_detail", args=[world.plan.number, world.component.pk])
     ).content.decode()
 
-    assert 'list="code-catalog"' in page
-    assert '<option value="363.2">Flat roof waterproofing, bitumen membrane</option>' in page
+    own = page[page.index('id="node-actions"') : page.index('id="node-suggestions"')]
+    assert "Fix roof" in own and "Fence" not in own
+    suggestions = page[page.index('id="node-suggestions"') :]
+    assert "Assign a classification code to “Old roof”" in suggestions
 
 
 @pytest.mark.parametrize("page_name", ["plan_detail", "node_detail"])

@@ -1,0 +1,95 @@
+"""The actions list of a plan (the Actions tab and the export): filters, order, and the
+building each listed action belongs to.
+
+Filters combine (AND): words of `q` each in the title, the node's name or its code; kind;
+status; a year range; a node's subtree (`node`) and a building's subtree (`building`), both
+walked by the database (planning.tree.node_subtree_sql); a project, or
+"none" for actions without one. The order is one column, ascending or descending, then year,
+title and id so pages never overlap.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import F, Q, QuerySet
+
+from planning.models import Action, Plan
+from planning.tree import building_name, node_ancestors, node_subtree_sql
+
+SORT_COLUMNS: dict[str, tuple[Any, ...]] = {
+    "year": ("planned_year",),
+    "title": ("title",),
+    "node": ("node__name",),
+    "kind": ("kind",),
+    "cost": ("estimated_cost",),
+    "status": ("status",),
+    "project": ("project__name",),
+}
+DEFAULT_SORT = "year"
+NO_PROJECT = "none"
+
+
+@dataclass(frozen=True)
+class ActionFilters:
+    q: str = ""
+    kind: str = ""
+    status: str = ""
+    year_from: int | None = None
+    year_to: int | None = None
+    node_id: uuid.UUID | None = None
+    building_id: uuid.UUID | None = None
+    project: str = ""  # "", NO_PROJECT or a project id
+    sort: str = DEFAULT_SORT
+    descending: bool = False
+
+
+def actions_filtered(*, plan: Plan, filters: ActionFilters) -> QuerySet[Action]:
+    actions = Action.objects.filter(plan=plan).select_related("node", "node__code", "project")
+    for word in filters.q.split()[:10]:
+        actions = actions.filter(
+            Q(title__icontains=word)
+            | Q(node__name__icontains=word)
+            | Q(node__code__code__icontains=word)
+        )
+    if filters.kind:
+        actions = actions.filter(kind=filters.kind)
+    if filters.status:
+        actions = actions.filter(status=filters.status)
+    if filters.year_from is not None:
+        actions = actions.filter(planned_year__gte=filters.year_from)
+    if filters.year_to is not None:
+        actions = actions.filter(planned_year__lte=filters.year_to)
+    for subtree_root in (filters.node_id, filters.building_id):
+        if subtree_root is not None:
+            actions = actions.filter(node_id__in=node_subtree_sql(subtree_root))
+    if filters.project == NO_PROJECT:
+        actions = actions.filter(project__isnull=True)
+    elif filters.project:
+        actions = actions.filter(project_id=filters.project)
+    columns = SORT_COLUMNS.get(filters.sort, SORT_COLUMNS[DEFAULT_SORT])
+    order = [
+        F(column).desc(nulls_last=True) if filters.descending else F(column).asc(nulls_last=True)
+        for column in columns
+    ]
+    return actions.order_by(*order, "planned_year", "title", "id")
+
+
+@dataclass
+class ActionRow:
+    action: Action
+    building: str
+
+
+def action_rows(*, plan: Plan, actions: list[Action]) -> list[ActionRow]:
+    """The actions of one page with the name of the building each one's node is in."""
+    paths = node_ancestors(plan=plan, node_ids=[a.node_id for a in actions])
+    return [
+        ActionRow(
+            action=action,
+            building=building_name(path=paths.get(action.node_id, []), node=action.node),
+        )
+        for action in actions
+    ]

@@ -1,0 +1,17 @@
+"""`{% load planning_format %}`: `{{ amount|money:plan.currency }}` (planning.money)."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from django import template
+
+from planning.money import money_format
+
+register = template.Library()
+
+
+@register.filter
+def money(amount: Decimal | int | None, currency: Any = "") -> str:
+    return money_format(amount, str(currency or ""))
