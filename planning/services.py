@@ -329,6 +329,15 @@ def action_mark_done(*, action: Action) -> Action:
     return action
 
 
+@transaction.atomic
+def action_reopen(*, action: Action) -> Action:
+    """A done or cancelled action is planned again (Reopen, and the Undo of Mark done or
+    Cancel)."""
+    action.status = ActionStatus.PLANNED
+    action.save(update_fields=["status", "updated_at"])
+    return action
+
+
 # --- projects ---------------------------------------------------------------------------------
 
 

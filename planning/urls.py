@@ -50,6 +50,9 @@ urlpatterns = [
         "<int:number>/actions/<uuid:action_id>/cancel/", actions.action_cancel, name="action_cancel"
     ),
     path("<int:number>/actions/<uuid:action_id>/done/", actions.action_done, name="action_done"),
+    path(
+        "<int:number>/actions/<uuid:action_id>/reopen/", actions.action_reopen, name="action_reopen"
+    ),
     path("<int:number>/projects/", projects.project_list, name="project_list"),
     path(
         "<int:number>/projects/<uuid:project_id>/",

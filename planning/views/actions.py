@@ -9,6 +9,7 @@ from typing import Any
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from planning import selectors, services
@@ -106,13 +107,22 @@ def _uuids(value: str) -> list[uuid.UUID]:
         return []
 
 
+def _undoable(request: HttpRequest, membership: PlanMembership, action: Action, text: str) -> str:
+    """Says what happened with an Undo button (it reopens the action) and returns where to go:
+    the message's `undo` tag and the session's `undo` entry are read by base.html."""
+    back = next_url(request, membership.plan, actions_url(membership.plan))
+    plan_root = reverse("planning:plan_detail", args=[membership.plan.number])
+    request.session["undo"] = {"url": f"{plan_root}actions/{action.pk}/reopen/", "next": back}
+    messages.success(request, text, extra_tags="undo")
+    return back
+
+
 @plan_member_required(edit=True)
 @require_POST
 def action_cancel(request: HttpRequest, membership: PlanMembership, action_id: Any) -> HttpResponse:
     action = selectors.action_get(plan=membership.plan, action_id=action_id)
     services.action_cancel(action=action)
-    messages.success(request, f"Action “{action.title}” cancelled.")
-    return redirect(next_url(request, membership.plan, actions_url(membership.plan)))
+    return redirect(_undoable(request, membership, action, f"Action “{action.title}” cancelled."))
 
 
 @plan_member_required(edit=True)
@@ -120,5 +130,15 @@ def action_cancel(request: HttpRequest, membership: PlanMembership, action_id: A
 def action_done(request: HttpRequest, membership: PlanMembership, action_id: Any) -> HttpResponse:
     action = selectors.action_get(plan=membership.plan, action_id=action_id)
     services.action_mark_done(action=action)
-    messages.success(request, f"Action “{action.title}” marked done.")
+    text = f"Action “{action.title}” marked done."
+    return redirect(_undoable(request, membership, action, text))
+
+
+@plan_member_required(edit=True)
+@require_POST
+def action_reopen(request: HttpRequest, membership: PlanMembership, action_id: Any) -> HttpResponse:
+    """Reopen (of a done or cancelled action) and Undo (of Mark done or Cancel)."""
+    action = selectors.action_get(plan=membership.plan, action_id=action_id)
+    services.action_reopen(action=action)
+    messages.success(request, f"Action “{action.title}” is planned again.")
     return redirect(next_url(request, membership.plan, actions_url(membership.plan)))

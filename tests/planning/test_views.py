@@ -534,6 +534,46 @@ def test_action_is_cancelled(client: Client, world: World) -> None:
     assert world.action.status == "cancelled"
 
 
+@pytest.mark.parametrize(("verb", "status"), [("cancel", "cancelled"), ("done", "done")])
+def test_cancel_and_mark_done_offer_an_undo_that_reopens_the_action(
+    client: Client, world: World, verb: str, status: str
+) -> None:
+    client.force_login(world.owner.user)
+    actions = reverse("planning:plan_actions", args=[world.plan.number])
+    back = f"{actions}?year_from=2030&page=1"
+
+    response = client.post(
+        reverse(f"planning:action_{verb}", args=[world.plan.number, world.action.pk]),
+        {"next": back},
+        follow=True,
+    )
+
+    world.action.refresh_from_db()
+    assert world.action.status == status
+    page = response.content.decode()
+    undo = re.search(r'<form method="post" action="([^"]+)" class="inline undo">', page)
+    assert undo is not None and undo.group(1).endswith(f"/actions/{world.action.pk}/reopen/")
+    assert f'value="{back}"' in page.replace("&amp;", "&")
+    undone = client.post(undo.group(1), {"next": back})
+    assert undone["Location"] == back
+    world.action.refresh_from_db()
+    assert world.action.status == "planned"
+
+
+def test_a_done_action_can_be_reopened_from_the_list(client: Client, world: World) -> None:
+    world.action.status = "done"
+    world.action.save()
+    client.force_login(world.owner.user)
+
+    page = client.get(reverse("planning:plan_actions", args=[world.plan.number])).content
+    reopen = reverse("planning:action_reopen", args=[world.plan.number, world.action.pk])
+
+    assert f'action="{reopen}"' in page.decode()
+    client.post(reopen)
+    world.action.refresh_from_db()
+    assert world.action.status == "planned"
+
+
 def test_actions_table_filters_by_subtree_and_year(client: Client, world: World) -> None:
     other_site = StructureNodeFactory.create(plan=world.plan, kind="site")
     ActionFactory.create(node=other_site, title="Paint fence", planned_year=2030)
