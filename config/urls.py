@@ -47,6 +47,7 @@ urlpatterns = [
     path("readyz", health.readyz, name="readyz"),
     path("", lambda request: redirect("planning:plan_list"), name="home"),
     path("accounts/", include("accounts.urls")),
+    path("profile/integrations/webhooks/", include("webhooks.urls")),
     path("profile/integrations/", include("integrations.urls")),
     path("plans/", include("planning.urls")),
     path("admin/", admin.site.urls),

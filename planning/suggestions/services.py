@@ -1,4 +1,4 @@
-"""Writes on suggestions: apply and dismiss.
+"""Writes on suggestions: apply and dismiss (each publishes its change, see events.py).
 
 Applying changes the plan's data as the suggestion recommends and, in the same transaction,
 marks the suggestion `resolved` with resolution `applied`. The next sync then no longer wants
@@ -33,6 +33,7 @@ from planning.models import (
     SuggestionType,
 )
 from planning.services import node_code_assign
+from planning.suggestions.events import SuggestionChange, suggestion_changes_publish
 
 # The column's length is the rule; the dismiss form reads it from here.
 DISMISS_COMMENT_MAX: int = Suggestion._meta.get_field("dismiss_comment").max_length  # type: ignore[assignment]
@@ -62,6 +63,9 @@ def _resolve_applied(suggestion: Suggestion) -> Suggestion:
     suggestion.resolved_at = now
     suggestion.updated_at = now
     suggestion.save(update_fields=["status", "resolution", "resolved_at", "updated_at"])
+    suggestion_changes_publish(
+        plan_id=suggestion.plan_id, changes=[(SuggestionChange.RESOLVED.value, suggestion.pk)]
+    )
     return suggestion
 
 
@@ -93,6 +97,9 @@ def suggestion_dismiss(
             "dismiss_comment",
             "updated_at",
         ]
+    )
+    suggestion_changes_publish(
+        plan_id=suggestion.plan_id, changes=[(SuggestionChange.DISMISSED.value, suggestion.pk)]
     )
     return suggestion
 
