@@ -116,7 +116,7 @@ def suggestion_changes_record(*, plan_id: Any, changes: Sequence[tuple[str, UUID
 
 
 @transaction.atomic
-def test_event_send(*, endpoint: WebhookEndpoint) -> WebhookEvent:
+def endpoint_test_event_send(*, endpoint: WebhookEndpoint) -> WebhookEvent:
     """A `webhook.test` event for one endpoint (the Send-test-event button), queued at once."""
     now = timezone.now()
     event_id = event_id_generate()

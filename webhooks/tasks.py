@@ -56,8 +56,8 @@ def webhook_deliver(*, delivery_id: int, attempt: int) -> None:
         return
     delivery = WebhookDelivery.objects.select_related("endpoint", "event").get(pk=delivery_id)
     endpoint, event = delivery.endpoint, delivery.event
-    is_test = event.event_type == EVENT_TYPE_TEST
-    if not endpoint.is_active and not is_test:
+    # A test event goes out even to a disabled endpoint: it is how its owner checks a fix.
+    if not endpoint.is_active and event.event_type != EVENT_TYPE_TEST:
         _record_not_sent(delivery, attempt, "endpoint disabled")
         return
     if event.plan_id is not None and not endpoint_covers_plan(
@@ -82,7 +82,7 @@ def webhook_deliver(*, delivery_id: int, attempt: int) -> None:
                 ),
             },
         )
-    _record(delivery, attempt, outcome, retry=not is_test)
+    _record(delivery, attempt, outcome)
 
 
 def delivery_attempt_enqueue(
@@ -108,7 +108,7 @@ def retry_delay(attempt: int) -> timedelta:
     return timedelta(seconds=base * random.uniform(1 - RETRY_JITTER, 1 + RETRY_JITTER))  # noqa: S311
 
 
-def _record(delivery: WebhookDelivery, attempt: int, outcome: PostOutcome, *, retry: bool) -> None:
+def _record(delivery: WebhookDelivery, attempt: int, outcome: PostOutcome) -> None:
     now = timezone.now()
     endpoints = WebhookEndpoint.objects.filter(pk=delivery.endpoint_id)
     with transaction.atomic():
@@ -139,7 +139,7 @@ def _record(delivery: WebhookDelivery, attempt: int, outcome: PostOutcome, *, re
         if disabled:
             endpoint_id = delivery.endpoint_id
             transaction.on_commit(lambda: _disabled_email(endpoint_id=endpoint_id))
-        if retry and attempt < MAX_ATTEMPTS and not disabled:
+        if attempt < MAX_ATTEMPTS and not disabled:
             run_after = now + retry_delay(attempt)
             WebhookDelivery.objects.filter(pk=delivery.pk).update(next_attempt_at=run_after)
             delivery.attempts = attempt

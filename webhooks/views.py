@@ -17,7 +17,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.models import User
-from webhooks.events import test_event_send
+from webhooks.events import endpoint_test_event_send
 from webhooks.forms import EndpointCreateForm
 from webhooks.models import WebhookEndpoint
 from webhooks.selectors import (
@@ -169,7 +169,7 @@ def endpoint_delete_page(request: HttpRequest, endpoint_id: uuid.UUID) -> HttpRe
 @require_POST
 def endpoint_test_view(request: HttpRequest, endpoint_id: uuid.UUID) -> HttpResponse:
     endpoint = _endpoint(request, endpoint_id)
-    event = test_event_send(endpoint=endpoint)
+    event = endpoint_test_event_send(endpoint=endpoint)
     messages.success(
         request, f"Test event {event.pk} is queued; its delivery appears in the log below."
     )
