@@ -123,7 +123,8 @@ def _record(delivery: WebhookDelivery, attempt: int, outcome: PostOutcome) -> No
         )
         if outcome.delivered:
             WebhookDelivery.objects.filter(pk=delivery.pk).update(status=DeliveryStatus.DELIVERED)
-            endpoints.filter(failing_since__isnull=False).update(failing_since=None)
+            if delivery.endpoint.failing_since is not None:  # as loaded: spares a write
+                endpoints.filter(failing_since__isnull=False).update(failing_since=None)
             return
         logger.info(
             "webhook delivery %s, attempt %s failed: %s",
