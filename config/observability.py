@@ -87,7 +87,7 @@ class RequestContextMiddleware:
 
 
 # Values that must never be written anywhere: bearer tokens, our API keys (any prefix shape),
-# session/CSRF cookies and password-like key/value pairs in free text.
+# webhook secrets, session/CSRF cookies and password-like key/value pairs in free text.
 _SECRET_PATTERNS = [
     re.compile(r"(?i)(bearer\s+)[^\s,;\"']+"),
     re.compile(r"(?i)((?:authorization|cookie|set-cookie)[\"']?\s*[:=]\s*[\"']?)[^\"'\n]+"),
@@ -95,6 +95,8 @@ _SECRET_PATTERNS = [
     re.compile(r"(?i)([\"']?\w*password\w*[\"']?\s*[:=]\s*[\"']?)[^\s,&\"'}]+"),
     # the token of a password-reset link (its path, as the request line logs it)
     re.compile(r"(/accounts/reset/[\w-]+/)[\w-]+"),
+    # Webhook signing secrets (webhooks.signing); the prefix stays, as for API keys.
+    re.compile(r"(whsec_)[A-Za-z0-9]{8,}"),
 ]
 _STANDARD_RECORD_ATTRS = set(vars(logging.makeLogRecord({}))) | {"message", "asctime"}
 

@@ -63,6 +63,7 @@ INSTALLED_APPS = [
     "accounts",
     "integrations",
     "planning",
+    "webhooks",
 ]
 
 MIDDLEWARE = [
@@ -206,7 +207,7 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-# --- Email (key expiry reminders): the console backend unless DJANGO_EMAIL_BACKEND says ---------
+# --- Email (password reset, key expiry reminders, disabled webhooks): console unless set -----
 EMAIL_BACKEND = env_str("DJANGO_EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 EMAIL_HOST = env_str("EMAIL_HOST", "localhost")
 EMAIL_PORT = env_int("EMAIL_PORT", 25, minimum=1)
@@ -310,6 +311,14 @@ API_MAX_BODY_BYTES = env_int("API_MAX_BODY_BYTES", 1024 * 1024, minimum=1)
 SUGGESTION_COST_THRESHOLDS = {"info": 0.25, "warning": 0.5, "critical": 1.0}
 SUGGESTION_TIMING_THRESHOLDS = {"info": 2, "warning": 5}
 IMPORT_MAX_BYTES = env_int("IMPORT_MAX_BYTES", 32 * 1024 * 1024, minimum=1)
+
+# --- Webhooks (DESIGN.md "Webhooks") -------------------------------------------------------
+# Every change to a plan's suggestions is handed to this function inside its transaction
+# (planning.suggestions.events); the webhooks app writes its outbox there.
+SUGGESTION_CHANGES_HOOK = "webhooks.events.suggestion_changes_record"
+# Off: only https URLs whose host resolves to public addresses (checked at save and at each
+# delivery). On, for development and tests: http and loopback/private receivers too.
+WEBHOOK_ALLOW_PRIVATE_TARGETS = env_bool("WEBHOOK_ALLOW_PRIVATE_TARGETS", False)
 
 # --- Plan size (DESIGN.md "Limits"): imports, additions and generate_plan stop here ----------
 PLAN_MAX_NODES = env_int("PLAN_MAX_NODES", 50_000, minimum=1)

@@ -62,6 +62,7 @@ urlpatterns = [
     path("favicon.ico", lambda request: HttpResponse(status=204), name="favicon"),
     path("accounts/", include("accounts.urls")),
     path("profile/", include("accounts.profile_urls")),
+    path("profile/integrations/webhooks/", include("webhooks.urls")),
     path("profile/integrations/", include("integrations.urls")),
     path("plans/", include("planning.urls")),
     path("admin/", admin.site.urls),

@@ -184,6 +184,20 @@ def suggestions_open_page(
     )
 
 
+def suggestion_payloads_with_status(
+    *, plan_id: Any, suggestion_ids: Collection[Any]
+) -> dict[str, SuggestionPayload]:
+    """The payloads of the given suggestions of a plan, whatever their status, each with its
+    `status` added (what a webhook event carries), by suggestion id as text."""
+    found: dict[str, SuggestionPayload] = {}
+    for start in range(0, len(ids := list(suggestion_ids)), 5000):
+        queryset = Suggestion.objects.filter(plan_id=plan_id, pk__in=ids[start : start + 5000])
+        for status, *row in _rows(queryset.order_by(), "status"):
+            payload = _row_payload(tuple(row))
+            found[payload["id"]] = {**payload, "status": status}
+    return found
+
+
 def plan_suggestions_version(*, plan: Plan) -> int:
     """The plan's `suggestions_version` as committed now (the instance may be older)."""
     versions = Plan.objects.filter(pk=plan.pk).values_list("suggestions_version", flat=True)

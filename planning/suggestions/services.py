@@ -1,5 +1,5 @@
 """Writes on suggestions: apply, dismiss and restore. Each operation has one function here,
-which every page (and, later, every webhook emitter) goes through.
+which every page goes through, and each publishes its change (events.py: webhooks).
 
 Applying changes the plan's data as the suggestion recommends and, in the same transaction,
 marks the suggestion `resolved` with resolution `applied`. The next sync then no longer wants
@@ -40,6 +40,7 @@ from planning.models import (
     SuggestionType,
 )
 from planning.services import action_update, node_code_assign
+from planning.suggestions.events import SuggestionChange, suggestion_changes_publish
 from planning.suggestions.selectors import LIST_ORDER
 
 # The column's length is the rule; the dismiss form reads it from here.
@@ -70,6 +71,9 @@ def _resolve_applied(suggestion: Suggestion) -> Suggestion:
     suggestion.resolved_at = now
     suggestion.updated_at = now
     suggestion.save(update_fields=["status", "resolution", "resolved_at", "updated_at"])
+    suggestion_changes_publish(
+        plan_id=suggestion.plan_id, changes=[(SuggestionChange.RESOLVED.value, suggestion.pk)]
+    )
     return suggestion
 
 
@@ -103,7 +107,12 @@ def suggestions_dismiss(
         dismiss_comment=comment,
         updated_at=now,
     )
-    return list(Suggestion.objects.filter(pk__in=open_ids).order_by(*LIST_ORDER))
+    dismissed = list(Suggestion.objects.filter(pk__in=open_ids).order_by(*LIST_ORDER))
+    suggestion_changes_publish(
+        plan_id=plan.pk,
+        changes=[(SuggestionChange.DISMISSED.value, suggestion.pk) for suggestion in dismissed],
+    )
+    return dismissed
 
 
 def suggestion_dismiss(
@@ -146,6 +155,9 @@ def suggestion_restore(*, suggestion: Suggestion) -> Suggestion:
             "dismiss_comment",
             "updated_at",
         ]
+    )
+    suggestion_changes_publish(
+        plan_id=locked.plan_id, changes=[(SuggestionChange.REOPENED.value, locked.pk)]
     )
     return locked
 

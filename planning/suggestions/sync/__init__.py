@@ -21,7 +21,8 @@ Steps of `suggestion_sync`, all in one transaction:
    - wanted, stored dismissed: leave it (a dismissal is sticky);
    - wanted, stored resolved: reopen it (open, same id, resolution cleared, content refreshed);
    - stored open, not wanted: resolved with resolution `auto`.
-5. Write with bulk statements (write.py), only what changed; raise `Plan.suggestions_version`
+5. Write with bulk statements (write.py), only what changed, and publish the changes (events.py,
+   the webhooks' outbox) in the same transaction; raise `Plan.suggestions_version`
    when anything did, or when the sync took in any change at all: a deleted node takes its
    suggestions with it (a cascade, no write of ours), and a moved node changes what a subtree
    filter lists, so the list's ETag must move with every change of the plan's data.
@@ -56,6 +57,7 @@ from django.utils import timezone
 
 from planning.models import Plan, Suggestion, SuggestionStatus
 from planning.suggestions import rules
+from planning.suggestions.events import SuggestionChange, suggestion_changes_publish
 from planning.suggestions.rules import (
     PlanData,
     Thresholds,
@@ -265,7 +267,7 @@ def _reconcile(
     seen: set[str] = set()
     to_update: list[Suggestion] = []
     to_resolve: list[UUID] = []
-    reopened = 0
+    reopened: list[UUID] = []
     for suggestion in stored:
         seen.add(suggestion.fingerprint)
         want = wanted.get(suggestion.fingerprint)
@@ -276,7 +278,7 @@ def _reconcile(
         if suggestion.status == SuggestionStatus.DISMISSED:
             continue
         if suggestion.status == SuggestionStatus.RESOLVED:
-            reopened += 1
+            reopened.append(suggestion.id)
         elif (
             suggestion.suggestion_type == want.suggestion_type
             and suggestion.severity == want.severity
@@ -305,11 +307,28 @@ def _reconcile(
         suggestions_reopen_or_update(to_update, now=now)
     if to_resolve:
         suggestions_resolve(to_resolve, now=now)
+    reopened_ids = set(reopened)
+    suggestion_changes_publish(
+        plan_id=plan.pk,
+        changes=[
+            *((SuggestionChange.OPENED.value, suggestion_id) for suggestion_id, _want in to_create),
+            *(
+                (
+                    SuggestionChange.REOPENED.value
+                    if s.id in reopened_ids
+                    else SuggestionChange.UPDATED.value,
+                    s.id,
+                )
+                for s in to_update
+            ),
+            *((SuggestionChange.RESOLVED.value, suggestion_id) for suggestion_id in to_resolve),
+        ],
+    )
     return SyncResult(
         created=len(to_create),
-        updated=len(to_update) - reopened,
+        updated=len(to_update) - len(reopened),
         resolved=len(to_resolve),
-        reopened=reopened,
+        reopened=len(reopened),
         full=full,
         duration=time.perf_counter() - started,
     )

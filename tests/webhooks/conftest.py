@@ -1,0 +1,89 @@
+"""A real HTTP receiver on loopback, and the job worker run in-process."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import pytest
+from django.core.management import call_command
+from django.utils import timezone
+from django_tasks_db.models import DBTaskResult
+
+
+@dataclass
+class Received:
+    headers: dict[str, str]
+    body: bytes
+
+    @property
+    def event(self) -> dict[str, Any]:
+        parsed: dict[str, Any] = json.loads(self.body)
+        return parsed
+
+
+@dataclass
+class Receiver:
+    """Records every POST; answers with the next of `statuses` (200 once they run out)."""
+
+    url: str
+    statuses: list[int] = field(default_factory=list)
+    received: list[Received] = field(default_factory=list)
+
+    def events(self, event_type: str = "suggestions.changed") -> list[dict[str, Any]]:
+        return [r.event for r in self.received if r.event["type"] == event_type]
+
+    def changes(self) -> list[tuple[str, dict[str, Any]]]:
+        return [
+            (change["change"], change["suggestion"])
+            for event in self.events()
+            for change in event["data"]["changes"]
+        ]
+
+
+@pytest.fixture
+def receiver() -> Iterator[Receiver]:
+    lock = threading.Lock()
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            body = self.rfile.read(int(self.headers["Content-Length"]))
+            with lock:
+                state.received.append(Received(dict(self.headers.items()), body))
+                status = state.statuses.pop(0) if state.statuses else 200
+            self.send_response(status)
+            self.send_header("Content-Length", "2")
+            self.end_headers()
+            self.wfile.write(b"ok")
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    state = Receiver(url=f"http://127.0.0.1:{server.server_port}/hooks")
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield state
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture
+def private_targets(settings: Any) -> None:
+    """Development/test mode: http and loopback receivers are allowed."""
+    settings.WEBHOOK_ALLOW_PRIVATE_TARGETS = True
+
+
+def run_worker() -> None:
+    """Runs every job that is due now, as `manage.py db_worker` does, then returns."""
+    call_command("db_worker", "--batch", "--no-startup-delay", verbosity=0)
+
+
+def run_retries_now() -> None:
+    """Makes the queued retries due now (instead of in a minute or hours) and runs them."""
+    DBTaskResult.objects.filter(status="READY").update(run_after=timezone.now())
+    run_worker()

@@ -1,0 +1,43 @@
+"""The guide's signature check (docs/integrators.md, "Webhooks"), run as written against a
+real delivery to a receiver on loopback."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+from tests.contract.test_integrator_guide import PYTHON_BLOCKS
+from tests.webhooks.conftest import Receiver, run_worker
+from tests.webhooks.factories import endpoint_for
+from webhooks.events import endpoint_test_event_send
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("private_targets")]
+
+
+@pytest.fixture
+def signature_valid() -> Any:
+    namespace: dict[str, Any] = {}
+    exec(PYTHON_BLOCKS[-1], namespace)  # noqa: S102 (our own documentation)
+    return namespace["maintplan_signature_valid"]
+
+
+def test_the_guides_check_accepts_a_real_delivery_and_refuses_forgeries(
+    user: Any, receiver: Receiver, signature_valid: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    endpoint, secret = endpoint_for(user, url=receiver.url)
+    endpoint_test_event_send(endpoint=endpoint)
+    run_worker()
+    (delivery,) = receiver.received
+    header = delivery.headers["Maintplan-Signature"]
+
+    assert signature_valid(secret, delivery.body, header)
+    assert not signature_valid("whsec_" + "0" * 32, delivery.body, header)
+    assert not signature_valid(secret, delivery.body + b" ", header)
+    assert not signature_valid(secret, delivery.body, "t=oops,v1=00")
+    assert not signature_valid(secret, delivery.body, "")
+    # Replayed ten minutes later: outside the tolerance.
+    later = time.time() + 600
+    monkeypatch.setattr(time, "time", lambda: later)
+    assert not signature_valid(secret, delivery.body, header)

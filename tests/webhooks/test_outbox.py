@@ -1,0 +1,78 @@
+"""The outbox: which endpoints get an event for a plan's changes, and how changes are split."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from django_tasks_db.models import DBTaskResult
+
+from planning.models import PlanRole, Suggestion
+from planning.suggestions.sync import suggestion_sync
+from tests.factories import PlanFactory, PlanMembershipFactory, StructureNodeFactory, UserFactory
+from tests.webhooks.factories import endpoint_for
+from webhooks.events import suggestion_changes_record
+from webhooks.models import WebhookDelivery, WebhookEvent
+from webhooks.services import endpoint_disable
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def member_plan(user: Any) -> Any:
+    plan = PlanFactory.create()
+    PlanMembershipFactory.create(plan=plan, user=user, role=PlanRole.VIEWER)
+    return plan
+
+
+def test_a_sync_with_no_endpoint_writes_no_event(member_plan: Any) -> None:
+    StructureNodeFactory.create(plan=member_plan)
+    assert suggestion_sync(plan=member_plan).created == 1
+    assert not WebhookEvent.objects.exists()
+
+
+def test_every_100_changes_make_one_event_each_queued_for_every_covering_endpoint(
+    user: Any, member_plan: Any
+) -> None:
+    all_plans, _ = endpoint_for(user)
+    this_plan, _ = endpoint_for(user, plans=[member_plan])
+    StructureNodeFactory.create_batch(250, plan=member_plan)
+
+    suggestion_sync(plan=member_plan)
+
+    events = list(WebhookEvent.objects.order_by("body"))
+    bodies = [json.loads(e.body) for e in events]
+    assert sorted(len(b["data"]["changes"]) for b in bodies) == [50, 100, 100]
+    sent = {c["suggestion"]["id"] for b in bodies for c in b["data"]["changes"]}
+    assert sent == {str(pk) for pk in Suggestion.objects.values_list("pk", flat=True)}
+    assert len({b["id"] for b in bodies}) == 3
+    pairs = set(WebhookDelivery.objects.values_list("event_id", "endpoint_id"))
+    assert pairs == {(e.pk, ep.pk) for e in events for ep in (all_plans, this_plan)}
+    jobs = DBTaskResult.objects.filter(task_path="webhooks.tasks.webhook_deliver")
+    assert jobs.count() == 6
+
+
+def test_endpoints_of_non_members_other_plans_or_disabled_get_nothing(
+    user: Any, member_plan: Any
+) -> None:
+    endpoint_for(UserFactory.create())  # a stranger's endpoint for "every plan"
+    receiving, _ = endpoint_for(user)
+    other_plan = PlanFactory.create()
+    PlanMembershipFactory.create(plan=other_plan, user=user)
+    endpoint_for(user, plans=[other_plan])
+    disabled, _ = endpoint_for(user, plans=[member_plan])
+    endpoint_disable(endpoint=disabled)
+    StructureNodeFactory.create(plan=member_plan)
+    suggestion_sync(plan=member_plan)
+
+    assert list(WebhookDelivery.objects.values_list("endpoint_id", flat=True)) == [receiving.pk]
+
+
+def test_an_unknown_change_is_a_programming_error(user: Any, member_plan: Any) -> None:
+    endpoint_for(user)
+    node = StructureNodeFactory.create(plan=member_plan)
+    suggestion_sync(plan=member_plan)
+    suggestion = Suggestion.objects.get(structure_node=node)
+    with pytest.raises(ValueError, match="unknown suggestion change"):
+        suggestion_changes_record(plan_id=member_plan.pk, changes=[("deleted", suggestion.pk)])

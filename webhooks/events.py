@@ -1,0 +1,139 @@
+"""The outbox: events written in the transaction of the change they describe.
+
+`suggestion_changes_record` is what planning calls (through `SUGGESTION_CHANGES_HOOK`, see
+planning.suggestions.events) for every sync, Apply, Dismiss and Restore. It writes the events,
+one delivery per endpoint that covers the plan, and the worker jobs that send them, all in the
+caller's transaction: rolled back, nothing is sent; committed, nothing is lost (the job queue is
+a table of the same database).
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Iterable, Sequence
+from typing import Any
+from uuid import UUID
+
+from django.db import transaction
+from django.utils import timezone
+
+from integrations.keys import BASE62
+from planning.models import Plan
+from planning.suggestions.events import SuggestionChange
+from planning.suggestions.selectors import iso_utc, suggestion_payloads_with_status
+from webhooks.models import WebhookDelivery, WebhookEndpoint, WebhookEvent
+from webhooks.selectors import endpoints_covering_plan
+
+EVENT_TYPE_SUGGESTIONS_CHANGED = "suggestions.changed"
+EVENT_TYPE_TEST = "webhook.test"
+MAX_CHANGES_PER_EVENT = 100
+EVENT_ID_RANDOM_LENGTH = 24
+
+
+def event_id_generate() -> str:
+    return "evt_" + "".join(secrets.choice(BASE62) for _ in range(EVENT_ID_RANDOM_LENGTH))
+
+
+def _event_body(*, event_id: str, event_type: str, created_at: str, data: dict[str, Any]) -> str:
+    return json.dumps(
+        {"id": event_id, "type": event_type, "created_at": created_at, "data": data},
+        separators=(",", ":"),
+        ensure_ascii=False,
+    )
+
+
+def _chunks(items: Sequence[Any], size: int) -> Iterable[Sequence[Any]]:
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
+
+
+def deliveries_enqueue(*, event: WebhookEvent, endpoints: Iterable[WebhookEndpoint]) -> None:
+    """A delivery of `event` to each endpoint, and its first attempt queued for the worker (in
+    the current transaction)."""
+    from webhooks.tasks import delivery_attempt_enqueue  # the tasks module imports this one
+
+    deliveries = WebhookDelivery.objects.bulk_create(
+        WebhookDelivery(endpoint=endpoint, event=event, created_at=event.created_at)
+        for endpoint in endpoints
+    )
+    for delivery in deliveries:
+        delivery_attempt_enqueue(delivery=delivery)
+
+
+@transaction.atomic
+def suggestion_changes_record(*, plan_id: Any, changes: Sequence[tuple[str, UUID]]) -> None:
+    """Records `suggestions.changed` events for the changes of one write to a plan.
+
+    Call it inside the transaction of the change, after its writes (planning does, through
+    `planning.suggestions.events.suggestion_changes_publish`): it reads the suggestions as that
+    transaction left them. `changes` are `(change, suggestion id)` pairs, `change` one of
+    `SuggestionChange` ("opened", "updated", "resolved", "dismissed", "reopened"), each
+    suggestion at most once, in the order they happened. Every 100 changes make one event
+    `{"id": "evt_...", "type": "suggestions.changed", "created_at", "data": {"plan_id",
+    "plan_number", "changes": [{"change", "suggestion": {spec 2.3 fields, "status"}}]}}`,
+    queued for every active endpoint that covers the plan now (the owner is a member, and the
+    endpoint takes every plan or names this one); with no such endpoint nothing is written and
+    nothing is read.
+    """
+    endpoints = list(endpoints_covering_plan(plan_id=plan_id))
+    if not endpoints or not changes:
+        return
+    unknown = {change for change, _id in changes} - set(SuggestionChange.values)
+    if unknown:
+        raise ValueError(f"unknown suggestion change(s): {sorted(unknown)}")
+    plan_number = Plan.objects.filter(pk=plan_id).values_list("number", flat=True).get()
+    payloads = suggestion_payloads_with_status(
+        plan_id=plan_id, suggestion_ids=[suggestion_id for _change, suggestion_id in changes]
+    )
+    now = timezone.now()
+    for chunk in _chunks(changes, MAX_CHANGES_PER_EVENT):
+        event_changes = [
+            {"change": change, "suggestion": payloads[str(suggestion_id)]}
+            for change, suggestion_id in chunk
+            if str(suggestion_id) in payloads  # deleted in the same transaction: nothing to say
+        ]
+        if not event_changes:
+            continue
+        event_id = event_id_generate()
+        event = WebhookEvent.objects.create(
+            id=event_id,
+            event_type=EVENT_TYPE_SUGGESTIONS_CHANGED,
+            plan_id=plan_id,
+            created_at=now,
+            body=_event_body(
+                event_id=event_id,
+                event_type=EVENT_TYPE_SUGGESTIONS_CHANGED,
+                created_at=iso_utc(now),
+                data={
+                    "plan_id": str(plan_id),
+                    "plan_number": plan_number,
+                    "changes": event_changes,
+                },
+            ),
+        )
+        deliveries_enqueue(event=event, endpoints=endpoints)
+
+
+@transaction.atomic
+def endpoint_test_event_send(*, endpoint: WebhookEndpoint) -> WebhookEvent:
+    """A `webhook.test` event for one endpoint (the Send-test-event button), queued at once."""
+    now = timezone.now()
+    event_id = event_id_generate()
+    event = WebhookEvent.objects.create(
+        id=event_id,
+        event_type=EVENT_TYPE_TEST,
+        plan=None,
+        created_at=now,
+        body=_event_body(
+            event_id=event_id,
+            event_type=EVENT_TYPE_TEST,
+            created_at=iso_utc(now),
+            data={
+                "endpoint_id": str(endpoint.pk),
+                "message": "A test event from Maintplan: this endpoint is reachable.",
+            },
+        ),
+    )
+    deliveries_enqueue(event=event, endpoints=[endpoint])
+    return event

@@ -1,0 +1,66 @@
+"""Reads of the webhooks app."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.paginator import Page, Paginator
+from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.http import Http404
+
+from planning.models import Plan, PlanMembership
+from webhooks.models import DisabledReason, WebhookAttempt, WebhookDelivery, WebhookEndpoint
+
+DELIVERY_LOG_PAGE_SIZE = 50
+
+
+def _covers(plan_id: Any) -> Q:
+    """An endpoint whose owner is a member of the plan and that takes every plan or this one."""
+    membership = PlanMembership.objects.filter(user=OuterRef("owner"), plan_id=plan_id)
+    chosen = WebhookEndpoint.plans.through.objects.filter(
+        webhookendpoint=OuterRef("pk"), plan_id=plan_id
+    )
+    return Q(Exists(membership)) & (Q(all_plans=True) | Q(Exists(chosen)))
+
+
+def endpoints_covering_plan(*, plan_id: Any) -> QuerySet[WebhookEndpoint]:
+    """The active endpoints that receive this plan's events (one query)."""
+    return WebhookEndpoint.objects.active().filter(_covers(plan_id))
+
+
+def endpoint_covers_plan(*, endpoint: WebhookEndpoint, plan_id: Any) -> bool:
+    """Access as it is now: whether the endpoint may still receive the plan's events."""
+    return WebhookEndpoint.objects.filter(_covers(plan_id), pk=endpoint.pk).exists()
+
+
+def endpoint_list(*, user: Any) -> QuerySet[WebhookEndpoint]:
+    return WebhookEndpoint.objects.filter(owner=user).prefetch_related("plans")
+
+
+def endpoint_get(*, user: Any, endpoint_id: Any) -> WebhookEndpoint:
+    """The user's endpoint; Http404 for anyone else's, exactly as for a missing one."""
+    try:
+        return WebhookEndpoint.objects.get(owner=user, pk=endpoint_id)
+    except (WebhookEndpoint.DoesNotExist, ValueError):
+        raise Http404("No such webhook endpoint") from None
+
+
+def endpoints_disabled_for_failing(*, user: Any) -> QuerySet[WebhookEndpoint]:
+    return WebhookEndpoint.objects.filter(owner=user, disabled_reason=DisabledReason.FAILING)
+
+
+def plans_visible(*, user: Any) -> QuerySet[Plan]:
+    return Plan.objects.filter(memberships__user=user).order_by("number")
+
+
+def delivery_log_page(*, endpoint: WebhookEndpoint, page_number: Any) -> Page[WebhookAttempt]:
+    """One page of the endpoint's attempts, newest first (the log grows without bound)."""
+    attempts = WebhookAttempt.objects.filter(endpoint=endpoint).select_related("delivery")
+    return Paginator(attempts, DELIVERY_LOG_PAGE_SIZE).get_page(page_number)
+
+
+def delivery_get(*, endpoint: WebhookEndpoint, delivery_id: int) -> WebhookDelivery:
+    try:
+        return WebhookDelivery.objects.get(endpoint=endpoint, pk=delivery_id)
+    except WebhookDelivery.DoesNotExist:
+        raise Http404("No such delivery") from None

@@ -1,0 +1,66 @@
+"""Signing secrets and signatures of webhook deliveries.
+
+A secret is `whsec_` + 32 base62 characters from `secrets` (about 190 bits). The HMAC key is
+the whole secret as UTF-8 text, prefix included. Unlike an API key, which the service only has
+to recognise (so it keeps a hash), a signing secret must be read back to sign every delivery;
+it is kept encrypted with Fernet (AES-128-CBC + HMAC-SHA256) under a key derived from
+SECRET_KEY, so a copy of the database alone does not reveal it. Rotating SECRET_KEY: keep the
+old key in SECRET_KEY_FALLBACKS until every endpoint's secret has been rolled.
+
+`Maintplan-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import secrets
+
+from cryptography.fernet import Fernet, MultiFernet
+from django.conf import settings
+
+from integrations.keys import BASE62
+
+SECRET_PREFIX = "whsec_"  # noqa: S105 (a prefix, not a secret)
+SECRET_RANDOM_LENGTH = 32
+HINT_RANDOM_CHARS = 4
+_KEY_PURPOSE = b"maintplan.webhooks.signing-secret:"
+
+
+def secret_generate() -> str:
+    """A fresh signing secret. Shown once to its owner; stored only through `secret_encrypt`."""
+    return SECRET_PREFIX + "".join(secrets.choice(BASE62) for _ in range(SECRET_RANDOM_LENGTH))
+
+
+def secret_hint(secret: str) -> str:
+    return secret[: len(SECRET_PREFIX) + HINT_RANDOM_CHARS]
+
+
+def _fernet() -> MultiFernet:
+    """Encrypts with SECRET_KEY, decrypts with it or any of SECRET_KEY_FALLBACKS."""
+    keys = [settings.SECRET_KEY, *getattr(settings, "SECRET_KEY_FALLBACKS", [])]
+    return MultiFernet(
+        [
+            Fernet(base64.urlsafe_b64encode(hashlib.sha256(_KEY_PURPOSE + k.encode()).digest()))
+            for k in keys
+        ]
+    )
+
+
+def secret_encrypt(secret: str) -> str:
+    return _fernet().encrypt(secret.encode()).decode()
+
+
+def secret_decrypt(token: str) -> str:
+    return _fernet().decrypt(token.encode()).decode()
+
+
+def signature(*, secret: str, timestamp: int, body: bytes) -> str:
+    """The hex HMAC-SHA256 of `"<timestamp>.<body>"` keyed with the secret."""
+    signed = str(timestamp).encode() + b"." + body
+    return hmac.new(secret.encode(), signed, hashlib.sha256).hexdigest()
+
+
+def signature_header(*, secret: str, timestamp: int, body: bytes) -> str:
+    return f"t={timestamp},v1={signature(secret=secret, timestamp=timestamp, body=body)}"

@@ -1,0 +1,168 @@
+"""The delivery job (run by `manage.py db_worker`): one attempt of one delivery per run.
+
+A delivery's attempt n is the job `webhook_deliver(delivery_id, attempt=n)`. The job claims it
+with a conditional UPDATE (`attempts = n - 1` -> `n`), so a job that runs twice, or a retry and
+a Redeliver queued for the same attempt, POST once between them. Before posting it checks again
+that the endpoint is active, that its owner may still see the plan, and that the URL's host
+still resolves to allowed addresses. A failed attempt queues the next one after
+RETRY_DELAYS[n - 1] (1 minute growing to 12 hours, MAX_ATTEMPTS in all, about 18 hours); an
+endpoint whose attempts have failed for DISABLE_AFTER without a success in between is disabled
+and its owner emailed.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import time
+from datetime import datetime, timedelta
+from uuid import UUID
+
+from django.core.mail import send_mail
+from django.db import transaction
+from django.urls import reverse
+from django.utils import timezone
+from django_tasks import task
+
+from webhooks.delivery import PostOutcome, post
+from webhooks.events import EVENT_TYPE_TEST
+from webhooks.models import (
+    DeliveryStatus,
+    DisabledReason,
+    WebhookAttempt,
+    WebhookDelivery,
+    WebhookEndpoint,
+)
+from webhooks.selectors import endpoint_covers_plan
+from webhooks.signing import secret_decrypt, signature_header
+from webhooks.targets import TargetRefused, target_check
+
+logger = logging.getLogger("maintplan.webhooks")
+
+MAX_ATTEMPTS = 8
+# Seconds before attempt 2, 3, ... 8: 60 s x 720^(k/6), from 1 minute to 12 hours.
+RETRY_DELAYS = tuple(round(60 * 720 ** (k / 6)) for k in range(MAX_ATTEMPTS - 1))
+RETRY_JITTER = 0.1  # +-10 %, so endpoints failing together do not retry in lockstep
+DISABLE_AFTER = timedelta(days=3)
+
+
+@task()
+def webhook_deliver(*, delivery_id: int, attempt: int) -> None:
+    """Attempt `attempt` of the delivery; see the module docstring."""
+    claimed = WebhookDelivery.objects.filter(
+        pk=delivery_id, status=DeliveryStatus.PENDING, attempts=attempt - 1
+    ).update(attempts=attempt, next_attempt_at=None)
+    if not claimed:  # already made, or the delivery is no longer pending
+        return
+    delivery = WebhookDelivery.objects.select_related("endpoint", "event").get(pk=delivery_id)
+    endpoint, event = delivery.endpoint, delivery.event
+    # A test event goes out even to a disabled endpoint: it is how its owner checks a fix.
+    if not endpoint.is_active and event.event_type != EVENT_TYPE_TEST:
+        _record_not_sent(delivery, attempt, "endpoint disabled")
+        return
+    if event.plan_id is not None and not endpoint_covers_plan(
+        endpoint=endpoint, plan_id=event.plan_id
+    ):
+        _record_not_sent(delivery, attempt, "the endpoint no longer covers this plan")
+        return
+    try:
+        target = target_check(endpoint.url)
+    except TargetRefused as refused:
+        outcome = PostOutcome(status_code=None, duration_ms=0, error=str(refused)[:200])
+    else:
+        body = event.body.encode()
+        secret = secret_decrypt(endpoint.secret_encrypted)
+        outcome = post(
+            target,
+            body=body,
+            headers={
+                "Maintplan-Event-Id": event.pk,
+                "Maintplan-Signature": signature_header(
+                    secret=secret, timestamp=int(time.time()), body=body
+                ),
+            },
+        )
+    _record(delivery, attempt, outcome)
+
+
+def delivery_attempt_enqueue(
+    *, delivery: WebhookDelivery, run_after: datetime | None = None
+) -> None:
+    """Queues the delivery's next attempt (in the current transaction, with the caller's
+    writes: the job table is in the same database)."""
+    job = webhook_deliver if run_after is None else webhook_deliver.using(run_after=run_after)
+    job.enqueue(delivery_id=delivery.pk, attempt=delivery.attempts + 1)
+
+
+def _record_not_sent(delivery: WebhookDelivery, attempt: int, reason: str) -> None:
+    with transaction.atomic():
+        WebhookAttempt.objects.create(
+            delivery=delivery, endpoint_id=delivery.endpoint_id, number=attempt, error=reason
+        )
+        WebhookDelivery.objects.filter(pk=delivery.pk).update(status=DeliveryStatus.SKIPPED)
+
+
+def retry_delay(attempt: int) -> timedelta:
+    """How long after failed attempt `attempt` (1-based) the next one runs."""
+    base = RETRY_DELAYS[attempt - 1]
+    return timedelta(seconds=base * random.uniform(1 - RETRY_JITTER, 1 + RETRY_JITTER))  # noqa: S311
+
+
+def _record(delivery: WebhookDelivery, attempt: int, outcome: PostOutcome) -> None:
+    now = timezone.now()
+    endpoints = WebhookEndpoint.objects.filter(pk=delivery.endpoint_id)
+    with transaction.atomic():
+        WebhookAttempt.objects.create(
+            delivery=delivery,
+            endpoint_id=delivery.endpoint_id,
+            number=attempt,
+            attempted_at=now,
+            status_code=outcome.status_code,
+            duration_ms=outcome.duration_ms,
+            error=outcome.error,
+        )
+        if outcome.delivered:
+            WebhookDelivery.objects.filter(pk=delivery.pk).update(status=DeliveryStatus.DELIVERED)
+            if delivery.endpoint.failing_since is not None:  # as loaded: spares a write
+                endpoints.filter(failing_since__isnull=False).update(failing_since=None)
+            return
+        logger.info(
+            "webhook delivery %s, attempt %s failed: %s",
+            delivery.pk,
+            attempt,
+            outcome.error,
+            extra={"event_id": delivery.event_id, "endpoint_id": str(delivery.endpoint_id)},
+        )
+        endpoints.filter(failing_since__isnull=True).update(failing_since=now)
+        disabled = endpoints.filter(
+            disabled_at__isnull=True, failing_since__lte=now - DISABLE_AFTER
+        ).update(disabled_at=now, disabled_reason=DisabledReason.FAILING)
+        if disabled:
+            endpoint_id = delivery.endpoint_id
+            transaction.on_commit(lambda: _disabled_email(endpoint_id=endpoint_id))
+        if attempt < MAX_ATTEMPTS and not disabled:
+            run_after = now + retry_delay(attempt)
+            WebhookDelivery.objects.filter(pk=delivery.pk).update(next_attempt_at=run_after)
+            delivery.attempts = attempt
+            delivery_attempt_enqueue(delivery=delivery, run_after=run_after)
+        else:
+            WebhookDelivery.objects.filter(pk=delivery.pk).update(status=DeliveryStatus.FAILED)
+
+
+def _disabled_email(*, endpoint_id: UUID) -> None:
+    endpoint = WebhookEndpoint.objects.select_related("owner").get(pk=endpoint_id)
+    page = reverse("webhooks:endpoint_detail", args=[endpoint.pk])
+    try:
+        send_mail(
+            subject="Maintplan: a webhook endpoint was disabled",
+            message=(
+                f"Deliveries to your webhook endpoint {endpoint.url} have failed for "
+                f"{DISABLE_AFTER.days} days, so Maintplan has disabled it and sends it no more "
+                f"events.\n\nOnce the receiver works again, enable it under Profile > "
+                f"Integrations > Webhooks ({page}); Send test event checks it first.\n"
+            ),
+            from_email=None,
+            recipient_list=[endpoint.owner.email],
+        )
+    except OSError:
+        logger.exception("could not email the owner of disabled webhook endpoint %s", endpoint.pk)

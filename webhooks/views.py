@@ -1,0 +1,188 @@
+"""Profile > Integrations > Webhooks: endpoints, their secrets (shown once), the delivery log.
+
+The secret page follows a redirect after the POST that created or rolled it: the session holds
+only the endpoint's id (never the secret) until that page has been shown once.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods, require_POST
+
+from accounts.models import User
+from webhooks.events import endpoint_test_event_send
+from webhooks.forms import EndpointCreateForm
+from webhooks.models import WebhookEndpoint
+from webhooks.selectors import (
+    delivery_get,
+    delivery_log_page,
+    endpoint_get,
+    endpoint_list,
+    endpoints_disabled_for_failing,
+    plans_visible,
+)
+from webhooks.services import (
+    delivery_redeliver,
+    endpoint_create,
+    endpoint_delete,
+    endpoint_disable,
+    endpoint_enable,
+    endpoint_secret_roll,
+)
+from webhooks.signing import secret_decrypt
+
+# The session key naming the endpoint whose secret is to be shown (never the secret itself).
+_SECRET_TO_SHOW = "webhooks.secret_to_show"  # noqa: S105
+
+
+def _owner(request: HttpRequest) -> User:
+    assert isinstance(request.user, User)  # every view here is login_required
+    return request.user
+
+
+def _endpoint(request: HttpRequest, endpoint_id: uuid.UUID) -> WebhookEndpoint:
+    return endpoint_get(user=_owner(request), endpoint_id=endpoint_id)
+
+
+def _show_secret_once(request: HttpRequest, endpoint: WebhookEndpoint) -> HttpResponse:
+    request.session[_SECRET_TO_SHOW] = str(endpoint.pk)
+    return redirect("webhooks:endpoint_secret", endpoint.pk)
+
+
+@login_required
+@require_http_methods(["GET"])
+def endpoint_list_page(request: HttpRequest) -> HttpResponse:
+    user = _owner(request)
+    return render(
+        request,
+        "webhooks/endpoint_list.html",
+        {
+            "endpoints": endpoint_list(user=user),
+            "failing": endpoints_disabled_for_failing(user=user),
+        },
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def endpoint_create_page(request: HttpRequest) -> HttpResponse:
+    user = _owner(request)
+    form = EndpointCreateForm(
+        request.POST if request.method == "POST" else None, plans=plans_visible(user=user)
+    )
+    if request.method == "POST" and form.is_valid():
+        try:
+            endpoint, _secret = endpoint_create(user=user, **form.create_kwargs())
+        except ValidationError as error:
+            for field, problems in error.message_dict.items():
+                form.add_error(field if field in form.fields else None, problems)
+        else:
+            return _show_secret_once(request, endpoint)
+    return render(request, "webhooks/endpoint_create.html", {"form": form})
+
+
+@login_required
+@never_cache
+@require_http_methods(["GET"])
+def endpoint_secret_page(request: HttpRequest, endpoint_id: uuid.UUID) -> HttpResponse:
+    endpoint = _endpoint(request, endpoint_id)
+    if request.session.get(_SECRET_TO_SHOW) != str(endpoint.pk):
+        messages.info(
+            request,
+            "The signing secret is shown only once. Roll the secret to get a new one.",
+        )
+        return redirect("webhooks:endpoint_detail", endpoint.pk)
+    del request.session[_SECRET_TO_SHOW]
+    return render(
+        request,
+        "webhooks/endpoint_secret.html",
+        {"endpoint": endpoint, "secret": secret_decrypt(endpoint.secret_encrypted)},
+    )
+
+
+@login_required
+@require_http_methods(["GET"])
+def endpoint_detail_page(request: HttpRequest, endpoint_id: uuid.UUID) -> HttpResponse:
+    endpoint = _endpoint(request, endpoint_id)
+    return render(
+        request,
+        "webhooks/endpoint_detail.html",
+        {
+            "endpoint": endpoint,
+            "chosen_plans": endpoint.plans.order_by("number"),
+            "log": delivery_log_page(endpoint=endpoint, page_number=request.GET.get("page")),
+        },
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def endpoint_roll_page(request: HttpRequest, endpoint_id: uuid.UUID) -> HttpResponse:
+    endpoint = _endpoint(request, endpoint_id)
+    if request.method == "POST":
+        endpoint_secret_roll(endpoint=endpoint)
+        return _show_secret_once(request, endpoint)
+    return render(request, "webhooks/endpoint_roll.html", {"endpoint": endpoint})
+
+
+@login_required
+@require_POST
+def endpoint_disable_view(request: HttpRequest, endpoint_id: uuid.UUID) -> HttpResponse:
+    endpoint = _endpoint(request, endpoint_id)
+    endpoint_disable(endpoint=endpoint)
+    messages.success(request, "The endpoint is disabled: it receives no events.")
+    return redirect("webhooks:endpoint_detail", endpoint.pk)
+
+
+@login_required
+@require_POST
+def endpoint_enable_view(request: HttpRequest, endpoint_id: uuid.UUID) -> HttpResponse:
+    endpoint = _endpoint(request, endpoint_id)
+    try:
+        endpoint_enable(endpoint=endpoint)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(request, "The endpoint is enabled: new events are sent to it.")
+    return redirect("webhooks:endpoint_detail", endpoint.pk)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def endpoint_delete_page(request: HttpRequest, endpoint_id: uuid.UUID) -> HttpResponse:
+    endpoint = _endpoint(request, endpoint_id)
+    if request.method == "POST":
+        endpoint_delete(endpoint=endpoint)
+        messages.success(request, f"The endpoint {endpoint.url} is deleted.")
+        return redirect("webhooks:endpoint_list")
+    return render(request, "webhooks/endpoint_delete.html", {"endpoint": endpoint})
+
+
+@login_required
+@require_POST
+def endpoint_test_view(request: HttpRequest, endpoint_id: uuid.UUID) -> HttpResponse:
+    endpoint = _endpoint(request, endpoint_id)
+    event = endpoint_test_event_send(endpoint=endpoint)
+    messages.success(
+        request, f"Test event {event.pk} is queued; its delivery appears in the log below."
+    )
+    return redirect("webhooks:endpoint_detail", endpoint.pk)
+
+
+@login_required
+@require_POST
+def delivery_redeliver_view(
+    request: HttpRequest, endpoint_id: uuid.UUID, delivery_id: int
+) -> HttpResponse:
+    endpoint = _endpoint(request, endpoint_id)
+    delivery = delivery_get(endpoint=endpoint, delivery_id=delivery_id)
+    delivery_redeliver(delivery=delivery)
+    messages.success(request, f"Event {delivery.event_id} is queued to be sent again.")
+    return redirect("webhooks:endpoint_detail", endpoint.pk)
