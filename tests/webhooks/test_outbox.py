@@ -76,3 +76,27 @@ def test_an_unknown_change_is_a_programming_error(user: Any, member_plan: Any) -
     suggestion = Suggestion.objects.get(structure_node=node)
     with pytest.raises(ValueError, match="unknown suggestion change"):
         suggestion_changes_record(plan_id=member_plan.pk, changes=[("deleted", suggestion.pk)])
+
+
+def test_bulk_dismiss_and_restore_publish_dismissed_then_reopened(
+    user: Any, member_plan: Any
+) -> None:
+    from planning.suggestions.services import suggestion_restore, suggestions_dismiss
+
+    endpoint_for(user, plans=[member_plan])
+    StructureNodeFactory.create_batch(2, plan=member_plan)
+    suggestion_sync(plan=member_plan)
+    first, second = Suggestion.objects.order_by("pk")
+    WebhookEvent.objects.all().delete()
+
+    suggestions_dismiss(
+        plan=member_plan, suggestion_ids=[first.pk, second.pk], user=user, reason="not_applicable"
+    )
+    suggestion_restore(suggestion=first)
+
+    bodies = [json.loads(e.body) for e in WebhookEvent.objects.order_by("created_at", "pk")]
+    changes = [(c["change"], c["suggestion"]["id"]) for b in bodies for c in b["data"]["changes"]]
+    assert sorted(changes[:2]) == sorted(
+        [("dismissed", str(first.pk)), ("dismissed", str(second.pk))]
+    )
+    assert changes[2:] == [("reopened", str(first.pk))]
