@@ -1,0 +1,88 @@
+"""Every page in headless Chromium at 1366 and 390 px: axe-core finds no serious or critical
+violation, and no page scrolls sideways (what is wide scrolls inside its own box)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.urls import reverse
+
+from planning.models import PlanImport, PlanImportFormat, PlanImportStatus
+from planning.suggestions.sync import suggestion_sync
+from tests.conftest import TEST_PASSWORD, browser_login
+from tests.planning.test_views import World, world  # noqa: F401 - the fixture
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _pages(w: World) -> list[str]:
+    n = w.plan.number
+    rejected = PlanImport.objects.create(
+        owner=w.owner.user,
+        idempotency_key="a11y",
+        file_format=PlanImportFormat.DOCUMENT,
+        filename="plan.json",
+        status=PlanImportStatus.REJECTED,
+        problems=['node 2 (ref "B1"): parent_ref: no node with ref "S9"'],
+    )
+    return [
+        reverse("planning:plan_list"),
+        reverse("planning:plan_detail", args=[n]),
+        reverse("planning:plan_actions", args=[n]),
+        reverse("planning:plan_settings", args=[n]),
+        reverse("planning:members", args=[n]),
+        reverse("planning:action_planning", args=[n]),
+        reverse("planning:node_detail", args=[n, w.component.pk]),
+        reverse("planning:action_edit", args=[n, w.action.pk]),
+        reverse("planning:plan_import_detail", args=[rejected.pk]),
+        reverse("planning:plan_import_format"),
+        reverse("profile:account"),
+        reverse("profile:password"),
+        reverse("accounts:security_log"),
+        reverse("integrations:api_key_list"),
+        reverse("integrations:api_key_create"),
+        reverse("webhooks:endpoint_list"),
+        reverse("webhooks:endpoint_create"),
+    ]
+
+
+VISITOR_PAGES = ["/", "/accounts/login/", "/accounts/register/", "/accounts/password-reset/"]
+
+
+def _check(page: Any, url: str, width: int) -> list[str]:
+    from axe_playwright_python.sync_playwright import Axe
+
+    page.goto(url)
+    problems = []
+    results = Axe().run(page)
+    for violation in results.response["violations"]:
+        if violation["impact"] in ("serious", "critical"):
+            targets = [node["target"] for node in violation["nodes"]][:3]
+            problems.append(f"{url} @{width}: {violation['id']} ({violation['impact']}) {targets}")
+    scroll_width = page.evaluate("document.documentElement.scrollWidth")
+    if scroll_width > width:
+        problems.append(f"{url} @{width}: scrolls sideways ({scroll_width} px)")
+    return problems
+
+
+@pytest.mark.parametrize("width", [1366, 390])
+def test_every_page_passes_axe_and_fits_the_screen(
+    browser: Any,
+    live_server: Any,
+    world: World,
+    width: int,  # noqa: F811
+) -> None:
+    suggestion_sync(plan=world.plan)
+    pages = _pages(world)
+    context = browser.new_context(
+        base_url=live_server.url, viewport={"width": width, "height": 900}
+    )
+    page = context.new_page()
+    try:
+        problems = [p for url in VISITOR_PAGES for p in _check(page, url, width)]
+        browser_login(page, world.owner.user.email, TEST_PASSWORD)
+        problems += [p for url in pages for p in _check(page, url, width)]
+    finally:
+        context.close()
+    assert not problems, "\n".join(problems)
