@@ -70,8 +70,8 @@ def _check(page: Any, url: str, width: int) -> list[str]:
 def test_every_page_passes_axe_and_fits_the_screen(
     browser: Any,
     live_server: Any,
-    world: World,
-    width: int,  # noqa: F811
+    world: World,  # noqa: F811 - the fixture imported above
+    width: int,
 ) -> None:
     suggestion_sync(plan=world.plan)
     pages = _pages(world)
