@@ -42,3 +42,47 @@ def test_login_with_wrong_password_then_right_one(page, user):
 
     browser_login(page, user.email)
     assert page.locator(".who").inner_text() == user.name
+
+
+def test_password_reset_by_email_in_the_browser(page, user):
+    import re
+
+    from django.core import mail
+
+    page.goto("/accounts/login/")
+    page.click("text=Forgot your password?")
+    page.fill("input[name=email]", user.email)
+    page.click("button:has-text('Send the link')")
+    expect(page.locator("h1")).to_have_text("Check your email")
+
+    link = re.search(r"https?://[^/]+(/accounts/reset/\S+)", mail.outbox[-1].body)
+    assert link is not None
+    page.goto(link.group(1))
+    page.fill("input[name=new_password1]", "quince-harbour-lantern-42")
+    page.fill("input[name=new_password2]", "quince-harbour-lantern-42")
+    page.click("button:has-text('Set the password')")
+    expect(page.locator("h1")).to_have_text("Your password was changed")
+
+    browser_login(page, user.email, "quince-harbour-lantern-42")
+    expect(page.locator("h1")).to_have_text("Your plans")
+
+
+def test_undo_of_a_cancel_restores_the_action(page, user):
+    from tests.factories import ActionFactory, PlanMembershipFactory, StructureNodeFactory
+
+    membership = PlanMembershipFactory.create(user=user, role="owner")
+    node = StructureNodeFactory.create(plan=membership.plan, kind="building", name="Gym")
+    action = ActionFactory.create(node=node, title="Paint the gym", planned_year=2030)
+    browser_login(page, user.email)
+
+    page.goto(f"/plans/{membership.plan.number}/actions/")
+    page.click("button:has-text('Cancel action')")
+    expect(page.locator(".messages")).to_contain_text("Action “Paint the gym” cancelled.")
+    action.refresh_from_db()
+    assert action.status == "cancelled"
+    page.click(".messages button:has-text('Undo')")
+
+    expect(page.locator(".messages")).to_contain_text("is planned again")
+    expect(page.locator("button:has-text('Cancel action')")).to_be_visible()
+    action.refresh_from_db()
+    assert action.status == "planned"
