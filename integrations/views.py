@@ -22,6 +22,7 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
@@ -101,6 +102,7 @@ def api_key_list_page(request: HttpRequest) -> HttpResponse:
         {
             "api_keys": api_key_list(user=user),
             "form": ApiKeyCreateForm(user=user),
+            "now": timezone.now(),
             **_screen_context(request),
         },
     )

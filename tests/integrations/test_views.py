@@ -314,3 +314,16 @@ def test_roll_shows_the_new_key_once_and_keeps_the_old_for_the_grace(
     # A rolled key cannot be rolled again.
     assert "Only a working key" in logged_in.post(url, {"grace": "0"}).content.decode()
     assert ApiKey.objects.count() == 2
+
+
+def test_the_list_says_dates_relatively_with_the_exact_time_on_hover(
+    logged_in: Client, user: Any
+) -> None:
+    expires = timezone.now() + timedelta(days=30, minutes=5)
+    api_key_create(user=user, name="cron", expires_at=expires)
+
+    page = logged_in.get(LIST_URL).content.decode()
+
+    assert "in 1\xa0month</time>" in page
+    assert f'title="{expires:%Y-%m-%d %H:%M} UTC"' in page
+    assert "0\xa0minutes ago" in page  # created just now
