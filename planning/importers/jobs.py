@@ -112,7 +112,8 @@ def plan_import_submit(
     actions_content: bytes = b"",
 ) -> tuple[PlanImport, bool]:
     """The import of this upload: a new one (True), or the one the same form made before."""
-    existing = PlanImport.objects.filter(owner=owner, idempotency_key=idempotency_key).first()
+    mine = PlanImport.objects.filter(owner=owner).defer("content", "actions_content")
+    existing = mine.filter(idempotency_key=idempotency_key).first()
     if existing is not None:
         return existing, False
     try:
@@ -121,13 +122,13 @@ def plan_import_submit(
                 owner=owner,
                 idempotency_key=idempotency_key,
                 file_format=file_format,
-                filename=filename[:255],
+                filename=filename.replace("\x00", "")[:255],  # PostgreSQL refuses NUL
                 name=name,
                 content=content,
                 actions_content=actions_content,
             )
     except IntegrityError:  # the same form, sent twice at the same moment
-        return PlanImport.objects.get(owner=owner, idempotency_key=idempotency_key), False
+        return mine.get(idempotency_key=idempotency_key), False
     return upload, True
 
 

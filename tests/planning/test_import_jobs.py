@@ -274,3 +274,16 @@ def test_a_large_import_refreshes_postgresqls_statistics_before_its_first_sync(
         )
         counts = dict(cursor.fetchall())
     assert counts == {"planning_action": 78, "planning_structurenode": 40}
+
+
+def test_a_nul_in_the_uploaded_files_name_is_dropped(user: Any) -> None:
+    upload, created = jobs.plan_import_submit(
+        owner=user,
+        idempotency_key="nul",
+        file_format=PlanImportFormat.DOCUMENT,
+        filename="plan\x00.json",
+        name="",
+        content=_plan_json(),
+    )
+
+    assert created and PlanImport.objects.get(pk=upload.pk).filename == "plan.json"
