@@ -44,6 +44,11 @@ MAX_ATTEMPTS = 8
 RETRY_DELAYS = tuple(round(60 * 720 ** (k / 6)) for k in range(MAX_ATTEMPTS - 1))
 RETRY_JITTER = 0.1  # +-10 %, so endpoints failing together do not retry in lockstep
 DISABLE_AFTER = timedelta(days=3)
+# A claimed attempt holds its delivery this long (the POST times out after 10 s). A pending
+# delivery whose attempt is this much overdue lost its job (its worker was killed mid-attempt;
+# django-tasks-db leaves such a job RUNNING for ever) and is taken up again by
+# `webhook_deliveries_resume` (`manage.py resume_deliveries`, run when a worker starts).
+ATTEMPT_LEASE = timedelta(minutes=5)
 
 
 @task()
@@ -51,7 +56,7 @@ def webhook_deliver(*, delivery_id: int, attempt: int) -> None:
     """Attempt `attempt` of the delivery; see the module docstring."""
     claimed = WebhookDelivery.objects.filter(
         pk=delivery_id, status=DeliveryStatus.PENDING, attempts=attempt - 1
-    ).update(attempts=attempt, next_attempt_at=None)
+    ).update(attempts=attempt, next_attempt_at=timezone.now() + ATTEMPT_LEASE)
     if not claimed:  # already made, or the delivery is no longer pending
         return
     delivery = WebhookDelivery.objects.select_related("endpoint", "event").get(pk=delivery_id)
@@ -92,6 +97,33 @@ def delivery_attempt_enqueue(
     writes: the job table is in the same database)."""
     job = webhook_deliver if run_after is None else webhook_deliver.using(run_after=run_after)
     job.enqueue(delivery_id=delivery.pk, attempt=delivery.attempts + 1)
+
+
+def webhook_deliveries_resume(*, now: datetime | None = None) -> int:
+    """Takes up the pending deliveries whose attempt is ATTEMPT_LEASE overdue: an attempt that
+    was claimed but never recorded (its worker died) is recorded as failed, and the next one
+    is queued (a duplicate of a job still queued posts nothing: the claim guards it). Returns
+    how many deliveries were taken up."""
+    now = now or timezone.now()
+    overdue = WebhookDelivery.objects.filter(
+        status=DeliveryStatus.PENDING, attempts__gte=1, next_attempt_at__lt=now - ATTEMPT_LEASE
+    ).select_related("endpoint")
+    taken = 0
+    for delivery in overdue:
+        with transaction.atomic():
+            if not WebhookDelivery.objects.filter(
+                pk=delivery.pk, next_attempt_at=delivery.next_attempt_at
+            ).update(next_attempt_at=now + ATTEMPT_LEASE):
+                continue  # another worker took it up
+            if not delivery.attempt_log.filter(number=delivery.attempts).exists():
+                lost = PostOutcome(
+                    status_code=None, duration_ms=0, error="the worker stopped during the attempt"
+                )
+                _record(delivery, delivery.attempts, lost)
+            else:
+                delivery_attempt_enqueue(delivery=delivery)
+        taken += 1
+    return taken
 
 
 def _record_not_sent(delivery: WebhookDelivery, attempt: int, reason: str) -> None:

@@ -170,3 +170,29 @@ def test_the_secret_survives_a_rotated_secret_key_kept_as_fallback(
     settings.SECRET_KEY_FALLBACKS = [settings.SECRET_KEY]
     settings.SECRET_KEY = "a-new-secret-key-" + "x" * 40
     assert secret_decrypt(endpoint.secret_encrypted) == secret
+
+
+def test_a_delivery_whose_worker_died_mid_attempt_is_taken_up_and_delivered(
+    endpoint: WebhookEndpoint, receiver: Receiver
+) -> None:
+    from webhooks.tasks import ATTEMPT_LEASE, webhook_deliveries_resume
+
+    endpoint_test_event_send(endpoint=endpoint)
+    DBTaskResult.objects.all().delete()  # the worker took the first job ...
+    delivery = WebhookDelivery.objects.get()
+    claimed_at = timezone.now() - ATTEMPT_LEASE * 3
+    # ... claimed attempt 1 and was killed before recording it
+    WebhookDelivery.objects.filter(pk=delivery.pk).update(
+        attempts=1, next_attempt_at=claimed_at + ATTEMPT_LEASE
+    )
+    assert webhook_deliveries_resume(now=claimed_at + ATTEMPT_LEASE) == 0  # not yet overdue
+
+    assert webhook_deliveries_resume() == 1
+    assert webhook_deliveries_resume() == 0  # taken up once
+
+    lost = WebhookAttempt.objects.get()
+    assert (lost.number, lost.error) == (1, "the worker stopped during the attempt")
+    ((attempt, _run_after),) = _queued_attempts()
+    assert attempt == 2
+    _attempt(delivery)
+    assert delivery.status == DeliveryStatus.DELIVERED and len(receiver.received) == 1
