@@ -27,7 +27,7 @@ migrate: $(VENV)/.installed-runtime
 # The dev server and one job worker together; Ctrl-C stops both.
 run: migrate
 	$(BIN)/python manage.py seed_demo
-	@($(BIN)/python manage.py resume_imports && $(BIN)/python manage.py resume_deliveries && exec $(BIN)/python manage.py db_worker --interval 1) & worker=$$!; \
+	@($(BIN)/python manage.py resume_jobs && exec $(BIN)/python manage.py db_worker --interval 1) & worker=$$!; \
 	trap 'kill $$worker 2>/dev/null; wait $$worker' EXIT; \
 	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 

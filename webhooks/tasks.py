@@ -18,12 +18,14 @@ import time
 from datetime import datetime, timedelta
 from uuid import UUID
 
+from django.core.cache import cache
 from django.core.mail import send_mail
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 from django_tasks import task
 
+from planning.tasks import plan_imports_resume
 from webhooks.delivery import PostOutcome, post
 from webhooks.events import EVENT_TYPE_TEST
 from webhooks.models import (
@@ -47,7 +49,8 @@ DISABLE_AFTER = timedelta(days=3)
 # A claimed attempt holds its delivery this long (the POST times out after 10 s). A pending
 # delivery whose attempt is this much overdue lost its job (its worker was killed mid-attempt;
 # django-tasks-db leaves such a job RUNNING for ever) and is taken up again by
-# `webhook_deliveries_resume` (`manage.py resume_deliveries`, run when a worker starts).
+# `webhook_deliveries_resume` (`manage.py resume_jobs` when a worker starts, then every
+# ATTEMPT_LEASE by `stale_jobs_resume`).
 ATTEMPT_LEASE = timedelta(minutes=5)
 
 
@@ -124,6 +127,29 @@ def webhook_deliveries_resume(*, now: datetime | None = None) -> int:
                 delivery_attempt_enqueue(delivery=delivery)
         taken += 1
     return taken
+
+
+@task()
+def stale_jobs_resume() -> None:
+    """Every ATTEMPT_LEASE on the worker: takes up the webhook deliveries and the web imports
+    whose worker was killed, then enqueues its next run (`manage.py resume_jobs` starts it).
+    A worker restarted at once finds nothing overdue yet; this run finds it a few minutes
+    later."""
+    webhook_deliveries_resume()
+    plan_imports_resume()
+    stale_jobs_resume_schedule(after=timezone.now() + ATTEMPT_LEASE)
+
+
+def stale_jobs_resume_schedule(*, after: datetime) -> bool:
+    """Enqueues `stale_jobs_resume` at `after` unless a run for that time slot already is (a
+    cache marker per slot: starting it twice does not double the chain)."""
+    slot = int(after.timestamp() // ATTEMPT_LEASE.total_seconds())
+    if not cache.add(
+        f"stale_jobs_resume:{slot}", 1, timeout=int(ATTEMPT_LEASE.total_seconds()) * 3
+    ):
+        return False
+    stale_jobs_resume.using(run_after=after).enqueue()
+    return True
 
 
 def _record_not_sent(delivery: WebhookDelivery, attempt: int, reason: str) -> None:

@@ -196,3 +196,27 @@ def test_a_delivery_whose_worker_died_mid_attempt_is_taken_up_and_delivered(
     assert attempt == 2
     _attempt(delivery)
     assert delivery.status == DeliveryStatus.DELIVERED and len(receiver.received) == 1
+
+
+def test_resume_jobs_takes_up_stale_work_and_keeps_one_periodic_run_queued(
+    endpoint: WebhookEndpoint,
+) -> None:
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    from webhooks.tasks import ATTEMPT_LEASE
+
+    endpoint_test_event_send(endpoint=endpoint)
+    DBTaskResult.objects.all().delete()
+    WebhookDelivery.objects.update(attempts=1, next_attempt_at=timezone.now() - ATTEMPT_LEASE * 2)
+
+    out = StringIO()
+    call_command("resume_jobs", stdout=out)
+    call_command("resume_jobs", stdout=StringIO())  # a second worker starting
+
+    assert "Taken up: 0 import(s), 1 webhook delivery(ies)." in out.getvalue()
+    periodic = DBTaskResult.objects.filter(task_path="webhooks.tasks.stale_jobs_resume")
+    assert periodic.count() == 1
+    deliveries = DBTaskResult.objects.filter(task_path="webhooks.tasks.webhook_deliver")
+    assert [job.args_kwargs["kwargs"]["attempt"] for job in deliveries] == [2]
