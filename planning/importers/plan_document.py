@@ -1,8 +1,9 @@
-"""The plan import format of DESIGN.md "Import" and the all-or-nothing write.
+"""The plan import format of DESIGN.md "Import": reading and checking a plan document.
 
 Every import, whatever the file format, ends in `plan_import_document`: it checks the whole
 document first and collects every problem, raises `ImportRejected` if there is any, and only
-then writes the plan, its nodes and its actions in one transaction with bulk inserts.
+then hands the checked rows to `planning.importers.write.plan_write` (one transaction, bulk
+inserts).
 
 The reader checks what is the file format's own business (fields present, a number where a
 number belongs); the field rules (lengths, year ranges, non-negative amounts, choices) are the
@@ -17,18 +18,17 @@ import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import TypeVar
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.db import models, transaction
 
 from accounts.models import User
 from planning.importers.problems import ImportProblem, ImportRejected
 from planning.importers.progress import PROGRESS_STEP, ImportObserver
 from planning.importers.records import ProblemCollector, RecordReader, describe
+from planning.importers.write import plan_write
 from planning.models import CENT, Action, ActionStatus, Code, Plan, StructureNode
-from planning.services import plan_create, plan_size_check
+from planning.services import plan_size_check
 
 NODE_FIELDS = ("ref", "parent_ref", "name", "kind", "code", "quantity", "unit", "install_year")
 ACTION_FIELDS = ("node_ref", "title", "kind", "planned_year", "estimated_cost", "status")
@@ -39,8 +39,6 @@ ACTION_REQUIRED = ("node_ref", "title", "kind", "planned_year")
 YEAR_FIELDS = frozenset({"install_year", "planned_year"})
 AMOUNT_FIELDS = frozenset({"quantity", "estimated_cost"})
 
-BULK_BATCH_SIZE = 1000
-_M = TypeVar("_M", bound=models.Model)
 
 # One record of the document: where it is (for messages) and its raw key/value pairs.
 Record = tuple[str, object]
@@ -310,7 +308,7 @@ def plan_records_import(
             problems.add(position, action.row, "node_ref", f'no node with ref "{action.node_ref}"')
     if problems or name is None:
         raise ImportRejected(problems.sorted())
-    return _plan_write(
+    return plan_write(
         owner=owner,
         name=name,
         nodes=[node for _position, node in nodes],
@@ -318,84 +316,6 @@ def plan_records_import(
         code_ids=code_ids,
         observer=observer,
     )
-
-
-def _parents_first(nodes: list[NodeRow]) -> list[NodeRow]:
-    """The nodes ordered so that a parent always comes before its children (the tree has been
-    checked: every parent exists and there is no cycle)."""
-    children: dict[str | None, list[NodeRow]] = {}
-    for node in nodes:
-        children.setdefault(node.parent_ref, []).append(node)
-    ordered: list[NodeRow] = []
-    level = children.get(None, [])
-    while level:
-        ordered.extend(level)
-        level = [child for node in level for child in children.get(node.ref, [])]
-    return ordered
-
-
-class _RowWriter:
-    """Bulk inserts in steps of PROGRESS_STEP rows, reporting each step to the observer."""
-
-    def __init__(self, *, total: int, observer: ImportObserver) -> None:
-        self.total, self.done, self.observer = total, 0, observer
-
-    def write(self, model: type[_M], rows: list[_M]) -> None:
-        for start in range(0, len(rows), PROGRESS_STEP):
-            step = rows[start : start + PROGRESS_STEP]
-            model._default_manager.bulk_create(step, batch_size=BULK_BATCH_SIZE)
-            self.done += len(step)
-            self.observer.written(self.done, self.total)
-
-
-@transaction.atomic
-def _plan_write(
-    *,
-    owner: User,
-    name: str,
-    nodes: list[NodeRow],
-    actions: list[ActionRow],
-    code_ids: dict[str, uuid.UUID],
-    observer: ImportObserver,
-) -> Plan:
-    plan = plan_create(owner=owner, name=name)
-    # Ids chosen here let a child name its parent without reading the parent back.
-    node_ids = {node.ref: uuid.uuid4() for node in nodes}
-    rows = _RowWriter(total=len(nodes) + len(actions), observer=observer)
-    rows.write(
-        StructureNode,
-        [
-            StructureNode(
-                id=node_ids[node.ref],
-                plan=plan,
-                parent_id=node_ids[node.parent_ref] if node.parent_ref is not None else None,
-                name=node.name,
-                kind=node.kind,
-                code_id=code_ids[node.code] if node.code is not None else None,
-                quantity=node.quantity,
-                unit=node.unit,
-                install_year=node.install_year,
-            )
-            for node in _parents_first(nodes)
-        ],
-    )
-    rows.write(
-        Action,
-        [
-            Action(
-                plan=plan,
-                node_id=node_ids[action.node_ref],
-                title=action.title,
-                kind=action.kind,
-                planned_year=action.planned_year,
-                estimated_cost=action.estimated_cost,
-                status=action.status,
-            )
-            for action in actions
-        ],
-    )
-    observer.plan_written(plan)
-    return plan
 
 
 def plan_import_document(

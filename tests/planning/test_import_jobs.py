@@ -59,6 +59,11 @@ def _post(client: Client, captured: Any, content: bytes, key: str = "form-1") ->
         )
 
 
+def _report_every_10_rows(monkeypatch: pytest.MonkeyPatch) -> None:
+    for module in ("plan_document", "write"):  # the checks, the writes
+        monkeypatch.setattr(f"planning.importers.{module}.PROGRESS_STEP", 10)
+
+
 def _upload(owner: Any, content: bytes) -> PlanImport:
     upload, _created = jobs.plan_import_submit(
         owner=owner,
@@ -116,7 +121,7 @@ def test_progress_reports_rows_checked_then_written_and_the_job_ends_done(
     user: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(jobs, "REPORT_INTERVAL_SECONDS", 0)
-    monkeypatch.setattr("planning.importers.plan_document.PROGRESS_STEP", 10)
+    _report_every_10_rows(monkeypatch)
     upload = _upload(user, _plan_json(nodes=30, actions_per_node=2))  # 30 + 58 rows
     reports: list[dict[str, Any]] = []
     cache = caches["progress"]
@@ -150,7 +155,7 @@ class _Killed(BaseException):
 def test_a_run_killed_half_way_leaves_no_plan_and_the_run_again_makes_exactly_one(
     user: Any, monkeypatch: pytest.MonkeyPatch, settings: Any
 ) -> None:
-    monkeypatch.setattr("planning.importers.plan_document.PROGRESS_STEP", 10)
+    _report_every_10_rows(monkeypatch)
     upload = _upload(user, _plan_json(nodes=30, actions_per_node=2))
 
     def killed(self: Any, done: int, total: int) -> None:

@@ -1,0 +1,98 @@
+"""The write of a checked plan document: the plan, its nodes (parents first) and its actions in
+one transaction, with bulk inserts reported to the import's observer step by step."""
+
+from __future__ import annotations
+
+import uuid
+from typing import TYPE_CHECKING, TypeVar
+
+from django.db import models, transaction
+
+from accounts.models import User
+from planning.importers.progress import PROGRESS_STEP, ImportObserver
+from planning.models import Action, Plan, StructureNode
+from planning.services import plan_create
+
+if TYPE_CHECKING:
+    from planning.importers.plan_document import ActionRow, NodeRow
+
+BULK_BATCH_SIZE = 1000
+_M = TypeVar("_M", bound=models.Model)
+
+
+def _parents_first(nodes: list[NodeRow]) -> list[NodeRow]:
+    """The nodes ordered so that a parent always comes before its children (the tree has been
+    checked: every parent exists and there is no cycle)."""
+    children: dict[str | None, list[NodeRow]] = {}
+    for node in nodes:
+        children.setdefault(node.parent_ref, []).append(node)
+    ordered: list[NodeRow] = []
+    level = children.get(None, [])
+    while level:
+        ordered.extend(level)
+        level = [child for node in level for child in children.get(node.ref, [])]
+    return ordered
+
+
+class _RowWriter:
+    """Bulk inserts in steps of PROGRESS_STEP rows, reporting each step to the observer."""
+
+    def __init__(self, *, total: int, observer: ImportObserver) -> None:
+        self.total, self.done, self.observer = total, 0, observer
+
+    def write(self, model: type[_M], rows: list[_M]) -> None:
+        for start in range(0, len(rows), PROGRESS_STEP):
+            step = rows[start : start + PROGRESS_STEP]
+            model._default_manager.bulk_create(step, batch_size=BULK_BATCH_SIZE)
+            self.done += len(step)
+            self.observer.written(self.done, self.total)
+
+
+@transaction.atomic
+def plan_write(
+    *,
+    owner: User,
+    name: str,
+    nodes: list[NodeRow],
+    actions: list[ActionRow],
+    code_ids: dict[str, uuid.UUID],
+    observer: ImportObserver,
+) -> Plan:
+    plan = plan_create(owner=owner, name=name)
+    # Ids chosen here let a child name its parent without reading the parent back.
+    node_ids = {node.ref: uuid.uuid4() for node in nodes}
+    rows = _RowWriter(total=len(nodes) + len(actions), observer=observer)
+    rows.write(
+        StructureNode,
+        [
+            StructureNode(
+                id=node_ids[node.ref],
+                plan=plan,
+                parent_id=node_ids[node.parent_ref] if node.parent_ref is not None else None,
+                name=node.name,
+                kind=node.kind,
+                code_id=code_ids[node.code] if node.code is not None else None,
+                quantity=node.quantity,
+                unit=node.unit,
+                install_year=node.install_year,
+            )
+            for node in _parents_first(nodes)
+        ],
+    )
+    rows.write(
+        Action,
+        [
+            Action(
+                plan=plan,
+                node_id=node_ids[action.node_ref],
+                title=action.title,
+                kind=action.kind,
+                planned_year=action.planned_year,
+                estimated_cost=action.estimated_cost,
+                status=action.status,
+            )
+            for action in actions
+        ],
+    )
+    observer.plan_written(plan)
+    return plan
