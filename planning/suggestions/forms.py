@@ -7,7 +7,7 @@ from django import forms
 from django.http import QueryDict
 
 from planning.budget import YEARS_DEFAULT, YEARS_MAX
-from planning.forms import NodePicker, node_picker_bind
+from planning.form_parts import NodePicker, node_picker_bind
 from planning.models import (
     MAX_YEAR,
     MIN_YEAR,

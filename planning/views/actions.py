@@ -14,7 +14,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from planning import selectors, services
 from planning.access import actions_url, next_url, plan_member_required
-from planning.forms import ActionForm, form_submit
+from planning.form_parts import form_submit
+from planning.forms import ActionForm
 from planning.models import Action, PlanMembership, Suggestion
 from planning.money import money_format
 from planning.suggestions.services import deviation_fix

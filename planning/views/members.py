@@ -13,7 +13,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 from api.throttling import UserThrottle
 from planning import selectors, services
 from planning.access import plan_member_required
-from planning.forms import MemberAddForm, MemberRoleForm, form_submit
+from planning.form_parts import form_submit
+from planning.forms import MemberAddForm, MemberRoleForm
 from planning.models import PlanMembership, PlanRole
 
 

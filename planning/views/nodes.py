@@ -13,6 +13,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from planning import selectors, services
 from planning.access import actions_url, plan_member_required, plan_url
+from planning.form_parts import form_submit
 from planning.forms import (
     CodeAssignForm,
     CodeSearchForm,
@@ -20,7 +21,6 @@ from planning.forms import (
     NodeDetailsForm,
     NodeMoveForm,
     NodeRenameForm,
-    form_submit,
 )
 from planning.models import NodeKind, PlanMembership, StructureNode
 from planning.suggestions.selectors import suggestions_open_queryset

@@ -12,7 +12,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from planning import services
 from planning.access import plan_member_required, request_user
-from planning.forms import PlanCreateForm, PlanDeleteForm, PlanSettingsForm, form_submit
+from planning.form_parts import form_submit
+from planning.forms import PlanCreateForm, PlanDeleteForm, PlanSettingsForm
 from planning.models import PlanMembership
 from planning.views._pages import plan_detail_render, plan_list_render, plan_settings_render
 

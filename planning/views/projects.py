@@ -15,7 +15,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 from planning import selectors, services
 from planning.access import plan_member_required
 from planning.action_list import ActionFilters, actions_filtered
-from planning.forms import ProjectActionsAddForm, ProjectForm, form_submit
+from planning.form_parts import form_submit
+from planning.forms import ProjectActionsAddForm, ProjectForm
 from planning.models import Action, PlanMembership, Project
 from planning.views._pages import plan_tab_context
 
