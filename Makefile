@@ -47,9 +47,9 @@ test-postgres: $(VENV)/.installed-dev
 	scripts/with-postgres.sh $(BIN)/pytest $(PYTEST_ARGS)
 
 # The production shape over HTTP: throwaway PostgreSQL + Redis, two gunicorn servers, one
-# worker; kills and restarts (scripts/smoke_production.py says what each step measures).
+# worker; kills and restarts (scripts/smoke_production/ says what each step measures).
 test-production: $(VENV)/.installed-dev
-	$(BIN)/python scripts/smoke_production.py
+	$(BIN)/python -m scripts.smoke_production
 
 clean:
 	rm -rf $(VENV) data .pytest_cache .ruff_cache .mypy_cache .hypothesis
