@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -119,18 +119,32 @@ def browser() -> Iterator[Any]:
 
 
 @pytest.fixture
-def page(browser: Any, live_server: Any) -> Iterator[Any]:
-    """A fresh browser context whose console errors fail the test."""
-    context = browser.new_context(base_url=live_server.url)
-    new_page = context.new_page()
+def new_page(browser: Any, live_server: Any) -> Iterator[Callable[..., Any]]:
+    """Opens pages in fresh browser contexts (`new_page(**context_options)`, e.g.
+    `permissions=[...]`) on the live server; a console error in any of them fails the test."""
+    contexts: list[Any] = []
     console_errors: list[str] = []
-    new_page.on(
-        "console", lambda msg: console_errors.append(msg.text) if msg.type == "error" else None
-    )
-    new_page.on("pageerror", lambda exc: console_errors.append(str(exc)))
-    yield new_page
-    context.close()
+
+    def open_page(**context_options: Any) -> Any:
+        context = browser.new_context(base_url=live_server.url, **context_options)
+        contexts.append(context)
+        opened = context.new_page()
+        opened.on(
+            "console", lambda msg: console_errors.append(msg.text) if msg.type == "error" else None
+        )
+        opened.on("pageerror", lambda exc: console_errors.append(str(exc)))
+        return opened
+
+    yield open_page
+    for context in contexts:
+        context.close()
     assert console_errors == [], f"browser console errors: {console_errors}"
+
+
+@pytest.fixture
+def page(new_page: Callable[..., Any]) -> Any:
+    """A page in a fresh browser context whose console errors fail the test."""
+    return new_page()
 
 
 def browser_login(page: Any, email: str, password: str = TEST_PASSWORD) -> None:

@@ -363,7 +363,7 @@ def test_suggestion_of_another_plan_is_404(owner_client: Client, user: Any) -> N
 
 # --- in the browser ----------------------------------------------------------------------------
 @pytest.mark.browser
-@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+@pytest.mark.django_db(transaction=True)
 def test_apply_and_dismiss_in_the_browser_remove_them_from_page_and_api(
     page: Any, api_user: Any, raw_key: str, client: Client
 ) -> None:

@@ -39,7 +39,7 @@ def fetch(url: str, key: str) -> tuple[int, dict[str, Any]]:
 
 
 @pytest.mark.postgres
-@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+@pytest.mark.django_db(transaction=True)
 def test_simultaneous_first_lists_agree_and_store_each_fingerprint_once(
     requires_postgres: None, live_server: Any, api_user: Any, raw_key: str
 ) -> None:
