@@ -1,17 +1,12 @@
 """Profile > Integrations > API keys: list, create and roll (the new key is shown once, after a
 redirect), revoke; the integrator guide.
 
-A POST that creates a key answers with a redirect, so reloading never creates a second key. The
-page it leads to shows the new key once: the session holds the key XORed with a one-time pad
-and the browser holds the pad, in a cookie limited to that page and to NEW_KEY_SECONDS. Neither
-half alone is the key, so neither the session table nor the browser's cookie store keeps it;
-the page takes both halves and drops them, and a reload says the key is no longer available.
+A POST that creates or rolls a key answers with a redirect, so reloading never creates a second
+key; the page it leads to shows the new key once (accounts.shown_once, as webhook secrets).
 """
 
 from __future__ import annotations
 
-import secrets
-import time
 import uuid
 from pathlib import Path
 
@@ -27,15 +22,17 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
 from accounts.models import User
+from accounts.shown_once import (
+    secret_shown_once_forget,
+    secret_shown_once_redirect,
+    secret_shown_once_take,
+)
 from api.throttling import client_address
 from integrations.forms import ApiKeyCreateForm, ApiKeyRollForm
 from integrations.models import ApiKey
 from integrations.selectors import api_access_granted, api_key_get, api_key_list
 from integrations.services import api_key_create, api_key_revoke, api_key_roll
 
-NEW_KEY_SESSION = "integrations.new_api_key"
-NEW_KEY_COOKIE = "new_api_key_pad"
-NEW_KEY_SECONDS = 300
 GUIDE = Path(settings.BASE_DIR) / "docs" / "integrators.md"
 
 
@@ -54,42 +51,9 @@ def _screen_context(request: HttpRequest) -> dict[str, object]:
 def _shown_once(
     request: HttpRequest, api_key: ApiKey, raw_key: str, *, rolled: bool
 ) -> HttpResponse:
-    """The redirect to the page that shows `raw_key` once (see the module docstring)."""
+    """The redirect to the page that shows `raw_key` once (accounts.shown_once)."""
     url = reverse("integrations:api_key_created", args=[api_key.pk])
-    raw = raw_key.encode()
-    pad = secrets.token_bytes(len(raw))
-    request.session[NEW_KEY_SESSION] = {
-        "id": str(api_key.pk),
-        "masked": bytes(a ^ b for a, b in zip(raw, pad, strict=True)).hex(),
-        "until": time.time() + NEW_KEY_SECONDS,
-        "rolled": rolled,
-    }
-    response = redirect(url)
-    response.set_cookie(
-        NEW_KEY_COOKIE,
-        pad.hex(),
-        max_age=NEW_KEY_SECONDS,
-        path=url,
-        secure=settings.SESSION_COOKIE_SECURE,
-        httponly=True,
-        samesite="Strict",
-    )
-    return response
-
-
-def _take_shown_once(request: HttpRequest, api_key: ApiKey) -> tuple[str | None, bool]:
-    """The raw key stashed by `_shown_once` for this key, once; (None, False) afterwards."""
-    stash = request.session.pop(NEW_KEY_SESSION, None)
-    pad_hex = request.COOKIES.get(NEW_KEY_COOKIE, "")
-    if not stash or stash.get("id") != str(api_key.pk) or stash.get("until", 0) < time.time():
-        return None, False
-    try:
-        masked, pad = bytes.fromhex(stash["masked"]), bytes.fromhex(pad_hex)
-    except ValueError:
-        return None, False
-    if len(pad) != len(masked):
-        return None, False
-    return bytes(a ^ b for a, b in zip(masked, pad, strict=True)).decode(), bool(stash["rolled"])
+    return secret_shown_once_redirect(request, url=url, secret=raw_key, facts={"rolled": rolled})
 
 
 @login_required
@@ -133,21 +97,20 @@ def api_key_create_page(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET"])
 def api_key_created_page(request: HttpRequest, api_key_id: uuid.UUID) -> HttpResponse:
     api_key = api_key_get(user=_owner(request), api_key_id=api_key_id)
-    raw_key, rolled = _take_shown_once(request, api_key)
+    raw_key, facts = secret_shown_once_take(request)
     response = render(
         request,
         "integrations/api_key_created.html",
         {
             "api_key": api_key,
             "raw_key": raw_key,
-            "rolled": rolled,
+            "rolled": bool(facts.get("rolled")),
             "no_expiry": api_key.expires_at is None,
             "plan_numbers": api_key.plan_numbers(),
             **_screen_context(request),
         },
     )
-    response.delete_cookie(NEW_KEY_COOKIE, path=request.path, samesite="Strict")
-    return response
+    return secret_shown_once_forget(request, response)
 
 
 @login_required

@@ -1,7 +1,7 @@
 """Profile > Integrations > Webhooks: endpoints, their secrets (shown once), the delivery log.
 
-The secret page follows a redirect after the POST that created or rolled it: the session holds
-only the endpoint's id (never the secret) until that page has been shown once.
+The secret page follows a redirect after the POST that created or rolled it and shows the
+secret once (accounts.shown_once, as API keys).
 """
 
 from __future__ import annotations
@@ -13,10 +13,16 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.models import User
+from accounts.shown_once import (
+    secret_shown_once_forget,
+    secret_shown_once_redirect,
+    secret_shown_once_take,
+)
 from webhooks.events import endpoint_test_event_send
 from webhooks.forms import EndpointCreateForm
 from webhooks.models import WebhookEndpoint
@@ -36,10 +42,6 @@ from webhooks.services import (
     endpoint_enable,
     endpoint_secret_roll,
 )
-from webhooks.signing import secret_decrypt
-
-# The session key naming the endpoint whose secret is to be shown (never the secret itself).
-_SECRET_TO_SHOW = "webhooks.secret_to_show"  # noqa: S105
 
 
 def _owner(request: HttpRequest) -> User:
@@ -51,9 +53,9 @@ def _endpoint(request: HttpRequest, endpoint_id: uuid.UUID) -> WebhookEndpoint:
     return endpoint_get(user=_owner(request), endpoint_id=endpoint_id)
 
 
-def _show_secret_once(request: HttpRequest, endpoint: WebhookEndpoint) -> HttpResponse:
-    request.session[_SECRET_TO_SHOW] = str(endpoint.pk)
-    return redirect("webhooks:endpoint_secret", endpoint.pk)
+def _show_secret_once(request: HttpRequest, endpoint: WebhookEndpoint, secret: str) -> HttpResponse:
+    url = reverse("webhooks:endpoint_secret", args=[endpoint.pk])
+    return secret_shown_once_redirect(request, url=url, secret=secret)
 
 
 @login_required
@@ -79,12 +81,12 @@ def endpoint_create_page(request: HttpRequest) -> HttpResponse:
     )
     if request.method == "POST" and form.is_valid():
         try:
-            endpoint, _secret = endpoint_create(user=user, **form.create_kwargs())
+            endpoint, secret = endpoint_create(user=user, **form.create_kwargs())
         except ValidationError as error:
             for field, problems in error.message_dict.items():
                 form.add_error(field if field in form.fields else None, problems)
         else:
-            return _show_secret_once(request, endpoint)
+            return _show_secret_once(request, endpoint, secret)
     return render(request, "webhooks/endpoint_create.html", {"form": form})
 
 
@@ -93,18 +95,17 @@ def endpoint_create_page(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET"])
 def endpoint_secret_page(request: HttpRequest, endpoint_id: uuid.UUID) -> HttpResponse:
     endpoint = _endpoint(request, endpoint_id)
-    if request.session.get(_SECRET_TO_SHOW) != str(endpoint.pk):
+    secret, _facts = secret_shown_once_take(request)
+    if secret is None:
         messages.info(
             request,
             "The signing secret is shown only once. Roll the secret to get a new one.",
         )
-        return redirect("webhooks:endpoint_detail", endpoint.pk)
-    del request.session[_SECRET_TO_SHOW]
-    return render(
-        request,
-        "webhooks/endpoint_secret.html",
-        {"endpoint": endpoint, "secret": secret_decrypt(endpoint.secret_encrypted)},
+        return secret_shown_once_forget(request, redirect("webhooks:endpoint_detail", endpoint.pk))
+    response = render(
+        request, "webhooks/endpoint_secret.html", {"endpoint": endpoint, "secret": secret}
     )
+    return secret_shown_once_forget(request, response)
 
 
 @login_required
@@ -127,8 +128,8 @@ def endpoint_detail_page(request: HttpRequest, endpoint_id: uuid.UUID) -> HttpRe
 def endpoint_roll_page(request: HttpRequest, endpoint_id: uuid.UUID) -> HttpResponse:
     endpoint = _endpoint(request, endpoint_id)
     if request.method == "POST":
-        endpoint_secret_roll(endpoint=endpoint)
-        return _show_secret_once(request, endpoint)
+        secret = endpoint_secret_roll(endpoint=endpoint)
+        return _show_secret_once(request, endpoint, secret)
     return render(request, "webhooks/endpoint_roll.html", {"endpoint": endpoint})
 
 

@@ -92,14 +92,14 @@ def test_the_new_key_is_not_kept_whole_in_the_session_or_the_cookie(
 ) -> None:
     posted = logged_in.post(CREATE_URL, {"name": "Monitoring"})
     session_values = str(dict(logged_in.session.items()))
-    cookie = posted.cookies["new_api_key_pad"]
+    cookie = posted.cookies["shown_once_pad"]
 
     raw = KEY_PATTERN.findall(logged_in.get(posted["Location"]).content.decode())[0]
 
     assert raw[4:-6] not in session_values
     assert raw[4:-6] not in cookie.value
     assert cookie["httponly"] and cookie["path"] == posted["Location"]
-    assert "integrations.new_api_key" not in logged_in.session
+    assert "shown_once" not in logged_in.session
 
 
 def test_another_browser_cannot_see_the_new_key(logged_in: Client, user: Any) -> None:

@@ -60,6 +60,22 @@ def test_adding_an_endpoint_shows_its_secret_once_after_a_redirect(owner_client:
     assert shown not in str(dict(owner_client.session))
 
 
+def test_the_new_secret_is_kept_whole_neither_in_the_session_nor_in_the_cookie(
+    owner_client: Client, user: Any
+) -> None:
+    posted = _add(owner_client)
+    session_values = str(dict(owner_client.session.items()))
+    pad = posted.cookies["shown_once_pad"]
+    other = Client()
+    other.force_login(user)  # the same account, without the first browser's pad cookie
+
+    (shown,) = SECRET.findall(owner_client.get(posted["Location"]).content.decode())
+
+    assert shown[6:] not in session_values and shown[6:] not in pad.value
+    assert pad["httponly"] and pad["path"] == posted["Location"]
+    assert SECRET.search(other.get(posted["Location"], follow=True).content.decode()) is None
+
+
 def test_an_endpoint_can_be_limited_to_chosen_plans_the_user_can_see(
     owner_client: Client, user: Any
 ) -> None:
