@@ -264,6 +264,7 @@ _REFERENCE_TAIL = re.compile(
     r'`?(?:#(?P<anchor>[\w-]+)|\s+"(?P<section>[^"]+)"(?P<subs>(?:\s*>\s*"[^"]+")*))?'
 )
 _COMMAND = re.compile(r"manage\.py ([a-z][a-z_]*)")
+_HOST_PARTS = frozenset({"com", "org", "net", "io", "example", "test", "localhost", "internal"})
 _BACKTICKED = re.compile(r"``([^`]+)``|`([^`]+)`")
 _NAME = re.compile(r"([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(\(.*\))?")
 _APP_DOTTED = re.compile(rf"(?<![\w./@-])((?:{'|'.join(APPS)})(?:\.[A-Za-z_]\w*)+)(?![\w/-])")
@@ -334,6 +335,8 @@ def prose_problems(path: str, prose: Prose) -> Iterator[str]:
         if found.group(1) not in get_commands():
             yield f"{where}: no command manage.py {found.group(1)}"
     for found in _APP_DOTTED.finditer(prose.text):
+        if _HOST_PARTS & set(found.group(1).split(".")):
+            continue  # a host name such as api.example.com
         if not dotted_name_resolves(found.group(1)):
             yield f"{where}: {found.group(1)} does not resolve"
     for found in _BACKTICKED.finditer(prose.text):
@@ -407,6 +410,7 @@ def test_a_pending_name_does_not_exist_yet(name: str) -> None:
         ("planning/probe.py", '"""Done by planning.imports.jobs."""\n', "does not resolve"),
         ("api/probe.py", '"""``accounts.management.command_text``."""\n', "does not resolve"),
         ("api/probe.py", "# request.auth is an integrations.ApiKey row\n", None),
+        ("README.md", "Point it at api.example.com, not at localhost.\n", None),
         ("planning/probe.py", '"""Deleted by `plan_changes_discard`."""\n', "only in prose"),
         ("planning/probe.py", '"""Calls `plan_sync_later()`."""\n', "neither defined nor called"),
         ("planning/probe.py", '"""Calls `suggestion_sync(full=True)`."""\n', None),
