@@ -42,8 +42,9 @@ class IntegratorApiView(ApiView):
         return [import_string(settings.API_KEY_AUTHENTICATION_CLASS)()]
 
     def perform_content_negotiation(self, request: Request, force: bool = False) -> Any:
-        """An `Accept` this route cannot answer is a 406 only after authentication (DESIGN.md:
-        a request without a usable key learns that first); DRF negotiates before it
+        """An `Accept` this route cannot answer is a 406 only after authentication
+        (docs/design.md "Errors": a request without a usable key learns that first); DRF
+        negotiates before it
         authenticates, so the refusal waits until `check_permissions`."""
         try:
             return super().perform_content_negotiation(request, force)

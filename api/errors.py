@@ -29,7 +29,7 @@ BEARER_CHALLENGE = {"WWW-Authenticate": 'Bearer realm="api"'}
 PASSWORD_CHALLENGE = {"WWW-Authenticate": 'Session realm="maintplan"'}
 PASSWORD_ERRORS = {"auth.invalid_credentials"}
 
-# messageKey -> (HTTP status, default message). The vocabulary of DESIGN.md.
+# messageKey -> (HTTP status, default message): the vocabulary of docs/design.md "Errors".
 ERROR_CATALOG: dict[str, tuple[int, str]] = {
     "auth.missing_api_key": (401, "Send your API key as 'Authorization: Bearer <key>'."),
     "auth.malformed_authorization": (

@@ -1,5 +1,5 @@
-"""Guards of /api/ that run before routing: HTTPS only (403) and the request-body limit
-(DESIGN.md "Limits": at most ``API_MAX_BODY_BYTES``, 413)."""
+"""Guards of /api/ that run before routing: HTTPS only (403) and the request-body limit (413);
+docs/design.md "Errors" says why each is a middleware."""
 
 from __future__ import annotations
 
@@ -20,10 +20,9 @@ def is_api_path(request: HttpRequest) -> bool:
 
 class ApiHttpsRequiredMiddleware:
     """Plain http under /api while the TLS redirect is on (``SECURE_SSL_REDIRECT``) is a 403
-    ``transport.https_required`` in the envelope, never a redirect: the request, its key
-    included, already crossed the network in clear text, and a client that follows the
-    redirect would send it a second time. The rest of the site is redirected by Django's
-    SecurityMiddleware (settings exempt /api from it)."""
+    ``transport.https_required`` in the envelope, never a redirect (the key has already
+    crossed the network). The rest of the site is redirected by Django's SecurityMiddleware,
+    which settings exempt /api from."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -37,22 +36,10 @@ class ApiHttpsRequiredMiddleware:
 class ApiBodyLimitMiddleware:
     """Answers 413 ``request.too_large`` for a body over ``API_MAX_BODY_BYTES`` on any path
     under /api (the same paths as the JSON 404), before routing, authentication or a parser
-    sees the request.
-
-    A middleware rather than the JSON parser because a parser runs only where a view reads its
-    body: the 404 catch-all and a request refused by authentication never parse, and Django's
-    own ``RequestDataTooBig`` escaping a view is a 500 with a traceback in the log. Here one
-    check answers every route alike, before any work is spent on the request.
-
-    The checks, in order:
-    1. A declared ``Content-Length`` over the limit is refused without reading a byte.
-    2. Otherwise the body is read here through ``request.body`` and measured; that is what
-       catches a body sent without Content-Length (chunked), which the ASGI handler has
-       already buffered. Django's own guard (``DATA_UPLOAD_MAX_MEMORY_SIZE``) refuses a
-       buffered body larger than itself without loading it into memory, and that refusal is
-       a 413 here too, so the smaller of the two settings is the effective limit. Under WSGI
-       Django reads no more than the declared length, so a chunked body reads as empty.
-    ``request.body`` keeps what it read, so the view reads the same bytes.
+    sees the request: first a declared ``Content-Length``, unread; else ``request.body``,
+    read and measured (the view then reads the same bytes). Django's own refusal of a body
+    over ``DATA_UPLOAD_MAX_MEMORY_SIZE`` is a 413 too, so the smaller setting is the limit.
+    Under WSGI a chunked body reads as empty. Why a middleware: docs/design.md "Errors".
     """
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:

@@ -1,15 +1,14 @@
-"""Text that no database column can keep: NUL characters and unpaired surrogates.
-
-PostgreSQL refuses a NUL in any text value and SQLite keeps it silently; neither can encode an
-unpaired surrogate (``"\\ud800"`` in JSON, or an undecodable byte of a command-line argument).
-Every way text comes in checks it with ``text_problem`` and answers with a field error or a
-listed import problem, never a 500:
+"""Text that no database column can keep: NUL characters (PostgreSQL refuses them, SQLite
+keeps them silently) and unpaired surrogates (``"\\ud800"`` in JSON, an undecodable byte of a
+command-line argument). Every way text comes in checks it with ``text_problem`` and answers
+with a field error or a listed import problem, never a 500 (docs/design.md "Errors"):
 
 - HTML forms: Django's ``forms.CharField`` already refuses NUL, and form bodies are decoded
   with replacement characters, so no surrogate reaches a form;
 - JSON bodies under /api/v1: ``api.parsers.JsonObjectParser``;
 - imports: ``planning.importers.records.RecordReader.text``;
-- commands: ``accounts.management.command_text``.
+- commands: the argparse type ``accounts.management.plain_text`` and
+  ``accounts.management.command_user``.
 """
 
 from __future__ import annotations

@@ -51,12 +51,9 @@ class ApiKeyThrottle(SettingsRateThrottle):
     Requests that carry no authenticated key (possible only on a view that also accepts other
     credentials) are counted per client address instead.
 
-    The count is a sliding-window counter, not DRF's per-request timestamp log: one counter per
-    fixed window, ``cache.incr``-ed (atomic on Redis, so app servers sharing the cache do not
-    lose each other's counts), and the estimate ``previous window x the share of it still
-    inside the sliding window + current window``. That is O(1) per request whatever the rate,
-    where the log costs reading and writing up to a whole window of timestamps (600 at the
-    default rate) on every call.
+    The count is a sliding-window counter (one ``cache.incr``-ed counter per fixed window; the
+    estimate is ``previous window x the share of it still inside the sliding window + current
+    window``), not DRF's per-request timestamp log (docs/design.md "Limits").
     """
 
     scope = "api_key"

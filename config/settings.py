@@ -184,7 +184,7 @@ AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
-# Lines of Profile > Security log older than this are deleted by `manage.py api_key_reminders`.
+# Lines of Profile > Security log older than this are deleted by `manage.py api_key_notices`.
 SECURITY_LOG_DAYS = env_int("SECURITY_LOG_DAYS", 90, minimum=1)
 AXES_HANDLER = "axes.handlers.cache.AxesCacheHandler"
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
@@ -302,7 +302,7 @@ API_KEY_AUTHENTICATION_CLASS = "integrations.authentication.ApiKeyAuthentication
 API_KEY_PREFIX = env_str("API_KEY_PREFIX", "mpk_")
 API_ACCESS_REQUIRES_GRANT = env_bool("API_ACCESS_REQUIRES_GRANT", True)
 API_KEY_LAST_USED_RESOLUTION_SECONDS = 60
-# Keys of one account that are neither revoked nor expired (DESIGN.md "Limits").
+# Keys of one account that are neither revoked nor expired (docs/design.md "Limits").
 API_KEYS_MAX_ACTIVE = env_int("API_KEYS_MAX_ACTIVE", 20, minimum=1)
 # Largest request body under /api/ (api.middleware.ApiBodyLimitMiddleware); larger is a 413.
 API_MAX_BODY_BYTES = env_int("API_MAX_BODY_BYTES", 1024 * 1024, minimum=1)
@@ -312,7 +312,7 @@ SUGGESTION_COST_THRESHOLDS = {"info": 0.25, "warning": 0.5, "critical": 1.0}
 SUGGESTION_TIMING_THRESHOLDS = {"info": 2, "warning": 5}
 IMPORT_MAX_BYTES = env_int("IMPORT_MAX_BYTES", 32 * 1024 * 1024, minimum=1)
 
-# --- Webhooks (DESIGN.md "Webhooks") -------------------------------------------------------
+# --- Webhooks (docs/design.md "Webhooks") --------------------------------------------------
 # Every change to a plan's suggestions is handed to this function inside its transaction
 # (planning.suggestions.events); the webhooks app writes its outbox there.
 SUGGESTION_CHANGES_HOOK = "webhooks.events.suggestion_changes_record"
@@ -320,7 +320,7 @@ SUGGESTION_CHANGES_HOOK = "webhooks.events.suggestion_changes_record"
 # delivery). On, for development and tests: http and loopback/private receivers too.
 WEBHOOK_ALLOW_PRIVATE_TARGETS = env_bool("WEBHOOK_ALLOW_PRIVATE_TARGETS", False)
 
-# --- Plan size (DESIGN.md "Limits"): imports, additions and generate_plan stop here ----------
+# --- Plan size (docs/design.md "Limits"): imports, additions and generate_plan stop here -----
 PLAN_MAX_NODES = env_int("PLAN_MAX_NODES", 50_000, minimum=1)
 PLAN_MAX_ACTIONS = env_int("PLAN_MAX_ACTIONS", 250_000, minimum=0)
 # The currency a new plan starts with (an ISO 4217 code; each plan can change its own).

@@ -1,19 +1,12 @@
 """Bearer API-key authentication for the integrator endpoints (the ``ApiKeyAuth`` scheme).
 
-Every failure raises ``ApiError`` with its own messageKey instead of returning ``None``: a view
-with this class never falls through to DRF's generic "not authenticated" (or a permission or
-throttle error), so a missing header is always ``auth.missing_api_key``. DRF authenticates
-before it checks permissions and throttles, so an authentication failure is what the client
-sees.
-
-Outcomes, in the order they are checked: no header (or an empty one) -> missing_api_key; not
-exactly "Bearer <token>" (other scheme, no token, extra whitespace) -> malformed_authorization;
-wrong prefix, non-base62 or non-ASCII characters, wrong length, bad checksum, or no such key ->
-invalid_api_key; then revoked, expired (401), account inactive, API access not granted (403).
-
-Once a token is extracted the work does not depend on what is wrong with it: the token is
-always hashed and its checksum always computed, with no early exit; a well-formed key costs one
-indexed query (key and owner together), a malformed or mistyped one none.
+Every failure raises ``ApiError`` with its own messageKey (never ``None``, so DRF's generic
+errors never show). Outcomes, in the order they are checked: no header (or an empty one) ->
+missing_api_key; not exactly "Bearer <token>" (other scheme, no token, extra whitespace) ->
+malformed_authorization; wrong prefix, non-base62 or non-ASCII characters, wrong length, bad
+checksum, or no such key -> invalid_api_key; then revoked, expired (401), account inactive,
+API access not granted (403). The work does not depend on what is wrong with a token
+(docs/design.md "API keys").
 """
 
 from __future__ import annotations

@@ -6,9 +6,8 @@ A key is ``<API_KEY_PREFIX><random><checksum>``:
 - ``<checksum>``: the CRC32 of everything before it (prefix + random part, ASCII), written in
   base62 with the same alphabet, left-padded with ``0`` to 6 characters.
 
-The checksum lets the authentication reject a mistyped or truncated key without a database
-query, and lets a secret scanner verify a leaked key offline. Only the SHA-256 hex digest of the
-whole key is stored; the raw key exists only in the answer to its creation.
+Only the SHA-256 hex digest of the whole key is stored; the raw key exists only in the answer
+to its creation. Why a checksum: docs/design.md "API keys".
 """
 
 from __future__ import annotations

@@ -436,15 +436,14 @@ class Suggestion(models.Model):
 
 class PlanChange(models.Model):
     """A change to a plan's nodes or actions, or to the code catalog, that the plan's next
-    suggestion sync has not yet taken into account.
+    suggestion sync has not yet taken into account (docs/design.md "Sync" > "Incremental: the
+    change log").
 
-    Written only by database triggers (migration 0006), so a change made by any path (the
-    services, the admin, an import, `QuerySet.update()`, raw SQL) is recorded; the sync claims
-    its plan's rows (planning.suggestions.sync.changes) and re-derives only what they touch.
-    A node row carries the node's parent and kind before the change (`old_kind` null: the node
-    is new); an action row its node and planned year, once as before and once as after the
-    change. `plan_id` is no foreign key: rows of a plan being deleted are written while its
-    rows go, and are deleted with it by `plan_changes_discard`.
+    Written only by the database triggers of migration 0006 and claimed by the sync
+    (planning.suggestions.sync.changes). A node row carries the node's parent and kind before
+    the change (`old_kind` null: the node is new); an action row its node and planned year,
+    once as before and once as after the change. `plan_id` is no foreign key: a deleted plan's
+    rows are written while its rows go, and `plan_delete` removes them (`changes_discard`).
     """
 
     id = models.BigAutoField(primary_key=True)
@@ -476,13 +475,13 @@ class PlanImportFormat(models.TextChoices):
 
 
 class PlanImport(models.Model):
-    """An upload of the plan list, imported by a background job (planning.imports).
+    """An upload of the plan list, imported by a background job (planning.importers.jobs;
+    docs/design.md "Imports").
 
-    The uploaded bytes are kept here (the database is what every app server and worker share)
-    until the job ends, then emptied. `idempotency_key` comes from the upload form: the same
-    form sent twice is one import, and a job run again after a killed worker makes one plan,
-    because the plan is written and linked here in one transaction. Progress while the job
-    runs lives in the cache (planning.imports.progress); this row holds the outcome.
+    The uploaded bytes are kept here until the job ends, then emptied. `idempotency_key` comes
+    from the upload form: the same form sent twice is one import. The plan is written and
+    linked here in one transaction, so a job run again makes one plan. Progress while the job
+    runs lives in the `progress` cache; this row holds the outcome.
     """
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)

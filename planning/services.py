@@ -102,9 +102,9 @@ def validated(instance: models.Model, *, exclude: list[str] | None = None) -> mo
 
 def plan_size_check(*, nodes: int = 0, actions: int = 0) -> None:
     """Raises ValidationError (``{"nodes"|"actions": [message]}``) when a plan of this many
-    nodes and actions would be over ``PLAN_MAX_NODES`` or ``PLAN_MAX_ACTIONS`` (DESIGN.md
-    "Limits"). The one place those limits are compared: additions, imports and generate_plan
-    all ask here."""
+    nodes and actions would be over ``PLAN_MAX_NODES`` or ``PLAN_MAX_ACTIONS``
+    (docs/design.md "Limits"). The one place those limits are compared: additions, imports and
+    generate_plan all ask here."""
     errors: dict[str, list[str]] = {}
     for field, count, limit in (
         ("nodes", nodes, settings.PLAN_MAX_NODES),

@@ -1,5 +1,5 @@
-"""Reads of a plan's structure for pages that must stay small at any plan size (DESIGN.md "Web
-app": a 20,000-node plan is never rendered whole).
+"""Reads of a plan's structure for pages that must stay small at any plan size
+(docs/design.md "Web app": a 20,000-node plan is never rendered whole).
 
 - `tree_overview`: the tree as the plan page opens it: sites expanded, everything from the
   buildings down collapsed, each node with how many nodes lie below it.

@@ -1,4 +1,5 @@
-"""The dependency order of DESIGN.md "Layout", checked on every import of every non-test module.
+"""The dependency order of docs/design.md "Layers", checked on every import of every non-test
+module.
 
 `api` (and `config`'s settings helpers) at the bottom, then `accounts`, then `planning`, then
 `integrations` and `webhooks` on top: a module may import its own app and the layers below it,

@@ -1,11 +1,9 @@
 """Signing secrets and signatures of webhook deliveries.
 
 A secret is `whsec_` + 32 base62 characters from `secrets` (about 190 bits). The HMAC key is
-the whole secret as UTF-8 text, prefix included. Unlike an API key, which the service only has
-to recognise (so it keeps a hash), a signing secret must be read back to sign every delivery;
-it is kept encrypted with Fernet (AES-128-CBC + HMAC-SHA256) under a key derived from
-SECRET_KEY, so a copy of the database alone does not reveal it. Rotating SECRET_KEY: keep the
-old key in SECRET_KEY_FALLBACKS until every endpoint's secret has been rolled.
+the whole secret as UTF-8 text, prefix included. It is stored encrypted with Fernet under a key
+derived from SECRET_KEY (or one of SECRET_KEY_FALLBACKS), since it must be read back to sign
+(docs/design.md "Webhooks").
 
 `Maintplan-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`.
 """

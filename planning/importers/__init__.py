@@ -1,4 +1,5 @@
-"""Plan import: the JSON plan format of DESIGN.md "Import" and the same columns as a CSV pair.
+"""Plan import: the JSON plan format of docs/design.md "Imports" and the same columns as a CSV
+pair.
 
 All or nothing: every problem is collected and reported at once (`ImportRejected.problems`),
 and nothing is written unless there is none.

@@ -1,4 +1,4 @@
-"""The plan import format of DESIGN.md "Import": reading and checking a plan document.
+"""The plan import format of docs/design.md "Imports": reading and checking a plan document.
 
 Every import, whatever the file format, ends in `plan_import_document`: it checks the whole
 document first and collects every problem, raises `ImportRejected` if there is any, and only
@@ -376,7 +376,7 @@ def plan_import(
     name: str | None = None,
     observer: ImportObserver | None = None,
 ) -> Plan:
-    """Imports a plan from a JSON file of the DESIGN.md format; `owner` becomes its owner.
+    """Imports a plan from a JSON file (docs/design.md "Imports"); `owner` becomes its owner.
 
     The plan's name is the file's `name` unless `name` is given. Raises ImportRejected with
     every problem found, and then writes nothing.

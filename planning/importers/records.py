@@ -117,7 +117,7 @@ class RecordReader:
         value = self._value(field, required=required)
         if value is None:
             return None
-        if isinstance(value, str):  # DESIGN.md "Import": a JSON number or a decimal string
+        if isinstance(value, str):  # docs/design.md "Imports": a number or decimal string
             try:
                 amount = Decimal(value.strip())
             except ArithmeticError:

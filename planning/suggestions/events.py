@@ -1,4 +1,4 @@
-"""Where suggestion changes leave the planning app (DESIGN.md "Webhooks").
+"""Where suggestion changes leave the planning app (docs/design.md "Webhooks").
 
 Every write that changes a suggestion's status or content calls `suggestion_changes_publish`
 inside its own transaction, after its writes: the sync (opened, updated, resolved, reopened),

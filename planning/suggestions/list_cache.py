@@ -1,16 +1,6 @@
-"""The rendered suggestions array of a whole (unpaged) list, kept in a cache under the answer's
-ETag.
-
-Why: reading and rendering every open suggestion of a 20,000-node plan (37,000 of them, 30 MB of
-JSON) costs over a second, and an integrator that lists the whole plan every few minutes asks
-for the same bytes again and again. The ETag already names exactly this content (the plan, its
-`suggestions_version`, the filters), so the bytes are kept under it and can never be stale: any
-change raises the version, and with it the key. Only the array is kept: the envelope around it
-carries each request's traceId, and is rendered per request around the cached array
-(`orjson.Fragment`), byte for byte what rendering the whole answer would give.
-
-The cache is the `suggestion_lists` alias: Redis when `REDIS_URL` is set (shared by every app
-server), else a small per-process memory cache (a few entries: each can be tens of MB).
+"""The rendered suggestions array of a whole (unpaged) list, kept in the `suggestion_lists`
+cache under the answer's ETag, which moves with every change, so an entry is never stale. Only
+the array is kept; each answer's envelope is rendered around it (docs/design.md "Caching").
 """
 
 from __future__ import annotations

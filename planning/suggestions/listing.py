@@ -1,30 +1,12 @@
-"""The query of the suggestion list (DESIGN.md "The integrator API"): its parameters, the signed
-keyset cursor and the list's ETag.
+"""The query of the suggestion list (docs/design.md "Integrator API" > "Paging"): its
+parameters, the signed keyset cursor and the list's ETag.
 
-Parameters (unknown ones are ignored; each value is checked, and every problem is reported at
-once as 400 `validation.query` with `data.errors` = {parameter: [messages]}):
-- `severity`, `suggestion_type`: comma-separated values of their enums; repeated parameters
-  merge (`severity=critical&severity=warning` is `severity=critical,warning`).
-- `structure_node_id`: a node of the plan; the list keeps the suggestions on it or below it.
-- `limit` (1..1000): page size; the answer gains `next_cursor`.
-- `cursor`: the `next_cursor` of the previous page, only with `limit` and the same filters.
-
-The checks come in two steps, both before the sync writes anything: `list_query_parse` needs
-no database (so a bad query is a 400 whatever the plan), `list_scope` needs the plan (the node
-must be one of its own). A user who may not see the plan gets its 404 before the second step,
-so a node id never tells anything about a plan one cannot see.
-
-A cursor is `django.core.signing` over (format, binding, position): the position is the sort key
-of the last suggestion of the page, the binding a digest of the plan number and the filters the
-cursor was issued for. Tampering breaks the signature; other filters or another plan break the
-binding; both are 400. Cursors do not expire: a position stays meaningful however the list
-changed since (keyset paging), and a signing-key rotation simply makes old ones 400.
-
-The ETag is a digest of what decides the answer, read without touching the suggestions: the
-plan, its `suggestions_version` (raised in the transaction of every write to its suggestions
-and by every sync that takes in a change of the plan's data, so a node moving in or out of a
-filtered subtree moves it too), the normalised query and `LIST_FORMAT`. It is weak (`W/`): the
-body also carries the request's traceId, and gzip and identity are the same list.
+Parameters (unknown ones are ignored; every problem is reported at once as 400
+`validation.query` with `data.errors` = {parameter: [messages]}): `severity` and
+`suggestion_type` (comma-separated subsets of their enums, repeats merge),
+`structure_node_id` (that node and its subtree), `limit` (1..1000, adds `next_cursor`) and
+`cursor` (only with `limit` and the filters it was issued for). `list_query_parse` needs no
+database; `list_scope` checks the node against the plan, after the plan's 404.
 """
 
 from __future__ import annotations
@@ -222,7 +204,8 @@ def list_scope(*, plan: Plan, query: SuggestionListQuery) -> SuggestionListScope
 
 
 def list_etag(*, plan: Plan, suggestions_version: int, scope: SuggestionListScope) -> str:
-    """The weak ETag of the answer to `scope` at `suggestions_version` (see the module doc)."""
+    """The weak ETag of the answer to `scope` at `suggestions_version`, computed without
+    reading a suggestion (docs/design.md "Integrator API" > "ETag, compression, rendering")."""
     query = scope.query
     after = query.after
     position = (

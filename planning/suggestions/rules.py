@@ -1,4 +1,4 @@
-"""The suggestion rules (DESIGN.md "Suggestion rules") as pure functions.
+"""The suggestion rules (docs/design.md "Suggestion rules") as pure functions.
 
 Each rule takes the plan's data as plain, already loaded records (no database access) and
 returns the suggestions it wants, keyed by fingerprint. `wanted_suggestions` runs them all.

@@ -4,7 +4,7 @@ which every page goes through, and each publishes its change (events.py: webhook
 Applying changes the plan's data as the suggestion recommends and, in the same transaction,
 marks the suggestion `resolved` with resolution `applied`. The next sync then no longer wants
 it (the cause is gone) and, since it is not open, leaves it resolved/applied. Should the cause
-come back later (someone clears the code again), the sync reopens it, as DESIGN.md "Sync" says.
+come back later (someone clears the code again), the sync reopens it (docs/design.md "Sync").
 
 A deviation has two one-click fixes: set the action's cost to the reference
 (`suggestion_apply_cost`) or move it to the due year (`suggestion_apply_due_year`). Editing the

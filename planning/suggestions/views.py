@@ -1,15 +1,10 @@
 """The action-planning view (/plans/<number>/planning/), its Apply, Dismiss and Restore actions,
-and the Dismissed list.
+and the Dismissed list (docs/design.md "Web app").
 
 The page runs the same sync as the integrator endpoint, so what it lists is what the API lists.
-It shows, for a range of years (this year and the next nine unless chosen): the cost chart, the
-budget per building and year (25 buildings a page; a building's own rows load when it is
-opened), and the open suggestions, filtered by type, severity and building, a page at a time.
-
 Every form of a card carries `next`, the page's address with the anchor of the card that takes
 its place, so after Apply, Dismiss or Restore the user is back on the same filters, page and
-place (planning.access.next_url checks that it is a page of this plan). Viewers see everything
-but get no buttons, and a POST from them is refused with 403 (`plan_member_required(edit=True)`).
+place (planning.access.next_url checks it). Viewers get no buttons, and a POST from them is 403.
 """
 
 from __future__ import annotations

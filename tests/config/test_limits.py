@@ -1,4 +1,5 @@
-"""The limits of DESIGN.md "Limits" have its defaults and are read from the environment."""
+"""The limits of docs/design.md "Limits" have their documented defaults and are read from the
+environment."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Conditional requests (ETag, If-None-Match -> 304), caching headers and gzip of
-GET /api/v1/platform/plans/{planNumber}/suggestions (DESIGN.md "The integrator API")."""
+GET /api/v1/platform/plans/{planNumber}/suggestions (docs/design.md "Integrator API")."""
 
 from __future__ import annotations
 

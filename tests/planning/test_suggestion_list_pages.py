@@ -1,5 +1,5 @@
 """Filters and keyset pages of GET /api/v1/platform/plans/{planNumber}/suggestions
-(DESIGN.md "The integrator API"), on a generated plan."""
+(docs/design.md "Integrator API"), on a generated plan."""
 
 from __future__ import annotations
 

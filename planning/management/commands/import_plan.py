@@ -19,7 +19,7 @@ def _file_read(path: str) -> bytes:
 
 class Command(BaseCommand):
     help = (
-        "Imports a plan from a JSON file (the DESIGN.md plan format) or from nodes.csv plus "
+        'Imports a plan from a JSON file (docs/design.md "Imports") or from nodes.csv plus '
         "--actions-csv, all or nothing, and prints the new plan's number alone on the last "
         "line. A bad file is refused with every problem on stderr, and nothing is written."
     )

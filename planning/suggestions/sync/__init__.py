@@ -1,5 +1,5 @@
-"""The suggestion sync (DESIGN.md "Sync"): reconciles the suggestions a plan's data calls for
-with the stored ones, re-deriving only what changed since the last sync.
+"""The suggestion sync (docs/design.md "Sync"): reconciles the suggestions a plan's data calls
+for with the stored ones, re-deriving only what changed since the last sync.
 
 Steps of `suggestion_sync`, all in one transaction:
 1. Lock the plan row (`SELECT ... FOR UPDATE`; SQLite serialises writers anyway), so two syncs
