@@ -40,6 +40,7 @@ from planning.models import (
     SuggestionType,
 )
 from planning.money import money_format
+from planning.pages import plan_tab_context
 from planning.suggestions.figures_cache import plan_figure
 from planning.suggestions.forms import ApplyCodeForm, BulkDismissForm, DismissForm, PlanningViewForm
 from planning.suggestions.selectors import (
@@ -62,7 +63,6 @@ from planning.suggestions.services import (
     suggestions_dismiss,
 )
 from planning.suggestions.sync import suggestion_sync
-from planning.views._pages import plan_tab_context
 
 T = TypeVar("T")
 SUGGESTIONS_PER_PAGE = 25

@@ -18,8 +18,8 @@ from planning.form_parts import form_submit
 from planning.forms import ActionForm
 from planning.models import Action, PlanMembership, Suggestion
 from planning.money import money_format
+from planning.pages import plan_actions_render
 from planning.suggestions.services import deviation_fix
-from planning.views._pages import plan_actions_render
 
 
 @plan_member_required()

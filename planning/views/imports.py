@@ -30,8 +30,8 @@ from planning.models import (
     PlanImportFormat,
     PlanImportStatus,
 )
+from planning.pages import plan_list_render
 from planning.tasks import plan_import_enqueue, plan_imports_resume
-from planning.views._pages import plan_list_render
 
 
 @login_required

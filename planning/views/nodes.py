@@ -23,9 +23,9 @@ from planning.forms import (
     NodeRenameForm,
 )
 from planning.models import NodeKind, PlanMembership, StructureNode
+from planning.pages import plan_detail_render
 from planning.suggestions.selectors import suggestions_open_queryset
 from planning.tree import LEVEL_LIMIT, node_ancestors, node_search, tree_children
-from planning.views._pages import plan_detail_render
 
 # The node page lists the node's own actions and open suggestions up to these counts; the
 # Actions tab and the planning view (filtered to the node) have the rest.

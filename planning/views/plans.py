@@ -15,7 +15,7 @@ from planning.access import plan_member_required, request_user
 from planning.form_parts import form_submit
 from planning.forms import PlanCreateForm, PlanDeleteForm, PlanSettingsForm
 from planning.models import PlanMembership
-from planning.views._pages import plan_detail_render, plan_list_render, plan_settings_render
+from planning.pages import plan_detail_render, plan_list_render, plan_settings_render
 
 
 @login_required

@@ -18,7 +18,7 @@ from planning.action_list import ActionFilters, actions_filtered
 from planning.form_parts import form_submit
 from planning.forms import ProjectActionsAddForm, ProjectForm
 from planning.models import Action, PlanMembership, Project
-from planning.views._pages import plan_tab_context
+from planning.pages import plan_tab_context
 
 PROJECTS_PER_PAGE = 50
 PROJECT_ACTIONS_PER_PAGE = 50

@@ -1,5 +1,6 @@
-"""The plan list and the plan's tab pages, rendered by more than one view module: their own GET
-views and the POST views of the forms they hold, which show them again when a form has errors."""
+"""The plan list and the plan's tab pages, rendered by more than one view module (planning.views
+and planning.suggestions.views): their own GET views and the POST views of the forms they hold,
+which show them again when a form has errors. Not a view module: views import it."""
 
 from __future__ import annotations
 
