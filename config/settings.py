@@ -313,9 +313,6 @@ SUGGESTION_TIMING_THRESHOLDS = {"info": 2, "warning": 5}
 IMPORT_MAX_BYTES = env_int("IMPORT_MAX_BYTES", 32 * 1024 * 1024, minimum=1)
 
 # --- Webhooks (DESIGN.md "Webhooks") -------------------------------------------------------
-# Every change to a plan's suggestions is handed to this function inside its transaction
-# (planning.suggestions.events); the webhooks app writes its outbox there.
-SUGGESTION_CHANGES_HOOK = "webhooks.events.suggestion_changes_record"
 # Off: only https URLs whose host resolves to public addresses (checked at save and at each
 # delivery). On, for development and tests: http and loopback/private receivers too.
 WEBHOOK_ALLOW_PRIVATE_TARGETS = env_bool("WEBHOOK_ALLOW_PRIVATE_TARGETS", False)

@@ -37,7 +37,7 @@ from planning.suggestions.listing import (
     list_scope,
 )
 from planning.suggestions.selectors import (
-    plan_suggestions_version,
+    plan_data_version,
     suggestions_open,
     suggestions_open_count,
     suggestions_open_page,
@@ -335,7 +335,7 @@ class PlanSuggestionListApi(IntegratorApiView):
     and one the key's user is not a member of give the same answer), the node filter against the
     plan (400), and only then the sync, which may write. A bad request never writes.
 
-    After the sync the answer's ETag is computed from the plan's `suggestions_version` (read
+    After the sync the answer's ETag is computed from the plan's `data_version` (read
     before the suggestions, so an ETag is never newer than the list it labels); a matching
     `If-None-Match` is answered 304 without reading a suggestion.
     """
@@ -423,7 +423,7 @@ class PlanSuggestionListApi(IntegratorApiView):
         scope = list_scope(plan=plan, query=query)
         suggestion_sync(plan=plan)
         etag = list_etag(
-            plan=plan, suggestions_version=plan_suggestions_version(plan=plan), scope=scope
+            plan=plan, data_version=plan_data_version(plan=plan), scope=scope
         )
         headers = {"ETag": etag, "Cache-Control": "private, no-cache", "Vary": "Accept-Encoding"}
         if etag_matches(request, etag):

@@ -1,4 +1,4 @@
-"""Figures of the action-planning view kept in the cache under the plan's `suggestions_version`:
+"""Figures of the action-planning view kept in the cache under the plan's `data_version`:
 the budget (planned cost per building and year), the open count and the filter counts.
 
 Why: on a 20,000-node, 100,000-action plan (PostgreSQL) the budget reads every planned action
@@ -6,10 +6,10 @@ of the year range (170 ms) and each count scans the 37,000 open suggestions (abo
 the page asked for all of them on every visit although they change only when the plan's data or
 its suggestions do.
 
-Why it is never stale: the page syncs first, and every sync that takes in a change of the
-plan's nodes or actions (any insert, update or delete, recorded by the triggers of migration
-0006) raises `suggestions_version`, as does every write to the suggestions (Apply, Dismiss,
-Restore). A figure kept under (plan, version, its parameters) is therefore what computing it
+Why it is never stale: every change of the plan's data or suggestions made through the
+services raises `data_version` in its transaction (planning.writes), and the page syncs first:
+a sync that takes in a change made any other way (recorded by the triggers of migration 0006)
+raises it too. A figure kept under (plan, version, its parameters) is therefore what computing it
 afresh would give. A change committed between the sync and the read is already in the figure
 and raises the version at the next visit's sync, so a figure is never older than one visit.
 

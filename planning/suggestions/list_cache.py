@@ -4,7 +4,7 @@ ETag.
 Why: reading and rendering every open suggestion of a 20,000-node plan (37,000 of them, 30 MB of
 JSON) costs over a second, and an integrator that lists the whole plan every few minutes asks
 for the same bytes again and again. The ETag already names exactly this content (the plan, its
-`suggestions_version`, the filters), so the bytes are kept under it and can never be stale: any
+`data_version`, the filters), so the bytes are kept under it and can never be stale: any
 change raises the version, and with it the key. Only the array is kept: the envelope around it
 carries each request's traceId, and is rendered per request around the cached array
 (`orjson.Fragment`), byte for byte what rendering the whole answer would give.

@@ -21,9 +21,10 @@ binding; both are 400. Cursors do not expire: a position stays meaningful howeve
 changed since (keyset paging), and a signing-key rotation simply makes old ones 400.
 
 The ETag is a digest of what decides the answer, read without touching the suggestions: the
-plan, its `suggestions_version` (raised in the transaction of every write to its suggestions
-and by every sync that takes in a change of the plan's data, so a node moving in or out of a
-filtered subtree moves it too), the normalised query and `LIST_FORMAT`. It is weak (`W/`): the
+plan, its `data_version` (raised in the transaction of every change of its data or its
+suggestions, planning.writes, and by every sync that takes in a change made elsewhere, so a
+node moving in or out of a filtered subtree moves it too), the normalised query and
+`LIST_FORMAT`. It is weak (`W/`): the
 body also carries the request's traceId, and gzip and identity are the same list.
 """
 
@@ -221,8 +222,8 @@ def list_scope(*, plan: Plan, query: SuggestionListQuery) -> SuggestionListScope
     )
 
 
-def list_etag(*, plan: Plan, suggestions_version: int, scope: SuggestionListScope) -> str:
-    """The weak ETag of the answer to `scope` at `suggestions_version` (see the module doc)."""
+def list_etag(*, plan: Plan, data_version: int, scope: SuggestionListScope) -> str:
+    """The weak ETag of the answer to `scope` at `data_version` (see the module doc)."""
     query = scope.query
     after = query.after
     position = (
@@ -232,7 +233,7 @@ def list_etag(*, plan: Plan, suggestions_version: int, scope: SuggestionListScop
         [
             str(LIST_FORMAT),
             str(plan.pk),
-            str(suggestions_version),
+            str(data_version),
             query.filters_text,
             str(query.limit or ""),
             position,
