@@ -297,8 +297,6 @@ MAINTPLAN_THROTTLE_RATES = {
     # account, so it must not serve as an oracle.
     "member_add": env_str("MEMBER_ADD_THROTTLE_RATE", "30/hour"),
 }
-# The Bearer-key authentication of the integrator operations (api.base.IntegratorApiView).
-API_KEY_AUTHENTICATION_CLASS = "integrations.authentication.ApiKeyAuthentication"
 API_KEY_PREFIX = env_str("API_KEY_PREFIX", "mpk_")
 API_ACCESS_REQUIRES_GRANT = env_bool("API_ACCESS_REQUIRES_GRANT", True)
 API_KEY_LAST_USED_RESOLUTION_SECONDS = 60
