@@ -18,10 +18,11 @@ signal and queues at most one sync.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 from uuid import UUID
 
@@ -37,7 +38,10 @@ from planning.models import Plan
 # suggestion at most once).
 plan_changed = Signal()
 
-_open_writes: ContextVar[dict[str, PlanWrite] | None] = ContextVar("_open_writes", default=None)
+# The writes open in this context, by plan id (never mutated: each write sets a new mapping).
+_open_writes: ContextVar[Mapping[str, PlanWrite]] = ContextVar(
+    "_open_writes", default=MappingProxyType({})
+)
 
 
 def plan_lock(*, plan_id: Any, fields: Sequence[str] = ()) -> tuple[Any, ...]:
@@ -110,9 +114,6 @@ def plan_write(
     """
     key = str(plan_id)
     opened = _open_writes.get()
-    if opened is None:
-        opened = {}
-        _open_writes.set(opened)
     outer = opened.get(key)
     with transaction.atomic():
         write = PlanWrite(
@@ -124,9 +125,9 @@ def plan_write(
             yield write
             outer._join(write)
             return
-        opened[key] = write
+        token = _open_writes.set({**opened, key: write})
         try:
             yield write
-            write._finish()
         finally:
-            del opened[key]
+            _open_writes.reset(token)
+        write._finish()  # closed first: a receiver's own write to the plan is a write of its own
