@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.conf import settings
-from django.utils.module_loading import import_string
+from django.core.exceptions import ImproperlyConfigured
 from rest_framework.exceptions import NotAcceptable
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
@@ -25,27 +24,30 @@ class ApiView(APIView):
 
 
 class IntegratorApiView(ApiView):
-    """Authentication, permission and throttling of every integrator operation, in one place.
+    """Permission, throttling and content negotiation of every integrator operation.
 
-    The authentication class is named by dotted path in ``API_KEY_AUTHENTICATION_CLASS`` (as DRF
-    names its defaults) so that the platform does not import the app that owns the keys. It
-    raises on every failure, so a view never sees an anonymous request; the throttles count per
-    key and per account across its keys. drf-spectacular reads the security scheme from
-    ``get_authenticators()``.
+    The authentication comes from the view: the app that owns the Bearer keys (integrations)
+    sets ``authentication_classes`` on each of its views, since this platform layer sits below
+    it and never imports it. A view that names none is refused at its first request (no silent
+    anonymous route). The authentication raises on every failure, so a view never sees an
+    anonymous request; the throttles count per key and per account across its keys.
+    drf-spectacular reads the security scheme from ``get_authenticators()``.
     """
 
+    authentication_classes: list[Any] = []
     permission_classes = [IsAuthenticated]
     throttle_classes = [ApiKeyThrottle, ApiUserThrottle]
     _not_acceptable = False
 
     def get_authenticators(self) -> list[Any]:
-        return [import_string(settings.API_KEY_AUTHENTICATION_CLASS)()]
+        if not self.authentication_classes:
+            raise ImproperlyConfigured(f"{type(self).__name__} names no authentication_classes")
+        return super().get_authenticators()
 
     def perform_content_negotiation(self, request: Request, force: bool = False) -> Any:
-        """An `Accept` this route cannot answer is a 406 only after authentication
-        (docs/design.md "Errors": a request without a usable key learns that first); DRF
-        negotiates before it
-        authenticates, so the refusal waits until `check_permissions`."""
+        """An `Accept` this route cannot answer is a 406 only after authentication (a request
+        without a usable key learns that first, docs/design.md "Errors"); DRF negotiates before
+        it authenticates, so the refusal waits until `check_permissions`."""
         try:
             return super().perform_content_negotiation(request, force)
         except NotAcceptable:

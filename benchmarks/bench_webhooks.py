@@ -235,8 +235,8 @@ def main() -> None:
 
             added: list[float] = []
             for n in range(args.additions):
-                # Every change in the web app (the dismissals too) queues a sync of the plan a
-                # few seconds later; let those run first, so this one is timed on its own.
+                # Every change of the plan's data queues a sync of it a few seconds later (the
+                # dismissals do not); let any earlier one run first, so this one is timed alone.
                 time.sleep(sync_delay + 2 + random.uniform(0, 2 * args.interval))
                 name = f"Bench pump {time.time_ns()} {n}"
                 sent = time.perf_counter()

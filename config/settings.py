@@ -297,8 +297,6 @@ MAINTPLAN_THROTTLE_RATES = {
     # account, so it must not serve as an oracle.
     "member_add": env_str("MEMBER_ADD_THROTTLE_RATE", "30/hour"),
 }
-# The Bearer-key authentication of the integrator operations (api.base.IntegratorApiView).
-API_KEY_AUTHENTICATION_CLASS = "integrations.authentication.ApiKeyAuthentication"
 API_KEY_PREFIX = env_str("API_KEY_PREFIX", "mpk_")
 API_ACCESS_REQUIRES_GRANT = env_bool("API_ACCESS_REQUIRES_GRANT", True)
 API_KEY_LAST_USED_RESOLUTION_SECONDS = 60
@@ -313,9 +311,6 @@ SUGGESTION_TIMING_THRESHOLDS = {"info": 2, "warning": 5}
 IMPORT_MAX_BYTES = env_int("IMPORT_MAX_BYTES", 32 * 1024 * 1024, minimum=1)
 
 # --- Webhooks (docs/design.md "Webhooks") --------------------------------------------------
-# Every change to a plan's suggestions is handed to this function inside its transaction
-# (planning.suggestions.events); the webhooks app writes its outbox there.
-SUGGESTION_CHANGES_HOOK = "webhooks.events.suggestion_changes_record"
 # Off: only https URLs whose host resolves to public addresses (checked at save and at each
 # delivery). On, for development and tests: http and loopback/private receivers too.
 WEBHOOK_ALLOW_PRIVATE_TARGETS = env_bool("WEBHOOK_ALLOW_PRIVATE_TARGETS", False)

@@ -29,7 +29,6 @@ from config import health
 api_v1: list[URLPattern | URLResolver] = [
     path("", include("accounts.api_urls")),
     path("", include("integrations.api_urls")),
-    path("", include("planning.api_urls")),
     # The public schema: JSON by default (application/vnd.oai.openapi+json, or application/json
     # when that is what Accept asks for), YAML with ?format=yaml or
     # Accept: application/vnd.oai.openapi.

@@ -15,6 +15,7 @@ from api.base import IntegratorApiView
 from api.envelope import api_response
 from api.openapi import envelope_serializer, error_responses
 from api.parsers import json_object_body
+from integrations.authentication import ApiKeyAuthentication
 from integrations.models import ApiKey
 from integrations.selectors import api_access_granted
 
@@ -72,6 +73,8 @@ class ApiKeySessionCheckApi(IntegratorApiView):
     Every answer is ``Cache-Control: no-store``: it describes a credential, and no cache
     between the client and us may keep it.
     """
+
+    authentication_classes = [ApiKeyAuthentication]
 
     def finalize_response(
         self, request: Request, response: Response, *args: Any, **kwargs: Any

@@ -23,7 +23,6 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from accounts.models import User
 from planning import selectors
 from planning.models import Plan, PlanRole
-from planning.tasks import plan_sync_soon
 
 PlanView = Callable[..., HttpResponse]
 
@@ -32,8 +31,9 @@ def plan_member_required(
     *, edit: bool = False, owner: bool = False
 ) -> Callable[[PlanView], PlanView]:
     """Resolves `number` to the user's membership (404 for non-members) and refuses a POST by a
-    member without the needed rights with 403. The view receives `membership`. A successful
-    POST of an editing view (it redirects) enqueues a background sync of the plan."""
+    member without the needed rights with 403. The view receives `membership`. It checks access
+    and nothing else: what a change sets off (the version, the sync) is the services' job
+    (planning.writes)."""
 
     def decorate(view: PlanView) -> PlanView:
         @login_required
@@ -45,10 +45,7 @@ def plan_member_required(
                     raise PermissionDenied("Only an owner of this plan can do this.")
                 if edit and not membership.can_edit:
                     raise PermissionDenied("You can view this plan but not change it.")
-            response = view(request, membership, **kwargs)
-            if edit and request.method == "POST" and response.status_code in (302, 303):
-                plan_sync_soon(plan=membership.plan)  # a change went through: sync it soon
-            return response
+            return view(request, membership, **kwargs)
 
         return wrapped
 

@@ -5,3 +5,9 @@ class PlanningConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "planning"
     verbose_name = "Planning"
+
+    def ready(self) -> None:
+        from planning.tasks import plan_sync_on_data_change
+        from planning.writes import plan_changed
+
+        plan_changed.connect(plan_sync_on_data_change, dispatch_uid="planning.sync_on_data_change")

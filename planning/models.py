@@ -94,10 +94,10 @@ class Plan(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     last_synced_at = models.DateTimeField(null=True, blank=True)
-    # Raised in the same transaction by every write to the plan's suggestions (the sync, Apply,
-    # Dismiss) and by every sync that takes in a change of the plan's data: the list's ETag is
-    # built from it without reading the suggestions.
-    suggestions_version = models.PositiveBigIntegerField(default=0, editable=False)
+    # The version of everything the plan's pages and lists are derived from: raised in the
+    # transaction of every change of the plan's data or suggestions (planning.writes) and by
+    # every sync that takes in a change made elsewhere. ETags and cached figures are keyed on it.
+    data_version = models.PositiveBigIntegerField(default=0, editable=False)
     # Digest of the suggestion rules and thresholds the last full sync used: when a deployment
     # changes them, the next sync re-derives the whole plan.
     suggestion_rules = models.CharField(max_length=64, blank=True, editable=False)

@@ -27,6 +27,7 @@ from planning.models import (
 )
 from planning.selectors import node_subtree_ids
 from planning.suggestions.sync.changes import changes_discard
+from planning.writes import plan_lock, plan_write
 
 
 @transaction.atomic
@@ -61,7 +62,6 @@ def plan_create(*, owner: User, name: str, description: str = "") -> Plan:
     return plan
 
 
-@transaction.atomic
 def plan_update(*, plan: Plan, name: str, description: str, currency: str) -> Plan:
     """Renames the plan, changes its description and the currency its amounts are shown in
     (a label: no amount is converted)."""
@@ -69,7 +69,8 @@ def plan_update(*, plan: Plan, name: str, description: str, currency: str) -> Pl
     plan.description = (description or "").strip()
     plan.currency = (currency or "").strip().upper()
     validated(plan, exclude=["number"])
-    plan.save(update_fields=["name", "description", "currency", "updated_at"])
+    with plan_write(plan_id=plan.pk, data_changed=True):
+        plan.save(update_fields=["name", "description", "currency", "updated_at"])
     return plan
 
 
@@ -77,7 +78,7 @@ def plan_update(*, plan: Plan, name: str, description: str, currency: str) -> Pl
 def plan_delete(*, plan: Plan) -> None:
     """Deletes the plan with everything in it (structure, actions, projects, suggestions,
     memberships). Its number is never handed out again (PlanNumberCounter)."""
-    _plan_lock(plan)
+    plan_lock(plan_id=plan.pk)  # no version, signal or sync: nothing of the plan is left
     plan_id = plan.pk
     plan.delete()
     changes_discard(plan_id=plan_id)  # written by the triggers while its rows went
@@ -118,17 +119,12 @@ def plan_size_check(*, nodes: int = 0, actions: int = 0) -> None:
         raise ValidationError(errors)
 
 
-def _plan_lock(plan: Plan) -> None:
-    """Serialises structure changes of one plan (two concurrent moves could close a cycle)."""
-    Plan.objects.select_for_update().filter(pk=plan.pk).values_list("pk", flat=True).first()
-
-
 def _node_parent_check(
     *, plan: Plan, node: StructureNode | None, parent: StructureNode | None
 ) -> None:
     """A parent belongs to the same plan, still exists (checked under the plan lock, so a
     concurrent delete cannot slip in between) and is neither the node nor one of its
-    descendants."""
+    descendants (two concurrent moves cannot close a cycle: each waits for the lock)."""
     if parent is None:
         return
     if parent.plan_id != plan.pk:
@@ -152,7 +148,6 @@ def _node_parent_check(
 # --- structure nodes --------------------------------------------------------------------------
 
 
-@transaction.atomic
 def node_create(
     *,
     plan: Plan,
@@ -175,22 +170,22 @@ def node_create(
         install_year=install_year,
     )
     validated(node)
-    _plan_lock(plan)  # counted under the lock, so two concurrent additions cannot both fit
-    plan_size_check(nodes=StructureNode.objects.filter(plan=plan).count() + 1)
-    _node_parent_check(plan=plan, node=None, parent=parent)
-    node.save(force_insert=True)
+    with plan_write(plan_id=plan.pk, data_changed=True):
+        # counted under the lock, so two concurrent additions cannot both fit
+        plan_size_check(nodes=StructureNode.objects.filter(plan=plan).count() + 1)
+        _node_parent_check(plan=plan, node=None, parent=parent)
+        node.save(force_insert=True)
     return node
 
 
-@transaction.atomic
 def node_rename(*, node: StructureNode, name: str) -> StructureNode:
     node.name = (name or "").strip()
     validated(node)
-    node.save(update_fields=["name"])
+    with plan_write(plan_id=node.plan_id, data_changed=True):
+        node.save(update_fields=["name"])
     return node
 
 
-@transaction.atomic
 def node_details_update(
     *,
     node: StructureNode,
@@ -205,40 +200,39 @@ def node_details_update(
     node.unit = (unit or "").strip()
     node.install_year = install_year
     validated(node)
-    node.save(update_fields=["kind", "quantity", "unit", "install_year"])
+    with plan_write(plan_id=node.plan_id, data_changed=True):
+        node.save(update_fields=["kind", "quantity", "unit", "install_year"])
     return node
 
 
-@transaction.atomic
 def node_move(*, node: StructureNode, parent: StructureNode | None) -> StructureNode:
     """Moves `node` (with its subtree) under `parent`, or makes it a root when `parent` is None."""
-    _plan_lock(node.plan)
-    _node_parent_check(plan=node.plan, node=node, parent=parent)
-    node.parent = parent
-    node.save(update_fields=["parent"])
+    with plan_write(plan_id=node.plan_id, data_changed=True):
+        _node_parent_check(plan=node.plan, node=node, parent=parent)
+        node.parent = parent
+        node.save(update_fields=["parent"])
     return node
 
 
-@transaction.atomic
 def node_delete(*, node: StructureNode) -> int:
     """Deletes the node, its whole subtree and their actions; returns how many nodes went."""
-    _plan_lock(node.plan)
-    subtree = node_subtree_ids(plan=node.plan, node_id=node.pk)
-    deleted = StructureNode.objects.filter(pk__in=subtree).delete()[1]
+    with plan_write(plan_id=node.plan_id, data_changed=True):
+        subtree = node_subtree_ids(plan=node.plan, node_id=node.pk)
+        deleted = StructureNode.objects.filter(pk__in=subtree).delete()[1]
     return deleted.get(StructureNode._meta.label, 0)
 
 
-@transaction.atomic
 def node_code_assign(*, node: StructureNode, code: Code) -> StructureNode:
-    node.code = code
-    node.save(update_fields=["code"])
+    with plan_write(plan_id=node.plan_id, data_changed=True):
+        node.code = code
+        node.save(update_fields=["code"])
     return node
 
 
-@transaction.atomic
 def node_code_clear(*, node: StructureNode) -> StructureNode:
-    node.code = None
-    node.save(update_fields=["code"])
+    with plan_write(plan_id=node.plan_id, data_changed=True):
+        node.code = None
+        node.save(update_fields=["code"])
     return node
 
 
@@ -247,7 +241,8 @@ def node_code_clear(*, node: StructureNode) -> StructureNode:
 
 def _action_save(action: Action) -> Action:
     """Checks the action's fields (the model's rules) and that its node and project belong to
-    its plan, reports every problem at once, then saves."""
+    its plan, reports every problem at once, then saves. Call it under the plan's lock (a
+    concurrent node_delete waits, or has already happened: its node is then gone)."""
     errors: dict[str, list[str]] = {}
     try:
         validated(action)
@@ -255,10 +250,8 @@ def _action_save(action: Action) -> Action:
         errors.update(error.message_dict)
     if action.node.plan_id != action.plan_id:
         errors["node"] = ["The node belongs to another plan."]
-    else:
-        _plan_lock(action.plan)  # a concurrent node_delete waits, or has already happened:
-        if not StructureNode.objects.filter(pk=action.node.pk).exists():
-            errors["node"] = ["The node no longer exists."]
+    elif not StructureNode.objects.filter(pk=action.node.pk).exists():
+        errors["node"] = ["The node no longer exists."]
     if action.project is not None and action.project.plan_id != action.plan_id:
         errors["project"] = ["The project belongs to another plan."]
     if errors:
@@ -267,7 +260,6 @@ def _action_save(action: Action) -> Action:
     return action
 
 
-@transaction.atomic
 def action_create(
     *,
     plan: Plan,
@@ -279,23 +271,23 @@ def action_create(
     project: Project | None = None,
     status: str = ActionStatus.PLANNED,
 ) -> Action:
-    _plan_lock(plan)  # counted under the lock, so two concurrent additions cannot both fit
-    plan_size_check(actions=Action.objects.filter(plan=plan).count() + 1)
-    return _action_save(
-        Action(
-            plan=plan,
-            node=node,
-            title=(title or "").strip(),
-            kind=kind,
-            planned_year=planned_year,
-            estimated_cost=Decimal(0) if estimated_cost is None else estimated_cost,
-            project=project,
-            status=status,
+    with plan_write(plan_id=plan.pk, data_changed=True):
+        # counted under the lock, so two concurrent additions cannot both fit
+        plan_size_check(actions=Action.objects.filter(plan=plan).count() + 1)
+        return _action_save(
+            Action(
+                plan=plan,
+                node=node,
+                title=(title or "").strip(),
+                kind=kind,
+                planned_year=planned_year,
+                estimated_cost=Decimal(0) if estimated_cost is None else estimated_cost,
+                project=project,
+                status=status,
+            )
         )
-    )
 
 
-@transaction.atomic
 def action_update(
     *,
     action: Action,
@@ -312,77 +304,82 @@ def action_update(
     action.planned_year = planned_year
     action.estimated_cost = Decimal(0) if estimated_cost is None else estimated_cost
     action.project = project
-    return _action_save(action)
+    with plan_write(plan_id=action.plan_id, data_changed=True):
+        return _action_save(action)
 
 
-@transaction.atomic
 def action_cancel(*, action: Action) -> Action:
-    action.status = ActionStatus.CANCELLED
-    action.save(update_fields=["status", "updated_at"])
+    with plan_write(plan_id=action.plan_id, data_changed=True):
+        action.status = ActionStatus.CANCELLED
+        action.save(update_fields=["status", "updated_at"])
     return action
 
 
-@transaction.atomic
 def action_mark_done(*, action: Action) -> Action:
-    action.status = ActionStatus.DONE
-    action.save(update_fields=["status", "updated_at"])
+    with plan_write(plan_id=action.plan_id, data_changed=True):
+        action.status = ActionStatus.DONE
+        action.save(update_fields=["status", "updated_at"])
     return action
 
 
-@transaction.atomic
 def action_reopen(*, action: Action) -> Action:
     """A done or cancelled action is planned again (Reopen, and the Undo of Mark done or
     Cancel)."""
-    action.status = ActionStatus.PLANNED
-    action.save(update_fields=["status", "updated_at"])
+    with plan_write(plan_id=action.plan_id, data_changed=True):
+        action.status = ActionStatus.PLANNED
+        action.save(update_fields=["status", "updated_at"])
     return action
 
 
 # --- projects ---------------------------------------------------------------------------------
 
 
-@transaction.atomic
 def project_update(*, project: Project, name: str, year: int) -> Project:
     project.name = (name or "").strip()
     project.year = year
     validated(project)
-    project.save(update_fields=["name", "year"])
+    with plan_write(plan_id=project.plan_id, data_changed=True):
+        project.save(update_fields=["name", "year"])
     return project
 
 
-@transaction.atomic
 def project_delete(*, project: Project) -> int:
     """Deletes the project; its actions stay, without a project. Returns how many it had."""
-    kept = Action.objects.filter(project=project).update(project=None)
-    project.delete()
+    with plan_write(plan_id=project.plan_id, data_changed=True):
+        kept = Action.objects.filter(project=project).update(project=None)
+        project.delete()
     return kept
 
 
-@transaction.atomic
 def project_actions_add(*, project: Project, action_ids: list[Any]) -> int:
     """Puts these actions of the project's plan into the project; returns how many moved."""
-    return Action.objects.filter(plan_id=project.plan_id, pk__in=action_ids).update(
-        project=project, updated_at=timezone.now()
-    )
+    with plan_write(plan_id=project.plan_id, data_changed=True) as write:
+        moved = Action.objects.filter(plan_id=project.plan_id, pk__in=action_ids).update(
+            project=project, updated_at=timezone.now()
+        )
+        write.data_changed = moved > 0
+    return moved
 
 
-@transaction.atomic
 def project_action_remove(*, project: Project, action: Action) -> None:
     if action.project_id != project.pk:
         raise ValidationError("This action is not in the project.")
-    action.project = None
-    action.save(update_fields=["project", "updated_at"])
+    with plan_write(plan_id=project.plan_id, data_changed=True):
+        action.project = None
+        action.save(update_fields=["project", "updated_at"])
 
 
 # --- memberships ------------------------------------------------------------------------------
 
 
-def _owner_count_locked(plan: Plan) -> int:
-    _plan_lock(plan)
+def _owner_count(plan: Plan) -> int:
     return PlanMembership.objects.filter(plan=plan, role=PlanRole.OWNER).count()
 
 
-@transaction.atomic
+# Memberships take the plan's lock (the last owner stays) but change nothing the plan's
+# suggestions or figures are derived from: no version, no signal, no sync (data_changed=False).
+
+
 def membership_add(*, plan: Plan, email: str, role: str) -> PlanMembership:
     """Adds the user with this email (an existing account) to the plan."""
     validated(PlanMembership(role=role))
@@ -392,34 +389,35 @@ def membership_add(*, plan: Plan, email: str, role: str) -> PlanMembership:
             {"email": "No account uses this email address. Ask them to register first."}
         )
     already = ValidationError({"email": "This person is already a member of the plan."})
-    if PlanMembership.objects.filter(plan=plan, user=user).exists():
-        raise already
-    try:
-        with transaction.atomic():  # the unique constraint decides a race between two adds
-            return PlanMembership.objects.create(plan=plan, user=user, role=role)
-    except IntegrityError:
-        raise already from None
+    with plan_write(plan_id=plan.pk, data_changed=False):
+        if PlanMembership.objects.filter(plan=plan, user=user).exists():
+            raise already
+        try:
+            with transaction.atomic():  # the unique constraint decides a race between two adds
+                return PlanMembership.objects.create(plan=plan, user=user, role=role)
+        except IntegrityError:
+            raise already from None
 
 
-@transaction.atomic
 def membership_role_set(*, membership: PlanMembership, role: str) -> PlanMembership:
     validated(PlanMembership(role=role))
-    if (
-        membership.role == PlanRole.OWNER
-        and role != PlanRole.OWNER
-        and _owner_count_locked(membership.plan) <= 1
-    ):
-        raise ValidationError({"role": "A plan always keeps at least one owner."})
-    membership.role = role
-    membership.save(update_fields=["role"])
+    with plan_write(plan_id=membership.plan_id, data_changed=False):
+        if (
+            membership.role == PlanRole.OWNER
+            and role != PlanRole.OWNER
+            and _owner_count(membership.plan) <= 1
+        ):
+            raise ValidationError({"role": "A plan always keeps at least one owner."})
+        membership.role = role
+        membership.save(update_fields=["role"])
     return membership
 
 
-@transaction.atomic
 def membership_remove(*, membership: PlanMembership) -> None:
-    if membership.role == PlanRole.OWNER and _owner_count_locked(membership.plan) <= 1:
-        raise ValidationError({"role": "A plan always keeps at least one owner."})
-    membership.delete()
+    with plan_write(plan_id=membership.plan_id, data_changed=False):
+        if membership.role == PlanRole.OWNER and _owner_count(membership.plan) <= 1:
+            raise ValidationError({"role": "A plan always keeps at least one owner."})
+        membership.delete()
 
 
 # --- code catalog -----------------------------------------------------------------------------

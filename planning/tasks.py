@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from datetime import timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db import transaction
@@ -25,12 +26,20 @@ def plan_sync(*, plan_id: str) -> None:
         suggestion_sync(plan=plan)
 
 
-def plan_sync_soon(*, plan: Plan) -> None:
+def plan_sync_soon(*, plan_id: Any) -> None:
     """Enqueues a sync of the plan `SYNC_AFTER_CHANGE_SECONDS` after the current transaction
     commits (a rolled-back change enqueues nothing)."""
     run_after = timezone.now() + timedelta(seconds=settings.SYNC_AFTER_CHANGE_SECONDS)
-    plan_id = str(plan.pk)
-    transaction.on_commit(lambda: plan_sync.using(run_after=run_after).enqueue(plan_id=plan_id))
+    job_plan_id = str(plan_id)
+    transaction.on_commit(lambda: plan_sync.using(run_after=run_after).enqueue(plan_id=job_plan_id))
+
+
+def plan_sync_on_data_change(sender: Any, *, plan_id: Any, data_changed: bool, **_: Any) -> None:
+    """Receiver of `planning.writes.plan_changed` (connected in PlanningConfig.ready): a change
+    of the plan's data queues one sync of it after commit; a change of suggestions only (the
+    sync's own, Dismiss, Restore) queues none."""
+    if data_changed:
+        plan_sync_soon(plan_id=plan_id)
 
 
 @task()

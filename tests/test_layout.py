@@ -1,16 +1,29 @@
 """The dependency order of docs/design.md "Layers", checked on every import of every non-test
-module.
+module and on every dotted path in the settings.
 
 `api` (and `config`'s settings helpers) at the bottom, then `accounts`, then `planning`, then
 `integrations` and `webhooks` on top: a module may import its own app and the layers below it,
 never one above. No module imports another app's `views` or `api` modules. `config.urls` (and
 the WSGI and ASGI entry points) wire every app together and are exempt.
+
+A string in config/settings.py that names a module of a project app (`webhooks.events.x`,
+`api.errors.api_exception_handler`) is an import made by whoever reads the setting:
+1. Read by project code (`settings.NAME`, `getattr(settings, "NAME")` in a project module): it
+   is that module's import and obeys the same order: the named app may not be above the
+   reader's (`SUGGESTION_CHANGES_HOOK = "webhooks.events..."` read in planning is refused).
+2. Read only by Django or a library (middleware, DRF's defaults, logging, axes, the schema
+   generator): the framework calls it on behalf of every app, so it may name only the layers
+   below every feature app, `api`, `config` and `accounts` (the user model's app, which
+   Django's own hooks name). Planning, integrations and webhooks never plug in by a settings
+   string: they set their hooks on their own views, or connect a signal in their
+   `AppConfig.ready()`. The exceptions are FRAMEWORK_WIRING, each with its reason.
 """
 
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+import re
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import pytest
@@ -19,6 +32,16 @@ ROOT = Path(__file__).resolve().parent.parent
 LAYERS = {"api": 0, "config": 0, "accounts": 1, "planning": 2, "integrations": 3, "webhooks": 3}
 WIRING = {"config.urls", "config.wsgi", "config.asgi"}
 ENTRY_POINT_MODULES = {"views", "api"}
+SETTINGS = ROOT / "config" / "settings.py"
+# The highest layer a settings string read only by the framework may name (rule 2).
+FRAMEWORK_HOOK_LAYER = LAYERS["accounts"]
+# Settings keys (a prefix of the key path) whose strings the framework may read from any app.
+FRAMEWORK_WIRING = {
+    # The schema names of planning's enums: drf-spectacular imports them while it builds the
+    # schema from config.urls, which wires every app together anyway.
+    ("SPECTACULAR_SETTINGS", "ENUM_NAME_OVERRIDES"),
+}
+_DOTTED = re.compile(rf"(?:{'|'.join(LAYERS)})(?:\.[A-Za-z_][A-Za-z0-9_]*)+")
 
 
 def _module_name(path: Path) -> str:
@@ -92,3 +115,146 @@ def test_the_check_reports_an_import_against_the_order(
         assert violations == []
     else:
         assert len(violations) == 1 and expected in violations[0]
+
+
+# --- dotted paths in the settings ---------------------------------------------------------------
+
+
+def _names_a_module(dotted: str) -> bool:
+    """`app.module[.Name]` whose `app/module` exists (not an app label such as `accounts.User`)."""
+    app, module = dotted.split(".")[:2]
+    return (ROOT / app / f"{module}.py").exists() or (ROOT / app / module).is_dir()
+
+
+def _strings(node: ast.AST, keys: tuple[str, ...]) -> Iterator[tuple[tuple[str, ...], str]]:
+    """(key path, string) of every string constant under `node`, dict keys followed."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        yield keys, node.value
+    elif isinstance(node, ast.Dict):
+        for key, value in zip(node.keys, node.values, strict=True):
+            name = key.value if isinstance(key, ast.Constant) else "?"
+            yield from _strings(value, (*keys, str(name)))
+    else:
+        for child in ast.iter_child_nodes(node):
+            yield from _strings(child, keys)
+
+
+def settings_dotted_paths(source: str) -> Iterator[tuple[tuple[str, ...], int, str]]:
+    """(key path starting with the setting's name, line, dotted path) of every string in the
+    settings module that names a module of a project app."""
+    for statement in ast.parse(source).body:
+        if isinstance(statement, ast.Assign):
+            targets, value = statement.targets, statement.value
+        elif isinstance(statement, ast.AnnAssign) and statement.value is not None:
+            targets, value = [statement.target], statement.value
+        else:
+            continue
+        for target in targets:
+            if not isinstance(target, ast.Name):
+                continue
+            for keys, text in _strings(value, (target.id,)):
+                if _DOTTED.fullmatch(text) and _names_a_module(text):
+                    yield keys, statement.lineno, text
+
+
+def settings_read(source: str) -> set[str]:
+    """The settings a module reads: `settings.NAME` and `getattr(settings, "NAME", ...)`."""
+    found = set()
+    for node in ast.walk(ast.parse(source)):
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id == "settings"
+        ):
+            found.add(node.attr)
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "getattr"
+            and len(node.args) >= 2
+            and isinstance(node.args[0], ast.Name)
+            and node.args[0].id == "settings"
+            and isinstance(node.args[1], ast.Constant)
+        ):
+            found.add(str(node.args[1].value))
+    return found
+
+
+def settings_violations(settings_source: str, readers: Iterable[tuple[str, str]]) -> list[str]:
+    """The settings' dotted paths that point up the layers (the module docstring's two rules);
+    `readers` are (module, source) of the project modules."""
+    read_by: dict[str, list[str]] = {}
+    for module, source in readers:
+        if module in WIRING or module == "config.settings":
+            continue
+        for name in settings_read(source):
+            read_by.setdefault(name, []).append(module)
+    found = []
+    for keys, line, dotted in settings_dotted_paths(settings_source):
+        target_app = dotted.split(".")[0]
+        where = f"settings:{line} {'.'.join(keys)} = {dotted!r}"
+        readers_of = read_by.get(keys[0], [])
+        for module in readers_of:
+            app = module.split(".")[0]
+            if LAYERS[target_app] > LAYERS[app]:
+                found.append(f"{where} read by {module} ({target_app} is above {app})")
+        if readers_of or any(keys[: len(prefix)] == prefix for prefix in FRAMEWORK_WIRING):
+            continue
+        if LAYERS[target_app] > FRAMEWORK_HOOK_LAYER:
+            found.append(
+                f"{where} read by the framework for every app ({target_app} is a feature app)"
+            )
+    return found
+
+
+def test_no_dotted_path_in_the_settings_points_against_the_layer_order() -> None:
+    readers = ((module, path.read_text()) for module, path in _project_modules())
+    assert settings_violations(SETTINGS.read_text(), readers) == []
+
+
+def test_the_settings_check_sees_the_settings_dotted_paths() -> None:
+    found = {dotted for _keys, _line, dotted in settings_dotted_paths(SETTINGS.read_text())}
+    assert {"config.urls", "api.errors.api_exception_handler", "planning.models.Severity"} <= found
+
+
+@pytest.mark.parametrize(
+    ("settings_source", "reader", "expected"),
+    [
+        (
+            'SUGGESTION_CHANGES_HOOK = "webhooks.events.suggestion_changes_record"',
+            ("planning.suggestions.events", "path = settings.SUGGESTION_CHANGES_HOOK"),
+            "read by planning.suggestions.events (webhooks is above planning)",
+        ),
+        (
+            'API_KEY_AUTHENTICATION_CLASS = "integrations.authentication.ApiKeyAuthentication"',
+            ("api.base", 'cls = getattr(settings, "API_KEY_AUTHENTICATION_CLASS")'),
+            "read by api.base (integrations is above api)",
+        ),
+        (
+            'REST_FRAMEWORK = {"DEFAULT_AUTHENTICATION_CLASSES": '
+            '["integrations.authentication.ApiKeyAuthentication"]}',
+            None,
+            "REST_FRAMEWORK.DEFAULT_AUTHENTICATION_CLASSES = "
+            "'integrations.authentication.ApiKeyAuthentication' read by the framework",
+        ),
+        ('MIDDLEWARE = ["planning.access.Anything"]', None, "planning is a feature app"),
+        ('REST_FRAMEWORK = {"EXCEPTION_HANDLER": "api.errors.api_exception_handler"}', None, None),
+        ('MIDDLEWARE = ["accounts.middleware.NoStoreWhenSignedInMiddleware"]', None, None),
+        ('PLAN_HOOK = "planning.services.plan_create"', ("webhooks.x", "settings.PLAN_HOOK"), None),
+        ('PLAN_HOOK = "planning.services.plan_create"', ("planning.x", "settings.PLAN_HOOK"), None),
+        (
+            'AUTH_USER_MODEL = "accounts.User"',
+            ("planning.models", "settings.AUTH_USER_MODEL"),
+            None,
+        ),
+        ('SERVER = "api.example.com"', None, None),
+    ],
+)
+def test_the_settings_check_reports_a_dotted_path_naming_a_higher_layer(
+    settings_source: str, reader: tuple[str, str] | None, expected: str | None
+) -> None:
+    violations = settings_violations(settings_source, [reader] if reader else [])
+    if expected is None:
+        assert violations == []
+    else:
+        assert len(violations) == 1 and expected in violations[0], violations

@@ -1,10 +1,10 @@
 """The outbox: events written in the transaction of the change they describe.
 
-`suggestion_changes_record` is what planning calls (through `SUGGESTION_CHANGES_HOOK`, see
-planning.suggestions.events) for every sync, Apply, Dismiss and Restore. It writes the events,
-one delivery per endpoint that covers the plan, and the worker jobs that send them, all in the
-caller's transaction: rolled back, nothing is sent; committed, nothing is lost (the job queue is
-a table of the same database).
+`suggestion_changes_receive` listens to planning's `plan_changed` signal (planning.writes,
+connected in WebhooksConfig.ready), which every sync, Apply, Dismiss and Restore sends inside
+its transaction. `suggestion_changes_record` writes the events, one delivery per endpoint that
+covers the plan, and the worker jobs that send them, all in that transaction: rolled back,
+nothing is sent; committed, nothing is lost (the job queue is a table of the same database).
 """
 
 from __future__ import annotations
@@ -61,20 +61,27 @@ def deliveries_enqueue(*, event: WebhookEvent, endpoints: Iterable[WebhookEndpoi
         delivery_attempt_enqueue(delivery=delivery)
 
 
+def suggestion_changes_receive(
+    sender: Any, *, plan_id: Any, suggestion_changes: Sequence[tuple[str, UUID]], **_: Any
+) -> None:
+    """Receiver of `planning.writes.plan_changed`: records the write's suggestion changes."""
+    if suggestion_changes:
+        suggestion_changes_record(plan_id=plan_id, changes=suggestion_changes)
+
+
 @transaction.atomic
 def suggestion_changes_record(*, plan_id: Any, changes: Sequence[tuple[str, UUID]]) -> None:
     """Records `suggestions.changed` events for the changes of one write to a plan.
 
-    Call it inside the transaction of the change, after its writes (planning does, through
-    `planning.suggestions.events.suggestion_changes_publish`): it reads the suggestions as that
-    transaction left them. `changes` are `(change, suggestion id)` pairs, `change` one of
-    `SuggestionChange` ("opened", "updated", "resolved", "dismissed", "reopened"), each
-    suggestion at most once, in the order they happened. Every 100 changes make one event
-    `{"id": "evt_...", "type": "suggestions.changed", "created_at", "data": {"plan_id",
-    "plan_number", "changes": [{"change", "suggestion": {spec 2.3 fields, "status"}}]}}`,
-    queued for every active endpoint that covers the plan now (the owner is a member, and the
-    endpoint takes every plan or names this one); with no such endpoint nothing is written and
-    nothing is read.
+    Call it inside the transaction of the change, after its writes (`plan_changed` does, see
+    `suggestion_changes_receive`): it reads the suggestions as that transaction left them.
+    `changes` are `(change, suggestion id)` pairs, `change` one of `SuggestionChange`
+    ("opened", "updated", "resolved", "dismissed", "reopened"), each suggestion at most once,
+    in the order they happened. Every 100 changes make one event `{"id": "evt_...", "type":
+    "suggestions.changed", "created_at", "data": {"plan_id", "plan_number", "changes":
+    [{"change", "suggestion": {spec 2.3 fields, "status"}}]}}`, queued for every active
+    endpoint that covers the plan now (the owner is a member, and the endpoint takes every
+    plan or names this one); with no such endpoint nothing is written and nothing is read.
     """
     endpoints = list(endpoints_covering_plan(plan_id=plan_id))
     if not endpoints or not changes:

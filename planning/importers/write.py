@@ -1,5 +1,7 @@
 """The write of a checked plan document: the plan, its nodes (parents first) and its actions in
-one transaction, with bulk inserts reported to the import's observer step by step."""
+one transaction, with bulk inserts reported to the import's observer step by step. The rows go
+in through `planning.writes.plan_write`, like every change of a plan's data: its version is
+raised and a sync is queued on commit (a second chance should the job's own first sync fail)."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ from typing import TYPE_CHECKING, TypeVar
 from django.db import models, transaction
 
 from accounts.models import User
+from planning import writes
 from planning.importers.progress import PROGRESS_STEP, ImportObserver
 from planning.models import Action, Plan, StructureNode
 from planning.services import plan_create
@@ -59,40 +62,41 @@ def plan_write(
     observer: ImportObserver,
 ) -> Plan:
     plan = plan_create(owner=owner, name=name)
-    # Ids chosen here let a child name its parent without reading the parent back.
-    node_ids = {node.ref: uuid.uuid4() for node in nodes}
-    rows = _RowWriter(total=len(nodes) + len(actions), observer=observer)
-    rows.write(
-        StructureNode,
-        [
-            StructureNode(
-                id=node_ids[node.ref],
-                plan=plan,
-                parent_id=node_ids[node.parent_ref] if node.parent_ref is not None else None,
-                name=node.name,
-                kind=node.kind,
-                code_id=code_ids[node.code] if node.code is not None else None,
-                quantity=node.quantity,
-                unit=node.unit,
-                install_year=node.install_year,
-            )
-            for node in _parents_first(nodes)
-        ],
-    )
-    rows.write(
-        Action,
-        [
-            Action(
-                plan=plan,
-                node_id=node_ids[action.node_ref],
-                title=action.title,
-                kind=action.kind,
-                planned_year=action.planned_year,
-                estimated_cost=action.estimated_cost,
-                status=action.status,
-            )
-            for action in actions
-        ],
-    )
+    with writes.plan_write(plan_id=plan.pk, data_changed=True):
+        # Ids chosen here let a child name its parent without reading the parent back.
+        node_ids = {node.ref: uuid.uuid4() for node in nodes}
+        rows = _RowWriter(total=len(nodes) + len(actions), observer=observer)
+        rows.write(
+            StructureNode,
+            [
+                StructureNode(
+                    id=node_ids[node.ref],
+                    plan=plan,
+                    parent_id=node_ids[node.parent_ref] if node.parent_ref is not None else None,
+                    name=node.name,
+                    kind=node.kind,
+                    code_id=code_ids[node.code] if node.code is not None else None,
+                    quantity=node.quantity,
+                    unit=node.unit,
+                    install_year=node.install_year,
+                )
+                for node in _parents_first(nodes)
+            ],
+        )
+        rows.write(
+            Action,
+            [
+                Action(
+                    plan=plan,
+                    node_id=node_ids[action.node_ref],
+                    title=action.title,
+                    kind=action.kind,
+                    planned_year=action.planned_year,
+                    estimated_cost=action.estimated_cost,
+                    status=action.status,
+                )
+                for action in actions
+            ],
+        )
     observer.plan_written(plan)
     return plan

@@ -1,5 +1,5 @@
 """Figures of the action-planning view kept in the `default` cache under the plan's
-`suggestions_version`: the budget, the open count and the filter counts. Never stale, since
+`data_version`: the budget, the open count and the filter counts. Never stale, since
 the page syncs first and every change of the plan's data or suggestions raises the version
 (docs/design.md "Caching").
 """

@@ -203,9 +203,9 @@ def list_scope(*, plan: Plan, query: SuggestionListQuery) -> SuggestionListScope
     )
 
 
-def list_etag(*, plan: Plan, suggestions_version: int, scope: SuggestionListScope) -> str:
-    """The weak ETag of the answer to `scope` at `suggestions_version`, computed without
-    reading a suggestion (docs/design.md "Integrator API" > "ETag, compression, rendering")."""
+def list_etag(*, plan: Plan, data_version: int, scope: SuggestionListScope) -> str:
+    """The weak ETag of the answer to `scope` at `data_version`, computed without reading a
+    suggestion (docs/design.md "Integrator API" > "ETag, compression, rendering")."""
     query = scope.query
     after = query.after
     position = (
@@ -215,7 +215,7 @@ def list_etag(*, plan: Plan, suggestions_version: int, scope: SuggestionListScop
         [
             str(LIST_FORMAT),
             str(plan.pk),
-            str(suggestions_version),
+            str(data_version),
             query.filters_text,
             str(query.limit or ""),
             position,

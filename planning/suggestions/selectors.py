@@ -198,9 +198,9 @@ def suggestion_payloads_with_status(
     return found
 
 
-def plan_suggestions_version(*, plan: Plan) -> int:
-    """The plan's `suggestions_version` as committed now (the instance may be older)."""
-    versions = Plan.objects.filter(pk=plan.pk).values_list("suggestions_version", flat=True)
+def plan_data_version(*, plan: Plan) -> int:
+    """The plan's `data_version` as committed now (the instance may be older)."""
+    versions = Plan.objects.filter(pk=plan.pk).values_list("data_version", flat=True)
     return int(versions.get())
 
 

@@ -47,7 +47,7 @@ from planning.suggestions.selectors import (
     SuggestionFilters,
     SuggestionPayload,
     codes_by_id,
-    plan_suggestions_version,
+    plan_data_version,
     suggestion_get,
     suggestion_payload,
     suggestions_open_queryset,
@@ -177,7 +177,7 @@ def _facets(
 def action_planning(request: HttpRequest, membership: PlanMembership) -> HttpResponse:
     plan = membership.plan
     suggestion_sync(plan=plan)
-    version = plan_suggestions_version(plan=plan)
+    version = plan_data_version(plan=plan)
 
     def figure(name: str, parts: tuple[Any, ...], compute: Callable[[], T]) -> T:
         return plan_figure(

@@ -176,8 +176,9 @@ def test_import_writes_in_bulk_with_one_catalog_lookup(
     ]
     actions = [_action(f"C{index % 60}") for index in range(150)]
 
-    # A handful for the plan, its number and its owner; a row-by-row write would be 200+.
-    with django_assert_max_num_queries(16) as queries:
+    # A handful for the plan, its number and its owner, and the write path's lock and version
+    # (planning.writes); a row-by-row write would be 200+.
+    with django_assert_max_num_queries(18) as queries:
         plan = _import(user, _document(nodes, actions))
 
     catalog_reads = [q["sql"] for q in queries.captured_queries if '"planning_code"' in q["sql"]]

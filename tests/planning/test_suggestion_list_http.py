@@ -16,7 +16,7 @@ from django.test.utils import CaptureQueriesContext
 
 from planning.models import ActionKind, NodeKind, Plan, PlanRole, StructureNode, Suggestion
 from planning.services import node_code_assign, node_delete
-from planning.suggestions.services import suggestion_dismiss
+from planning.suggestions.services import suggestions_dismiss
 from tests.factories import (
     ActionFactory,
     CodeFactory,
@@ -174,8 +174,9 @@ def test_a_dismissal_changes_the_etag(
     client: Client, raw_key: str, plan: Plan, api_user: Any
 ) -> None:
     etag = get(client, raw_key, plan)["ETag"]
-    suggestion_dismiss(
-        suggestion=Suggestion.objects.get(plan=plan, suggestion_type="missing_code"),
+    suggestions_dismiss(
+        plan=plan,
+        suggestion_ids=[Suggestion.objects.get(plan=plan, suggestion_type="missing_code").pk],
         user=api_user,
         reason="false_positive",
     )

@@ -15,7 +15,7 @@ from planning.importers import plan_import_document
 from planning.management.commands.generate_plan import synthetic_plan_document
 from planning.models import Action, Code, NodeKind, Plan, StructureNode, Suggestion
 from planning.selectors import node_subtree_ids
-from planning.suggestions.services import suggestion_dismiss
+from planning.suggestions.services import suggestions_dismiss
 
 pytestmark = pytest.mark.django_db
 
@@ -211,8 +211,9 @@ def test_a_suggestion_resolved_between_pages_shifts_no_other_one(
     seen = [s["id"] for s in first["suggestions"]]
     # Dismiss one already seen and one still to come: neither may move the others.
     for suggestion_id in (seen[3], everything[15]):
-        suggestion_dismiss(
-            suggestion=Suggestion.objects.get(pk=suggestion_id),
+        suggestions_dismiss(
+            plan=plan,
+            suggestion_ids=[suggestion_id],
             user=api_user,
             reason="false_positive",
         )

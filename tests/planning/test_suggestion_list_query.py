@@ -184,7 +184,7 @@ def test_a_bad_query_writes_nothing(client: Client, raw_key: str, plan: Plan) ->
 
     plan.refresh_from_db()
     assert not Suggestion.objects.filter(plan=plan).exists()
-    assert plan.suggestions_version == 0
+    assert plan.data_version == 0
     assert plan.last_synced_at is None
 
 

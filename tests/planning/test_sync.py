@@ -25,7 +25,7 @@ from planning.suggestions.selectors import suggestions_open
 from planning.suggestions.services import (
     suggestion_apply_code,
     suggestion_apply_project,
-    suggestion_dismiss,
+    suggestions_dismiss,
 )
 from planning.suggestions.sync import suggestion_sync
 from tests.factories import ActionFactory, CodeFactory, PlanFactory, StructureNodeFactory
@@ -112,7 +112,9 @@ def test_dismissed_suggestion_stays_dismissed(plan: Plan, user: Any) -> None:
     node = StructureNodeFactory.create(plan=plan)
     suggestion_sync(plan=plan)
     suggestion = stored(plan)[f"missing_code:{node.pk}"]
-    suggestion_dismiss(suggestion=suggestion, user=user, reason="accepted", comment="fine")
+    suggestions_dismiss(
+        plan=plan, suggestion_ids=[suggestion.pk], user=user, reason="accepted", comment="fine"
+    )
     ActionFactory.create(node=node)  # would change its severity
 
     result = suggestion_sync(plan=plan)
@@ -161,8 +163,11 @@ def test_resolved_suggestion_wanted_again_is_reopened_with_the_same_id(plan: Pla
 def test_dismissed_suggestion_no_longer_wanted_stays_dismissed(plan: Plan, user: Any) -> None:
     node = StructureNodeFactory.create(plan=plan)
     suggestion_sync(plan=plan)
-    suggestion_dismiss(
-        suggestion=stored(plan)[f"missing_code:{node.pk}"], user=user, reason="accepted"
+    suggestions_dismiss(
+        plan=plan,
+        suggestion_ids=[stored(plan)[f"missing_code:{node.pk}"].pk],
+        user=user,
+        reason="accepted",
     )
     StructureNode.objects.filter(pk=node.pk).update(code=CodeFactory.create())
 

@@ -35,7 +35,7 @@ from planning.models import (
     Suggestion,
     SuggestionStatus,
 )
-from planning.suggestions.services import suggestion_dismiss
+from planning.suggestions.services import suggestions_dismiss
 from planning.suggestions.sync import suggestion_sync
 from tests.factories import CodeFactory, PlanFactory, ProjectFactory
 
@@ -202,8 +202,11 @@ class PlanEditor:
                 )
             )
             if open_ones:
-                suggestion_dismiss(
-                    suggestion=_pick(open_ones, position), user=None, reason="not_applicable"
+                suggestions_dismiss(
+                    plan=self.plan,
+                    suggestion_ids=[_pick(open_ones, position).pk],
+                    user=None,
+                    reason="not_applicable",
                 )
 
     def _action_insert(self, node: StructureNode, planned_year: int, path: str) -> None:

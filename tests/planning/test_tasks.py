@@ -1,8 +1,11 @@
-"""A change made in the web app enqueues a background sync of its plan; the worker runs it."""
+"""A change of a plan's data made in the web app enqueues one background sync of its plan,
+after commit (planning.writes); a change of suggestions only (Dismiss, Restore, the API list's
+own sync) enqueues none. The worker runs it."""
 
 from __future__ import annotations
 
 from datetime import timedelta
+from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -11,8 +14,16 @@ from django.test import Client
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
-from planning.models import NodeKind, Plan, PlanRole, Suggestion
-from tests.factories import PlanFactory, PlanMembershipFactory
+from planning.models import ActionKind, NodeKind, Plan, PlanRole, Suggestion
+from planning.suggestions.services import suggestions_dismiss
+from planning.suggestions.sync import suggestion_sync
+from tests.factories import (
+    ActionFactory,
+    CodeFactory,
+    PlanFactory,
+    PlanMembershipFactory,
+    StructureNodeFactory,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -57,6 +68,137 @@ def test_a_refused_change_enqueues_nothing(
 
     assert response.status_code == 200
     assert not DBTaskResult.objects.exists()
+
+
+def _syncs_queued() -> list[str]:
+    jobs = DBTaskResult.objects.filter(task_path="planning.tasks.plan_sync")
+    return [job.args_kwargs["kwargs"]["plan_id"] for job in jobs]
+
+
+@pytest.fixture
+def synced(plan_and_client: tuple[Plan, Client]) -> dict[str, Any]:
+    """The plan with a node lacking a code (missing_code) and an action 80 % over its
+    reference (a cost deviation), synced."""
+    plan, _client = plan_and_client
+    code = CodeFactory.create(unit_cost=Decimal("100"))
+    roof = StructureNodeFactory.create(plan=plan, name="Roof", code=code, quantity=Decimal(10))
+    action = ActionFactory.create(
+        node=roof, kind=ActionKind.REPLACEMENT, estimated_cost=Decimal("1800.00")
+    )
+    fan = StructureNodeFactory.create(plan=plan, name="Fan")
+    suggestion_sync(plan=plan)
+    return {
+        "action": action,
+        "missing": Suggestion.objects.get(plan=plan, structure_node=fan),
+        "deviation": Suggestion.objects.get(plan=plan, fingerprint__startswith="deviation:cost"),
+    }
+
+
+@pytest.mark.parametrize("bulk", [False, True], ids=["one card", "ticked cards"])
+def test_a_dismissal_in_the_web_app_enqueues_no_sync(
+    plan_and_client: tuple[Plan, Client],
+    synced: dict[str, Any],
+    bulk: bool,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    plan, client = plan_and_client
+    missing = synced["missing"]
+    base = f"/plans/{plan.number}/planning/suggestions/"
+    url, form = (
+        (f"{base}dismiss/", {"suggestion": [str(missing.pk)]})
+        if bulk
+        else (f"{base}{missing.pk}/dismiss/", {})
+    )
+
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(url, {**form, "reason": "not_applicable"})
+
+    assert response.status_code == 302
+    missing.refresh_from_db()
+    assert missing.status == "dismissed"
+    assert _syncs_queued() == []
+
+
+def test_a_restore_in_the_web_app_enqueues_no_sync(
+    plan_and_client: tuple[Plan, Client],
+    synced: dict[str, Any],
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    plan, client = plan_and_client
+    missing = synced["missing"]
+    suggestions_dismiss(plan=plan, suggestion_ids=[missing.pk], user=None, reason="not_applicable")
+
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(f"/plans/{plan.number}/planning/suggestions/{missing.pk}/restore/")
+
+    assert response.status_code == 302
+    missing.refresh_from_db()
+    assert missing.status == "open"
+    assert _syncs_queued() == []
+
+
+def test_editing_an_action_in_the_web_app_enqueues_exactly_one_sync_after_commit(
+    plan_and_client: tuple[Plan, Client],
+    synced: dict[str, Any],
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    plan, client = plan_and_client
+    action = synced["action"]
+
+    with django_capture_on_commit_callbacks() as callbacks:
+        response = client.post(
+            f"/plans/{plan.number}/actions/{action.pk}/edit/",
+            {
+                "action-node": str(action.node_id),
+                "action-title": "New roof",
+                "action-kind": action.kind,
+                "action-planned_year": "2031",
+                "action-estimated_cost": "1500.00",
+            },
+        )
+    assert response.status_code == 302
+    assert _syncs_queued() == []  # nothing before the commit
+    for callback in callbacks:
+        callback()
+
+    assert _syncs_queued() == [str(plan.pk)]
+
+
+def test_an_apply_in_the_web_app_enqueues_exactly_one_sync(
+    plan_and_client: tuple[Plan, Client],
+    synced: dict[str, Any],
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    plan, client = plan_and_client
+    deviation = synced["deviation"]
+
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(
+            f"/plans/{plan.number}/planning/suggestions/{deviation.pk}/apply/", {"fix": "cost"}
+        )
+
+    assert response.status_code == 302
+    deviation.refresh_from_db()
+    assert deviation.resolution == "applied"
+    assert _syncs_queued() == [str(plan.pk)]
+
+
+def test_listing_suggestions_through_the_api_enqueues_no_sync(
+    client: Client, api_user: Any, raw_key: str, django_capture_on_commit_callbacks: Any
+) -> None:
+    plan = PlanFactory.create()
+    PlanMembershipFactory.create(plan=plan, user=api_user, role=PlanRole.VIEWER)
+    StructureNodeFactory.create(plan=plan)  # its sync opens a suggestion: a write
+
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.get(
+            f"/api/v1/platform/plans/{plan.number}/suggestions",
+            HTTP_AUTHORIZATION=f"Bearer {raw_key}",
+        )
+
+    assert response.status_code == 200
+    assert response.json()["data"]["open_count"] == 1
+    assert _syncs_queued() == []
 
 
 # Committed for real: the worker closes its database connection after a run, as it should.

@@ -18,7 +18,7 @@ from planning.importers.plan_document import plan_import_document
 from planning.models import Code, Plan, PlanMembership, StructureNode, Suggestion
 from planning.services import membership_remove, node_code_assign, node_rename
 from planning.suggestions.selectors import suggestions_open
-from planning.suggestions.services import suggestion_dismiss
+from planning.suggestions.services import suggestions_dismiss
 from planning.suggestions.sync import suggestion_sync
 from tests.factories import UserFactory
 from tests.webhooks.conftest import Receiver, run_retries_now, run_worker
@@ -101,7 +101,9 @@ def test_a_dismissal_is_sent_once_and_the_suggestion_stays_silent(
     missing = Suggestion.objects.get(structure_node=radiators, suggestion_type="missing_code")
     receiver.received.clear()
 
-    suggestion_dismiss(suggestion=missing, user=owner, reason="not_applicable")
+    suggestions_dismiss(
+        plan=synced_plan, suggestion_ids=[missing.pk], user=owner, reason="not_applicable"
+    )
     run_worker()
     assert [(c, s["id"], s["status"]) for c, s in receiver.changes()] == [
         ("dismissed", str(missing.pk), "dismissed")
@@ -154,16 +156,21 @@ def test_a_rolled_back_change_sends_nothing(
     radiators = StructureNode.objects.get(plan=synced_plan, name="Radiators")
     missing = Suggestion.objects.get(structure_node=radiators, suggestion_type="missing_code")
     events_before = WebhookEvent.objects.count()
+    # The import's own sync, queued when it committed, is due in a few seconds.
+    queued_before = list(DBTaskResult.objects.filter(status="READY").values_list("pk", flat=True))
     receiver.received.clear()
 
     with pytest.raises(RuntimeError), transaction.atomic():
-        suggestion_dismiss(suggestion=missing, user=owner, reason="not_applicable")
+        suggestions_dismiss(
+            plan=synced_plan, suggestion_ids=[missing.pk], user=owner, reason="not_applicable"
+        )
         raise RuntimeError("the request failed after the dismissal")
     run_worker()
 
     assert WebhookEvent.objects.count() == events_before
     assert receiver.received == []
-    assert not DBTaskResult.objects.filter(status="READY").exists()
+    queued = DBTaskResult.objects.filter(status="READY").values_list("pk", flat=True)
+    assert list(queued) == queued_before
 
 
 def test_an_owner_who_lost_access_receives_nothing_further(
@@ -176,7 +183,9 @@ def test_an_owner_who_lost_access_receives_nothing_further(
     receiver.received.clear()
 
     # A change queued while the owner could see the plan, then the owner is removed.
-    suggestion_dismiss(suggestion=missing, user=colleague, reason="not_applicable")
+    suggestions_dismiss(
+        plan=synced_plan, suggestion_ids=[missing.pk], user=colleague, reason="not_applicable"
+    )
     membership_remove(membership=PlanMembership.objects.get(plan=synced_plan, user=owner))
     run_worker()
     # And a change after the removal.
@@ -198,7 +207,9 @@ def test_the_guard_refuses_a_loopback_receiver_at_delivery_once_private_targets_
     receiver.received.clear()
     settings.WEBHOOK_ALLOW_PRIVATE_TARGETS = False
 
-    suggestion_dismiss(suggestion=missing, user=owner, reason="not_applicable")
+    suggestions_dismiss(
+        plan=synced_plan, suggestion_ids=[missing.pk], user=owner, reason="not_applicable"
+    )
     run_worker()
 
     assert receiver.received == []

@@ -6,11 +6,18 @@ import json
 from typing import Any
 
 import pytest
+from django.db import transaction
 from django_tasks_db.models import DBTaskResult
 
 from planning.models import PlanRole, Suggestion
 from planning.suggestions.sync import suggestion_sync
-from tests.factories import PlanFactory, PlanMembershipFactory, StructureNodeFactory, UserFactory
+from tests.factories import (
+    CodeFactory,
+    PlanFactory,
+    PlanMembershipFactory,
+    StructureNodeFactory,
+    UserFactory,
+)
 from tests.webhooks.factories import endpoint_for
 from webhooks.events import suggestion_changes_record
 from webhooks.models import WebhookDelivery, WebhookEvent
@@ -100,3 +107,64 @@ def test_bulk_dismiss_and_restore_publish_dismissed_then_reopened(
         [("dismissed", str(first.pk)), ("dismissed", str(second.pk))]
     )
     assert changes[2:] == [("reopened", str(first.pk))]
+
+
+def _changes() -> list[tuple[str, str]]:
+    bodies = [json.loads(e.body) for e in WebhookEvent.objects.order_by("created_at", "pk")]
+    return [(c["change"], c["suggestion"]["id"]) for b in bodies for c in b["data"]["changes"]]
+
+
+def test_apply_publishes_resolved_in_its_transaction(user: Any, member_plan: Any) -> None:
+    from planning.suggestions.services import suggestion_apply_code
+
+    endpoint_for(user, plans=[member_plan])
+    code = CodeFactory.create(name="Zyxwidget unit", keywords="zyxwidget")
+    StructureNodeFactory.create(plan=member_plan, name="Zyxwidget")
+    suggestion_sync(plan=member_plan)
+    (suggestion,) = Suggestion.objects.filter(plan=member_plan)
+    WebhookEvent.objects.all().delete()
+
+    suggestion_apply_code(suggestion=suggestion, code_id=str(code.pk))
+
+    assert _changes() == [("resolved", str(suggestion.pk))]
+    (event,) = WebhookEvent.objects.all()
+    assert json.loads(event.body)["data"]["changes"][0]["suggestion"]["status"] == "resolved"
+
+
+@pytest.mark.parametrize("write", ["sync", "apply", "dismiss", "restore"])
+def test_a_rolled_back_write_publishes_nothing(user: Any, member_plan: Any, write: str) -> None:
+    from planning.suggestions.services import (
+        suggestion_apply_code,
+        suggestion_restore,
+        suggestions_dismiss,
+    )
+
+    endpoint_for(user, plans=[member_plan])
+    code = CodeFactory.create(name="Zyxwidget unit", keywords="zyxwidget")
+    StructureNodeFactory.create(plan=member_plan, name="Zyxwidget")
+    if write != "sync":
+        suggestion_sync(plan=member_plan)
+        (suggestion,) = Suggestion.objects.filter(plan=member_plan)
+    if write == "restore":
+        suggestions_dismiss(
+            plan=member_plan, suggestion_ids=[suggestion.pk], user=user, reason="accepted"
+        )
+    events_before = WebhookEvent.objects.count()
+    jobs_before = DBTaskResult.objects.count()
+
+    with pytest.raises(RuntimeError), transaction.atomic():
+        if write == "sync":
+            assert suggestion_sync(plan=member_plan).created == 1
+        elif write == "apply":
+            suggestion_apply_code(suggestion=suggestion, code_id=str(code.pk))
+        elif write == "dismiss":
+            suggestions_dismiss(
+                plan=member_plan, suggestion_ids=[suggestion.pk], user=user, reason="accepted"
+            )
+        else:
+            suggestion_restore(suggestion=suggestion)
+        assert WebhookEvent.objects.count() == events_before + 1  # written in the transaction
+        raise RuntimeError("the request failed after the write")
+
+    assert WebhookEvent.objects.count() == events_before
+    assert DBTaskResult.objects.count() == jobs_before

@@ -1,10 +1,10 @@
-"""The suggestion sync (docs/design.md "Sync"): reconciles the suggestions a plan's data calls
-for with the stored ones, re-deriving only what changed since the last sync.
+"""The suggestion sync (docs/design.md "Sync"): reconciles the suggestions a plan's data calls for
+with the stored ones, re-deriving only what changed since the last sync.
 
-Steps of `suggestion_sync`, all in one transaction:
-1. Lock the plan row (`SELECT ... FOR UPDATE`; SQLite serialises writers anyway), so two syncs
-   of one plan run one after the other, and on PostgreSQL no change to the plan commits while
-   this one runs (see changes.py).
+Steps of `suggestion_sync`, all in one `plan_write` (planning.writes: one transaction):
+1. Lock the plan row (`plan_lock`; SQLite serialises writers anyway), so two syncs of one plan
+   run one after the other, and on PostgreSQL no change to the plan commits while this one
+   runs (see changes.py).
 2. Decide the scope. Database triggers (migration 0006) record every change to the plan's
    nodes and actions, and to the code catalog, in `PlanChange`, whatever wrote it: a service,
    the admin, an import, `QuerySet.update()` or raw SQL. No pending change: nothing to do (two
@@ -21,11 +21,12 @@ Steps of `suggestion_sync`, all in one transaction:
    - wanted, stored dismissed: leave it (a dismissal is sticky);
    - wanted, stored resolved: reopen it (open, same id, resolution cleared, content refreshed);
    - stored open, not wanted: resolved with resolution `auto`.
-5. Write with bulk statements (write.py), only what changed, and publish the changes (events.py,
-   the webhooks' outbox) in the same transaction; raise `Plan.suggestions_version`
-   when anything did, or when the sync took in any change at all: a deleted node takes its
-   suggestions with it (a cascade, no write of ours), and a moved node changes what a subtree
-   filter lists, so the list's ETag must move with every change of the plan's data.
+5. Write with bulk statements (write.py), only what changed, and record the changes on the
+   `plan_write`, which raises `Plan.data_version` and sends `plan_changed` (the webhooks'
+   outbox) in the same transaction. The version is raised too when the sync took in any
+   change at all: a change made without the services (the admin, raw SQL) raised nothing, a
+   deleted node takes its suggestions with it (a cascade, no write of ours), and a moved node
+   changes what a subtree filter lists. The sync changes no plan data: it queues no sync.
 
 Why triggers: the contract asks that a sync cost what changed, see changes from every path
 including raw SQL, run the same on SQLite and PostgreSQL and read no row internals. Triggers
@@ -47,17 +48,15 @@ import logging
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 from uuid import UUID, uuid4
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db import IntegrityError
 from django.utils import timezone
 
 from planning.models import Plan, Suggestion, SuggestionStatus
 from planning.suggestions import rules
-from planning.suggestions.events import SuggestionChange, suggestion_changes_publish
+from planning.suggestions.events import SuggestionChange
 from planning.suggestions.rules import (
     PlanData,
     Thresholds,
@@ -84,6 +83,7 @@ from planning.suggestions.sync.write import (
     suggestions_resolve,
     with_content,
 )
+from planning.writes import PlanWrite, plan_write
 
 __all__ = ["SyncResult", "suggestion_sync"]
 
@@ -190,13 +190,10 @@ def _scoped_wanted(
 def _sync_once(*, plan: Plan, started: float, full: bool) -> SyncResult:
     thresholds = thresholds_from_settings()
     digest = rules_digest(thresholds)
-    with transaction.atomic():
-        last_synced_at, rules_used = (
-            Plan.objects.select_for_update()
-            .filter(pk=plan.pk)
-            .values_list("last_synced_at", "suggestion_rules")
-            .get()
-        )
+    with plan_write(
+        plan_id=plan.pk, data_changed=False, fields=("last_synced_at", "suggestion_rules")
+    ) as write:
+        last_synced_at, rules_used = write.locked
         pending = change_log.changes_pending(plan_id=plan.pk)
         full = (
             full
@@ -240,23 +237,24 @@ def _sync_once(*, plan: Plan, started: float, full: bool) -> SyncResult:
             )
             wanted = wanted_suggestions(data, thresholds)
         stored = stored_load(plan_id=plan.pk, fingerprints=fingerprints)
-        result = _reconcile(plan=plan, stored=stored, wanted=wanted, full=full, started=started)
+        result = _reconcile(
+            write=write, plan=plan, stored=stored, wanted=wanted, full=full, started=started
+        )
 
-        updates: dict[str, Any] = {}
+        updates = write.plan_updates
         if result.changed or last_synced_at is None:
             updates["last_synced_at"] = timezone.now()
-        if result.changed or pending.count:
-            updates["suggestions_version"] = F("suggestions_version") + 1
+        if pending.count:
+            write.version_raise()
         if rules_used != digest:
             updates["suggestion_rules"] = digest
-        if updates:
-            Plan.objects.filter(pk=plan.pk).update(**updates)
         plan.last_synced_at = updates.get("last_synced_at", last_synced_at)
     return result
 
 
 def _reconcile(
     *,
+    write: PlanWrite,
     plan: Plan,
     stored: list[StoredSuggestion],
     wanted: dict[str, WantedSuggestion],
@@ -308,21 +306,18 @@ def _reconcile(
     if to_resolve:
         suggestions_resolve(to_resolve, now=now)
     reopened_ids = set(reopened)
-    suggestion_changes_publish(
-        plan_id=plan.pk,
-        changes=[
-            *((SuggestionChange.OPENED.value, suggestion_id) for suggestion_id, _want in to_create),
+    write.suggestions_changed(
+        [
+            *((SuggestionChange.OPENED, suggestion_id) for suggestion_id, _want in to_create),
             *(
                 (
-                    SuggestionChange.REOPENED.value
-                    if s.id in reopened_ids
-                    else SuggestionChange.UPDATED.value,
+                    SuggestionChange.REOPENED if s.id in reopened_ids else SuggestionChange.UPDATED,
                     s.id,
                 )
                 for s in to_update
             ),
-            *((SuggestionChange.RESOLVED.value, suggestion_id) for suggestion_id in to_resolve),
-        ],
+            *((SuggestionChange.RESOLVED, suggestion_id) for suggestion_id in to_resolve),
+        ]
     )
     return SyncResult(
         created=len(to_create),

@@ -1,4 +1,8 @@
-"""The integrator route `GET /api/v1/platform/plans/{planNumber}/suggestions` (spec 4.1)."""
+"""The integrator route `GET /api/v1/platform/plans/{planNumber}/suggestions` (spec 4.1).
+
+It lives here, above planning, because it answers to a Bearer key, which this app owns: it
+reads planning downward (the sync, the listing and its selectors), never the reverse
+(docs/design.md "Layers")."""
 
 from __future__ import annotations
 
@@ -25,6 +29,7 @@ from api.envelope import api_response
 from api.errors import ApiError
 from api.openapi import envelope_serializer, error_responses, response_headers
 from api.renderers import FastJSONRenderer
+from integrations.authentication import ApiKeyAuthentication
 from planning.models import MAX_PLAN_NUMBER, Plan, Severity, SuggestionType
 from planning.selectors import plan_get_for_user
 from planning.suggestions.list_cache import suggestions_array
@@ -37,7 +42,7 @@ from planning.suggestions.listing import (
     list_scope,
 )
 from planning.suggestions.selectors import (
-    plan_suggestions_version,
+    plan_data_version,
     suggestions_open,
     suggestions_open_count,
     suggestions_open_page,
@@ -330,16 +335,17 @@ QUERY_ERROR_EXAMPLE = {
 class PlanSuggestionListApi(IntegratorApiView):
     """Runs the plan's suggestion sync, then lists its open suggestions.
 
-    Order of the checks: authentication (the base view), the plan number (400), the query
+    Order of the checks: authentication (the Bearer key), the plan number (400), the query
     parameters (400 `validation.query`, no database), the plan (404: a plan that does not exist
     and one the key's user is not a member of give the same answer), the node filter against the
     plan (400), and only then the sync, which may write. A bad request never writes.
 
-    After the sync the answer's ETag is computed from the plan's `suggestions_version` (read
+    After the sync the answer's ETag is computed from the plan's `data_version` (read
     before the suggestions, so an ETag is never newer than the list it labels); a matching
     `If-None-Match` is answered 304 without reading a suggestion.
     """
 
+    authentication_classes = [ApiKeyAuthentication]
     # A whole list of a big plan is tens of MB of JSON: orjson renders it seven times faster.
     renderer_classes = [FastJSONRenderer]
 
@@ -422,9 +428,7 @@ class PlanSuggestionListApi(IntegratorApiView):
             raise ApiError("plans.not_found")
         scope = list_scope(plan=plan, query=query)
         suggestion_sync(plan=plan)
-        etag = list_etag(
-            plan=plan, suggestions_version=plan_suggestions_version(plan=plan), scope=scope
-        )
+        etag = list_etag(plan=plan, data_version=plan_data_version(plan=plan), scope=scope)
         headers = {"ETag": etag, "Cache-Control": "private, no-cache", "Vary": "Accept-Encoding"}
         if etag_matches(request, etag):
             return not_modified(headers)

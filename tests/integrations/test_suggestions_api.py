@@ -13,7 +13,7 @@ from rest_framework.renderers import JSONRenderer
 
 from integrations.services import api_access_set, api_key_create, api_key_revoke
 from planning.models import ActionKind, NodeKind, Plan, PlanRole, Suggestion
-from planning.suggestions.services import suggestion_dismiss
+from planning.suggestions.services import suggestions_dismiss
 from planning.suggestions.sync import suggestion_sync
 from tests.envelope import ENVELOPE_FIELDS, assert_envelope
 from tests.factories import (
@@ -160,7 +160,9 @@ def test_only_open_suggestions_are_listed(
     items = populated(plan)
     suggestion_sync(plan=plan)
     dismissed = Suggestion.objects.get(plan=plan, fingerprint=f"missing_code:{items['idle'].pk}")
-    suggestion_dismiss(suggestion=dismissed, user=api_user, reason="false_positive")
+    suggestions_dismiss(
+        plan=plan, suggestion_ids=[dismissed.pk], user=api_user, reason="false_positive"
+    )
     items["uncoded"].code = CodeFactory.create()
     items["uncoded"].save()  # its missing_code gets resolved by the request's sync
 
