@@ -10,7 +10,6 @@ a table of the same database).
 from __future__ import annotations
 
 import json
-import secrets
 from collections.abc import Iterable, Sequence
 from typing import Any
 from uuid import UUID
@@ -18,7 +17,7 @@ from uuid import UUID
 from django.db import transaction
 from django.utils import timezone
 
-from integrations.keys import BASE62
+from api.tokens import random_base62
 from planning.models import Plan
 from planning.suggestions.events import SuggestionChange
 from planning.suggestions.selectors import iso_utc, suggestion_payloads_with_status
@@ -32,7 +31,7 @@ EVENT_ID_RANDOM_LENGTH = 24
 
 
 def event_id_generate() -> str:
-    return "evt_" + "".join(secrets.choice(BASE62) for _ in range(EVENT_ID_RANDOM_LENGTH))
+    return "evt_" + random_base62(EVENT_ID_RANDOM_LENGTH)
 
 
 def _event_body(*, event_id: str, event_type: str, created_at: str, data: dict[str, Any]) -> str:
