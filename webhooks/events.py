@@ -17,6 +17,7 @@ from uuid import UUID
 from django.db import transaction
 from django.utils import timezone
 
+from api.chunks import chunked
 from api.tokens import random_base62
 from planning.models import Plan
 from planning.suggestions.events import SuggestionChange
@@ -40,11 +41,6 @@ def _event_body(*, event_id: str, event_type: str, created_at: str, data: dict[s
         separators=(",", ":"),
         ensure_ascii=False,
     )
-
-
-def _chunks(items: Sequence[Any], size: int) -> Iterable[Sequence[Any]]:
-    for start in range(0, len(items), size):
-        yield items[start : start + size]
 
 
 def deliveries_enqueue(*, event: WebhookEvent, endpoints: Iterable[WebhookEndpoint]) -> None:
@@ -86,7 +82,7 @@ def suggestion_changes_record(*, plan_id: Any, changes: Sequence[tuple[str, UUID
         plan_id=plan_id, suggestion_ids=[suggestion_id for _change, suggestion_id in changes]
     )
     now = timezone.now()
-    for chunk in _chunks(changes, MAX_CHANGES_PER_EVENT):
+    for chunk in chunked(changes, MAX_CHANGES_PER_EVENT):
         event_changes = [
             {"change": change, "suggestion": payloads[str(suggestion_id)]}
             for change, suggestion_id in chunk
