@@ -149,7 +149,10 @@ class _JobObserver(ImportObserver):
         self.reported_at = 0.0
 
     def send(self, *, force: bool = False, **changes: Any) -> None:
-        self.lease.keep()
+        if force:  # a stage starts (the sync reports nothing until it ends): a full lease
+            self.lease.renew()
+        else:
+            self.lease.keep()
         self.report.update(changes)
         now = time.time()
         if force or now - self.reported_at >= REPORT_INTERVAL_SECONDS:
