@@ -60,6 +60,7 @@ INSTALLED_APPS = [
     "axes",
     "csp",
     "api",
+    "jobs",
     "accounts",
     "integrations",
     "planning",
@@ -134,9 +135,10 @@ TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 # A web change or an import is followed by a sync of the plan this many seconds later, so
 # webhook receivers hear of new suggestions without anyone listing them.
 SYNC_AFTER_CHANGE_SECONDS = env_int("SYNC_AFTER_CHANGE_SECONDS", 5, minimum=0)
-# An import job that has not reported progress for this long is taken for dead (its worker was
-# killed) and run again; after IMPORT_MAX_ATTEMPTS starts the import fails for good.
-IMPORT_STALE_SECONDS = env_int("IMPORT_STALE_SECONDS", 30, minimum=1)
+# A running import holds a lease of this length on its row, renewed as it reports progress; an
+# import whose lease ran out is taken for dead (its worker was killed) and run again (jobs.leases);
+# after IMPORT_MAX_ATTEMPTS starts the import fails for good.
+IMPORT_LEASE_SECONDS = env_int("IMPORT_LEASE_SECONDS", 30, minimum=1)
 IMPORT_MAX_ATTEMPTS = env_int("IMPORT_MAX_ATTEMPTS", 3, minimum=1)
 
 # --- Cache (throttling counters). Point REDIS_URL at Redis when running several servers. ----

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-import string
 import zlib
 
 from django.conf import settings
 
-BASE62 = string.digits + string.ascii_uppercase + string.ascii_lowercase
+from api.tokens import BASE62, random_base62
+
 _BASE62_SET = frozenset(BASE62)
 RANDOM_LENGTH = 32
 CHECKSUM_LENGTH = 6
@@ -44,7 +44,7 @@ def key_checksum(body: str) -> str:
 
 def key_generate() -> str:
     """A fresh raw key. Never store or log it; store ``key_hash(raw)`` instead."""
-    body = settings.API_KEY_PREFIX + "".join(secrets.choice(BASE62) for _ in range(RANDOM_LENGTH))
+    body = settings.API_KEY_PREFIX + random_base62(RANDOM_LENGTH)
     return body + key_checksum(body)
 
 

@@ -7,7 +7,12 @@ class PlanningConfig(AppConfig):
     verbose_name = "Planning"
 
     def ready(self) -> None:
-        from planning.tasks import plan_sync_on_data_change
+        from jobs.registry import resumable_register
+        from planning.tasks import plan_import_resume, plan_imports_leased, plan_sync_on_data_change
         from planning.writes import plan_changed
 
         plan_changed.connect(plan_sync_on_data_change, dispatch_uid="planning.sync_on_data_change")
+
+        resumable_register(
+            label="plan imports", rows=plan_imports_leased, resume=plan_import_resume
+        )

@@ -21,6 +21,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
+from jobs.models import Leased
+
 MIN_YEAR = 1900
 MAX_YEAR = 2200
 # PostgreSQL `integer`: a plan number or URL value beyond this cannot name a plan.
@@ -474,14 +476,15 @@ class PlanImportFormat(models.TextChoices):
     CSV_PAIR = "csv_pair", "CSV pair"
 
 
-class PlanImport(models.Model):
+class PlanImport(Leased):
     """An upload of the plan list, imported by a background job (planning.importers.jobs;
     docs/design.md "Imports").
 
-    The uploaded bytes are kept here until the job ends, then emptied. `idempotency_key` comes
-    from the upload form: the same form sent twice is one import. The plan is written and
-    linked here in one transaction, so a job run again makes one plan. Progress while the job
-    runs lives in the `progress` cache; this row holds the outcome.
+    The uploaded bytes are kept here (the database is what every app server and worker share)
+    until the job ends, then emptied. `idempotency_key` comes from the upload form: the same
+    form sent twice is one import, and a job run again after a killed worker makes one plan,
+    because the plan is written and linked here in one transaction. The running job holds the
+    row's lease (jobs.leases); its progress lives in the cache; this row holds the outcome.
     """
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
@@ -506,7 +509,7 @@ class PlanImport(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)  # by the latest run of the job
     finished_at = models.DateTimeField(null=True, blank=True)
 
-    class Meta:
+    class Meta(Leased.Meta):
         constraints: ClassVar = [
             models.UniqueConstraint(
                 fields=["owner", "idempotency_key"], name="plan_import_once_per_key"

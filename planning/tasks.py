@@ -8,11 +8,13 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 from django_tasks import task
 
-from planning.importers.jobs import plan_import_run, plan_imports_stale
-from planning.models import Plan
+from jobs.leases import leases_resume
+from planning.importers.jobs import UNFINISHED, plan_import_run
+from planning.models import Plan, PlanImport
 from planning.suggestions.sync import suggestion_sync
 
 logger = logging.getLogger(__name__)
@@ -54,10 +56,22 @@ def plan_import_enqueue(*, import_id: object) -> None:
     transaction.on_commit(lambda: plan_import_job.enqueue(import_id=job_import_id))
 
 
+def plan_imports_leased() -> QuerySet[PlanImport]:
+    """The rows of this kind of job (jobs.registry): the imports not yet finished."""
+    return PlanImport.objects.filter(status__in=UNFINISHED).only("pk", "lease_expires_at")
+
+
+def plan_import_resume(upload: PlanImport) -> None:
+    """Runs again an import whose job died (its lease ran out; jobs.leases took it over). The
+    job is queued in the take-over's transaction (the queue is a table of the same database),
+    so the import cannot be left freed with no job."""
+    logger.warning("plan import %s stopped renewing its lease; running it again", upload.pk)
+    plan_import_job.enqueue(import_id=str(upload.pk))
+
+
 def plan_imports_resume(*, pk: str | None = None) -> int:
     """Runs again every import (or the one with `pk`) whose job died; returns how many."""
-    claimed = plan_imports_stale(pk=pk)
-    for import_id in claimed:
-        logger.warning("plan import %s stopped reporting progress; running it again", import_id)
-        plan_import_enqueue(import_id=import_id)
-    return len(claimed)
+    imports = plan_imports_leased()
+    if pk is not None:
+        imports = imports.filter(pk=pk)
+    return leases_resume(imports, resume=plan_import_resume)

@@ -1,10 +1,10 @@
 """The dependency order of docs/design.md "Layers", checked on every import of every non-test
 module and on every dotted path in the settings.
 
-`api` (and `config`'s settings helpers) at the bottom, then `accounts`, then `planning`, then
-`integrations` and `webhooks` on top: a module may import its own app and the layers below it,
-never one above. No module imports another app's `views` or `api` modules. `config.urls` (and
-the WSGI and ASGI entry points) wire every app together and are exempt.
+`api` and `jobs` (and `config`'s settings helpers) at the bottom, then `accounts`, then
+`planning`, then `integrations` and `webhooks` on top: a module may import its own app and the
+layers below it, never one above. No module imports another app's `views` or `api` modules.
+`config.urls` (and the WSGI and ASGI entry points) wire every app together and are exempt.
 
 A string in config/settings.py that names a module of a project app (`webhooks.events.x`,
 `api.errors.api_exception_handler`) is an import made by whoever reads the setting:
@@ -29,7 +29,15 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-LAYERS = {"api": 0, "config": 0, "accounts": 1, "planning": 2, "integrations": 3, "webhooks": 3}
+LAYERS = {
+    "api": 0,
+    "jobs": 0,
+    "config": 0,
+    "accounts": 1,
+    "planning": 2,
+    "integrations": 3,
+    "webhooks": 3,
+}
 WIRING = {"config.urls", "config.wsgi", "config.asgi"}
 ENTRY_POINT_MODULES = {"views", "api"}
 SETTINGS = ROOT / "config" / "settings.py"

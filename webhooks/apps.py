@@ -7,8 +7,16 @@ class WebhooksConfig(AppConfig):
     verbose_name = "Webhooks"
 
     def ready(self) -> None:
-        # Planning sits below this app and tells it of changes by a signal, never by import.
+        from jobs.registry import resumable_register
         from planning.writes import plan_changed
         from webhooks.events import suggestion_changes_receive
+        from webhooks.tasks import webhook_deliveries_leased, webhook_delivery_resume
 
+        # Planning sits below this app and tells it of changes by a signal, never by import.
         plan_changed.connect(suggestion_changes_receive, dispatch_uid="webhooks.outbox")
+
+        resumable_register(
+            label="webhook deliveries",
+            rows=webhook_deliveries_leased,
+            resume=webhook_delivery_resume,
+        )

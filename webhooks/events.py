@@ -10,7 +10,6 @@ nothing is sent; committed, nothing is lost (the job queue is a table of the sam
 from __future__ import annotations
 
 import json
-import secrets
 from collections.abc import Iterable, Sequence
 from typing import Any
 from uuid import UUID
@@ -18,7 +17,8 @@ from uuid import UUID
 from django.db import transaction
 from django.utils import timezone
 
-from integrations.keys import BASE62
+from api.chunks import chunked
+from api.tokens import random_base62
 from planning.models import Plan
 from planning.suggestions.events import SuggestionChange
 from planning.suggestions.selectors import iso_utc, suggestion_payloads_with_status
@@ -32,7 +32,7 @@ EVENT_ID_RANDOM_LENGTH = 24
 
 
 def event_id_generate() -> str:
-    return "evt_" + "".join(secrets.choice(BASE62) for _ in range(EVENT_ID_RANDOM_LENGTH))
+    return "evt_" + random_base62(EVENT_ID_RANDOM_LENGTH)
 
 
 def _event_body(*, event_id: str, event_type: str, created_at: str, data: dict[str, Any]) -> str:
@@ -41,11 +41,6 @@ def _event_body(*, event_id: str, event_type: str, created_at: str, data: dict[s
         separators=(",", ":"),
         ensure_ascii=False,
     )
-
-
-def _chunks(items: Sequence[Any], size: int) -> Iterable[Sequence[Any]]:
-    for start in range(0, len(items), size):
-        yield items[start : start + size]
 
 
 def deliveries_enqueue(*, event: WebhookEvent, endpoints: Iterable[WebhookEndpoint]) -> None:
@@ -94,7 +89,7 @@ def suggestion_changes_record(*, plan_id: Any, changes: Sequence[tuple[str, UUID
         plan_id=plan_id, suggestion_ids=[suggestion_id for _change, suggestion_id in changes]
     )
     now = timezone.now()
-    for chunk in _chunks(changes, MAX_CHANGES_PER_EVENT):
+    for chunk in chunked(changes, MAX_CHANGES_PER_EVENT):
         event_changes = [
             {"change": change, "suggestion": payloads[str(suggestion_id)]}
             for change, suggestion_id in chunk

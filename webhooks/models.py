@@ -15,6 +15,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
+from jobs.models import Leased
 from planning.models import Plan
 
 
@@ -92,8 +93,9 @@ class DeliveryStatus(models.TextChoices):
     SKIPPED = "skipped", "Not sent"
 
 
-class WebhookDelivery(models.Model):
-    """An event on its way to one endpoint."""
+class WebhookDelivery(Leased):
+    """An event on its way to one endpoint. `next_attempt_at` is when the next attempt is due;
+    the attempt in progress holds the row's lease (webhooks.tasks, jobs.leases)."""
 
     endpoint = models.ForeignKey(
         WebhookEndpoint, on_delete=models.CASCADE, related_name="deliveries"
@@ -106,9 +108,9 @@ class WebhookDelivery(models.Model):
     next_attempt_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
 
-    class Meta:
+    class Meta(Leased.Meta):
         verbose_name_plural = "webhook deliveries"
-        indexes: ClassVar = [models.Index(fields=["endpoint", "status"])]
+        indexes: ClassVar = [*Leased.Meta.indexes, models.Index(fields=["endpoint", "status"])]
         constraints: ClassVar = [
             models.CheckConstraint(
                 condition=Q(status__in=DeliveryStatus.values),

@@ -13,12 +13,11 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
-import secrets
 
 from cryptography.fernet import Fernet, MultiFernet
 from django.conf import settings
 
-from integrations.keys import BASE62
+from api.tokens import random_base62
 
 SECRET_PREFIX = "whsec_"  # noqa: S105 (a prefix, not a secret)
 SECRET_RANDOM_LENGTH = 32
@@ -28,7 +27,7 @@ _KEY_PURPOSE = b"maintplan.webhooks.signing-secret:"
 
 def secret_generate() -> str:
     """A fresh signing secret. Shown once to its owner; stored only through `secret_encrypt`."""
-    return SECRET_PREFIX + "".join(secrets.choice(BASE62) for _ in range(SECRET_RANDOM_LENGTH))
+    return SECRET_PREFIX + random_base62(SECRET_RANDOM_LENGTH)
 
 
 def secret_hint(secret: str) -> str:

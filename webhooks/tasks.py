@@ -1,9 +1,11 @@
 """The delivery job (run by `manage.py db_worker`): one attempt of one delivery per run.
 
-A delivery's attempt n is the job `webhook_deliver(delivery_id, attempt=n)`. The job claims it
-with a conditional UPDATE (`attempts = n - 1` -> `n`), so a job that runs twice, or a retry and
-a Redeliver queued for the same attempt, POST once between them. Before posting it checks again
-that the endpoint is active, that its owner may still see the plan, and that the URL's host
+A delivery's attempt n is the job `webhook_deliver(delivery_id, attempt=n)`. The job claims the
+delivery's lease (jobs.leases) where `attempts = n - 1`, setting it to `n`, so a job that runs
+twice, or a retry and a Redeliver queued for the same attempt, POST once between them; an
+attempt whose worker died holds the lease until it runs out, and is then recorded as failed
+and retried (`webhook_delivery_resume`, registered with jobs.registry). Before posting it checks
+again that the endpoint is active, that its owner may still see the plan, and that the URL's host
 still resolves to allowed addresses. A failed attempt queues the next one after
 RETRY_DELAYS[n - 1] (1 minute growing to 12 hours, MAX_ATTEMPTS in all, about 18 hours); an
 endpoint whose attempts have failed for DISABLE_AFTER without a success in between is disabled
@@ -16,16 +18,17 @@ import logging
 import random
 import time
 from datetime import datetime, timedelta
+from typing import Any
 from uuid import UUID
 
-from django.core.cache import cache
 from django.core.mail import send_mail
 from django.db import transaction
+from django.db.models import QuerySet
 from django.urls import reverse
 from django.utils import timezone
 from django_tasks import task
 
-from planning.tasks import plan_imports_resume
+from jobs.leases import Lease, LeaseLost, lease_claim
 from webhooks.delivery import PostOutcome, post
 from webhooks.events import EVENT_TYPE_TEST
 from webhooks.models import (
@@ -46,32 +49,38 @@ MAX_ATTEMPTS = 8
 RETRY_DELAYS = tuple(round(60 * 720 ** (k / 6)) for k in range(MAX_ATTEMPTS - 1))
 RETRY_JITTER = 0.1  # +-10 %, so endpoints failing together do not retry in lockstep
 DISABLE_AFTER = timedelta(days=3)
-# A claimed attempt holds its delivery this long (the POST times out after 10 s). A pending
-# delivery whose attempt is this much overdue lost its job (its worker was killed mid-attempt;
-# django-tasks-db leaves such a job RUNNING for ever) and is taken up again by
-# `webhook_deliveries_resume` (`manage.py resume_jobs` when a worker starts, then every
-# ATTEMPT_LEASE by `stale_jobs_resume`).
+# The lease of an attempt in progress: far longer than one POST (it times out after 10 s).
 ATTEMPT_LEASE = timedelta(minutes=5)
 
 
 @task()
 def webhook_deliver(*, delivery_id: int, attempt: int) -> None:
     """Attempt `attempt` of the delivery; see the module docstring."""
-    claimed = WebhookDelivery.objects.filter(
-        pk=delivery_id, status=DeliveryStatus.PENDING, attempts=attempt - 1
-    ).update(attempts=attempt, next_attempt_at=timezone.now() + ATTEMPT_LEASE)
-    if not claimed:  # already made, or the delivery is no longer pending
+    lease = lease_claim(
+        WebhookDelivery.objects.filter(status=DeliveryStatus.PENDING, attempts=attempt - 1),
+        pk=delivery_id,
+        duration=ATTEMPT_LEASE,
+        attempts=attempt,
+    )
+    if lease is None:  # already made or in progress, or the delivery is no longer pending
         return
+    try:
+        _attempt_make(delivery_id, attempt, lease)
+    except LeaseLost:
+        logger.warning("webhook delivery %s, attempt %s: taken for lost", delivery_id, attempt)
+
+
+def _attempt_make(delivery_id: int, attempt: int, lease: Lease) -> None:
     delivery = WebhookDelivery.objects.select_related("endpoint", "event").get(pk=delivery_id)
     endpoint, event = delivery.endpoint, delivery.event
     # A test event goes out even to a disabled endpoint: it is how its owner checks a fix.
     if not endpoint.is_active and event.event_type != EVENT_TYPE_TEST:
-        _record_not_sent(delivery, attempt, "endpoint disabled")
+        _record_not_sent(delivery, lease, attempt, "endpoint disabled")
         return
     if event.plan_id is not None and not endpoint_covers_plan(
         endpoint=endpoint, plan_id=event.plan_id
     ):
-        _record_not_sent(delivery, attempt, "the endpoint no longer covers this plan")
+        _record_not_sent(delivery, lease, attempt, "the endpoint no longer covers this plan")
         return
     try:
         target = target_check(endpoint.url)
@@ -90,7 +99,7 @@ def webhook_deliver(*, delivery_id: int, attempt: int) -> None:
                 ),
             },
         )
-    _record(delivery, attempt, outcome)
+    _record(delivery, attempt, outcome, lease)
 
 
 def delivery_attempt_enqueue(
@@ -102,62 +111,26 @@ def delivery_attempt_enqueue(
     job.enqueue(delivery_id=delivery.pk, attempt=delivery.attempts + 1)
 
 
-def webhook_deliveries_resume(*, now: datetime | None = None) -> int:
-    """Takes up the pending deliveries whose attempt is ATTEMPT_LEASE overdue: an attempt that
-    was claimed but never recorded (its worker died) is recorded as failed, and the next one
-    is queued (a duplicate of a job still queued posts nothing: the claim guards it). Returns
-    how many deliveries were taken up."""
-    now = now or timezone.now()
-    overdue = WebhookDelivery.objects.filter(
-        status=DeliveryStatus.PENDING, attempts__gte=1, next_attempt_at__lt=now - ATTEMPT_LEASE
-    ).select_related("endpoint")
-    taken = 0
-    for delivery in overdue:
-        with transaction.atomic():
-            if not WebhookDelivery.objects.filter(
-                pk=delivery.pk, next_attempt_at=delivery.next_attempt_at
-            ).update(next_attempt_at=now + ATTEMPT_LEASE):
-                continue  # another worker took it up
-            if not delivery.attempt_log.filter(number=delivery.attempts).exists():
-                lost = PostOutcome(
-                    status_code=None, duration_ms=0, error="the worker stopped during the attempt"
-                )
-                _record(delivery, delivery.attempts, lost)
-            else:
-                delivery_attempt_enqueue(delivery=delivery)
-        taken += 1
-    return taken
+def webhook_deliveries_leased() -> QuerySet[WebhookDelivery]:
+    """The rows of this kind of job (jobs.registry): the pending deliveries."""
+    return WebhookDelivery.objects.filter(status=DeliveryStatus.PENDING).select_related("endpoint")
 
 
-@task()
-def stale_jobs_resume() -> None:
-    """Every ATTEMPT_LEASE on the worker: takes up the webhook deliveries and the web imports
-    whose worker was killed, then enqueues its next run (`manage.py resume_jobs` starts it).
-    A worker restarted at once finds nothing overdue yet; this run finds it a few minutes
-    later."""
-    webhook_deliveries_resume()
-    plan_imports_resume()
-    stale_jobs_resume_schedule(after=timezone.now() + ATTEMPT_LEASE)
+def webhook_delivery_resume(delivery: WebhookDelivery) -> None:
+    """Records the attempt whose worker died (its lease ran out; jobs.leases took it over) as
+    failed, which queues the next one: the event still arrives."""
+    lost = PostOutcome(
+        status_code=None, duration_ms=0, error="the worker stopped during the attempt"
+    )
+    _record(delivery, delivery.attempts, lost, None)
 
 
-def stale_jobs_resume_schedule(*, after: datetime) -> bool:
-    """Enqueues `stale_jobs_resume` at `after` unless a run for that time slot already is (a
-    cache marker per slot: starting it twice does not double the chain)."""
-    slot = int(after.timestamp() // ATTEMPT_LEASE.total_seconds())
-    if not cache.add(
-        f"stale_jobs_resume:{slot}", 1, timeout=int(ATTEMPT_LEASE.total_seconds()) * 3
-    ):
-        return False
-    stale_jobs_resume.using(run_after=after).enqueue()
-    return True
-
-
-def _record_not_sent(delivery: WebhookDelivery, attempt: int, reason: str) -> None:
+def _record_not_sent(delivery: WebhookDelivery, lease: Lease, attempt: int, reason: str) -> None:
     with transaction.atomic():
         WebhookAttempt.objects.create(
             delivery=delivery, endpoint_id=delivery.endpoint_id, number=attempt, error=reason
         )
-        WebhookDelivery.objects.filter(pk=delivery.pk).update(status=DeliveryStatus.SKIPPED)
+        _delivery_update(delivery, lease, status=DeliveryStatus.SKIPPED)
 
 
 def retry_delay(attempt: int) -> timedelta:
@@ -166,7 +139,18 @@ def retry_delay(attempt: int) -> timedelta:
     return timedelta(seconds=base * random.uniform(1 - RETRY_JITTER, 1 + RETRY_JITTER))  # noqa: S311
 
 
-def _record(delivery: WebhookDelivery, attempt: int, outcome: PostOutcome) -> None:
+def _delivery_update(delivery: WebhookDelivery, lease: Lease | None, **changes: Any) -> None:
+    """Writes the attempt's outcome on the delivery, freeing the lease the attempt holds (an
+    attempt taken up by `webhook_delivery_resume` holds none: the take-over freed it)."""
+    if lease is None:
+        WebhookDelivery.objects.filter(pk=delivery.pk).update(**changes)
+    elif not lease.release(**changes):
+        raise LeaseLost  # taken for dead and recorded meanwhile: this record rolls back
+
+
+def _record(
+    delivery: WebhookDelivery, attempt: int, outcome: PostOutcome, lease: Lease | None
+) -> None:
     now = timezone.now()
     endpoints = WebhookEndpoint.objects.filter(pk=delivery.endpoint_id)
     with transaction.atomic():
@@ -180,7 +164,7 @@ def _record(delivery: WebhookDelivery, attempt: int, outcome: PostOutcome) -> No
             error=outcome.error,
         )
         if outcome.delivered:
-            WebhookDelivery.objects.filter(pk=delivery.pk).update(status=DeliveryStatus.DELIVERED)
+            _delivery_update(delivery, lease, status=DeliveryStatus.DELIVERED)
             if delivery.endpoint.failing_since is not None:  # as loaded: spares a write
                 endpoints.filter(failing_since__isnull=False).update(failing_since=None)
             return
@@ -200,11 +184,11 @@ def _record(delivery: WebhookDelivery, attempt: int, outcome: PostOutcome) -> No
             transaction.on_commit(lambda: _disabled_email(endpoint_id=endpoint_id))
         if attempt < MAX_ATTEMPTS and not disabled:
             run_after = now + retry_delay(attempt)
-            WebhookDelivery.objects.filter(pk=delivery.pk).update(next_attempt_at=run_after)
+            _delivery_update(delivery, lease, next_attempt_at=run_after)
             delivery.attempts = attempt
             delivery_attempt_enqueue(delivery=delivery, run_after=run_after)
         else:
-            WebhookDelivery.objects.filter(pk=delivery.pk).update(status=DeliveryStatus.FAILED)
+            _delivery_update(delivery, lease, status=DeliveryStatus.FAILED)
 
 
 def _disabled_email(*, endpoint_id: UUID) -> None:

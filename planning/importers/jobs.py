@@ -1,15 +1,16 @@
 """The web import as a background job: an upload becomes a PlanImport row, a worker imports it.
 
 How a job survives a killed worker:
+- a run claims the row's lease (jobs.leases) and renews it as it reports progress; an import
+  whose lease ran out (IMPORT_LEASE_SECONDS) is taken for dead and run again
+  (`planning.tasks.plan_imports_resume`: when a worker starts, on the worker's tick, and when
+  its page polls); after IMPORT_MAX_ATTEMPTS starts it fails for good.
 - the plan's rows and the link PlanImport -> plan are written in one transaction
   (`plan_written`), with a conditional update that only links an import not yet linked; a
-  second run of the same import (retried after a kill, or run twice by two workers) rolls
-  its own plan back. So there is never a partial plan, and never two.
-- while it runs, the job reports progress (stage, rows checked, rows written, a heartbeat) to
-  the `progress` cache, which every app server and worker share (Redis; files without it).
-  An import whose heartbeat is older than IMPORT_STALE_SECONDS is taken for dead and run
-  again (`plan_imports_stale`, called when a worker starts a job and when its page polls);
-  after IMPORT_MAX_ATTEMPTS starts it fails for good.
+  second run of the same import (one that lost its lease) rolls its own plan back. So there
+  is never a partial plan, and never two.
+- the progress (stage, rows checked, rows written) goes to the `progress` cache, which every
+  app server and worker share (Redis; files without it).
 
 The row keeps the outcome: the plan, or the problem list, or a failure.
 """
@@ -29,6 +30,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from accounts.models import User
+from jobs.leases import Lease, LeaseLost, lease_claim
 from planning.importers.csv_pair import plan_import_csv
 from planning.importers.plan_document import plan_import
 from planning.importers.problems import ImportRejected
@@ -46,6 +48,7 @@ from planning.suggestions.sync import suggestion_sync
 logger = logging.getLogger(__name__)
 
 RUNNING = (PlanImportStatus.CHECKING, PlanImportStatus.SYNCING)
+UNFINISHED = (PlanImportStatus.QUEUED, *RUNNING)
 # Progress reports closer together than this are not written (the last one always is).
 REPORT_INTERVAL_SECONDS = 0.5
 
@@ -63,7 +66,6 @@ class ImportState:
     checked: int
     written: int
     total: int
-    heartbeat: float | None
 
     @property
     def percent(self) -> int:
@@ -97,7 +99,6 @@ def plan_import_state(upload: PlanImport) -> ImportState:
         checked=report.get("checked", 0),
         written=report.get("written", 0),
         total=report.get("total", 0),
-        heartbeat=report.get("at"),
     )
 
 
@@ -133,10 +134,12 @@ def plan_import_submit(
 
 
 class _JobObserver(ImportObserver):
-    """Reports to the progress cache and links the plan inside the import's transaction."""
+    """Reports to the progress cache, keeps the run's lease (raising LeaseLost once another run
+    took the import over) and links the plan inside the import's transaction."""
 
-    def __init__(self, upload: PlanImport) -> None:
+    def __init__(self, upload: PlanImport, lease: Lease) -> None:
         self.upload = upload
+        self.lease = lease
         self.report: dict[str, Any] = {
             "status": PlanImportStatus.CHECKING,
             "checked": 0,
@@ -146,13 +149,15 @@ class _JobObserver(ImportObserver):
         self.reported_at = 0.0
 
     def send(self, *, force: bool = False, **changes: Any) -> None:
+        if force:  # a stage starts (the sync reports nothing until it ends): a full lease
+            self.lease.renew()
+        else:
+            self.lease.keep()
         self.report.update(changes)
         now = time.time()
         if force or now - self.reported_at >= REPORT_INTERVAL_SECONDS:
             self.reported_at = now
-            caches["progress"].set(
-                _progress_key(self.upload.pk), {**self.report, "at": now}, timeout=86_400
-            )
+            caches["progress"].set(_progress_key(self.upload.pk), {**self.report}, timeout=86_400)
 
     def checked(self, done: int, total: int) -> None:
         self.send(checked=done, total=total, force=done == total)
@@ -172,15 +177,19 @@ class _AlreadyImported(Exception):
     """Another run of the same import linked its plan first: this run's plan is rolled back."""
 
 
-def _finish(upload: PlanImport, status: PlanImportStatus, problems: list[str]) -> None:
-    PlanImport.objects.filter(pk=upload.pk).update(
+def _finish(
+    upload: PlanImport, lease: Lease, status: PlanImportStatus, problems: list[str]
+) -> None:
+    """Records the outcome and frees the row, unless another run took it over meanwhile."""
+    finished = lease.release(
         status=status,
         problems=problems,
         content=b"",
         actions_content=b"",
         finished_at=timezone.now(),
     )
-    caches["progress"].delete(_progress_key(upload.pk))
+    if finished:
+        caches["progress"].delete(_progress_key(upload.pk))
 
 
 def _plan_read_and_write(upload: PlanImport, observer: ImportObserver) -> Plan:
@@ -219,23 +228,32 @@ def _statistics_refresh(*, rows: int) -> None:
 def plan_import_run(*, import_id: str) -> None:
     """The job: checks and writes the plan, then runs its first suggestion sync.
 
-    Safe to run again at any point: a finished import is left alone, a written one only
-    syncs, and a run that finds the plan already linked rolls its own copy back.
+    Safe to run again at any point: it runs only with the import's lease (so a finished import,
+    or one another run holds, is left alone), a written one only syncs, and a run that finds
+    the plan already linked rolls its own copy back.
     """
-    upload = PlanImport.objects.select_related("owner", "plan").filter(pk=import_id).first()
-    if upload is None or upload.finished:
-        return
-    if upload.attempts >= settings.IMPORT_MAX_ATTEMPTS:
-        _finish(
-            upload,
-            PlanImportStatus.FAILED,
-            [f"The import stopped {upload.attempts} times before it ended."],
-        )
-        return
-    PlanImport.objects.filter(pk=upload.pk).update(
-        attempts=F("attempts") + 1, started_at=timezone.now()
+    lease = lease_claim(
+        PlanImport.objects.filter(status__in=UNFINISHED),
+        pk=import_id,
+        duration=timedelta(seconds=settings.IMPORT_LEASE_SECONDS),
+        attempts=F("attempts") + 1,
+        started_at=timezone.now(),
     )
-    observer = _JobObserver(upload)
+    if lease is None:
+        return
+    upload = PlanImport.objects.select_related("owner", "plan").get(pk=import_id)
+    try:
+        _plan_import_run(upload, lease)
+    except LeaseLost:
+        logger.warning("plan import %s was taken over by another run", upload.pk)
+
+
+def _plan_import_run(upload: PlanImport, lease: Lease) -> None:
+    if upload.attempts > settings.IMPORT_MAX_ATTEMPTS:
+        message = f"The import stopped {upload.attempts - 1} times before it ended."
+        _finish(upload, lease, PlanImportStatus.FAILED, [message])
+        return
+    observer = _JobObserver(upload, lease)
     plan = upload.plan
     if plan is None:
         PlanImport.objects.filter(pk=upload.pk).update(status=PlanImportStatus.CHECKING)
@@ -243,14 +261,15 @@ def plan_import_run(*, import_id: str) -> None:
         try:
             plan = _plan_read_and_write(upload, observer)
         except ImportRejected as rejected:
-            _finish(upload, PlanImportStatus.REJECTED, [str(p) for p in rejected.problems])
+            problems = [str(p) for p in rejected.problems]
+            _finish(upload, lease, PlanImportStatus.REJECTED, problems)
             return
-        except _AlreadyImported:
-            return
+        except (_AlreadyImported, LeaseLost):
+            raise LeaseLost from None  # another run has the import: it finishes it
         except Exception:
             logger.exception("plan import %s failed", upload.pk)
             message = "The import failed on our side; nothing was imported. Please try again."
-            _finish(upload, PlanImportStatus.FAILED, [message])
+            _finish(upload, lease, PlanImportStatus.FAILED, [message])
             raise
     observer.send(status=PlanImportStatus.SYNCING, force=True)
     _statistics_refresh(rows=observer.report["total"])
@@ -258,23 +277,4 @@ def plan_import_run(*, import_id: str) -> None:
         suggestion_sync(plan=plan)
     except Exception:  # the plan is in; its first list will sync it
         logger.exception("first sync of imported plan %s failed", plan.pk)
-    _finish(upload, PlanImportStatus.DONE, [])
-
-
-def plan_imports_stale(*, pk: str | None = None) -> list[str]:
-    """Claims the running imports (or the one with `pk`) that stopped reporting progress for
-    IMPORT_STALE_SECONDS, so that exactly one caller runs each of them again."""
-    stale_before = timezone.now() - timedelta(seconds=settings.IMPORT_STALE_SECONDS)
-    imports = PlanImport.objects.filter(status__in=RUNNING, started_at__lt=stale_before)
-    if pk is not None:
-        imports = imports.filter(pk=pk)
-    claimed = []
-    for upload in imports.only("pk", "status", "started_at"):
-        heartbeat = plan_import_state(upload).heartbeat
-        if heartbeat is not None and heartbeat > stale_before.timestamp():
-            continue  # alive: it reports progress
-        if PlanImport.objects.filter(pk=upload.pk, started_at=upload.started_at).update(
-            started_at=timezone.now()
-        ):
-            claimed.append(str(upload.pk))
-    return claimed
+    _finish(upload, lease, PlanImportStatus.DONE, [])

@@ -4,6 +4,7 @@ worker, and a load that runs while the test kills and restarts them."""
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
 import signal
 import socket
@@ -59,7 +60,7 @@ class Topology:
             "DATABASE_URL": f"postgres://postgres@127.0.0.1:{self.pg_port}/maintplan",
             "REDIS_URL": f"redis://127.0.0.1:{self.redis_port}/0",
             "API_KEY_THROTTLE_RATE": f"{RATE_LIMIT}/minute",
-            "IMPORT_STALE_SECONDS": "5",
+            "IMPORT_LEASE_SECONDS": "5",
             "MAINTPLAN_DATA_DIR": str(workdir / "data"),
             "LOG_LEVEL": "WARNING",
             "WEB_CONCURRENCY": "2",
@@ -162,8 +163,13 @@ class Topology:
 
     def start(self, name: str) -> None:
         log = open(self.workdir / f"{name}.log", "ab")  # noqa: SIM115 - closed with the process
-        if name == "worker":
-            command = [PYTHON, "manage.py", "db_worker", "--interval", "0.2"]
+        if name == "worker":  # the Procfile's worker line
+            command = [
+                "sh",
+                "-c",
+                f"{shlex.quote(PYTHON)} manage.py resume_jobs && "
+                f"exec {shlex.quote(PYTHON)} manage.py db_worker --interval 0.2",
+            ]
         else:
             command = [
                 PYTHON,

@@ -1,5 +1,5 @@
-"""The daily key job on the worker: started once, it runs and enqueues its next run a day
-later, once however often it is started."""
+"""The daily key job on the worker: a periodic job of the worker's tick (jobs.registry), run
+once it is due, then due again a day later."""
 
 from __future__ import annotations
 
@@ -15,26 +15,30 @@ from django_tasks_db.models import DBTaskResult
 
 from integrations.models import ApiKey
 from integrations.services import api_key_create
+from jobs.models import JobSchedule
+from jobs.tasks import TICK, jobs_tick_start
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def test_the_worker_runs_the_key_job_and_schedules_the_next_day(user: Any) -> None:
+def test_the_worker_runs_the_key_job_and_it_is_due_again_a_day_later(user: Any) -> None:
     api_key, _raw = api_key_create(user=user, name="Soon")
     now = timezone.now()
     ApiKey.objects.filter(pk=api_key.pk).update(
         created_at=now - timedelta(days=80), expires_at=now + timedelta(days=5)
     )
-    for _ in range(2):  # started twice: one job
-        call_command("api_key_notices", "--enqueue", stdout=io.StringIO())
+    jobs_tick_start(now=now - TICK)  # a worker started a tick ago: the first tick is due
+    call_command("resume_jobs", stdout=io.StringIO())  # another worker starting: one chain
     assert DBTaskResult.objects.count() == 1
 
     call_command("db_worker", "--batch", "--no-startup-delay", verbosity=0)
 
     assert [m.subject for m in mail.outbox] == ["Your Maintplan API key “Soon” expires in 7 days"]
+    schedule = JobSchedule.objects.get(name="integrations.api_key_notices")
+    assert timedelta(hours=23) < schedule.due_at - now < timedelta(hours=25)
+    assert schedule.lease_expires_at is None
     done, queued = DBTaskResult.objects.order_by("enqueued_at")
     assert done.status == "SUCCESSFUL"
-    assert queued.status == "READY"
-    assert queued.task_path == "integrations.tasks.api_key_notices"
+    assert (queued.status, queued.task_path) == ("READY", "jobs.tasks.jobs_tick")
     assert queued.run_after is not None
-    assert timedelta(hours=23) < queued.run_after - now < timedelta(hours=25)
+    assert TICK - timedelta(seconds=30) < queued.run_after - now < TICK + timedelta(seconds=30)

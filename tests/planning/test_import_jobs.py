@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from datetime import timedelta
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -16,6 +17,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
+from jobs.leases import lease_claim
 from planning.importers import jobs
 from planning.models import Action, Plan, PlanImport, PlanImportFormat, PlanImportStatus
 from planning.tasks import plan_imports_resume
@@ -170,15 +172,14 @@ def test_a_run_killed_half_way_leaves_no_plan_and_the_run_again_makes_exactly_on
     assert not Plan.objects.exists() and not Action.objects.exists()
     upload.refresh_from_db()
     assert upload.status == PlanImportStatus.CHECKING  # as a killed worker leaves it
-    assert plan_imports_resume() == 0  # not yet stale: it might be alive
+    assert plan_imports_resume() == 0  # its lease runs: it might be alive
     PlanImport.objects.filter(pk=upload.pk).update(
-        started_at=timezone.now() - timedelta(seconds=settings.IMPORT_STALE_SECONDS + 1)
+        lease_expires_at=timezone.now() - timedelta(seconds=1)  # no renewal since
     )
-    caches["progress"].clear()  # no heartbeat since
 
     assert plan_imports_resume() == 1
     assert plan_imports_resume() == 0  # claimed once
-    # the job enqueued on commit: run it as the worker would
+    # the job queued with the take-over: run it as the worker would
     jobs.plan_import_run(import_id=str(upload.pk))
     jobs.plan_import_run(import_id=str(upload.pk))  # and a duplicate run changes nothing
 
@@ -188,13 +189,49 @@ def test_a_run_killed_half_way_leaves_no_plan_and_the_run_again_makes_exactly_on
     assert upload.status == PlanImportStatus.DONE and upload.plan == plan and upload.attempts == 2
 
 
+def test_a_running_import_renews_its_lease_so_it_is_never_taken_for_dead(
+    user: Any, monkeypatch: pytest.MonkeyPatch, settings: Any
+) -> None:
+    settings.IMPORT_LEASE_SECONDS = 3
+    clock = [timezone.now()]
+
+    def now() -> Any:  # every look at the clock of jobs.leases is a second later
+        clock[0] += timedelta(seconds=1)
+        return clock[0]
+
+    monkeypatch.setattr("jobs.leases.timezone", SimpleNamespace(now=now))
+    _report_every_10_rows(monkeypatch)
+    upload = _upload(user, _plan_json(nodes=30, actions_per_node=2))
+    taken_over: list[int] = []
+    report_written = jobs._JobObserver.written
+
+    def written_then_resume(self: Any, done: int, total: int) -> None:
+        report_written(self, done, total)
+        taken_over.append(plan_imports_resume())  # seconds after the claim: it is renewed
+
+    monkeypatch.setattr(jobs._JobObserver, "written", written_then_resume)
+
+    jobs.plan_import_run(import_id=str(upload.pk))
+
+    assert len(taken_over) > 3 and set(taken_over) == {0}
+    upload.refresh_from_db()
+    assert upload.status == PlanImportStatus.DONE and upload.lease_expires_at is None
+    assert upload.started_at is not None
+    assert clock[0] - upload.started_at > timedelta(seconds=3 * 3)  # three leases long
+
+
 def test_a_second_run_that_writes_after_the_first_linked_its_plan_rolls_back(user: Any) -> None:
     upload = _upload(user, _plan_json())
     read_by_the_second_run = PlanImport.objects.get(pk=upload.pk)  # before the first ends
     jobs.plan_import_run(import_id=str(upload.pk))
+    # as if the first run had lost its lease to the second before it linked its plan
+    lease = lease_claim(PlanImport.objects.all(), pk=upload.pk, duration=timedelta(minutes=1))
+    assert lease is not None
 
     with pytest.raises(jobs._AlreadyImported):
-        jobs._plan_read_and_write(read_by_the_second_run, jobs._JobObserver(read_by_the_second_run))
+        jobs._plan_read_and_write(
+            read_by_the_second_run, jobs._JobObserver(read_by_the_second_run, lease)
+        )
 
     assert Plan.objects.count() == 1
 
@@ -213,20 +250,15 @@ def test_an_import_that_keeps_dying_fails_with_a_message(user: Any, settings: An
 def test_polling_a_dead_import_runs_it_again(client: Client, user: Any, settings: Any) -> None:
     upload = _upload(user, _plan_json())
     PlanImport.objects.filter(pk=upload.pk).update(
-        status=PlanImportStatus.CHECKING,
-        started_at=timezone.now() - timedelta(seconds=settings.IMPORT_STALE_SECONDS + 1),
+        status=PlanImportStatus.CHECKING, lease_expires_at=timezone.now() - timedelta(seconds=1)
     )
     client.force_login(user)
     url = reverse("planning:plan_import_progress", args=[upload.pk])
 
-    with pytest.MonkeyPatch.context() as patch:
-        enqueued: list[str] = []
-        patch.setattr(
-            "planning.tasks.plan_import_enqueue", lambda *, import_id: enqueued.append(import_id)
-        )
-        state = client.get(url).json()
+    state = client.get(url).json()
 
-    assert enqueued == [str(upload.pk)]
+    queued = DBTaskResult.objects.filter(task_path="planning.tasks.plan_import_job")
+    assert [job.args_kwargs["kwargs"]["import_id"] for job in queued] == [str(upload.pk)]
     assert state == {
         "status": "checking",
         "label": "Checking rows",

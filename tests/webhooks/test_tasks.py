@@ -175,7 +175,8 @@ def test_the_secret_survives_a_rotated_secret_key_kept_as_fallback(
 def test_a_delivery_whose_worker_died_mid_attempt_is_taken_up_and_delivered(
     endpoint: WebhookEndpoint, receiver: Receiver
 ) -> None:
-    from webhooks.tasks import ATTEMPT_LEASE, webhook_deliveries_resume
+    from jobs.registry import jobs_resume
+    from webhooks.tasks import ATTEMPT_LEASE
 
     endpoint_test_event_send(endpoint=endpoint)
     DBTaskResult.objects.all().delete()  # the worker took the first job ...
@@ -183,12 +184,12 @@ def test_a_delivery_whose_worker_died_mid_attempt_is_taken_up_and_delivered(
     claimed_at = timezone.now() - ATTEMPT_LEASE * 3
     # ... claimed attempt 1 and was killed before recording it
     WebhookDelivery.objects.filter(pk=delivery.pk).update(
-        attempts=1, next_attempt_at=claimed_at + ATTEMPT_LEASE
+        attempts=1, lease_expires_at=claimed_at + ATTEMPT_LEASE
     )
-    assert webhook_deliveries_resume(now=claimed_at + ATTEMPT_LEASE) == 0  # not yet overdue
+    assert jobs_resume(now=claimed_at + ATTEMPT_LEASE)["webhook deliveries"] == 0  # still held
 
-    assert webhook_deliveries_resume() == 1
-    assert webhook_deliveries_resume() == 0  # taken up once
+    assert jobs_resume()["webhook deliveries"] == 1
+    assert jobs_resume()["webhook deliveries"] == 0  # taken up once
 
     lost = WebhookAttempt.objects.get()
     assert (lost.number, lost.error) == (1, "the worker stopped during the attempt")
@@ -209,14 +210,14 @@ def test_resume_jobs_takes_up_stale_work_and_keeps_one_periodic_run_queued(
 
     endpoint_test_event_send(endpoint=endpoint)
     DBTaskResult.objects.all().delete()
-    WebhookDelivery.objects.update(attempts=1, next_attempt_at=timezone.now() - ATTEMPT_LEASE * 2)
+    WebhookDelivery.objects.update(attempts=1, lease_expires_at=timezone.now() - ATTEMPT_LEASE)
 
     out = StringIO()
     call_command("resume_jobs", stdout=out)
     call_command("resume_jobs", stdout=StringIO())  # a second worker starting
 
-    assert "Taken up: 0 import(s), 1 webhook delivery(ies)." in out.getvalue()
-    periodic = DBTaskResult.objects.filter(task_path="webhooks.tasks.stale_jobs_resume")
+    assert "Taken up: plan imports 0, webhook deliveries 1." in out.getvalue()
+    periodic = DBTaskResult.objects.filter(task_path="jobs.tasks.jobs_tick")
     assert periodic.count() == 1
     deliveries = DBTaskResult.objects.filter(task_path="webhooks.tasks.webhook_deliver")
     assert [job.args_kwargs["kwargs"]["attempt"] for job in deliveries] == [2]
