@@ -60,9 +60,6 @@ SECTIONS = (
     "Health",
     "Caching",
 )
-# Names docs/design.md already uses that the other branches of issue 19 bring; once a name
-# exists, its test below fails: take it out of this set.
-PENDING = frozenset({"lease_expires_at"})
 
 
 @cache
@@ -345,8 +342,6 @@ def prose_problems(path: str, prose: Prose) -> Iterator[str]:
             continue
         name, called = match.group(1), match.group(2)
         parts = name.split(".")
-        if name in PENDING or parts[-1] in PENDING:
-            continue
         if len(parts) > 1:
             if parts[0] in words.classes and parts[-1] not in words.words:
                 yield f"{where}: `{name}`: no {parts[-1]} in the project's code"
@@ -383,12 +378,6 @@ def test_every_reference_points_at_something_that_exists() -> None:
 
 def test_the_design_has_the_agreed_sections() -> None:
     assert [s for s in SECTIONS if s not in _design()] == []
-
-
-@pytest.mark.parametrize("name", sorted(PENDING))
-def test_a_pending_name_does_not_exist_yet(name: str) -> None:
-    """A name of PENDING that now exists in the code is to be taken out of PENDING."""
-    assert name not in vocabulary().words
 
 
 @pytest.mark.parametrize(
