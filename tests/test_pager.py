@@ -29,7 +29,7 @@ from webhooks.models import WebhookAttempt, WebhookDelivery
 pytestmark = pytest.mark.django_db
 
 PAGE_SIZES = [
-    "planning.views._pages.ACTIONS_PER_PAGE",
+    "planning.pages.ACTIONS_PER_PAGE",
     "planning.views.projects.PROJECTS_PER_PAGE",
     "planning.views.projects.PROJECT_ACTIONS_PER_PAGE",
     "planning.suggestions.views.BUILDINGS_PER_PAGE",
