@@ -12,6 +12,7 @@ died is taken up. One design for every kind of background work (docs/design.md "
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
@@ -23,6 +24,7 @@ from django.utils import timezone
 from jobs.models import Leased
 
 L = TypeVar("L", bound=Leased)
+logger = logging.getLogger(__name__)
 
 
 class LeaseLost(Exception):
@@ -36,17 +38,21 @@ class Lease:
         self.rows = rows  # the one leased row, by primary key
         self.expires_at = expires_at
         self.duration = duration
+        # Every expiry this process wrote: a renewal made inside a transaction that rolled back
+        # leaves the row at an earlier one, which is still ours.
+        self._written = {expires_at}
+
+    def _held(self) -> QuerySet[Any]:
+        return self.rows.filter(lease_expires_at__in=self._written)
 
     def renew(self, *, now: datetime | None = None, **changes: Any) -> None:
         """Extends the lease to `now + duration` (writing `changes` with it); raises LeaseLost
         if it is no longer held. An expired lease that nobody took over is still held."""
         expires_at = (now or timezone.now()) + self.duration
-        renewed = self.rows.filter(lease_expires_at=self.expires_at).update(
-            lease_expires_at=expires_at, **changes
-        )
-        if not renewed:
+        if not self._held().update(lease_expires_at=expires_at, **changes):
             raise LeaseLost
         self.expires_at = expires_at
+        self._written.add(expires_at)
 
     def keep(self, *, now: datetime | None = None) -> None:
         """The heartbeat of a long job: renews once a third of the lease has passed (call it
@@ -59,11 +65,7 @@ class Lease:
     def release(self, **changes: Any) -> bool:
         """Frees the row, writing `changes` (the outcome) in the same UPDATE; False (nothing
         written) if the lease was lost meanwhile: the worker that took it over records it."""
-        return bool(
-            self.rows.filter(lease_expires_at=self.expires_at).update(
-                lease_expires_at=None, **changes
-            )
-        )
+        return bool(self._held().update(lease_expires_at=None, **changes))
 
 
 def lease_claim(
@@ -104,14 +106,19 @@ def leases_resume(
     manager = rows.model._default_manager
     taken = 0
     for pk, held in leases_expired(rows, now=now).values_list("pk", "lease_expires_at"):
-        with transaction.atomic():
-            locked = rows.select_for_update(skip_locked=True, of=("self",))
-            row = locked.filter(pk=pk, lease_expires_at=held).first()
-            if row is None or not manager.filter(pk=pk, lease_expires_at=held).update(
-                lease_expires_at=None
-            ):
-                continue  # renewed, released, taken by another resumer, or in a live transaction
-            row.lease_expires_at = None
-            resume(row)
+        try:
+            with transaction.atomic():
+                locked = rows.select_for_update(skip_locked=True, of=("self",))
+                row = locked.filter(pk=pk, lease_expires_at=held).first()
+                if row is None or not manager.filter(pk=pk, lease_expires_at=held).update(
+                    lease_expires_at=None
+                ):
+                    continue  # renewed, released, taken by another resumer, or in a live one
+                row.lease_expires_at = None
+                resume(row)
+        except Exception:
+            # One row that cannot be resumed (its transaction rolled back) stops no other row.
+            logger.exception("could not resume %s %s", rows.model.__name__, pk)
+            continue
         taken += 1
     return taken

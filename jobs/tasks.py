@@ -45,8 +45,10 @@ def jobs_tick(*, held_until: str) -> None:
         except LeaseLost:
             return  # another chain took over: this one ends here
         _tick_enqueue(chain, run_after=now + TICK)
-    jobs_resume(now=now)
-    periodic_jobs_run(now=now)
+    try:
+        jobs_resume(now=now)
+    finally:
+        periodic_jobs_run(now=now)
 
 
 def jobs_tick_start(*, now: datetime | None = None) -> bool:

@@ -273,6 +273,7 @@ def _plan_import_run(upload: PlanImport, lease: Lease) -> None:
             raise
     observer.send(status=PlanImportStatus.SYNCING, force=True)
     _statistics_refresh(rows=observer.report["total"])
+    lease.renew()  # a whole lease for the first sync, however long the statistics took
     try:
         suggestion_sync(plan=plan)
     except Exception:  # the plan is in; its first list will sync it

@@ -202,7 +202,7 @@ def steps(topology: Topology, a: int, b: int) -> None:
         f"20,000-node upload ({len(large.read_bytes()) >> 20} MiB): POST {took * 1000:.0f} ms, "
         f"120,000 rows checked in {until_writing:.1f} s; worker killed at "
         f"{at_kill['status']} ({at_kill['rows_written']} rows written), started again: import "
-        f"finished {rows:.1f} s later (IMPORT_LEASE_SECONDS=5 before the run again); plans: "
+        f"finished {rows:.1f} s later (IMPORT_LEASE_SECONDS=15 before the run again); plans: "
         f"{counts}"
     )
     check(counts == "[(20000, 100000)]", "not exactly one complete plan")

@@ -60,7 +60,7 @@ class Topology:
             "DATABASE_URL": f"postgres://postgres@127.0.0.1:{self.pg_port}/maintplan",
             "REDIS_URL": f"redis://127.0.0.1:{self.redis_port}/0",
             "API_KEY_THROTTLE_RATE": f"{RATE_LIMIT}/minute",
-            "IMPORT_LEASE_SECONDS": "5",
+            "IMPORT_LEASE_SECONDS": "15",
             "MAINTPLAN_DATA_DIR": str(workdir / "data"),
             "LOG_LEVEL": "WARNING",
             "WEB_CONCURRENCY": "2",

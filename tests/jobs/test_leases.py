@@ -178,3 +178,34 @@ def test_a_row_locked_by_its_holders_open_transaction_is_not_taken_over(t0: date
         done.set()
         thread.join()
     assert _resumed(now=timezone.now()) == []  # the renewal is committed now
+
+
+def test_a_row_whose_resume_fails_stops_no_other_row(t0: datetime) -> None:
+    for name in ("broken", "fine"):
+        JobSchedule.objects.create(name=name, due_at=t0, lease_expires_at=t0)
+    taken: list[str] = []
+
+    def resume(row: JobSchedule) -> None:
+        if row.pk == "broken":
+            raise RuntimeError("cannot queue this one")
+        taken.append(row.pk)
+
+    count = leases_resume(JobSchedule.objects.all(), resume=resume, now=t0 + MINUTE)
+
+    assert (count, taken) == (1, ["fine"])
+    # the failed take-over rolled back: the row is still expired, for the next tick
+    assert JobSchedule.objects.get(pk="broken").lease_expires_at == t0
+
+
+def test_a_renewal_rolled_back_with_its_transaction_leaves_the_lease_held(
+    row: JobSchedule, t0: datetime
+) -> None:
+    lease = _claim(now=t0)
+    assert lease is not None
+    with pytest.raises(RuntimeError), transaction.atomic():
+        lease.renew(now=t0 + MINUTE / 2)
+        raise RuntimeError("the work's transaction fails")
+
+    assert lease.release(due_at=t0 + 5 * MINUTE)
+    row.refresh_from_db()
+    assert (row.lease_expires_at, row.due_at) == (None, t0 + 5 * MINUTE)

@@ -236,6 +236,25 @@ def test_a_second_run_that_writes_after_the_first_linked_its_plan_rolls_back(use
     assert Plan.objects.count() == 1
 
 
+def test_an_import_that_fails_after_renewing_its_lease_in_the_write_is_recorded_failed(
+    user: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The last progress report renews the lease inside the write's transaction, which the
+    # failure rolls back: the lease the run holds is then the one before that renewal.
+    upload = _upload(user, _plan_json())
+
+    def link_fails(self: Any, plan: Plan) -> None:
+        raise RuntimeError("the link step broke")
+
+    monkeypatch.setattr(jobs._JobObserver, "plan_written", link_fails)
+    with pytest.raises(RuntimeError):
+        jobs.plan_import_run(import_id=str(upload.pk))
+
+    upload.refresh_from_db()
+    assert (upload.status, upload.lease_expires_at) == (PlanImportStatus.FAILED, None)
+    assert "failed on our side" in upload.problems[0] and not Plan.objects.exists()
+
+
 def test_an_import_that_keeps_dying_fails_with_a_message(user: Any, settings: Any) -> None:
     upload = _upload(user, _plan_json())
     PlanImport.objects.filter(pk=upload.pk).update(attempts=settings.IMPORT_MAX_ATTEMPTS)
