@@ -11,9 +11,11 @@ receiver's own writes commit or roll back with the change. Receivers (connected 
 `AppConfig.ready()`): the sync queue (planning.tasks, on commit, data changes only) and the
 webhooks' outbox (suggestion changes). A write that raises changes, sends and queues nothing.
 
-A `plan_write` opened inside another one for the same plan (Apply calls `action_update`) joins
-it in a savepoint: when it succeeds its changes are the outer write's, so one change sends one
-signal and queues at most one sync.
+A `plan_write` opened directly inside another one for the same plan (Apply calls
+`action_update`) joins it in a savepoint: when it succeeds its changes are the outer write's, so
+one change sends one signal and queues at most one sync. One opened inside a caller's own
+`atomic()` within the outer write finishes on its own, so a rollback of that block takes its
+signal and version with it.
 """
 
 from __future__ import annotations
@@ -64,6 +66,9 @@ class PlanWrite:
     # Further columns of the plan row, set in the same UPDATE as the version (the sync's).
     plan_updates: dict[str, Any] = field(default_factory=dict)
     version_raised: bool = False
+    # How many savepoints were open inside this write's transaction when it began: a write of
+    # the same plan opened directly inside it (one savepoint deeper) joins it.
+    depth: int = 0
 
     def suggestions_changed(self, changes: Iterable[tuple[str, UUID]]) -> None:
         """Records suggestion changes of this write, `(SuggestionChange value, id)` pairs."""
@@ -120,11 +125,14 @@ def plan_write(
             plan_id=plan_id,
             data_changed=data_changed,
             locked=plan_lock(plan_id=plan_id, fields=fields),
+            depth=len(transaction.get_connection().savepoint_ids),
         )
-        if outer is not None:
+        if outer is not None and write.depth == outer.depth + 1:
             yield write
             outer._join(write)
             return
+        # Not directly inside a write of this plan (or inside one through a savepoint of the
+        # caller's, which may roll back on its own): this write finishes on its own.
         token = _open_writes.set({**opened, key: write})
         try:
             yield write

@@ -254,3 +254,24 @@ def test_an_inner_write_that_fails_leaves_the_outer_one_as_it_was(
         {"plan_id": plan.pk, "data_changed": False, "suggestion_changes": (("dismissed", node.pk),)}
     ]
     assert callbacks == []
+
+
+def test_an_inner_write_in_a_block_the_caller_rolls_back_leaves_no_trace(
+    plan: Plan, django_capture_on_commit_callbacks: Any
+) -> None:
+    node = StructureNodeFactory.create(plan=plan, name="Roof")
+    before = version(plan)
+
+    with (
+        django_capture_on_commit_callbacks() as callbacks,
+        plan_write(plan_id=plan.pk, data_changed=False),
+        pytest.raises(RuntimeError),
+        transaction.atomic(),
+    ):
+        services.node_rename(node=node, name="Attic")  # succeeds, then its block fails
+        raise RuntimeError("the caller's block fails after the rename")
+
+    node.refresh_from_db()
+    assert node.name == "Roof"
+    # no version raised and no sync queued for it (its receivers' writes rolled back with it)
+    assert version(plan) == before and callbacks == []
