@@ -166,40 +166,34 @@ def _deviation_action(suggestion: Suggestion, fix: str) -> tuple[Action, Any]:
     return action, found[1]
 
 
-def suggestion_apply_cost(*, suggestion: Suggestion) -> tuple[Suggestion, Action]:
-    """Sets the deviating action's estimated cost to the reference (unit cost x quantity) and
-    resolves the suggestion (`applied`), in one transaction."""
+def _deviation_apply(suggestion: Suggestion, fix: str) -> tuple[Suggestion, Action]:
+    """Sets the deviating action's `fix` ("cost": the estimated cost, "year": the planned year)
+    to the reference and resolves the suggestion (`applied`), in one transaction."""
     with plan_write(plan_id=suggestion.plan_id, data_changed=True) as write:
         suggestion = _open_locked(suggestion)
-        action, reference = _deviation_action(suggestion, "cost")
+        action, reference = _deviation_action(suggestion, fix)
         action_update(
             action=action,
             node=action.node,
             title=action.title,
             kind=action.kind,
-            planned_year=action.planned_year,
-            estimated_cost=reference,
+            planned_year=reference if fix == "year" else action.planned_year,
+            estimated_cost=reference if fix == "cost" else action.estimated_cost,
             project=action.project,
         )
         return _resolve_applied(write, suggestion), action
+
+
+def suggestion_apply_cost(*, suggestion: Suggestion) -> tuple[Suggestion, Action]:
+    """Sets the deviating action's estimated cost to the reference (unit cost x quantity) and
+    resolves the suggestion (`applied`)."""
+    return _deviation_apply(suggestion, "cost")
 
 
 def suggestion_apply_due_year(*, suggestion: Suggestion) -> tuple[Suggestion, Action]:
     """Moves the deviating action to the year its replacement is due (install year + service
-    life) and resolves the suggestion (`applied`), in one transaction."""
-    with plan_write(plan_id=suggestion.plan_id, data_changed=True) as write:
-        suggestion = _open_locked(suggestion)
-        action, due_year = _deviation_action(suggestion, "year")
-        action_update(
-            action=action,
-            node=action.node,
-            title=action.title,
-            kind=action.kind,
-            planned_year=due_year,
-            estimated_cost=action.estimated_cost,
-            project=action.project,
-        )
-        return _resolve_applied(write, suggestion), action
+    life) and resolves the suggestion (`applied`)."""
+    return _deviation_apply(suggestion, "year")
 
 
 def suggestion_apply_code(*, suggestion: Suggestion, code_id: Any) -> Suggestion:
