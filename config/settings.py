@@ -1,9 +1,9 @@
 """Maintplan settings, read from the environment.
 
 Every variable has a default that is safe for local use (`make run`); a production deployment
-sets at least DJANGO_DEBUG=false, DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS and DATABASE_URL.
-With debug off the process refuses to start on the development secret key (see README,
-"Configuration").
+sets at least DJANGO_DEBUG=false, DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS, DATABASE_URL and
+DJANGO_EMAIL_BACKEND. With debug off the process refuses to start on the development secret key
+or an email backend that writes mail to the console or a file (see README, "Configuration").
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
 from config.env import env_bool, env_choice, env_int, env_list, env_str
+from config.mail import email_backend_writes_locally
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 DATA_DIR = Path(env_str("MAINTPLAN_DATA_DIR", str(BASE_DIR / "data")))
@@ -211,12 +212,21 @@ AUTH_PASSWORD_VALIDATORS = [
 
 # --- Email (password reset, key expiry reminders, disabled webhooks): console unless set -----
 EMAIL_BACKEND = env_str("DJANGO_EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+# A reset email's link logs its reader in: with debug off, mail written to stdout (the default)
+# or to a file would hand it to whoever reads the logs, so the process does not start.
+if not DEBUG and email_backend_writes_locally(EMAIL_BACKEND):
+    raise ImproperlyConfigured(
+        f"DJANGO_DEBUG is off but the email backend {EMAIL_BACKEND!r} writes mail to the console "
+        "or a file, password reset links included. Set DJANGO_EMAIL_BACKEND to "
+        "django.core.mail.backends.smtp.EmailBackend and EMAIL_HOST/EMAIL_PORT to your server."
+    )
 EMAIL_HOST = env_str("EMAIL_HOST", "localhost")
 EMAIL_PORT = env_int("EMAIL_PORT", 25, minimum=1)
 EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
-# Where links in emails point (the address people open the web app at).
+# Where links in emails point (the address people open the web app at; config.mail.site_link):
+# never the Host header of the request that caused the email.
 SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Maintplan <maintplan@localhost>")
 
