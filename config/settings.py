@@ -308,6 +308,10 @@ MAINTPLAN_THROTTLE_RATES = {
     # The members form's "add by email" per account: its answer tells whether an email has an
     # account, so it must not serve as an oracle.
     "member_add": env_str("MEMBER_ADD_THROTTLE_RATE", "30/hour"),
+    # Password reset requests (accounts.throttles): per client address, and per email as typed
+    # from any address, counted whether or not an account has it.
+    "password_reset_address": env_str("PASSWORD_RESET_ADDRESS_THROTTLE_RATE", "10/hour"),
+    "password_reset_account": env_str("PASSWORD_RESET_ACCOUNT_THROTTLE_RATE", "3/hour"),
 }
 API_KEY_PREFIX = env_str("API_KEY_PREFIX", "mpk_")
 API_ACCESS_REQUIRES_GRANT = env_bool("API_ACCESS_REQUIRES_GRANT", True)
