@@ -180,19 +180,23 @@ LOGIN_REDIRECT_URL = "planning:plan_list"
 LOGOUT_REDIRECT_URL = "accounts:login"
 # Every password check (web login, JSON login, admin login) goes through django-axes first: after
 # LOGIN_FAILURE_LIMIT failures of one (account, address) pair, that pair is locked out for
-# LOGIN_LOCKOUT_MINUTES. The counters live in the default cache (Redis with REDIS_URL), so every
-# app server sees the same count; without REDIS_URL maintplan.W001 already warns at --deploy,
-# which is why axes' own per-process-cache warning is silenced.
+# LOGIN_LOCKOUT_MINUTES. Across addresses, from LOGIN_ACCOUNT_FAILURE_LIMIT failures of one
+# account (forgotten a day after the last) each failure refuses the account everywhere for a
+# minute, doubling up to LOGIN_ACCOUNT_MAX_DELAY_MINUTES; a password reset lifts it
+# (accounts.lockout). The counters live in the default cache (Redis with REDIS_URL), so every
+# app server sees the same count; without REDIS_URL maintplan.W001 warns at --deploy.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 # Lines of Profile > Security log older than this are deleted by `manage.py api_key_notices`.
 SECURITY_LOG_DAYS = env_int("SECURITY_LOG_DAYS", 90, minimum=1)
-AXES_HANDLER = "axes.handlers.cache.AxesCacheHandler"
+AXES_HANDLER = "accounts.lockout.AccountCeilingCacheHandler"
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 10, minimum=1)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_LOCKOUT_MINUTES", 15, minimum=1))
+LOGIN_ACCOUNT_FAILURE_LIMIT = env_int("LOGIN_ACCOUNT_FAILURE_LIMIT", 30, minimum=1)
+LOGIN_ACCOUNT_MAX_DELAY_MINUTES = env_int("LOGIN_ACCOUNT_MAX_DELAY_MINUTES", 60, minimum=1)
 # A refused attempt during the lockout does not extend it (the Retry-After stays true).
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_RESET_ON_SUCCESS = True
@@ -202,7 +206,6 @@ AXES_LOCKOUT_CALLABLE = "accounts.lockout.lockout_response"
 AXES_VERBOSE = False
 # The attempts live in the cache, so axes' admin pages (its database tables) would stay empty.
 AXES_ENABLE_ADMIN = False
-SILENCED_SYSTEM_CHECKS = ["axes.W001"]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
