@@ -1,7 +1,8 @@
 from django.contrib.auth import views as auth_views
-from django.urls import path, reverse_lazy
+from django.urls import path
 
 from accounts import views
+from accounts.password_reset import PasswordResetConfirmView, PasswordResetRequestView
 
 app_name = "accounts"
 
@@ -9,17 +10,9 @@ urlpatterns = [
     path("login/", views.login_page, name="login"),
     path("register/", views.register_page, name="register"),
     path("logout/", views.logout_page, name="logout"),
-    # Password reset by email: Django's own views, our templates.
-    path(
-        "password-reset/",
-        auth_views.PasswordResetView.as_view(
-            template_name="accounts/password_reset.html",
-            email_template_name="accounts/password_reset_email.txt",
-            subject_template_name="accounts/password_reset_subject.txt",
-            success_url=reverse_lazy("accounts:password_reset_done"),
-        ),
-        name="password_reset",
-    ),
+    # Password reset by email: Django's views and templates of ours, throttled, with links from
+    # SITE_URL, and lifting the login lockouts once done (accounts.password_reset).
+    path("password-reset/", PasswordResetRequestView.as_view(), name="password_reset"),
     path(
         "password-reset/sent/",
         auth_views.PasswordResetDoneView.as_view(template_name="accounts/password_reset_sent.html"),
@@ -27,10 +20,7 @@ urlpatterns = [
     ),
     path(
         "reset/<uidb64>/<token>/",
-        auth_views.PasswordResetConfirmView.as_view(
-            template_name="accounts/password_reset_confirm.html",
-            success_url=reverse_lazy("accounts:password_reset_complete"),
-        ),
+        PasswordResetConfirmView.as_view(),
         name="password_reset_confirm",
     ),
     path(

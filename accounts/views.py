@@ -21,6 +21,7 @@ from accounts.forms import LoginForm, RegistrationForm
 from accounts.models import User
 from accounts.selectors import security_events_for_user
 from accounts.services import user_register
+from accounts.throttles import throttled_page
 from api.throttling import ClientAddressThrottle
 
 
@@ -33,16 +34,6 @@ def _next_url(request: HttpRequest) -> str:
     return "/plans/"
 
 
-def _throttled(request: HttpRequest) -> HttpResponse | None:
-    throttle = ClientAddressThrottle()
-    if throttle.allow_request(request, None):  # type: ignore[arg-type]
-        return None
-    wait = int(throttle.wait() or 60)
-    response = render(request, "accounts/throttled.html", {"wait": wait}, status=429)
-    response["Retry-After"] = str(wait)
-    return response
-
-
 @sensitive_post_parameters("password")
 @csrf_protect
 @never_cache
@@ -51,7 +42,7 @@ def login_page(request: HttpRequest) -> HttpResponse:
         return redirect(_next_url(request))
     form = LoginForm(request=request)
     if request.method == "POST":
-        if (limited := _throttled(request)) is not None:
+        if (limited := throttled_page(request, ClientAddressThrottle())) is not None:
             return limited
         form = LoginForm(request.POST, request=request)
         if form.is_valid() and form.user is not None:
@@ -66,7 +57,7 @@ def login_page(request: HttpRequest) -> HttpResponse:
 def register_page(request: HttpRequest) -> HttpResponse:
     form = RegistrationForm()
     if request.method == "POST":
-        if (limited := _throttled(request)) is not None:
+        if (limited := throttled_page(request, ClientAddressThrottle())) is not None:
             return limited
         form = RegistrationForm(request.POST)
         if form.is_valid():

@@ -34,6 +34,11 @@ def server_environment(settings_module: str = "config.settings") -> dict[str, st
         DJANGO_SECURE_SSL_REDIRECT="false",
         DJANGO_SECURE_COOKIES="false",
         DJANGO_HSTS_SECONDS="0",
+        # Debug off refuses the console email backend; nothing measured here sends mail, and
+        # SMTP to a port nobody listens on would fail loudly if something did.
+        DJANGO_EMAIL_BACKEND="django.core.mail.backends.smtp.EmailBackend",
+        EMAIL_HOST="127.0.0.1",
+        EMAIL_PORT=str(free_port()),
         # The throttle still runs (cache read and write per request) but never refuses.
         API_KEY_THROTTLE_RATE="100000000/second",
         API_USER_THROTTLE_RATE="100000000/second",

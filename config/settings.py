@@ -1,9 +1,9 @@
 """Maintplan settings, read from the environment.
 
 Every variable has a default that is safe for local use (`make run`); a production deployment
-sets at least DJANGO_DEBUG=false, DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS and DATABASE_URL.
-With debug off the process refuses to start on the development secret key (see README,
-"Configuration").
+sets at least DJANGO_DEBUG=false, DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS, DATABASE_URL and
+DJANGO_EMAIL_BACKEND. With debug off the process refuses to start on the development secret key
+or an email backend that writes mail to the console or a file (see README, "Configuration").
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
 from config.env import env_bool, env_choice, env_int, env_list, env_str
+from config.mail import email_backend_writes_locally
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 DATA_DIR = Path(env_str("MAINTPLAN_DATA_DIR", str(BASE_DIR / "data")))
@@ -179,19 +180,23 @@ LOGIN_REDIRECT_URL = "planning:plan_list"
 LOGOUT_REDIRECT_URL = "accounts:login"
 # Every password check (web login, JSON login, admin login) goes through django-axes first: after
 # LOGIN_FAILURE_LIMIT failures of one (account, address) pair, that pair is locked out for
-# LOGIN_LOCKOUT_MINUTES. The counters live in the default cache (Redis with REDIS_URL), so every
-# app server sees the same count; without REDIS_URL maintplan.W001 already warns at --deploy,
-# which is why axes' own per-process-cache warning is silenced.
+# LOGIN_LOCKOUT_MINUTES. Across addresses, from LOGIN_ACCOUNT_FAILURE_LIMIT failures of one
+# account (forgotten a day after the last) each failure refuses the account everywhere for a
+# minute, doubling up to LOGIN_ACCOUNT_MAX_DELAY_MINUTES; a password reset lifts it
+# (accounts.lockout). The counters live in the default cache (Redis with REDIS_URL), so every
+# app server sees the same count; without REDIS_URL maintplan.W001 warns at --deploy.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 # Lines of Profile > Security log older than this are deleted by `manage.py api_key_notices`.
 SECURITY_LOG_DAYS = env_int("SECURITY_LOG_DAYS", 90, minimum=1)
-AXES_HANDLER = "axes.handlers.cache.AxesCacheHandler"
+AXES_HANDLER = "accounts.lockout.AccountCeilingCacheHandler"
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 10, minimum=1)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_LOCKOUT_MINUTES", 15, minimum=1))
+LOGIN_ACCOUNT_FAILURE_LIMIT = env_int("LOGIN_ACCOUNT_FAILURE_LIMIT", 30, minimum=1)
+LOGIN_ACCOUNT_MAX_DELAY_MINUTES = env_int("LOGIN_ACCOUNT_MAX_DELAY_MINUTES", 60, minimum=1)
 # A refused attempt during the lockout does not extend it (the Retry-After stays true).
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_RESET_ON_SUCCESS = True
@@ -201,7 +206,6 @@ AXES_LOCKOUT_CALLABLE = "accounts.lockout.lockout_response"
 AXES_VERBOSE = False
 # The attempts live in the cache, so axes' admin pages (its database tables) would stay empty.
 AXES_ENABLE_ADMIN = False
-SILENCED_SYSTEM_CHECKS = ["axes.W001"]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -211,12 +215,21 @@ AUTH_PASSWORD_VALIDATORS = [
 
 # --- Email (password reset, key expiry reminders, disabled webhooks): console unless set -----
 EMAIL_BACKEND = env_str("DJANGO_EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+# A reset email's link logs its reader in: with debug off, mail written to stdout (the default)
+# or to a file would hand it to whoever reads the logs, so the process does not start.
+if not DEBUG and email_backend_writes_locally(EMAIL_BACKEND):
+    raise ImproperlyConfigured(
+        f"DJANGO_DEBUG is off but the email backend {EMAIL_BACKEND!r} writes mail to the console "
+        "or a file, password reset links included. Set DJANGO_EMAIL_BACKEND to "
+        "django.core.mail.backends.smtp.EmailBackend and EMAIL_HOST/EMAIL_PORT to your server."
+    )
 EMAIL_HOST = env_str("EMAIL_HOST", "localhost")
 EMAIL_PORT = env_int("EMAIL_PORT", 25, minimum=1)
 EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
-# Where links in emails point (the address people open the web app at).
+# Where links in emails point (the address people open the web app at; config.mail.site_link):
+# never the Host header of the request that caused the email.
 SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Maintplan <maintplan@localhost>")
 
@@ -298,6 +311,10 @@ MAINTPLAN_THROTTLE_RATES = {
     # The members form's "add by email" per account: its answer tells whether an email has an
     # account, so it must not serve as an oracle.
     "member_add": env_str("MEMBER_ADD_THROTTLE_RATE", "30/hour"),
+    # Password reset requests (accounts.throttles): per client address, and per email as typed
+    # from any address, counted whether or not an account has it.
+    "password_reset_address": env_str("PASSWORD_RESET_ADDRESS_THROTTLE_RATE", "10/hour"),
+    "password_reset_account": env_str("PASSWORD_RESET_ACCOUNT_THROTTLE_RATE", "3/hour"),
 }
 API_KEY_PREFIX = env_str("API_KEY_PREFIX", "mpk_")
 API_ACCESS_REQUIRES_GRANT = env_bool("API_ACCESS_REQUIRES_GRANT", True)

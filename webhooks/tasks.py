@@ -28,6 +28,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django_tasks import task
 
+from config.mail import site_link
 from jobs.leases import Lease, LeaseLost, lease_claim
 from webhooks.delivery import PostOutcome, post
 from webhooks.events import EVENT_TYPE_TEST
@@ -193,7 +194,7 @@ def _record(
 
 def _disabled_email(*, endpoint_id: UUID) -> None:
     endpoint = WebhookEndpoint.objects.select_related("owner").get(pk=endpoint_id)
-    page = reverse("webhooks:endpoint_detail", args=[endpoint.pk])
+    page = site_link(reverse("webhooks:endpoint_detail", args=[endpoint.pk]))
     try:
         send_mail(
             subject="Maintplan: a webhook endpoint was disabled",

@@ -3,7 +3,10 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from django.core import mail
 
 from tests.config.test_redis_cache import redis_url  # noqa: F401 (fixture)
 from tests.config.test_settings import PRODUCTION_ENV, run_django
@@ -133,3 +136,125 @@ def test_lockouts_are_shared_between_processes_through_redis(redis_url):  # noqa
 
     assert result.returncode == 0, result.stderr
     assert result.stdout.split()[-1] == "False"
+
+
+# --- The ceiling per account across addresses (accounts.lockout) ----------------------------
+ACCOUNT_LIMIT = 5
+NEW_PASSWORD = "quince-harbour-lantern-42"
+
+
+@pytest.fixture
+def clock(monkeypatch, settings):
+    """The lockout's clock, moved forward by hand; the account ceiling is ACCOUNT_LIMIT."""
+    settings.LOGIN_ACCOUNT_FAILURE_LIMIT = ACCOUNT_LIMIT
+    now = [1_800_000_000.0]
+    monkeypatch.setattr("accounts.lockout._now", lambda: now[0])
+
+    def advance(seconds):
+        now[0] += seconds
+
+    return advance
+
+
+def fail_from_many_addresses(client, email, failures):
+    """`failures` wrong passwords, each from its own address (no pair gets near its limit)."""
+    return [web_login(client, email, address=f"198.51.100.{n}") for n in range(failures)]
+
+
+@pytest.mark.parametrize(
+    ("failures", "seconds"),
+    [(29, 0), (30, 60), (31, 120), (32, 240), (35, 1920), (36, 3600), (37, 3600), (10**6, 3600)],
+)
+def test_the_account_delay_starts_at_the_limit_doubles_and_stops_at_the_maximum(
+    settings, failures, seconds
+):
+    from accounts.lockout import account_delay_seconds
+
+    settings.LOGIN_ACCOUNT_FAILURE_LIMIT, settings.LOGIN_ACCOUNT_MAX_DELAY_MINUTES = 30, 60
+
+    assert account_delay_seconds(failures=failures) == seconds
+
+
+def test_failures_from_many_addresses_lock_the_account_everywhere(client, user, clock):
+    answers = fail_from_many_addresses(client, user.email, ACCOUNT_LIMIT)
+
+    assert [a.status_code for a in answers] == [200] * (ACCOUNT_LIMIT - 1) + [429]
+    owner = web_login(client, user.email, TEST_PASSWORD, address="192.0.2.77")
+    assert owner.status_code == 429
+    assert int(owner["Retry-After"]) == 60
+    page = owner.content.decode()
+    assert "Too many failed logins for this account. Try again in 1 minutes." in page
+    assert 'href="/accounts/password-reset/"' in page
+    assert "_auth_user_id" not in client.session
+    assert_envelope(
+        json_login(client, user.email, TEST_PASSWORD, "192.0.2.78"), 429, "auth.locked_out"
+    )
+
+
+def test_the_delay_doubles_with_each_failure_after_it(client, user, clock):
+    fail_from_many_addresses(client, user.email, ACCOUNT_LIMIT)
+    clock(61)
+    assert web_login(client, user.email, address="192.0.2.1").status_code == 429
+    assert int(web_login(client, user.email, TEST_PASSWORD, "192.0.2.2")["Retry-After"]) == 120
+    clock(121)
+
+    assert int(web_login(client, user.email, address="192.0.2.3")["Retry-After"]) == 240
+
+
+def test_attempts_refused_during_the_delay_are_not_counted(client, user, clock):
+    fail_from_many_addresses(client, user.email, ACCOUNT_LIMIT)
+    for n in range(5):
+        assert web_login(client, user.email, address=f"192.0.2.{n}").status_code == 429
+    clock(61)
+
+    assert web_login(client, user.email, TEST_PASSWORD, "192.0.2.50").status_code == 302
+    client.logout()
+    assert int(web_login(client, user.email, address="192.0.2.51")["Retry-After"]) == 120
+
+
+def test_a_successful_login_does_not_give_guessers_a_fresh_allowance(client, user, clock):
+    fail_from_many_addresses(client, user.email, ACCOUNT_LIMIT - 1)
+    assert web_login(client, user.email, TEST_PASSWORD, "192.0.2.10").status_code == 302
+    client.logout()
+
+    assert web_login(client, user.email, address="192.0.2.11").status_code == 429
+
+
+def test_an_email_without_an_account_is_counted_the_same(client, user, clock):
+    def answers(email):
+        return [a.status_code for a in fail_from_many_addresses(client, email, ACCOUNT_LIMIT + 1)]
+
+    assert answers(user.email) == answers("nobody@example.com") == [200] * 4 + [429, 429]
+
+
+def test_a_password_reset_lets_the_owner_back_in_while_guessers_stay_locked(
+    client, user, clock, settings
+):
+    settings.LOGIN_ACCOUNT_FAILURE_LIMIT = account_limit = 2 * LIMIT + 2
+    owner_address, guesser_address = "192.0.2.200", "192.0.2.201"
+    for _ in range(LIMIT):  # someone behind the owner's NAT guessed
+        web_login(client, user.email, address=owner_address)
+    for _ in range(LIMIT):
+        web_login(client, user.email, address=guesser_address)
+    answers = fail_from_many_addresses(client, user.email, 2)
+    assert [a.status_code for a in answers] == [200, 429]  # both pairs and the account locked
+    assert web_login(client, user.email, TEST_PASSWORD, owner_address).status_code == 429
+
+    # The reset page is not locked: the owner asks for a link and chooses a new password.
+    client.post("/accounts/password-reset/", {"email": user.email}, REMOTE_ADDR=owner_address)
+    link = re.search(r"https?://[^/]+(/accounts/reset/\S+)", str(mail.outbox[-1].body))
+    assert link is not None
+    form = client.get(link.group(1), REMOTE_ADDR=owner_address)
+    done = client.post(
+        form["Location"],
+        {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD},
+        REMOTE_ADDR=owner_address,
+    )
+    assert done.status_code == 302 and done["Location"] == "/accounts/reset/done/"
+
+    assert web_login(client, user.email, NEW_PASSWORD, owner_address).status_code == 302
+    client.logout()
+    assert web_login(client, user.email, NEW_PASSWORD, guesser_address).status_code == 429
+    # The count across addresses starts again from nothing.
+    answers = fail_from_many_addresses(client, user.email, account_limit - 1)
+    assert {a.status_code for a in answers} == {200}

@@ -17,6 +17,7 @@ PRODUCTION_ENV = {
     "DJANGO_ALLOWED_HOSTS": "maintplan.example.com",
     "DATABASE_URL": "sqlite:////tmp/maintplan-settings-test.sqlite3",
     "REDIS_URL": "redis://127.0.0.1:6379/0",
+    "DJANGO_EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
 }
 
 

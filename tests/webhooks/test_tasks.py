@@ -8,6 +8,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.core import mail
 from django.test import Client
 from django.utils import timezone
@@ -141,6 +142,8 @@ def test_3_days_of_failures_disable_the_endpoint_email_the_owner_and_show_a_bann
     (email,) = mail.outbox
     assert email.to == [endpoint.owner.email]
     assert endpoint.url in email.body
+    # The link to the endpoint's page is whole, from SITE_URL (config.mail.site_link).
+    assert f"({settings.SITE_URL}/profile/integrations/webhooks/{endpoint.pk}/)" in email.body
     client.force_login(endpoint.owner)
     page = client.get("/profile/integrations/webhooks/").content.decode()
     assert "A webhook endpoint was disabled" in page
