@@ -28,6 +28,7 @@ BEARER_CHALLENGE = {"WWW-Authenticate": 'Bearer realm="api"'}
 # password login and its session cookie, not a Bearer key.
 PASSWORD_CHALLENGE = {"WWW-Authenticate": 'Session realm="maintplan"'}
 PASSWORD_ERRORS = {"auth.invalid_credentials"}
+ERROR_CACHE_CONTROL = "no-store"
 
 # messageKey -> (HTTP status, default message): the vocabulary of docs/design.md "Errors".
 ERROR_CATALOG: dict[str, tuple[int, str]] = {
@@ -58,6 +59,11 @@ ERROR_CATALOG: dict[str, tuple[int, str]] = {
     "routing.method_not_allowed": (405, "This method is not allowed on this route."),
     "routing.not_acceptable": (406, "This route answers with application/json only."),
     "request.too_large": (413, "The request body is too large for this API."),
+    "request.length_required": (
+        411,
+        "Send the request body with a Content-Length header: this server cannot read a body "
+        "sent in chunks.",
+    ),
     "transport.https_required": (
         403,
         "This API answers over HTTPS only. The request was not processed; if it carried a key, "
@@ -96,6 +102,10 @@ class ApiError(Exception):
         if status == 401:  # RFC 9110: every 401 names the scheme that would work
             challenge = PASSWORD_CHALLENGE if message_key in PASSWORD_ERRORS else BEARER_CHALLENGE
             self.headers.setdefault("WWW-Authenticate", challenge["WWW-Authenticate"])
+        # No cache keeps an error: a shared one would answer the next client's GET with this
+        # client's 401 or 429, and a private one would hide the fix (a new key, a new plan).
+        # Every error envelope is made from an ApiError, so this is the one place that says so.
+        self.headers.setdefault("Cache-Control", ERROR_CACHE_CONTROL)
         super().__init__(message_key)
 
 

@@ -31,6 +31,7 @@ AUTH_ERRORS = {
     403: ["auth.account_inactive", "auth.api_access_disabled", "transport.https_required"],
     405: ["routing.method_not_allowed"],
     406: ["routing.not_acceptable"],
+    411: ["request.length_required"],
     413: ["request.too_large"],
     429: ["throttle.rate_limited"],
     500: ["server.error"],
@@ -138,6 +139,13 @@ _TRACE_HEADER = {
         "schema": {"type": "string"},
     }
 }
+_ERROR_HEADERS = {
+    "Cache-Control": {
+        "description": "`no-store` on every error: no cache may keep one (api.errors.ApiError).",
+        "schema": {"type": "string"},
+        "required": True,
+    }
+}
 _STATUS_HEADERS: dict[str, dict[str, Any]] = {
     "401": {
         "WWW-Authenticate": {
@@ -157,14 +165,15 @@ _STATUS_HEADERS: dict[str, dict[str, Any]] = {
 
 
 def add_response_headers(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
-    """POSTPROCESSING_HOOK: document X-Request-ID, WWW-Authenticate and Retry-After, and the
-    headers an operation declared with `response_headers`."""
+    """POSTPROCESSING_HOOK: document X-Request-ID, WWW-Authenticate, Retry-After and the
+    errors' Cache-Control, and the headers an operation declared with `response_headers`."""
     for operations in result.get("paths", {}).values():
         for operation in operations.values():
             own = operation.pop(_HEADERS_EXTENSION, {})
             for status, response in operation.get("responses", {}).items():
                 response["headers"] = {
                     **_TRACE_HEADER,
+                    **(_ERROR_HEADERS if status.isdigit() and int(status) >= 400 else {}),
                     **_STATUS_HEADERS.get(status, {}),
                     **own.get(status, {}),
                 }

@@ -50,6 +50,23 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in raw.split(",") if item.strip()]
 
 
+def env_ports(name: str, default: list[int]) -> frozenset[int]:
+    """A comma-separated list of TCP ports (1-65535), e.g. ``443,8443``; unset or empty gives
+    ``default``. Anything else (a word, an empty item, a port out of range) is refused."""
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return frozenset(default)
+    ports: set[int] = set()
+    for item in raw.split(","):
+        text = item.strip()
+        if not (text.isascii() and text.isdigit() and 1 <= int(text) <= 65535):
+            raise ImproperlyConfigured(
+                f"{name} must be comma-separated port numbers (1-65535), got {raw!r}"
+            )
+        ports.add(int(text))
+    return frozenset(ports)
+
+
 def env_choice(name: str, default: str, choices: set[str]) -> str:
     value = os.environ.get(name, default).strip().upper()
     if value not in choices:

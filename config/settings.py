@@ -14,7 +14,7 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from config.env import env_bool, env_choice, env_int, env_list, env_str
+from config.env import env_bool, env_choice, env_int, env_list, env_ports, env_str
 from config.mail import email_backend_writes_locally
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -333,6 +333,8 @@ IMPORT_MAX_BYTES = env_int("IMPORT_MAX_BYTES", 32 * 1024 * 1024, minimum=1)
 # Off: only https URLs whose host resolves to public addresses (checked at save and at each
 # delivery). On, for development and tests: http and loopback/private receivers too.
 WEBHOOK_ALLOW_PRIVATE_TARGETS = env_bool("WEBHOOK_ALLOW_PRIVATE_TARGETS", False)
+# The ports a webhook URL may name while private targets are off (webhooks.targets).
+WEBHOOK_ALLOWED_PORTS = env_ports("WEBHOOK_ALLOWED_PORTS", [443, 8443])
 
 # --- Plan size (docs/design.md "Limits"): imports, additions and generate_plan stop here -----
 PLAN_MAX_NODES = env_int("PLAN_MAX_NODES", 50_000, minimum=1)

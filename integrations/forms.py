@@ -115,3 +115,17 @@ class ApiKeyRollForm(forms.Form):
         help_text="Time to put the new key in place. Afterwards the old key answers 401 "
         "auth.api_key_expired.",
     )
+
+    def __init__(self, *args: Any, at_limit: bool = False, **kwargs: Any) -> None:
+        """``at_limit``: the account already has API_KEYS_MAX_ACTIVE live keys, so only a roll
+        without grace is possible (integrations.services.api_key_roll refuses the others);
+        the form then starts on “None” and says why."""
+        super().__init__(*args, **kwargs)
+        if at_limit:
+            grace = self.fields["grace"]
+            grace.initial = "0"
+            grace.help_text = (
+                "You have the most live keys an account may have, a rolled key in its grace "
+                "included: the old key can only stop now. To keep it working for a while, "
+                "revoke a key you no longer use first."
+            )

@@ -6,6 +6,7 @@ import uuid
 
 from django.conf import settings
 from django.shortcuts import get_object_or_404
+from django.utils import timezone
 
 from accounts.models import User
 from integrations.models import ApiKey, ApiKeyQuerySet
@@ -13,6 +14,15 @@ from integrations.models import ApiKey, ApiKeyQuerySet
 
 def api_key_list(*, user: User) -> ApiKeyQuerySet:
     return ApiKey.objects.owned_by(user).prefetch_related("plans")
+
+
+def api_keys_at_limit(*, user: User) -> bool:
+    """Whether the account has API_KEYS_MAX_ACTIVE live keys (a rolled key in its grace
+    included), so that neither a new key nor a roll with a grace fits. A hint for screens;
+    the services decide under a lock."""
+    live = ApiKey.objects.owned_by(user).active_at(timezone.now()).count()
+    limit: int = settings.API_KEYS_MAX_ACTIVE
+    return live >= limit
 
 
 def api_key_get(*, user: User, api_key_id: uuid.UUID) -> ApiKey:

@@ -47,10 +47,8 @@ def api_key_create(
     it (not a log line, not the database). Refused beyond API_KEYS_MAX_ACTIVE active keys.
     """
     now = timezone.now()
-    # The owner's row lock serialises two creations of one account, so the limit holds.
-    User.objects.select_for_update().filter(pk=user.pk).first()
     limit: int = settings.API_KEYS_MAX_ACTIVE
-    if ApiKey.objects.owned_by(user).active_at(now).count() >= limit:
+    if _live_keys_locked(user=user, now=now) >= limit:
         raise ValidationError(
             f"You already have {limit} active keys, the most one account may have. "
             "Revoke a key you no longer use, then create the new one."
@@ -64,6 +62,15 @@ def api_key_create(
         api_key_id=api_key.pk,
     )
     return api_key, raw
+
+
+def _live_keys_locked(*, user: User, now: datetime) -> int:
+    """How many keys of ``user`` work at ``now`` (a rolled key in its grace included), under
+    the owner's row lock: creations and rolls of one account are serialised by it, so two of
+    them cannot both see room for one more key. Call it inside a transaction, before locking
+    any key row (always the owner first, then a key: one order, no deadlock)."""
+    User.objects.select_for_update().filter(pk=user.pk).first()
+    return ApiKey.objects.owned_by(user).active_at(now).count()
 
 
 def _key_insert(
@@ -102,19 +109,35 @@ def _key_insert(
     return api_key, raw
 
 
+def roll_over_limit_message(*, limit: int) -> str:
+    """What the roll form says when a grace would take the account past the limit."""
+    return (
+        f"You have {limit} live keys, the most one account may have (a rolled key still in its "
+        "grace counts), so the old key cannot keep working beside the new one. Choose “None” "
+        "to replace it at once, or revoke a key you no longer use first."
+    )
+
+
 @transaction.atomic
 def api_key_roll(
     *, api_key: ApiKey, grace: timedelta, ip_address: str | None = None
 ) -> tuple[ApiKey, str]:
     """Replaces a working key: a new key with the same name, lifetime and plans (its raw value
     returned, once), while the old one keeps working for ``grace`` (zero: it stops now) and
-    then answers ``auth.api_key_expired``. The new key does not count against the active limit
-    while the old one is in its grace: a roll replaces, it does not add.
+    then answers ``auth.api_key_expired``.
+
+    An old key in its grace is a live key: it counts against API_KEYS_MAX_ACTIVE like any
+    other, so a roll with a grace needs room for one more live key and is refused at the limit
+    (ValidationError on ``grace``); a roll without grace replaces the key and always may.
     """
     now = timezone.now()
+    live = _live_keys_locked(user=api_key.owner, now=now)
     old = ApiKey.objects.select_for_update().get(pk=api_key.pk)
     if old.state_at(now) is not ApiKey.State.ACTIVE or old.rolled_at is not None:
         raise ValidationError("Only a working key that has not been rolled yet can be rolled.")
+    limit: int = settings.API_KEYS_MAX_ACTIVE
+    if grace > timedelta(0) and live >= limit:
+        raise ValidationError({"grace": roll_over_limit_message(limit=limit)})
     lifetime = old.expires_at - old.created_at if old.expires_at is not None else None
     new, raw = _key_insert(
         user=old.owner,

@@ -30,7 +30,12 @@ from accounts.shown_once import (
 from api.throttling import client_address
 from integrations.forms import ApiKeyCreateForm, ApiKeyRollForm
 from integrations.models import ApiKey
-from integrations.selectors import api_access_granted, api_key_get, api_key_list
+from integrations.selectors import (
+    api_access_granted,
+    api_key_get,
+    api_key_list,
+    api_keys_at_limit,
+)
 from integrations.services import api_key_create, api_key_revoke, api_key_roll
 
 GUIDE = Path(settings.BASE_DIR) / "docs" / "integrators.md"
@@ -117,7 +122,10 @@ def api_key_created_page(request: HttpRequest, api_key_id: uuid.UUID) -> HttpRes
 @require_http_methods(["GET", "POST"])
 def api_key_roll_page(request: HttpRequest, api_key_id: uuid.UUID) -> HttpResponse:
     api_key = api_key_get(user=_owner(request), api_key_id=api_key_id)
-    form = ApiKeyRollForm(request.POST if request.method == "POST" else None)
+    form = ApiKeyRollForm(
+        request.POST if request.method == "POST" else None,
+        at_limit=api_keys_at_limit(user=api_key.owner),
+    )
     if request.method == "POST" and form.is_valid():
         try:
             new_key, raw_key = api_key_roll(

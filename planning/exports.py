@@ -4,7 +4,8 @@ XLSX downloads.
 Cells are neutralised for spreadsheets: a text that Excel or LibreOffice would read as a formula
 (first character `=`, `+`, `-`, `@`, or a tab / carriage return before one) is written with a
 leading apostrophe, so a node named `=HYPERLINK("...")` stays text (OWASP "CSV injection").
-Amounts are numbers in XLSX and plain decimals ("1234.50") in CSV.
+Amounts are numbers in XLSX and plain decimals ("1234.50") in CSV, where every text cell is quoted
+(see `as_csv`).
 
 Paths and buildings come from one read of the plan's nodes (planning.tree's structure rows), so an
 export of 100,000 actions makes a fixed number of queries.
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from decimal import Decimal
@@ -134,13 +136,39 @@ def budget_rows(*, plan: Plan) -> Iterator[tuple[Any, ...]]:
     yield ("Total", *year_totals, sum(year_totals, Decimal(0)).quantize(CENT))
 
 
+# In a CSV cell, a formula character after a separator some spreadsheet may split on (comma,
+# semicolon, tab, line break), past any spaces, quotes and further separators: see as_csv.
+CSV_FORMULA_AFTER_SEPARATOR = re.compile(r"([,;\t\r\n][,;\t\r\n \"]*)(?=[=+\-@])")
+
+
 def as_csv(rows: Iterable[tuple[Any, ...]]) -> bytes:
-    """UTF-8 with a byte-order mark, which Excel needs to read accents right."""
+    """UTF-8 with a byte-order mark, which Excel needs to read accents right.
+
+    A spreadsheet reads a CSV with its locale's separator (a semicolon in most of Europe), so
+    no cell may turn into a formula whichever of comma, semicolon or tab splits it:
+
+    - every text cell is quoted, numbers are not (``QUOTE_NONNUMERIC``; Python's default quotes
+      only cells with a comma, and left ``Roof;=HYPERLINK(B1);`` bare);
+    - each cell is neutralised as above, and so is a formula character that follows a
+      separator inside a cell (``Fix;@SUM(A1)`` is written ``Fix;'@SUM(A1)``): a reader
+      splitting on another separator than ours sees our quotes only around a line's first
+      cell and starts a new cell at such a separator, and the apostrophe then leads it.
+
+    Any CSV reader, the plan import's included, reads the quoted cells back as written.
+    """
     buffer = io.StringIO()
-    writer = csv.writer(buffer)
+    writer = csv.writer(buffer, quoting=csv.QUOTE_NONNUMERIC)
     for row in rows:
-        writer.writerow([spreadsheet_safe(value) for value in row])
+        writer.writerow([_csv_safe(value) for value in row])
     return ("\ufeff" + buffer.getvalue()).encode()
+
+
+def _csv_safe(value: Any) -> Any:
+    value = spreadsheet_safe(value)
+    # search first: a match is rare, and sub alone costs 1 µs a cell even without one.
+    if isinstance(value, str) and CSV_FORMULA_AFTER_SEPARATOR.search(value):
+        return CSV_FORMULA_AFTER_SEPARATOR.sub(r"\1'", value)
+    return value
 
 
 def as_xlsx(rows: Iterable[tuple[Any, ...]], *, title: str) -> bytes:

@@ -9,8 +9,9 @@ ENVELOPE_FIELDS = {"success", "message", "messageKey", "data", "traceId"}
 
 def assert_envelope(response: Any, status: int, message_key: str) -> dict[str, Any]:
     """Asserts the status, the envelope's shape, success (from the status), the messageKey, the
-    trace id echoed in X-Request-ID, and for errors `data: null` (field errors aside) and the
-    challenge of every 401 (Bearer, or Session for the password login). Returns the body."""
+    trace id echoed in X-Request-ID, and for errors `data: null` (field errors aside),
+    `Cache-Control: no-store` and the challenge of every 401 (Bearer, or Session for the
+    password login). Returns the body."""
     body: dict[str, Any] = response.json()
     assert response.status_code == status, body
     assert response["Content-Type"].startswith("application/json")
@@ -28,6 +29,8 @@ def assert_envelope(response: Any, status: int, message_key: str) -> dict[str, A
         assert response["WWW-Authenticate"].startswith("Session")
     elif status == 401:
         assert response["WWW-Authenticate"].startswith("Bearer")
+    if status >= 400:  # no cache may keep an error (api.errors.ApiError)
+        assert "no-store" in response["Cache-Control"].split(", ")
     if "Allow" in response:
         assert "OPTIONS" not in response["Allow"]  # OPTIONS is a 405 here
     return body

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import http.client
 import json
 import logging
 from typing import Any
@@ -13,6 +14,7 @@ from django.contrib.auth import get_user_model
 from django.core.signals import request_started
 from django.db import close_old_connections
 from django.test import Client
+from django.test.client import ClientHandler
 
 from integrations.models import ApiKey
 from tests.envelope import assert_envelope
@@ -228,3 +230,152 @@ def test_chunked_body_within_the_limit_goes_on_to_routing() -> None:
 
     assert status == 404
     assert json.loads(body)["messageKey"] == "routing.not_found"
+
+
+def test_chunked_body_reaches_the_view_under_asgi() -> None:
+    """Issue 27, point 10: DRF reads no body without a Content-Length, so a chunked one was
+    parsed as empty (`not json {{{` -> 200 on the session check). The login route parses
+    the body before it asks the database, which this ASGI call cannot reach from its thread."""
+    status, headers, body = _asgi_post_chunked(LOGIN_URL, [b"not ", b"json {{{"])
+
+    assert (status, json.loads(body)["messageKey"]) == (400, "validation.malformed_json")
+    assert headers["cache-control"] == "no-store"
+
+
+# --- a chunked body through gunicorn's WSGI environ, and a server that cannot read one -------
+
+
+class _NoSocket:
+    def send(self, data: bytes) -> None: ...
+
+    def sendall(self, data: bytes) -> None: ...
+
+
+class _Answer:
+    """A Django response with `json()`, as tests.envelope.assert_envelope reads one."""
+
+    def __init__(self, response: Any) -> None:
+        self.response = response
+        self.status_code = response.status_code
+        self.content = response.content
+
+    def __getitem__(self, name: str) -> str:
+        return str(self.response[name])
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.response
+
+    def json(self) -> Any:
+        return json.loads(self.content)
+
+
+def _chunked_request(path: str, chunks: list[bytes], headers: dict[str, str]) -> bytes:
+    head = [f"POST {path} HTTP/1.1", "Host: testserver", "Transfer-Encoding: chunked"]
+    head += [f"{name}: {value}" for name, value in headers.items()]
+    body = b"".join(b"%x\r\n%s\r\n" % (len(chunk), chunk) for chunk in chunks) + b"0\r\n\r\n"
+    return ("\r\n".join(head) + "\r\n\r\n").encode() + body
+
+
+def _through_gunicorn(raw: bytes, *, terminated: bool = True) -> _Answer:
+    """Parses `raw` with gunicorn's own request parser and builds the WSGI environ exactly as
+    a gunicorn worker does (chunks decoded, no CONTENT_LENGTH, `wsgi.input_terminated`), then
+    runs Django's handler on it (the test client's, which leaves this test's database
+    connection open). `terminated=False` drops the flag, as a server that does not decode
+    chunks (wsgiref, runserver) passes the request."""
+    from gunicorn.config import Config
+    from gunicorn.http import wsgi as gunicorn_wsgi
+    from gunicorn.http.parser import RequestParser
+
+    cfg = Config()
+    peer = ("127.0.0.1", 50000)
+    request = next(iter(RequestParser(cfg, iter([raw]), peer)))
+    _response, environ = gunicorn_wsgi.create(request, _NoSocket(), peer, ("testserver", 80), cfg)
+    assert environ["wsgi.input_terminated"] is True and "CONTENT_LENGTH" not in environ
+    if not terminated:
+        del environ["wsgi.input_terminated"]
+    return _Answer(ClientHandler(enforce_csrf_checks=False)(environ))
+
+
+def test_a_chunked_body_under_gunicorn_is_read(raw_key: str) -> None:
+    """Issue 27, point 10: `not json {{{` in chunks was a 200, the body read as empty."""
+    auth = {"Authorization": f"Bearer {raw_key}", "Content-Type": "application/json"}
+
+    malformed = _through_gunicorn(_chunked_request(SESSION_CHECK_URL, [b"not ", b"json {{{"], auth))
+    valid = _through_gunicorn(_chunked_request(SESSION_CHECK_URL, [b'{"a"', b": 1}"], auth))
+
+    assert_envelope(malformed, 400, "validation.malformed_json")  # Cache-Control: no-store
+    assert_envelope(valid, 200, "auth.api_key_valid")
+
+
+def test_a_chunked_login_under_gunicorn_logs_in(user: Any, settings: Any) -> None:
+    settings.API_MAX_BODY_BYTES = 1024
+    credentials = json.dumps({"email": user.email, "password": TEST_PASSWORD}).encode()
+    chunks = [credentials[:10], credentials[10:]]
+
+    answer = _through_gunicorn(
+        _chunked_request(LOGIN_URL, chunks, {"Content-Type": "application/json"})
+    )
+
+    assert_envelope(answer, 200, "auth.logged_in")
+    user.refresh_from_db()
+    assert user.last_login is not None
+
+
+def test_a_chunked_body_over_the_limit_under_gunicorn_is_413_and_the_key_is_not_used(
+    api_key_and_raw: tuple[ApiKey, str],
+) -> None:
+    api_key, raw = api_key_and_raw
+    auth = {"Authorization": f"Bearer {raw}", "Content-Type": "application/json"}
+    chunks = [b'{"padding": "', b"x" * LIMIT, b'"}']
+
+    answer = _through_gunicorn(_chunked_request(SESSION_CHECK_URL, chunks, auth))
+
+    assert_envelope(answer, 413, "request.too_large")
+    api_key.refresh_from_db()
+    assert api_key.last_used_at is None
+
+
+def test_a_chunked_body_of_exactly_the_limit_under_gunicorn_is_read(raw_key: str) -> None:
+    auth = {"Authorization": f"Bearer {raw_key}", "Content-Type": "application/json"}
+    body = _json_of_size(LIMIT).encode()
+
+    answer = _through_gunicorn(_chunked_request(SESSION_CHECK_URL, [body[:7], body[7:]], auth))
+
+    assert_envelope(answer, 200, "auth.api_key_valid")
+
+
+@pytest.mark.parametrize("path", [SESSION_CHECK_URL, UNKNOWN_URL])
+def test_a_server_that_cannot_end_a_chunked_body_gets_411(raw_key: str, path: str) -> None:
+    auth = {"Authorization": f"Bearer {raw_key}", "Content-Type": "application/json"}
+
+    answer = _through_gunicorn(_chunked_request(path, [b"{}"], auth), terminated=False)
+
+    body = assert_envelope(answer, 411, "request.length_required")
+    assert "Content-Length" in body["message"]
+
+
+def test_the_development_server_answers_a_chunked_body_with_411(live_server: Any) -> None:
+    """Django's own server (runserver, the tests' live server) does not decode chunks: a raw
+    chunked request gets the 411 envelope, not a body read as empty."""
+    host, port = live_server.url.removeprefix("http://").split(":")
+    connection = http.client.HTTPConnection(host, int(port), timeout=10)
+    try:
+        connection.putrequest("POST", UNKNOWN_URL)
+        connection.putheader("Transfer-Encoding", "chunked")
+        connection.putheader("Content-Type", "application/json")
+        connection.endheaders()
+        connection.send(b"2\r\n{}\r\n0\r\n\r\n")
+        response = connection.getresponse()
+        status, cache_control, body = (
+            response.status,
+            response.getheader("Cache-Control"),
+            json.loads(response.read()),
+        )
+    finally:
+        connection.close()
+
+    assert (status, body["messageKey"], cache_control) == (
+        411,
+        "request.length_required",
+        "no-store",
+    )

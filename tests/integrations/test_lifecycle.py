@@ -102,6 +102,58 @@ def test_a_revoked_key_cannot_be_rolled(api_key_and_raw: tuple[ApiKey, str]) -> 
     assert ApiKey.objects.count() == 1
 
 
+def _live_keys(user: Any) -> int:
+    return ApiKey.objects.owned_by(user).active_at(timezone.now()).count()
+
+
+def test_rolling_with_a_grace_never_takes_the_account_past_the_active_limit(
+    api_user: Any, settings: Any
+) -> None:
+    """Issue 27, point 6: rolling every key of a full account with a grace made 2 x the limit
+    of live keys (27 of 20 in the probe); a key in its grace is a live key."""
+    from django.core.exceptions import ValidationError
+
+    settings.API_KEYS_MAX_ACTIVE = 3
+    keys = [api_key_create(user=api_user, name=f"k{i}")[0] for i in range(3)]
+
+    for api_key in keys:
+        with pytest.raises(ValidationError) as refused:
+            api_key_roll(api_key=api_key, grace=timedelta(hours=1))
+        assert "revoke a key" in refused.value.message_dict["grace"][0]
+
+    assert _live_keys(api_user) == 3
+    assert ApiKey.objects.count() == 3
+    assert all(ApiKey.objects.get(pk=k.pk).rolled_at is None for k in keys)
+
+
+def test_a_roll_with_a_grace_needs_room_for_one_more_live_key(api_user: Any, settings: Any) -> None:
+    from django.core.exceptions import ValidationError
+
+    settings.API_KEYS_MAX_ACTIVE = 2
+    first, _raw = api_key_create(user=api_user, name="ERP")
+
+    second, _raw = api_key_roll(api_key=first, grace=timedelta(hours=1))  # 2 live: fits
+
+    assert _live_keys(api_user) == 2
+    # The old key in its grace still counts: neither a new key nor another graceful roll fits.
+    with pytest.raises(ValidationError, match="already have 2 active keys"):
+        api_key_create(user=api_user, name="more")
+    with pytest.raises(ValidationError):
+        api_key_roll(api_key=second, grace=timedelta(days=7))
+    assert _live_keys(api_user) == 2
+
+
+def test_a_roll_without_grace_replaces_the_key_even_at_the_limit(
+    api_user: Any, settings: Any
+) -> None:
+    settings.API_KEYS_MAX_ACTIVE = 1
+    old, _raw = api_key_create(user=api_user, name="ERP")
+
+    new, _raw = api_key_roll(api_key=old, grace=timedelta(0))
+
+    assert list(ApiKey.objects.owned_by(api_user).active_at(timezone.now())) == [new]
+
+
 # --- reminders -------------------------------------------------------------------------------
 
 

@@ -316,6 +316,32 @@ def test_roll_shows_the_new_key_once_and_keeps_the_old_for_the_grace(
     assert ApiKey.objects.count() == 2
 
 
+def test_roll_at_the_active_limit_says_why_instead_of_adding_a_key(
+    logged_in: Client, user: Any, settings: Any
+) -> None:
+    settings.API_KEYS_MAX_ACTIVE = 2
+    old, _raw = api_key_create(user=user, name="ERP")
+    api_key_create(user=user, name="Monitoring")
+    url = reverse("integrations:api_key_roll", args=[old.pk])
+
+    page = logged_in.get(url).content.decode()
+    assert re.search(r'<option value="0" selected>', page)  # the one choice that fits
+    assert "revoke a key you no longer use first" in page
+
+    response = logged_in.post(url, {"grace": "604800"})
+
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "You have 2 live keys, the most one account may have" in html
+    assert "revoke a key you no longer use first" in html
+    assert ApiKey.objects.count() == 2
+    old.refresh_from_db()
+    assert old.rolled_at is None
+    # Without grace the roll replaces the key and goes through.
+    assert logged_in.post(url, {"grace": "0"}).status_code == 302
+    assert ApiKey.objects.active_at(timezone.now()).count() == 2
+
+
 def test_the_list_says_dates_relatively_with_the_exact_time_on_hover(
     logged_in: Client, user: Any
 ) -> None:

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import ipaddress
 import socket
 from typing import Any
 
 import pytest
 
+from tests.webhooks.factories import endpoint_for
+from webhooks.events import endpoint_test_event_send
+from webhooks.models import WebhookAttempt, WebhookDelivery, WebhookEndpoint
 from webhooks.targets import TargetRefused, target_check
+from webhooks.tasks import webhook_deliver
 
 
 @pytest.fixture
@@ -112,3 +117,133 @@ def test_with_private_targets_allowed_loopback_http_passes_but_metadata_never(
     assert target_check("http://127.0.0.1:9000/in").addresses == ("127.0.0.1",)
     with pytest.raises(TargetRefused, match="cloud metadata"):
         target_check("http://169.254.169.254/latest/meta-data/")
+
+
+# --- IPv6 forms of IPv4 addresses, and the IANA ranges Python 3.11 calls global (issue 27) ---
+
+
+@pytest.mark.parametrize(
+    ("address", "reason"),
+    [
+        # NAT64 (RFC 6052): a translator delivers to the IPv4 address in the last 32 bits.
+        ("64:ff9b::7f00:1", r"a loopback address \(127\.0\.0\.1 inside 64:ff9b::7f00:1\)"),
+        ("64:ff9b::a00:1", r"a private or reserved address \(10\.0\.0\.1 inside"),
+        ("64:ff9b::a9fe:a9fe", r"a cloud metadata address \(169\.254\.169\.254 inside"),
+        # NAT64 for local use (RFC 8215) is not global whatever it carries.
+        ("64:ff9b:1::7f00:1", "a private or reserved address"),
+        ("64:ff9b:1::808:808", "a private or reserved address"),
+        # 6to4: the IPv4 address is bits 16-47.
+        ("2002:7f00:1::", r"a loopback address \(127\.0\.0\.1 inside 2002:7f00:1::\)"),
+        ("2002:c0a8:114::1", r"a private or reserved address \(192\.168\.1\.20 inside"),
+        ("2002:a9fe:a9fe::1", "a cloud metadata address"),
+        # IPv4-mapped, IPv4-translated (SIIT) and IPv4-compatible forms.
+        ("::ffff:a00:1", r"a private or reserved address \(10\.0\.0\.1 inside"),
+        ("::ffff:0:7f00:1", r"a loopback address \(127\.0\.0\.1 inside"),
+        ("::127.0.0.1", r"a loopback address \(127\.0\.0\.1 inside"),
+        ("::8.8.8.8", "a private or reserved address"),  # deprecated form, never public
+        # Teredo: the client is the last 32 bits inverted (here 127.0.0.1).
+        ("2001:0:4136:e378:8000:63bf:80ff:fffe", r"a loopback address \(127\.0\.0\.1 inside"),
+        # Not globally reachable, yet global to Python 3.11's ipaddress.
+        ("fec0::1", "a private or reserved address"),  # site-local
+        ("3fff::1", "a private or reserved address"),  # documentation (RFC 9637)
+        ("5f00::1", "a private or reserved address"),  # SRv6 (RFC 9602)
+        ("192.0.0.8", "a private or reserved address"),  # IETF protocol assignments
+    ],
+)
+def test_an_ipv6_form_of_a_non_public_address_is_refused(
+    dns: dict[str, list[str]], address: str, reason: str
+) -> None:
+    dns["hooks.example.com"] = ["93.184.215.14", address]
+    with pytest.raises(TargetRefused, match=f"resolves to {reason}"):
+        target_check("https://hooks.example.com/in")
+
+
+@pytest.mark.parametrize("host", ["[64:ff9b::7f00:1]", "[2002:7f00:1::]", "[::ffff:10.0.0.1]"])
+def test_an_ipv6_form_of_loopback_or_private_in_the_url_is_refused(host: str) -> None:
+    with pytest.raises(TargetRefused, match="resolves to a"):
+        target_check(f"https://{host}/in")
+
+
+@pytest.mark.parametrize(
+    "address",
+    [
+        "64:ff9b::808:808",  # what DNS64 answers on an IPv6-only network for 8.8.8.8
+        "::ffff:8.8.8.8",
+        "2002:808:808::1",
+    ],
+)
+def test_an_ipv6_form_of_a_public_ipv4_address_passes(
+    dns: dict[str, list[str]], address: str
+) -> None:
+    dns["hooks.example.com"] = [address]
+    expected = (str(ipaddress.ip_address(address)),)
+    assert target_check("https://hooks.example.com/in").addresses == expected
+
+
+def test_metadata_in_an_ipv6_form_is_refused_even_with_private_targets_allowed(
+    settings: Any,
+) -> None:
+    settings.WEBHOOK_ALLOW_PRIVATE_TARGETS = True
+    assert target_check("http://[64:ff9b::7f00:1]:9000/in")  # development: loopback is fine
+    for host in ("[64:ff9b::a9fe:a9fe]", "[2002:a9fe:a9fe::]", "[::ffff:169.254.169.254]"):
+        with pytest.raises(TargetRefused, match="cloud metadata"):
+            target_check(f"http://{host}/latest/meta-data/")
+
+
+# --- ports ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("port", [22, 80, 6379, 8080, 9443])
+def test_a_port_other_than_443_or_8443_is_refused(port: int) -> None:
+    with pytest.raises(
+        TargetRefused, match=f"must use port 443 or 8443 \\(it names port {port}\\)"
+    ):
+        target_check(f"https://8.8.8.8:{port}/in")
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["https://93.184.215.14/in", "https://93.184.215.14:443/in", "https://93.184.215.14:8443/in"],
+)
+def test_ports_443_and_8443_pass(url: str) -> None:
+    assert target_check(url).port in (443, 8443)
+
+
+def test_the_allowed_ports_are_a_setting(settings: Any) -> None:
+    settings.WEBHOOK_ALLOWED_PORTS = frozenset({9443})
+    assert target_check("https://93.184.215.14:9443/in").port == 9443
+    with pytest.raises(TargetRefused, match="must use port 9443"):
+        target_check("https://93.184.215.14/in")
+
+
+def test_with_private_targets_allowed_any_port_goes(settings: Any) -> None:
+    """Development and tests run receivers on loopback at random ports."""
+    settings.WEBHOOK_ALLOW_PRIVATE_TARGETS = True
+    assert target_check("http://127.0.0.1:54321/in").port == 54321
+    assert target_check("https://93.184.215.14:6379/in").port == 6379
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("url", "error"),
+    [
+        ("https://8.8.8.8:6379/in", "must use port 443 or 8443"),
+        ("https://[64:ff9b::7f00:1]/in", "resolves to a loopback address"),
+    ],
+)
+def test_the_guard_runs_again_at_delivery(
+    user: Any, settings: Any, monkeypatch: pytest.MonkeyPatch, url: str, error: str
+) -> None:
+    """An endpoint saved under looser rules (or before this check existed) posts nothing."""
+    endpoint, _secret = endpoint_for(user)
+    WebhookEndpoint.objects.filter(pk=endpoint.pk).update(url=url)
+    connections: list[Any] = []
+    monkeypatch.setattr(socket, "create_connection", lambda *a, **k: connections.append(a))
+
+    endpoint_test_event_send(endpoint=endpoint)
+    delivery = WebhookDelivery.objects.get()
+    webhook_deliver.call(delivery_id=delivery.pk, attempt=1)
+
+    attempt = WebhookAttempt.objects.get()
+    assert attempt.status_code is None and error in attempt.error
+    assert connections == []

@@ -102,6 +102,8 @@ def test_an_endpoint_can_be_limited_to_chosen_plans_the_user_can_see(
         ("https://127.0.0.1/hooks", "resolves to a loopback address"),
         ("https://10.0.0.1/hooks", "resolves to a private or reserved address"),
         ("https://169.254.169.254/latest", "resolves to a cloud metadata address"),
+        ("https://[64:ff9b::7f00:1]/hooks", "resolves to a loopback address"),
+        ("https://93.184.215.14:6379/hooks", "must use port 443 or 8443"),
         ("not a url", "must start with https://"),
     ],
 )

@@ -1,0 +1,134 @@
+"""CSV written by planning.exports: every text cell quoted, so no separator a spreadsheet may use
+(comma, semicolon, tab) splits a cell into a formula, and the formula neutralisation kept for
+every cell (issue 27, point 8)."""
+
+from __future__ import annotations
+
+import csv
+import io
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from planning.exports import as_csv
+from planning.importers import plan_import_csv
+from planning.models import PlanRole
+from tests.factories import (
+    ActionFactory,
+    PlanFactory,
+    PlanMembershipFactory,
+    StructureNodeFactory,
+)
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
+
+# A cell, and how a CSV reader splitting on commas reads it back from the export.
+TRAPS = {
+    "Roof;=HYPERLINK(B1);": "Roof;'=HYPERLINK(B1);",  # the probe's cell
+    ";=cmd|' /C calc'!A0": ";'=cmd|' /C calc'!A0",  # the separator first
+    "Roof,=SUM(A1:A9)": "Roof,'=SUM(A1:A9)",
+    "Roof\t=1+1": "Roof\t'=1+1",
+    "Roof\n=1+1": "Roof\n'=1+1",
+    "Roof\r\n@SUM(A1)": "Roof\r\n'@SUM(A1)",
+    "Roof; =1": "Roof; '=1",  # spaces after the separator
+    'Roof;"=1"': 'Roof;"\'=1"',  # a quote after the separator
+    "Roof;;\t-1+1": "Roof;;\t'-1+1",
+    'say "=1" then': 'say "=1" then',  # no separator before the formula character
+    "=1;2": "'=1;2",  # a leading formula character and a separator
+    "-2;+3": "'-2;'+3",
+    "\t=1": "'\t'=1",
+    "a@b.example, 5 - 3": "a@b.example, 5 - 3",  # nothing a new cell would start with
+}
+
+
+def _cells(text: str, delimiter: str) -> list[str]:
+    return [cell for row in csv.reader(io.StringIO(text), delimiter=delimiter) for cell in row]
+
+
+def _formula(cell: str) -> bool:
+    """Whether a spreadsheet may read the cell as a formula, also after trimming spaces, tabs,
+    line breaks and stray quotes off it."""
+    return cell.strip(' "\t\r\n').startswith(("=", "+", "-", "@"))
+
+
+def _written(rows: list[tuple[Any, ...]]) -> str:
+    data = as_csv(rows)
+    assert data.startswith("\ufeff".encode())
+    return data.decode("utf-8-sig")
+
+
+@pytest.mark.parametrize("trap", TRAPS)
+@pytest.mark.parametrize("delimiter", [",", ";", "\t"])
+def test_no_separator_a_spreadsheet_may_use_makes_a_formula_cell(trap: str, delimiter: str) -> None:
+    """Read with another separator than ours, a line's first cell is quoted and the rest of
+    the line is split as bare text: the trap is tried in both places."""
+    text = _written(
+        [("Node path", "Title", "Year", "Cost"), (trap, trap, 2030, Decimal("5")), ("x", trap)]
+    )
+
+    for cell in _cells(text, delimiter):
+        assert not _formula(cell), (trap, delimiter, cell)
+
+
+@pytest.mark.parametrize(("trap", "read_back"), TRAPS.items())
+def test_every_text_cell_is_quoted_and_reads_back_neutralised(trap: str, read_back: str) -> None:
+    text = _written([(trap, "", "Hall A")])
+
+    assert text.startswith('"') and text.endswith('"Hall A"\r\n')
+    assert list(csv.reader(io.StringIO(text))) == [[read_back, "", "Hall A"]]
+
+
+def test_numbers_stay_bare_numbers() -> None:
+    text = _written([("Building", 2030, "Total"), ("Hall A", Decimal("12000.50"), Decimal("-3"))])
+
+    assert text == '"Building",2030,"Total"\r\n"Hall A",12000.50,-3\r\n'
+
+
+@pytest.mark.django_db
+def test_the_actions_export_quotes_the_probe_cell(client: Client, user: Any) -> None:
+    plan = PlanFactory.create(name="Harbour")
+    PlanMembershipFactory.create(plan=plan, user=user, role=PlanRole.OWNER)
+    site = StructureNodeFactory.create(plan=plan, kind="site", name="Roof;=HYPERLINK(B1);")
+    ActionFactory.create(node=site, title="Fix;@SUM(A1)", planned_year=2030)
+    client.force_login(user)
+
+    response = client.get(reverse("planning:export_actions", args=[plan.number, "csv"]))
+
+    text = response.content.decode("utf-8-sig")
+    assert '"Roof;\'=HYPERLINK(B1);","","","Fix;\'@SUM(A1)","repair",2030,' in text
+    for delimiter in (",", ";"):
+        assert not any(_formula(cell) for cell in _cells(text, delimiter))
+
+
+@pytest.mark.django_db
+def test_the_import_reads_back_a_csv_pair_written_this_way(user: Any) -> None:
+    """The plan import takes files in the export's CSV dialect: the example pair rewritten
+    with every text cell quoted, and names with separators and quotes, import as written."""
+
+    def rewritten(name: str, renames: dict[str, str]) -> bytes:
+        rows = list(csv.reader(io.StringIO((EXAMPLES / name).read_text(encoding="utf-8"))))
+        return as_csv([tuple(renames.get(cell, cell) for cell in row) for row in rows])
+
+    tricky = 'Warehouse; east, "old"'
+    nodes = rewritten("nodes.csv", {"Warehouse": tricky})
+    actions = rewritten("actions.csv", {"Retile roof": 'Retile; roof, "all"'})
+    assert nodes.decode("utf-8-sig").splitlines()[0].startswith('"ref","parent_ref"')
+
+    plan = plan_import_csv(owner=user, nodes_csv=nodes, actions_csv=actions, name="Round trip")
+
+    assert plan.nodes.filter(name=tricky).exists()
+    assert plan.actions.filter(title='Retile; roof, "all"', planned_year=2028).exists()
+    original = plan_import_csv(
+        owner=user,
+        nodes_csv=(EXAMPLES / "nodes.csv").read_bytes(),
+        actions_csv=(EXAMPLES / "actions.csv").read_bytes(),
+        name="Original",
+    )
+    assert plan.nodes.count() == original.nodes.count()
+    assert sorted(plan.actions.values_list("estimated_cost", flat=True)) == sorted(
+        original.actions.values_list("estimated_cost", flat=True)
+    )
