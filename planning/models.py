@@ -222,10 +222,24 @@ class StructureNode(models.Model):
     install_year = models.PositiveSmallIntegerField(
         null=True, blank=True, validators=YEAR_VALIDATORS
     )
+    # Stored facts of the tree, written only by planning.tree (docs/design.md "Structure tree"):
+    # the ancestors' ids, root first ("<hex id>/" each; "" for a root), and the building the
+    # node is in (itself if a building, else its nearest building ancestor, else none).
+    path = models.TextField(default="", db_default="", blank=True, editable=False)
+    building = models.ForeignKey(
+        "self", null=True, blank=True, editable=False, on_delete=models.CASCADE, related_name="+"
+    )
 
     class Meta:
         ordering = ("name",)
-        indexes: ClassVar = [models.Index(fields=["plan", "parent"])]
+        indexes: ClassVar = [
+            models.Index(fields=["plan", "parent"]),
+            # "Every node below X" is a prefix of the path: LIKE 'prefix%' on PostgreSQL needs
+            # the pattern operator class (any collation); SQLite ignores it and reads a range.
+            models.Index(
+                fields=["path"], name="structure_node_path", opclasses=["text_pattern_ops"]
+            ),
+        ]
         constraints: ClassVar = [
             models.CheckConstraint(
                 condition=Q(kind__in=NodeKind.values), name="structure_node_kind_valid"
@@ -441,10 +455,11 @@ class PlanChange(models.Model):
     Written only by database triggers (migration 0006), so a change made by any path (the
     services, the admin, an import, `QuerySet.update()`, raw SQL) is recorded; the sync claims
     its plan's rows (planning.suggestions.sync.changes) and re-derives only what they touch.
-    A node row carries the node's parent and kind before the change (`old_kind` null: the node
-    is new); an action row its node and planned year, once as before and once as after the
-    change. `plan_id` is no foreign key: rows of a plan being deleted are written while its
-    rows go, and are deleted with it by `plan_changes_discard`.
+    A node row carries the node's parent, kind, stored building and path before the change
+    (`old_kind` null: the node is new; migration 0010 added the last two); an action row its
+    node and planned year, once as before and once as after the change. `plan_id` is no foreign
+    key: rows of a plan being deleted are written while its rows go, and are deleted with it by
+    `changes_discard` (planning.suggestions.sync.changes).
     """
 
     id = models.BigAutoField(primary_key=True)
@@ -454,6 +469,8 @@ class PlanChange(models.Model):
     year = models.IntegerField(null=True)
     old_parent_id = models.UUIDField(null=True)
     old_kind = models.CharField(max_length=10, null=True)  # noqa: DJ001 - null means "new"
+    old_building_id = models.UUIDField(null=True)
+    old_path = models.TextField(null=True)  # noqa: DJ001 - null: a new node, or an action row
     catalog = models.BooleanField(default=False)
 
     def __str__(self) -> str:

@@ -25,8 +25,8 @@ from planning.models import (
     Project,
     StructureNode,
 )
-from planning.selectors import node_subtree_ids
 from planning.suggestions.sync.changes import changes_discard
+from planning.tree import move_check, node_place, node_subtree, subtree_refresh
 
 
 @transaction.atomic
@@ -123,30 +123,15 @@ def _plan_lock(plan: Plan) -> None:
     Plan.objects.select_for_update().filter(pk=plan.pk).values_list("pk", flat=True).first()
 
 
-def _node_parent_check(
-    *, plan: Plan, node: StructureNode | None, parent: StructureNode | None
-) -> None:
-    """A parent belongs to the same plan, still exists (checked under the plan lock, so a
-    concurrent delete cannot slip in between) and is neither the node nor one of its
-    descendants."""
+def _node_parent_check(*, plan: Plan, parent: StructureNode | None) -> None:
+    """A parent belongs to the same plan and still exists (checked under the plan lock, so a
+    concurrent delete cannot slip in between)."""
     if parent is None:
         return
     if parent.plan_id != plan.pk:
         raise ValidationError({"parent": "The parent node belongs to another plan."})
-    if node is None:
-        if not StructureNode.objects.filter(pk=parent.pk, plan=plan).exists():
-            raise ValidationError({"parent": "The parent node no longer exists."})
-        return
-    parents = dict(StructureNode.objects.filter(plan=plan).values_list("id", "parent_id"))
-    if parent.pk not in parents:
+    if not StructureNode.objects.filter(pk=parent.pk, plan=plan).exists():
         raise ValidationError({"parent": "The parent node no longer exists."})
-    ancestor: Any = parent.pk
-    while ancestor is not None:
-        if ancestor == node.pk:
-            raise ValidationError(
-                {"parent": "A node cannot be moved under itself or one of its descendants."}
-            )
-        ancestor = parents.get(ancestor)
 
 
 # --- structure nodes --------------------------------------------------------------------------
@@ -177,7 +162,8 @@ def node_create(
     validated(node)
     _plan_lock(plan)  # counted under the lock, so two concurrent additions cannot both fit
     plan_size_check(nodes=StructureNode.objects.filter(plan=plan).count() + 1)
-    _node_parent_check(plan=plan, node=None, parent=parent)
+    _node_parent_check(plan=plan, parent=parent)
+    node_place(node)  # its stored path and building, from the parent's
     node.save(force_insert=True)
     return node
 
@@ -199,23 +185,34 @@ def node_details_update(
     unit: str,
     install_year: int | None,
 ) -> StructureNode:
-    """Kind, quantity, unit and install year: the figures the suggestion rules compare with."""
+    """Kind, quantity, unit and install year: the figures the suggestion rules compare with.
+    A new kind re-places the node and its subtree (to or from being a building)."""
+    kind_changed = node.kind != kind
     node.kind = kind
     node.quantity = quantity
     node.unit = (unit or "").strip()
     node.install_year = install_year
     validated(node)
+    if kind_changed:
+        _plan_lock(node.plan)  # the subtree's stored fields change with it (planning.tree)
     node.save(update_fields=["kind", "quantity", "unit", "install_year"])
+    if kind_changed:
+        subtree_refresh(node_id=node.pk)
+        node.refresh_from_db(fields=["path", "building"])
     return node
 
 
 @transaction.atomic
 def node_move(*, node: StructureNode, parent: StructureNode | None) -> StructureNode:
-    """Moves `node` (with its subtree) under `parent`, or makes it a root when `parent` is None."""
+    """Moves `node` (with its subtree) under `parent`, or makes it a root when `parent` is None;
+    the subtree's stored paths and buildings follow in a few set-based updates."""
     _plan_lock(node.plan)
-    _node_parent_check(plan=node.plan, node=node, parent=parent)
+    _node_parent_check(plan=node.plan, parent=parent)
+    move_check(node=node, parent=parent)
     node.parent = parent
     node.save(update_fields=["parent"])
+    subtree_refresh(node_id=node.pk)
+    node.refresh_from_db(fields=["path", "building"])
     return node
 
 
@@ -223,8 +220,7 @@ def node_move(*, node: StructureNode, parent: StructureNode | None) -> Structure
 def node_delete(*, node: StructureNode) -> int:
     """Deletes the node, its whole subtree and their actions; returns how many nodes went."""
     _plan_lock(node.plan)
-    subtree = node_subtree_ids(plan=node.plan, node_id=node.pk)
-    deleted = StructureNode.objects.filter(pk__in=subtree).delete()[1]
+    deleted = node_subtree(node_id=node.pk).filter(plan=node.plan).delete()[1]
     return deleted.get(StructureNode._meta.label, 0)
 
 

@@ -14,8 +14,8 @@ from django.test import Client
 from planning.importers import plan_import_document
 from planning.management.commands.generate_plan import synthetic_plan_document
 from planning.models import Action, Code, NodeKind, Plan, StructureNode, Suggestion
-from planning.selectors import node_subtree_ids
 from planning.suggestions.services import suggestion_dismiss
+from planning.tree import node_subtree_ids
 
 pytestmark = pytest.mark.django_db
 

@@ -28,6 +28,7 @@ from planning.suggestions.services import (
     suggestion_dismiss,
 )
 from planning.suggestions.sync import suggestion_sync
+from planning.tree import node_prefix
 from tests.factories import ActionFactory, CodeFactory, PlanFactory, StructureNodeFactory
 
 pytestmark = pytest.mark.django_db
@@ -307,6 +308,8 @@ def big_plan(nodes: int) -> Plan:
             code=code if i % 2 else None,
             quantity=Decimal("5"),
             install_year=2000,
+            path=node_prefix(path=building.path, node_id=building.pk),
+            building=building,
         )
         for i in range(nodes - 1)
     ]
