@@ -9,7 +9,8 @@
 # plan's next sync is a full one and never reads them.
 #
 # On SQLite, Django adds a NOT NULL column by rebuilding the table; a plain ADD COLUMN with a
-# constant default does the job (as in 0009).
+# constant default does the job (as in 0009), on both databases (the default stays: a raw
+# INSERT that names no path still succeeds, and the next sync repairs its fields).
 
 import importlib
 
@@ -63,15 +64,9 @@ def _path_field():
 
 
 def path_add(apps, schema_editor):
-    node = apps.get_model("planning", "StructureNode")
-    if schema_editor.connection.vendor == "sqlite":
-        schema_editor.execute(
-            "ALTER TABLE planning_structurenode ADD COLUMN path text NOT NULL DEFAULT ''"
-        )
-    else:
-        field = _path_field()
-        field.set_attributes_from_name("path")
-        schema_editor.add_field(node, field)
+    schema_editor.execute(
+        "ALTER TABLE planning_structurenode ADD COLUMN path text NOT NULL DEFAULT ''"
+    )
 
 
 def path_remove(apps, schema_editor):

@@ -302,7 +302,10 @@ def test_actions_with_a_project_or_not_live_are_not_grouped() -> None:
 
 
 def test_same_data_gives_identical_suggestions() -> None:
-    nodes = [*tree(), node("c5", building="b1", root="site", code=CODE.id, quantity="3", install_year=1990)]
+    nodes = [
+        *tree(),
+        node("c5", building="b1", root="site", code=CODE.id, quantity="3", install_year=1990),
+    ]
     actions = [action("a1", "c1"), action("a2", "c2"), action("a5", "c5", cost="1")]
     first = wanted_suggestions(data(nodes, actions), THRESHOLDS)
     second = wanted_suggestions(data(list(reversed(nodes)), list(reversed(actions))), THRESHOLDS)
