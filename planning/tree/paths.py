@@ -122,7 +122,7 @@ def move_check(*, node: StructureNode, parent: StructureNode | None) -> None:
     few rows), not the stored paths: stale paths must never let a cycle in."""
     if parent is None:
         return
-    if node.pk in tree_ancestor_ids(node_id=parent.pk) or parent.pk == node.pk:
+    if node.pk in tree_ancestor_ids(node_id=parent.pk):
         raise ValidationError(
             {"parent": "A node cannot be moved under itself or one of its descendants."}
         )

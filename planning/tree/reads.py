@@ -228,7 +228,7 @@ def building_labels(*, plan: Plan, building_ids: Collection[Any]) -> dict[uuid.U
     """Each building's name, made unique within the plan: a name that two buildings share
     gains the names of the building's ancestors ("House (North site)"), and where those agree
     too, the start of the building's id ("House (North site, 3f2a9c01)"). A building keeps its
-    label whichever others are asked. Two queries, three when a name is shared."""
+    label whichever others are asked. Two queries, four when a name is shared."""
     buildings = StructureNode.objects.filter(plan=plan, kind=NodeKind.BUILDING)
     rows = list(buildings.filter(pk__in=list(building_ids)).values_list("id", "name"))
     labels = dict(rows)
