@@ -9,13 +9,13 @@
 
 Who keeps them: `node_place` fills a new node's fields from its parent's, `subtree_refresh`
 carries a changed parent or kind to the node and everything below it in a few set-based
-updates (the node services call both under the plan lock), the import computes them while
-writing parents first. A write that changes a parent or a kind any other way (raw SQL,
-`QuerySet.update()`, the admin's plain save) leaves them stale: that is not a supported way to
-change the tree. The suggestion sync repairs it before it derives anything (`tree_repair`: a
-check of the changed nodes, or of the whole plan on a full sync, and a rebuild of the plan's
-fields from the parent pointers when one disagrees), so after any change followed by a sync
-the stored fields are right again.
+updates (the node services and the admin call both, the services under the plan lock), the
+import computes them while writing parents first. A write that changes a parent or a kind any
+other way (raw SQL, `QuerySet.update()`, a bulk insert that leaves them out) leaves them stale:
+not a supported way to change the tree. The suggestion sync repairs them before it derives
+anything (`tree_repair`: a check of the changed nodes, or of the whole plan on a full sync,
+and a rebuild of the plan's fields from the parent pointers when one disagrees), so after any
+change followed by a sync the stored fields are right again.
 """
 
 from __future__ import annotations

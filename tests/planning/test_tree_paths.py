@@ -66,6 +66,9 @@ def stored(plan: Plan) -> dict[uuid.UUID, tuple[str, uuid.UUID | None]]:
     }
 
 
+RAW_MOVE = f"UPDATE {StructureNode._meta.db_table} SET parent_id = %s WHERE id = %s"  # noqa: S608
+
+
 def _raw(sql: str, params: list[Any]) -> None:
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
@@ -133,10 +136,7 @@ class TreeEditor:
             parent = None if value is None else nodes[value % len(nodes)]
             parents = {n.pk: n.parent_id for n in nodes}
             if parent is None or not _is_below(parents, parent.pk, node.pk):
-                _raw(
-                    f"UPDATE {StructureNode._meta.db_table} SET parent_id = %s WHERE id = %s",  # noqa: S608
-                    [_db_id(parent.pk) if parent else None, _db_id(node.pk)],
-                )
+                _raw(RAW_MOVE, [_db_id(parent.pk) if parent else None, _db_id(node.pk)])
                 self.stale = True
         elif action == "update_kind":
             StructureNode.objects.filter(pk=node.pk).update(kind=value)
@@ -230,10 +230,7 @@ def test_a_raw_sql_move_is_repaired_by_the_next_sync() -> None:
     editor = _start(synced=True)
     house = StructureNode.objects.get(plan=editor.plan, name="House")
     editor.apply("raw_move", 0, None)  # whatever moved, the paths now disagree
-    _raw(
-        f"UPDATE {StructureNode._meta.db_table} SET parent_id = NULL WHERE id = %s",  # noqa: S608
-        [_db_id(house.pk)],
-    )
+    _raw(RAW_MOVE, [None, _db_id(house.pk)])
     assert stored(editor.plan) != walked(editor.plan)
 
     editor.sync()
