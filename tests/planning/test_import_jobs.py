@@ -245,6 +245,7 @@ def test_the_format_page_describes_every_column_and_offers_the_templates(client:
         assert f"<code>{column}</code>" in page
     for name in ("plan.json", "nodes.csv", "actions.csv"):
         assert reverse("planning:plan_import_template", args=[name]) in page
+    assert "the tree is at most 51 levels deep" in page
 
 
 @pytest.mark.parametrize("name", ["plan.json", "nodes.csv", "actions.csv"])
