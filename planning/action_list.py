@@ -3,7 +3,7 @@ building each listed action belongs to.
 
 Filters combine (AND): words of `q` each in the title, the node's name or its code; kind;
 status; a year range; a node's subtree (`node`) and a building's subtree (`building`), both
-walked by the database (planning.tree.node_subtree_sql); a project, or
+read from the stored paths (planning.tree.node_subtree); a project, or
 "none" for actions without one. The order is one column, ascending or descending, then year,
 title and id so pages never overlap.
 """
@@ -17,7 +17,7 @@ from typing import Any
 from django.db.models import F, Q, QuerySet
 
 from planning.models import Action, Plan
-from planning.tree import building_name, node_ancestors, node_subtree_sql
+from planning.tree import building_labels, node_subtree
 
 SORT_COLUMNS: dict[str, tuple[Any, ...]] = {
     "year": ("planned_year",),
@@ -64,7 +64,7 @@ def actions_filtered(*, plan: Plan, filters: ActionFilters) -> QuerySet[Action]:
         actions = actions.filter(planned_year__lte=filters.year_to)
     for subtree_root in (filters.node_id, filters.building_id):
         if subtree_root is not None:
-            actions = actions.filter(node_id__in=node_subtree_sql(subtree_root))
+            actions = actions.filter(node_id__in=node_subtree(node_id=subtree_root).values("id"))
     if filters.project == NO_PROJECT:
         actions = actions.filter(project__isnull=True)
     elif filters.project:
@@ -84,12 +84,15 @@ class ActionRow:
 
 
 def action_rows(*, plan: Plan, actions: list[Action]) -> list[ActionRow]:
-    """The actions of one page with the name of the building each one's node is in."""
-    paths = node_ancestors(plan=plan, node_ids=[a.node_id for a in actions])
+    """The actions of one page with the building each one's node is in (its stored building,
+    labelled as in the budget and the exports: planning.tree.building_labels)."""
+    labels = building_labels(
+        plan=plan, building_ids={a.node.building_id for a in actions if a.node.building_id}
+    )
     return [
         ActionRow(
             action=action,
-            building=building_name(path=paths.get(action.node_id, []), node=action.node),
+            building=labels.get(action.node.building_id, "") if action.node.building_id else "",
         )
         for action in actions
     ]

@@ -3,9 +3,11 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin
+from django.db import transaction
 from django.http import HttpRequest
 
 from planning.models import Action, Code, Plan, PlanMembership, Project, StructureNode, Suggestion
+from planning.tree import node_place, subtree_refresh
 
 
 @admin.register(Code)
@@ -41,6 +43,15 @@ class StructureNodeAdmin(admin.ModelAdmin):
     list_select_related = ("plan", "parent", "code")
     raw_id_fields = ("plan", "parent")
     autocomplete_fields = ("code",)
+
+    def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
+        """Keeps the stored path and building (planning.tree) as the node services do."""
+        with transaction.atomic():
+            if not change:
+                node_place(obj)
+            super().save_model(request, obj, form, change)
+            if change and {"parent", "kind"} & set(form.changed_data):
+                subtree_refresh(node_id=obj.pk)
 
 
 @admin.register(Project)

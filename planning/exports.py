@@ -7,8 +7,10 @@ leading apostrophe, so a node named `=HYPERLINK("...")` stays text (OWASP "CSV i
 Amounts are numbers in XLSX and plain decimals ("1234.50") in CSV, where every text cell is quoted
 (see `as_csv`).
 
-Paths and buildings come from one read of the plan's nodes (planning.tree's structure rows), so an
-export of 100,000 actions makes a fixed number of queries.
+Paths come from one read of the plan's nodes (names, stored paths and buildings), so an export of
+100,000 actions makes a fixed number of queries. Both exports name a building by its label
+(planning.tree.building_labels, as the budget page does), and the budget sums per building id:
+two buildings with the same name stay two rows, told apart by their labels.
 """
 
 from __future__ import annotations
@@ -25,7 +27,9 @@ from django.db.models import Sum
 from openpyxl import Workbook
 
 from planning.action_list import ActionFilters, actions_filtered
-from planning.models import CENT, ActionStatus, NodeKind, Plan, StructureNode
+from planning.budget import NO_BUILDING
+from planning.models import CENT, ActionStatus, Plan, StructureNode
+from planning.tree import building_labels, path_ids
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 ACTION_HEADER = (
@@ -49,32 +53,29 @@ def spreadsheet_safe(value: Any) -> Any:
 
 
 class _Places:
-    """Each node's path (names from the root, " / "-joined) and building name."""
+    """Each node's path (names from the root, " / "-joined) and its building's label."""
 
     def __init__(self, plan: Plan) -> None:
         self.rows = {
-            node_id: (parent_id, kind, name)
-            for node_id, parent_id, kind, name in StructureNode.objects.filter(
+            node_id: (name, path, building_id)
+            for node_id, name, path, building_id in StructureNode.objects.filter(
                 plan=plan
-            ).values_list("id", "parent_id", "kind", "name")
+            ).values_list("id", "name", "path", "building_id")
         }
-        self._paths: dict[Any, tuple[str, str]] = {}
+        self.labels = building_labels(
+            plan=plan, building_ids={row[2] for row in self.rows.values() if row[2] is not None}
+        )
+        self._paths: dict[Any, str] = {}
 
-    def of(self, node_id: Any) -> tuple[str, str]:
-        if node_id in self._paths:
-            return self._paths[node_id]
-        chain: list[Any] = []
-        current = node_id
-        while current is not None and current in self.rows and len(chain) <= len(self.rows):
-            chain.append(current)
-            current = self.rows[current][0]
-        names = [self.rows[n][2] for n in reversed(chain)]
-        buildings = [
-            self.rows[n][2] for n in reversed(chain) if self.rows[n][1] == NodeKind.BUILDING
-        ]
-        place = (" / ".join(names), buildings[-1] if buildings else "")
-        self._paths[node_id] = place
-        return place
+    def path(self, node_id: Any) -> str:
+        if node_id not in self._paths:
+            name, path, _building = self.rows[node_id]
+            names = [self.rows[a][0] for a in path_ids(path) if a in self.rows]
+            self._paths[node_id] = " / ".join([*names, name])
+        return self._paths[node_id]
+
+    def building(self, node_id: Any) -> str:
+        return self.labels.get(self.rows[node_id][2], "")
 
 
 def action_rows(*, plan: Plan, filters: ActionFilters) -> Iterator[tuple[Any, ...]]:
@@ -93,10 +94,9 @@ def action_rows(*, plan: Plan, filters: ActionFilters) -> Iterator[tuple[Any, ..
     )
     # Empty text, not None, for an action without code or project: the same cell in both formats.
     for node_id, code, title, kind, year, cost, status, project in actions.iterator(2000):
-        path, building = places.of(node_id)
         yield (
-            path,
-            building,
+            places.path(node_id),
+            places.building(node_id),
             code or "",
             title,
             kind,
@@ -110,28 +110,31 @@ def action_rows(*, plan: Plan, filters: ActionFilters) -> Iterator[tuple[Any, ..
 
 def budget_rows(*, plan: Plan) -> Iterator[tuple[Any, ...]]:
     """Planned cost (live actions) per building and year: a header of years, one row per
-    building (actions outside any building under "(no building)"), and a total row."""
-    places = _Places(plan)
-    sums: dict[str, dict[int, Decimal]] = defaultdict(lambda: defaultdict(Decimal))
+    building by its label (actions outside any building under "(no building)"), and a total
+    row."""
+    sums: dict[Any, dict[int, Decimal]] = defaultdict(lambda: defaultdict(Decimal))
     grouped = (
         plan.actions.filter(status=ActionStatus.PLANNED)
-        .values("node_id", "planned_year")
         .order_by()
+        .values_list("node__building_id", "planned_year")
         .annotate(total=Sum("estimated_cost"))
-        .values_list("node_id", "planned_year", "total")
     )
-    for node_id, year, total in grouped:
-        building = places.of(node_id)[1] or "(no building)"
-        sums[building][year] += Decimal(total)
+    for building_id, year, total in grouped:
+        sums[building_id][year] += Decimal(total)
+    labels = building_labels(plan=plan, building_ids=[b for b in sums if b is not None])
+    rows = sorted(
+        ((labels.get(b, "") if b is not None else NO_BUILDING, str(b or ""), b) for b in sums),
+        key=lambda row: (row[2] is not None, row[0], row[1]),
+    )
     years = sorted({year for by_year in sums.values() for year in by_year})
     yield ("Building", *years, "Total")
     totals: dict[int, Decimal] = defaultdict(Decimal)
-    for building in sorted(sums):
-        by_year = sums[building]
+    for label, _id, building_id in rows:
+        by_year = sums[building_id]
         cells = [by_year.get(year, Decimal(0)).quantize(CENT) for year in years]
         for year, cell in zip(years, cells, strict=True):
             totals[year] += cell
-        yield (building, *cells, sum(cells, Decimal(0)).quantize(CENT))
+        yield (label, *cells, sum(cells, Decimal(0)).quantize(CENT))
     year_totals = [totals[year].quantize(CENT) for year in years]
     yield ("Total", *year_totals, sum(year_totals, Decimal(0)).quantize(CENT))
 

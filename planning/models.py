@@ -224,10 +224,24 @@ class StructureNode(models.Model):
     install_year = models.PositiveSmallIntegerField(
         null=True, blank=True, validators=YEAR_VALIDATORS
     )
+    # Stored facts of the tree, written only by planning.tree (docs/design.md "Structure tree"):
+    # the ancestors' ids, root first ("<hex id>/" each; "" for a root), and the building the
+    # node is in (itself if a building, else its nearest building ancestor, else none).
+    path = models.TextField(default="", db_default="", blank=True, editable=False)
+    building = models.ForeignKey(
+        "self", null=True, blank=True, editable=False, on_delete=models.CASCADE, related_name="+"
+    )
 
     class Meta:
         ordering = ("name",)
-        indexes: ClassVar = [models.Index(fields=["plan", "parent"])]
+        indexes: ClassVar = [
+            models.Index(fields=["plan", "parent"]),
+            # "Every node below X" is a prefix of the path: LIKE 'prefix%' on PostgreSQL needs
+            # the pattern operator class (any collation); SQLite ignores it and reads a range.
+            models.Index(
+                fields=["path"], name="structure_node_path", opclasses=["text_pattern_ops"]
+            ),
+        ]
         constraints: ClassVar = [
             models.CheckConstraint(
                 condition=Q(kind__in=NodeKind.values), name="structure_node_kind_valid"
@@ -441,11 +455,12 @@ class PlanChange(models.Model):
     suggestion sync has not yet taken into account (docs/design.md "Sync" > "Incremental: the
     change log").
 
-    Written only by the database triggers of migration 0006 and claimed by the sync
-    (planning.suggestions.sync.changes). A node row carries the node's parent and kind before
-    the change (`old_kind` null: the node is new); an action row its node and planned year,
-    once as before and once as after the change. `plan_id` is no foreign key: a deleted plan's
-    rows are written while its rows go, and `plan_delete` removes them (`changes_discard`).
+    Written only by the database triggers of migrations 0006 and 0010 and claimed by the sync
+    (planning.suggestions.sync.changes). A node row carries the node's parent, kind, stored
+    building and path before the change (`old_kind` null: the node is new); an action row its
+    node and planned year, once as before and once as after the change. `plan_id` is no foreign
+    key: a deleted plan's rows are written while its rows go, and `plan_delete` removes them
+    (`changes_discard`).
     """
 
     id = models.BigAutoField(primary_key=True)
@@ -455,6 +470,8 @@ class PlanChange(models.Model):
     year = models.IntegerField(null=True)
     old_parent_id = models.UUIDField(null=True)
     old_kind = models.CharField(max_length=10, null=True)  # noqa: DJ001 - null means "new"
+    old_building_id = models.UUIDField(null=True)
+    old_path = models.TextField(null=True)  # noqa: DJ001 - null: a new node, or an action row
     catalog = models.BooleanField(default=False)
 
     def __str__(self) -> str:

@@ -21,7 +21,7 @@ from planning.models import (
     Project,
     StructureNode,
 )
-from planning.tree import node_subtree_sql
+from planning.tree import node_subtree
 
 
 def plan_membership_get(*, user: Any, number: int) -> PlanMembership:
@@ -84,22 +84,6 @@ def plan_membership_by_id(*, plan: Plan, membership_id: int) -> PlanMembership:
 # --- structure --------------------------------------------------------------------------------
 
 
-def node_subtree_ids(*, plan: Plan, node_id: Any) -> set[Any]:
-    """Ids of the node and all its descendants (one query)."""
-    children: dict[Any, list[Any]] = {}
-    for pk, parent_id in StructureNode.objects.filter(plan=plan).values_list("id", "parent_id"):
-        children.setdefault(parent_id, []).append(pk)
-    found: set[Any] = set()
-    stack = [node_id]
-    while stack:
-        current = stack.pop()
-        if current in found:
-            continue
-        found.add(current)
-        stack.extend(children.get(current, []))
-    return found
-
-
 def node_get(*, plan: Plan, node_id: Any) -> StructureNode:
     try:
         return StructureNode.objects.select_related("code", "parent", "plan").get(
@@ -118,7 +102,7 @@ def action_list(
     """The plan's actions, optionally only those in a node's subtree and/or one year."""
     actions = Action.objects.filter(plan=plan).select_related("node", "project")
     if node_id is not None:
-        actions = actions.filter(node_id__in=node_subtree_sql(node_id))
+        actions = actions.filter(node_id__in=node_subtree(node_id=node_id).values("id"))
     if year is not None:
         actions = actions.filter(planned_year=year)
     return actions.order_by("planned_year", "title", "id")

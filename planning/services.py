@@ -25,8 +25,8 @@ from planning.models import (
     Project,
     StructureNode,
 )
-from planning.selectors import node_subtree_ids
 from planning.suggestions.sync.changes import changes_discard
+from planning.tree import move_check, node_place, node_subtree, subtree_refresh
 from planning.writes import plan_lock, plan_write
 
 
@@ -119,30 +119,15 @@ def plan_size_check(*, nodes: int = 0, actions: int = 0) -> None:
         raise ValidationError(errors)
 
 
-def _node_parent_check(
-    *, plan: Plan, node: StructureNode | None, parent: StructureNode | None
-) -> None:
-    """A parent belongs to the same plan, still exists (checked under the plan lock, so a
-    concurrent delete cannot slip in between) and is neither the node nor one of its
-    descendants (two concurrent moves cannot close a cycle: each waits for the lock)."""
+def _node_parent_check(*, plan: Plan, parent: StructureNode | None) -> None:
+    """A parent belongs to the same plan and still exists (checked under the plan lock, so a
+    concurrent delete cannot slip in between)."""
     if parent is None:
         return
     if parent.plan_id != plan.pk:
         raise ValidationError({"parent": "The parent node belongs to another plan."})
-    if node is None:
-        if not StructureNode.objects.filter(pk=parent.pk, plan=plan).exists():
-            raise ValidationError({"parent": "The parent node no longer exists."})
-        return
-    parents = dict(StructureNode.objects.filter(plan=plan).values_list("id", "parent_id"))
-    if parent.pk not in parents:
+    if not StructureNode.objects.filter(pk=parent.pk, plan=plan).exists():
         raise ValidationError({"parent": "The parent node no longer exists."})
-    ancestor: Any = parent.pk
-    while ancestor is not None:
-        if ancestor == node.pk:
-            raise ValidationError(
-                {"parent": "A node cannot be moved under itself or one of its descendants."}
-            )
-        ancestor = parents.get(ancestor)
 
 
 # --- structure nodes --------------------------------------------------------------------------
@@ -173,7 +158,8 @@ def node_create(
     with plan_write(plan_id=plan.pk, data_changed=True):
         # counted under the lock, so two concurrent additions cannot both fit
         plan_size_check(nodes=StructureNode.objects.filter(plan=plan).count() + 1)
-        _node_parent_check(plan=plan, node=None, parent=parent)
+        _node_parent_check(plan=plan, parent=parent)
+        node_place(node)  # its stored path and building, from the parent's
         node.save(force_insert=True)
     return node
 
@@ -194,7 +180,9 @@ def node_details_update(
     unit: str,
     install_year: int | None,
 ) -> StructureNode:
-    """Kind, quantity, unit and install year: the figures the suggestion rules compare with."""
+    """Kind, quantity, unit and install year: the figures the suggestion rules compare with.
+    A new kind re-places the node and its subtree (to or from being a building)."""
+    kind_changed = node.kind != kind
     node.kind = kind
     node.quantity = quantity
     node.unit = (unit or "").strip()
@@ -202,23 +190,29 @@ def node_details_update(
     validated(node)
     with plan_write(plan_id=node.plan_id, data_changed=True):
         node.save(update_fields=["kind", "quantity", "unit", "install_year"])
+        if kind_changed:  # the subtree's stored fields change with it (planning.tree)
+            subtree_refresh(node_id=node.pk)
+            node.refresh_from_db(fields=["path", "building"])
     return node
 
 
 def node_move(*, node: StructureNode, parent: StructureNode | None) -> StructureNode:
-    """Moves `node` (with its subtree) under `parent`, or makes it a root when `parent` is None."""
+    """Moves `node` (with its subtree) under `parent`, or makes it a root when `parent` is None;
+    the subtree's stored paths and buildings follow in a few set-based updates."""
     with plan_write(plan_id=node.plan_id, data_changed=True):
-        _node_parent_check(plan=node.plan, node=node, parent=parent)
+        _node_parent_check(plan=node.plan, parent=parent)
+        move_check(node=node, parent=parent)
         node.parent = parent
         node.save(update_fields=["parent"])
+        subtree_refresh(node_id=node.pk)
+        node.refresh_from_db(fields=["path", "building"])
     return node
 
 
 def node_delete(*, node: StructureNode) -> int:
     """Deletes the node, its whole subtree and their actions; returns how many nodes went."""
     with plan_write(plan_id=node.plan_id, data_changed=True):
-        subtree = node_subtree_ids(plan=node.plan, node_id=node.pk)
-        deleted = StructureNode.objects.filter(pk__in=subtree).delete()[1]
+        deleted = node_subtree(node_id=node.pk).filter(plan=node.plan).delete()[1]
     return deleted.get(StructureNode._meta.label, 0)
 
 

@@ -82,6 +82,9 @@ class CodeFactory(DjangoModelFactory[Code]):
 
 
 class StructureNodeFactory(DjangoModelFactory[StructureNode]):
+    """Nodes get their stored path and building from their parent, as the services give them
+    (planning.tree.node_place)."""
+
     class Meta:
         model = StructureNode
 
@@ -93,6 +96,15 @@ class StructureNodeFactory(DjangoModelFactory[StructureNode]):
     quantity = None
     unit = ""
     install_year = None
+
+    @classmethod
+    def _create(cls, model_class: type[StructureNode], *args: Any, **kwargs: Any) -> StructureNode:
+        from planning.tree import node_place
+
+        node = model_class(**kwargs)
+        node_place(node)
+        node.save(force_insert=True)
+        return node
 
 
 class ActionFactory(DjangoModelFactory[Action]):

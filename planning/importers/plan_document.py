@@ -29,6 +29,7 @@ from planning.importers.records import ProblemCollector, RecordReader, describe
 from planning.importers.write import plan_write
 from planning.models import CENT, Action, ActionStatus, Code, Plan, StructureNode
 from planning.services import plan_size_check
+from planning.tree import DEPTH_MAX, DEPTH_MESSAGE
 
 NODE_FIELDS = ("ref", "parent_ref", "name", "kind", "code", "quantity", "unit", "install_year")
 ACTION_FIELDS = ("node_ref", "title", "kind", "planned_year", "estimated_cost", "status")
@@ -143,7 +144,8 @@ def _action_read(
 def _tree_check(
     nodes: list[tuple[tuple[int, int], NodeRow]], problems: ProblemCollector
 ) -> dict[str, NodeRow]:
-    """Duplicate refs, parents that do not exist, cycles. Returns the nodes by ref."""
+    """Duplicate refs, parents that do not exist, cycles, a tree deeper than the stored paths
+    allow (planning.tree.DEPTH_MAX). Returns the nodes by ref."""
     by_ref: dict[str, NodeRow] = {}
     positions: dict[str, tuple[int, int]] = {}
     for position, node in nodes:
@@ -164,8 +166,10 @@ def _tree_check(
             )
         else:
             parent_of[node.ref] = node.parent_ref
-    # Walk up from every node; a walk that meets its own path has found a cycle.
+    # Walk up from every node; a walk that meets its own path has found a cycle, one that ends
+    # gives the depth of every node on it.
     settled: set[str] = set()
+    depths: dict[str, int] = {}
     for ref in by_ref:
         path: list[str] = []
         on_path: set[str] = set()
@@ -174,7 +178,16 @@ def _tree_check(
             path.append(current)
             on_path.add(current)
             current = parent_of.get(current)
-        if current is not None and current in on_path:
+        if current is None or current in depths:
+            depth = -1 if current is None else depths[current]
+            for member in reversed(path):
+                depth += 1
+                depths[member] = depth
+                if depth == DEPTH_MAX + 1:
+                    problems.add(
+                        positions[member], by_ref[member].row, "parent_ref", DEPTH_MESSAGE, member
+                    )
+        elif current in on_path:
             cycle = path[path.index(current) :]
             first = min(cycle, key=lambda member: positions[member])
             start = cycle.index(first)

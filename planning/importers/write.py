@@ -1,7 +1,8 @@
-"""The write of a checked plan document: the plan, its nodes (parents first) and its actions in
-one transaction, with bulk inserts reported to the import's observer step by step. The rows go
-in through `planning.writes.plan_write`, like every change of a plan's data: its version is
-raised and a sync is queued on commit (a second chance should the job's own first sync fail)."""
+"""The write of a checked plan document: the plan, its nodes (parents first, each with its stored
+path and building computed from its parent's: planning.tree) and its actions in one transaction,
+with bulk inserts reported to the import's observer step by step. The rows go in through
+`planning.writes.plan_write`, like every change of a plan's data: its version is raised and a
+sync is queued on commit (a second chance should the job's own first sync fail)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from planning import writes
 from planning.importers.progress import PROGRESS_STEP, ImportObserver
 from planning.models import Action, Plan, StructureNode
 from planning.services import plan_create
+from planning.tree import child_fields
 
 if TYPE_CHECKING:
     from planning.importers.plan_document import ActionRow, NodeRow
@@ -66,9 +68,21 @@ def plan_write(
         # Ids chosen here let a child name its parent without reading the parent back.
         node_ids = {node.ref: uuid.uuid4() for node in nodes}
         rows = _RowWriter(total=len(nodes) + len(actions), observer=observer)
-        rows.write(
-            StructureNode,
-            [
+        placed: dict[str, tuple[str, uuid.UUID | None]] = {}  # ref -> (path, building id)
+        written: list[StructureNode] = []
+        for node in _parents_first(nodes):
+            parent_path, parent_building = (
+                placed[node.parent_ref] if node.parent_ref is not None else ("", None)
+            )
+            path, building_id = child_fields(
+                node_id=node_ids[node.ref],
+                kind=node.kind,
+                parent_id=node_ids[node.parent_ref] if node.parent_ref is not None else None,
+                parent_path=parent_path,
+                parent_building=parent_building,
+            )
+            placed[node.ref] = (path, building_id)
+            written.append(
                 StructureNode(
                     id=node_ids[node.ref],
                     plan=plan,
@@ -79,10 +93,11 @@ def plan_write(
                     quantity=node.quantity,
                     unit=node.unit,
                     install_year=node.install_year,
+                    path=path,
+                    building_id=building_id,
                 )
-                for node in _parents_first(nodes)
-            ],
-        )
+            )
+        rows.write(StructureNode, written)
         rows.write(
             Action,
             [

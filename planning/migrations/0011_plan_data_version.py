@@ -8,7 +8,7 @@ from django.db import migrations
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("planning", "0009_plan_currency"),
+        ("planning", "0010_structure_node_path_building"),
     ]
 
     operations = [

@@ -27,12 +27,15 @@ MAX_PREFILL_CODES = 3
 @dataclass(frozen=True, slots=True)
 class NodeRecord:
     id: str
-    parent_id: str | None
     name: str
     kind: str
     code_id: str | None
     quantity: Decimal | None
     install_year: int | None
+    # The node's stored tree fields (planning.tree): its building, and the root of its tree
+    # (the node itself for a root).
+    building_id: str | None
+    root_id: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -268,37 +271,17 @@ def _percent(ratio: Decimal) -> str:
 
 
 # --- project_grouping --------------------------------------------------------------------------
-def anchor_node_id(node_id: str, nodes: Mapping[str, NodeRecord], memo: dict[str, str]) -> str:
+def anchor_node_id(node: NodeRecord) -> str:
     """The node itself if a building, else its nearest building ancestor, else its root."""
-    if node_id in memo:
-        return memo[node_id]
-    path: list[str] = []
-    current: str | None = node_id
-    anchor = node_id
-    seen: set[str] = set()
-    while current is not None and current in nodes and current not in seen:
-        if current in memo:
-            anchor = memo[current]
-            break
-        seen.add(current)
-        path.append(current)
-        node = nodes[current]
-        anchor = current
-        if node.kind == NodeKind.BUILDING:
-            break
-        current = node.parent_id
-    for visited in path:
-        memo[visited] = anchor
-    return anchor
+    return node.building_id or node.root_id
 
 
 def project_grouping_suggestions(data: PlanData) -> dict[str, WantedSuggestion]:
     groups: dict[tuple[str, int], list[ActionRecord]] = defaultdict(list)
-    memo: dict[str, str] = {}
     for action in data.actions:
-        if _is_live(action) and action.project_id is None and action.node_id in data.nodes:
-            anchor_id = anchor_node_id(action.node_id, data.nodes, memo)
-            groups[(anchor_id, action.planned_year)].append(action)
+        node = data.nodes.get(action.node_id)
+        if _is_live(action) and action.project_id is None and node is not None:
+            groups[(anchor_node_id(node), action.planned_year)].append(action)
     wanted: dict[str, WantedSuggestion] = {}
     for (anchor_id, year), actions in groups.items():
         if len(actions) < 2:

@@ -20,7 +20,7 @@ from planning.models import (
     Suggestion,
     SuggestionStatus,
 )
-from planning.tree import node_subtree_sql
+from planning.tree import node_subtree
 
 # An open suggestion exactly as spec 2.3 lists it: ids as strings, `created_at` ISO 8601 UTC
 # with microseconds and "Z" (fixed width, so it sorts as text).
@@ -135,7 +135,7 @@ def suggestions_open_queryset(
             queryset = queryset.filter(suggestion_type__in=filters.suggestion_types)
         if filters.structure_node_id is not None:
             queryset = queryset.filter(
-                structure_node_id__in=node_subtree_sql(filters.structure_node_id)
+                structure_node_id__in=node_subtree(node_id=filters.structure_node_id).values("id")
             )
     # The fingerprint tells a deviation's fixes apart (cost or timing) on the planning page.
     return queryset.order_by(*LIST_ORDER).only(*_PAYLOAD_FIELDS, "fingerprint")

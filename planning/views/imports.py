@@ -32,6 +32,7 @@ from planning.models import (
 )
 from planning.pages import plan_list_render
 from planning.tasks import plan_import_enqueue, plan_imports_resume
+from planning.tree import DEPTH_MAX
 
 
 @login_required
@@ -129,6 +130,7 @@ def plan_import_format(request: HttpRequest) -> HttpResponse:
             "max_bytes_mib": settings.IMPORT_MAX_BYTES // (1024 * 1024),
             "max_nodes": settings.PLAN_MAX_NODES,
             "max_actions": settings.PLAN_MAX_ACTIONS,
+            "max_levels": DEPTH_MAX + 1,
         },
     )
 

@@ -25,7 +25,13 @@ from planning.forms import (
 from planning.models import NodeKind, PlanMembership, StructureNode
 from planning.pages import plan_detail_render
 from planning.suggestions.selectors import suggestions_open_queryset
-from planning.tree import LEVEL_LIMIT, node_ancestors, node_search, tree_children
+from planning.tree import (
+    LEVEL_LIMIT,
+    node_ancestors,
+    node_search,
+    node_subtree_ids,
+    tree_children,
+)
 
 # The node page lists the node's own actions and open suggestions up to these counts; the
 # Actions tab and the planning view (filtered to the node) have the rest.
@@ -107,7 +113,7 @@ def _render_node_detail(
             "plan": plan,
             "node": node,
             "can_edit": membership.can_edit,
-            "ancestors": node_ancestors(plan=plan, node_ids=[node.pk]).get(node.pk, []),
+            "ancestors": node_ancestors(plan=plan, nodes=[node]).get(node.pk, []),
             "children": list(node.children.order_by("name", "id")[:LEVEL_LIMIT]),
             "rename_form": forms.get("rename_form")
             or NodeRenameForm(prefix="rename", initial={"name": node.name}),
@@ -248,7 +254,7 @@ def node_delete(request: HttpRequest, membership: PlanMembership, node_id: Any) 
         deleted = services.node_delete(node=node)
         messages.success(request, f"Deleted “{node.name}” and {deleted - 1} node(s) below it.")
         return redirect(_node_url(parent) if parent else plan_url(membership.plan))
-    subtree = selectors.node_subtree_ids(plan=plan, node_id=node.pk)
+    subtree = node_subtree_ids(plan=plan, node_id=node.pk)
     return render(
         request,
         "planning/node_delete.html",

@@ -15,6 +15,7 @@ from planning.models import (
     PlanRole,
 )
 from planning.services import plan_create
+from planning.tree import DEPTH_MAX
 from tests.factories import CodeFactory, UserFactory
 from tests.planning.conftest import db_counts
 
@@ -235,6 +236,23 @@ def test_node_that_is_its_own_parent_is_reported_as_a_cycle(user: Any) -> None:
 
     assert len(messages) == 1
     assert messages[0].startswith('node 1 (ref "A"): parent_ref: cycle: A -> A')
+
+
+def test_a_tree_deeper_than_the_stored_paths_allow_is_reported_once_per_branch(
+    user: Any,
+) -> None:
+    chain = [_node("L0")] + [_node(f"L{i}", f"L{i - 1}") for i in range(1, DEPTH_MAX + 3)]
+    branch = _node("X", f"L{DEPTH_MAX}")  # as deep as L51, its first node too deep
+
+    messages = _messages(user, _document([*chain, branch]))
+
+    levels = DEPTH_MAX + 1
+    assert messages == [
+        f'node {DEPTH_MAX + 2} (ref "L{levels}"): parent_ref: A structure can be at most '
+        f"{levels} levels deep.",
+        f'node {DEPTH_MAX + 4} (ref "X"): parent_ref: A structure can be at most '
+        f"{levels} levels deep.",
+    ]
 
 
 def test_duplicate_ref_is_reported_on_the_second_node(user: Any) -> None:

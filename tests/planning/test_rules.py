@@ -39,20 +39,23 @@ def node(
     node_id: str,
     *,
     kind: str = "component",
-    parent: str | None = None,
+    building: str | None = None,
+    root: str | None = None,
     name: str | None = None,
     code: str | None = None,
     quantity: str | None = None,
     install_year: int | None = None,
 ) -> NodeRecord:
+    """`building` and `root`: the stored tree fields the sync loads (planning.tree)."""
     return NodeRecord(
         node_id,
-        parent,
         name or f"Node {node_id}",
         kind,
         code,
         Decimal(quantity) if quantity is not None else None,
         install_year,
+        node_id if kind == "building" else building,
+        root or node_id,
     )
 
 
@@ -245,12 +248,12 @@ def test_thresholds_come_from_settings_values() -> None:
 def tree() -> list[NodeRecord]:
     return [
         node("site", kind="site", name="Campus"),
-        node("b1", kind="building", parent="site", name="House A"),
-        node("sys", kind="system", parent="b1"),
-        node("c1", parent="sys"),
-        node("c2", parent="b1"),
-        node("c3", parent="site"),
-        node("c4", parent="site"),
+        node("b1", kind="building", root="site", name="House A"),
+        node("sys", kind="system", building="b1", root="site"),
+        node("c1", building="b1", root="site"),
+        node("c2", building="b1", root="site"),
+        node("c3", root="site"),
+        node("c4", root="site"),
     ]
 
 
@@ -299,7 +302,10 @@ def test_actions_with_a_project_or_not_live_are_not_grouped() -> None:
 
 
 def test_same_data_gives_identical_suggestions() -> None:
-    nodes = [*tree(), node("c5", parent="b1", code=CODE.id, quantity="3", install_year=1990)]
+    nodes = [
+        *tree(),
+        node("c5", building="b1", root="site", code=CODE.id, quantity="3", install_year=1990),
+    ]
     actions = [action("a1", "c1"), action("a2", "c2"), action("a5", "c5", cost="1")]
     first = wanted_suggestions(data(nodes, actions), THRESHOLDS)
     second = wanted_suggestions(data(list(reversed(nodes)), list(reversed(actions))), THRESHOLDS)

@@ -54,7 +54,7 @@ def test_a_level_lists_at_most_its_limit_and_counts_the_rest() -> None:
         StructureNodeFactory.create(plan=site.plan, parent=site, name=f"N{index}")
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr("planning.tree.LEVEL_LIMIT", 3)
+        patch.setattr("planning.tree.reads.LEVEL_LIMIT", 3)
         children, more = tree_children(plan=site.plan, node_id=site.pk) or ([], 0)
 
     assert [c.name for c in children] == ["N0", "N1", "N2"]
@@ -67,7 +67,7 @@ def test_ancestors_of_several_nodes_come_from_one_query(django_assert_num_querie
     roof = StructureNodeFactory.create(plan=site.plan, parent=building, name="Roof")
 
     with django_assert_num_queries(1):
-        paths = node_ancestors(plan=site.plan, node_ids=[roof.pk, site.pk, building.pk])
+        paths = node_ancestors(plan=site.plan, nodes=[roof, site, building])
 
     assert [step.name for step in paths[roof.pk]] == ["Site", "B"]
     assert paths[site.pk] == []

@@ -11,8 +11,12 @@ Steps of `suggestion_sync`, all in one `plan_write` (planning.writes: one transa
    queries, no write). A few: claim them and work out the scopes they touch (changes.py). The
    first sync of a plan, a catalog change, rules or thresholds other than those of the last
    full sync, or a change that reaches a large part of the plan: the whole plan.
-3. Load what the scopes need (load.py): the plan's nodes (the tree anchors the project groups),
-   the catalog, the actions of the changed nodes and subtrees, the actions of the touched
+   Before that, the stored tree fields (planning.tree) of the changed nodes are checked, and
+   rebuilt should a change made outside the node services have left them stale (a full sync
+   checks the whole plan): every anchor below is read from them.
+3. Load what the scopes need (load.py): the changed nodes and, for a changed anchor, the nodes
+   it anchors (their stored building and root anchor the project groups: no tree walk, and
+   never the whole plan), the catalog, the actions of those nodes, the actions of the touched
    project groups, and the stored suggestions of those scopes by fingerprint.
 4. Compute the wanted suggestions with the pure rules (rules.py) and reconcile by fingerprint:
    - wanted, none stored: create it, open;
@@ -67,7 +71,7 @@ from planning.suggestions.rules import (
     wanted_suggestions,
 )
 from planning.suggestions.sync import changes as change_log
-from planning.suggestions.sync.changes import Scopes, group_region
+from planning.suggestions.sync.changes import Scopes
 from planning.suggestions.sync.load import (
     StoredSuggestion,
     actions_load,
@@ -75,6 +79,8 @@ from planning.suggestions.sync.load import (
     codes_load,
     group_candidates,
     nodes_load,
+    nodes_of,
+    region_of,
     stored_load,
 )
 from planning.suggestions.sync.write import (
@@ -83,14 +89,16 @@ from planning.suggestions.sync.write import (
     suggestions_resolve,
     with_content,
 )
+from planning.tree import tree_repair
 from planning.writes import PlanWrite, plan_write
 
 __all__ = ["SyncResult", "suggestion_sync"]
 
 logger = logging.getLogger("maintplan.sync")
 
-# More pending change rows than this, or changed subtrees larger than this, and the whole
-# plan is re-derived: past that point the per-scope reads cost more than one full read.
+# More pending change rows than this, or more changed nodes and nodes anchored at changed
+# anchors than this, and the whole plan is re-derived: past that point the per-scope reads
+# cost more than one full read.
 FULL_SYNC_CHANGES = 5000
 FULL_SYNC_SUBTREE = 5000
 
@@ -155,7 +163,9 @@ def suggestion_sync(*, plan: Plan, full: bool = False) -> SyncResult:
 def _scoped_wanted(
     *, plan_id: UUID, scopes: Scopes, data: PlanData, thresholds: Thresholds
 ) -> dict[str, WantedSuggestion]:
-    """The wanted suggestions of the scopes, each rule run on exactly its scopes' inputs."""
+    """The wanted suggestions of the scopes, each rule run on exactly its scopes' inputs.
+    `data.nodes` holds the nodes of the scopes' actions and of the missing_code scopes; the
+    groups' anchors and the nodes they anchor are read here."""
     actions = data.actions
     missing_code = missing_code_suggestions(
         PlanData(
@@ -172,12 +182,14 @@ def _scoped_wanted(
         ),
         thresholds,
     )
-    anchors = {anchor for anchor, _year in scopes.groups}
+    anchor_ids = {anchor for anchor, _year in scopes.groups}
     years = {year for _anchor, year in scopes.groups}
-    region = group_region(data.nodes, anchors)
+    anchors = nodes_of(plan_id=plan_id, node_ids=anchor_ids - set(data.nodes))
+    anchors.update((n, data.nodes[n]) for n in anchor_ids if n in data.nodes)
+    region = region_of(plan_id=plan_id, anchors=list(anchors.values()))
     grouping = project_grouping_suggestions(
         PlanData(
-            nodes=data.nodes,
+            nodes=region,
             actions=tuple(group_candidates(plan_id=plan_id, node_ids=region, years=years)),
             codes=data.codes,
         )
@@ -210,10 +222,12 @@ def _sync_once(*, plan: Plan, started: float, full: bool) -> SyncResult:
         fingerprints: set[str] | None = None
         if not full:
             changes = change_log.changes_claim(plan_id=plan.pk)
-            nodes = nodes_load(plan_id=plan.pk)
+            if tree_repair(plan_id=plan.pk, node_ids=changes.nodes_before):
+                changes.merge(change_log.changes_claim(plan_id=plan.pk))  # the repair's rows
             found = change_log.scopes_of(
                 changes,
-                nodes=nodes,
+                nodes_of=lambda node_ids: nodes_of(plan_id=plan.pk, node_ids=node_ids),
+                region_of=lambda anchors: region_of(plan_id=plan.pk, anchors=anchors),
                 actions_of=lambda node_ids, action_ids: actions_of(
                     plan_id=plan.pk, node_ids=node_ids, action_ids=action_ids
                 ),
@@ -222,13 +236,14 @@ def _sync_once(*, plan: Plan, started: float, full: bool) -> SyncResult:
             if found is None:
                 full = True
             else:
-                scopes, actions = found
+                scopes, actions, nodes = found
                 data = PlanData(nodes=nodes, actions=tuple(actions.values()), codes=codes_load())
                 wanted = _scoped_wanted(
                     plan_id=plan.pk, scopes=scopes, data=data, thresholds=thresholds
                 )
                 fingerprints = scopes.fingerprints()
         if full:
+            tree_repair(plan_id=plan.pk)
             change_log.changes_discard(plan_id=plan.pk)
             data = PlanData(
                 nodes=nodes_load(plan_id=plan.pk),

@@ -12,24 +12,28 @@ Scopes, every rule being local (docs/design.md "Sync" > "Scopes"):
 - missing_code of a node: the node and whether it has a live action;
 - deviation of an action: the action, its node and the node's code;
 - project_grouping of (anchor, year): the live actions without a project anchored there.
-A changed node re-derives its own missing_code, the deviations of its actions and, since a
-move or a kind change re-anchors everything below it, the groups of every action in its
-subtree, before and after; a changed action re-derives its deviations, the missing_code of its
-node(s) and its group(s) before and after.
+A changed node re-derives its own missing_code, the deviations of its actions, and the groups
+of its actions before and after; when it is an anchor, every group anchored at it (its name is
+in their titles). Anchors come from the stored tree fields (planning.tree), and each node row
+carries the node's stored building and path before the change, so the groups a node belonged
+to at the last sync are known without the old tree: a move or a kind change rewrites the
+stored fields of every node it re-anchors, and each of those writes leaves its own row. A
+changed action re-derives its deviations, the missing_code of its node(s) and its group(s)
+before and after.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from uuid import UUID
 
 from django.db import connection
 from django.db.models import Count, Q
 
-from planning.models import NodeKind, PlanChange
+from planning.models import PlanChange
 from planning.suggestions.rules import ActionRecord, NodeRecord, anchor_node_id
+from planning.tree import root_id
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,10 +44,16 @@ class Pending:
 
 @dataclass
 class ChangeSet:
-    # node id -> its (parent id, kind) before the first change of this batch; None: a new node
-    nodes_before: dict[str, tuple[str | None, str] | None] = field(default_factory=dict)
+    # node id -> its anchor before the first change of this batch; None: a new node
+    nodes_before: dict[str, str | None] = field(default_factory=dict)
     # (action id, node id, planned year), before and after each change
     actions: list[tuple[str, str, int]] = field(default_factory=list)
+
+    def merge(self, later: ChangeSet) -> None:
+        """Takes in rows claimed after these (a node keeps its earliest state)."""
+        for node_id, before in later.nodes_before.items():
+            self.nodes_before.setdefault(node_id, before)
+        self.actions.extend(later.actions)
 
 
 @dataclass(frozen=True)
@@ -86,92 +96,69 @@ def changes_claim(*, plan_id: UUID) -> ChangeSet:
     with connection.cursor() as cursor:
         cursor.execute(
             f"DELETE FROM {PlanChange._meta.db_table} WHERE plan_id = %s "  # noqa: S608
-            "RETURNING id, node_id, action_id, year, old_parent_id, old_kind",
+            "RETURNING id, node_id, action_id, year, old_kind, old_building_id, old_path",
             [column.get_db_prep_value(plan_id, connection)],
         )
         rows = sorted(cursor.fetchall())
     changes = ChangeSet()
-    for _id, node_id, action_id, year, old_parent_id, old_kind in rows:
+    for _id, node_id, action_id, year, old_kind, old_building_id, old_path in rows:
         node = _canonical(node_id)
         assert node is not None
         if action_id is not None:
             changes.actions.append((str(_canonical(action_id)), node, year))
         elif node not in changes.nodes_before:  # the first row of a node tells its old state
             changes.nodes_before[node] = (
-                None if old_kind is None else (_canonical(old_parent_id), old_kind)
+                None
+                if old_kind is None
+                else _canonical(old_building_id) or str(root_id(path=old_path or "", node_id=node))
             )
     return changes
-
-
-def _tree_before(nodes: Mapping[str, NodeRecord], changes: ChangeSet) -> dict[str, NodeRecord]:
-    """The tree as the last sync saw it (parents and kinds: what anchors depend on)."""
-    before = dict(nodes)
-    for node_id, old in changes.nodes_before.items():
-        if old is None:
-            before.pop(node_id, None)
-        else:
-            parent_id, kind = old
-            before[node_id] = NodeRecord(node_id, parent_id, "", kind, None, None, None)
-    return before
-
-
-def _below(
-    nodes: Mapping[str, NodeRecord], roots: Collection[str], *, through_buildings: bool
-) -> set[str]:
-    """The roots and the nodes below them (not below a building, unless `through_buildings`)."""
-    children: dict[str, list[str]] = defaultdict(list)
-    for node in nodes.values():
-        if node.parent_id is not None:
-            children[node.parent_id].append(node.id)
-    found: set[str] = set()
-    stack = [root for root in roots if root in nodes]
-    while stack:
-        current = stack.pop()
-        if current in found:
-            continue
-        found.add(current)
-        stack.extend(
-            child
-            for child in children.get(current, ())
-            if through_buildings or nodes[child].kind != NodeKind.BUILDING
-        )
-    return found
 
 
 def scopes_of(
     changes: ChangeSet,
     *,
-    nodes: Mapping[str, NodeRecord],
+    nodes_of: Callable[[set[str]], Mapping[str, NodeRecord]],
+    region_of: Callable[[list[NodeRecord]], Mapping[str, NodeRecord]],
     actions_of: Callable[[set[str], set[str]], Mapping[str, ActionRecord]],
     subtree_limit: int,
-) -> tuple[Scopes, Mapping[str, ActionRecord]] | None:
-    """The scopes the changes touch, with the current actions read on the way (those on the
-    changed nodes, their subtrees and the changed actions' nodes, and the changed actions).
-    None when the changed subtrees hold more than `subtree_limit` nodes: a full sync is then
-    the cheaper way."""
+) -> tuple[Scopes, Mapping[str, ActionRecord], dict[str, NodeRecord]] | None:
+    """The scopes the changes touch, with what was read on the way: the current actions (those
+    on the changed nodes, on the nodes a changed anchor anchors and on the changed actions'
+    nodes, and the changed actions) and the current records of those nodes. None when the
+    changed nodes and the regions of the changed anchors hold more than `subtree_limit` nodes:
+    a full sync is then the cheaper way."""
     changed_nodes = set(changes.nodes_before)
-    subtree = _below(nodes, changed_nodes, through_buildings=True)
-    if len(subtree) > subtree_limit:
+    action_nodes = {node for _action, node, _year in changes.actions}
+    nodes = dict(nodes_of(changed_nodes | action_nodes))
+    anchors = [nodes[n] for n in changed_nodes if n in nodes and anchor_node_id(nodes[n]) == n]
+    region = region_of(anchors) if anchors else {}
+    touched = changed_nodes | set(region)
+    if len(touched) > subtree_limit:
         return None
+    nodes.update(region)
     changed_actions = {action_id for action_id, _node, _year in changes.actions}
-    missing_code_nodes = changed_nodes | {node for _action, node, _year in changes.actions}
-    actions = actions_of(subtree | missing_code_nodes, changed_actions)
+    missing_code_nodes = changed_nodes | action_nodes
+    actions = actions_of(touched | missing_code_nodes, changed_actions)
 
-    before = _tree_before(nodes, changes)
-    anchors_now: dict[str, str] = {}
-    anchors_before: dict[str, str] = {}
     groups: set[tuple[str, int]] = set()
 
     def group_keys(node_id: str, year: int) -> None:
-        if node_id in nodes:
-            groups.add((anchor_node_id(node_id, nodes, anchors_now), year))
-        if node_id in before:
-            groups.add((anchor_node_id(node_id, before, anchors_before), year))
+        node = nodes.get(node_id)
+        if node is not None:
+            groups.add((anchor_node_id(node), year))
+        before = (
+            changes.nodes_before[node_id]
+            if node_id in changes.nodes_before
+            else (anchor_node_id(node) if node is not None else None)
+        )
+        if before is not None:
+            groups.add((before, year))
 
     for _action, node_id, year in changes.actions:
         group_keys(node_id, year)
     for action in actions.values():
-        if action.node_id in subtree:
+        if action.node_id in touched:
             group_keys(action.node_id, action.planned_year)
     deviation_actions = changed_actions | {
         action.id for action in actions.values() if action.node_id in changed_nodes
@@ -181,10 +168,4 @@ def scopes_of(
         deviation_actions=frozenset(deviation_actions),
         groups=frozenset(groups),
     )
-    return scopes, actions
-
-
-def group_region(nodes: Mapping[str, NodeRecord], anchors: Collection[str]) -> set[str]:
-    """The nodes whose project groups may anchor at `anchors` (each anchor and what lies below
-    it down to the next building): where a group's actions can be."""
-    return _below(nodes, anchors, through_buildings=False)
+    return scopes, actions, nodes

@@ -16,9 +16,11 @@ from django.db.models.functions import Cast
 
 from planning.models import Action, ActionStatus, Code, StructureNode, Suggestion
 from planning.suggestions.rules import ActionRecord, CodeRecord, NodeRecord
+from planning.tree import below_q, node_prefix, root_id
 
 # Ids per IN list: well inside SQLite's and psycopg's limits on parameters per statement.
 CHUNK = 5000
+ROOTS_PER_QUERY = 50  # one range condition each
 
 
 def chunks(ids: Collection[Any]) -> Iterator[list[Any]]:
@@ -36,26 +38,55 @@ def _ids(*names: str) -> list[Any]:
     return list(names)
 
 
-def nodes_load(*, plan_id: UUID) -> dict[str, NodeRecord]:
-    """Every node of the plan (one query): the tree is what anchors the project groups."""
-    node_id_col, parent_col, code_col = _ids("id", "parent_id", "code_id")
-    rows = (
-        StructureNode.objects.filter(plan_id=plan_id)
-        .order_by()
-        .values_list(node_id_col, parent_col, "name", "kind", code_col, "quantity", "install_year")
+def _node_records(nodes: QuerySet[StructureNode]) -> Iterator[NodeRecord]:
+    node_id_col, code_col, building_col = _ids("id", "code_id", "building_id")
+    rows = nodes.order_by().values_list(
+        node_id_col, "name", "kind", code_col, "quantity", "install_year", building_col, "path"
     )
-    return {
-        str(node_id): NodeRecord(
+    for node_id, name, kind, code_id, quantity, install_year, building_id, path in rows:
+        yield NodeRecord(
             str(node_id),
-            str(parent_id) if parent_id else None,
             name,
             kind,
             str(code_id) if code_id else None,
             quantity,
             install_year,
+            str(building_id) if building_id else None,
+            str(root_id(path=path, node_id=node_id)),
         )
-        for node_id, parent_id, name, kind, code_id, quantity, install_year in rows
-    }
+
+
+def nodes_load(*, plan_id: UUID) -> dict[str, NodeRecord]:
+    """Every node of the plan (one query; the full sync)."""
+    return {node.id: node for node in _node_records(StructureNode.objects.filter(plan_id=plan_id))}
+
+
+def nodes_of(*, plan_id: UUID, node_ids: Collection[str]) -> dict[str, NodeRecord]:
+    """These nodes (those that still exist), by id."""
+    found: dict[str, NodeRecord] = {}
+    for chunk in chunks(node_ids):
+        nodes = StructureNode.objects.filter(plan_id=plan_id, pk__in=chunk)
+        found.update((node.id, node) for node in _node_records(nodes))
+    return found
+
+
+def region_of(*, plan_id: UUID, anchors: Collection[NodeRecord]) -> dict[str, NodeRecord]:
+    """The nodes anchored at these anchors (planning.suggestions.rules.anchor_node_id): a
+    building's are the nodes it is the building of, a root's those of its tree in no building;
+    every anchor is in its own region. Read from the stored fields, never the whole plan."""
+    buildings = [anchor.id for anchor in anchors if anchor.building_id == anchor.id]
+    roots = [a.id for a in anchors if a.building_id is None and a.root_id == a.id]
+    found: dict[str, NodeRecord] = {}
+    for chunk in chunks(buildings):
+        nodes = StructureNode.objects.filter(plan_id=plan_id, building_id__in=chunk)
+        found.update((node.id, node) for node in _node_records(nodes))
+    for start in range(0, len(roots), ROOTS_PER_QUERY):
+        inside = Q()
+        for root in roots[start : start + ROOTS_PER_QUERY]:
+            inside |= Q(pk=root) | below_q(node_prefix(path="", node_id=root))
+        nodes = StructureNode.objects.filter(inside, plan_id=plan_id, building__isnull=True)
+        found.update((node.id, node) for node in _node_records(nodes))
+    return found
 
 
 def codes_load() -> dict[str, CodeRecord]:
