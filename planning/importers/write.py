@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, TypeVar
 from django.db import models, transaction
 
 from accounts.models import User
+from api.chunks import chunked
 from planning import writes
 from planning.importers.progress import PROGRESS_STEP, ImportObserver
 from planning.models import Action, Plan, StructureNode
@@ -46,8 +47,7 @@ class _RowWriter:
         self.total, self.done, self.observer = total, 0, observer
 
     def write(self, model: type[_M], rows: list[_M]) -> None:
-        for start in range(0, len(rows), PROGRESS_STEP):
-            step = rows[start : start + PROGRESS_STEP]
+        for step in chunked(rows, PROGRESS_STEP):
             model._default_manager.bulk_create(step, batch_size=BULK_BATCH_SIZE)
             self.done += len(step)
             self.observer.written(self.done, self.total)

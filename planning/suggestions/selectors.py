@@ -14,6 +14,7 @@ from django.db.models import Q, QuerySet, TextField
 from django.db.models.functions import Cast
 from django.http import Http404
 
+from api.chunks import IN_LIST_SIZE, chunked
 from planning.models import (
     Code,
     Plan,
@@ -190,8 +191,8 @@ def suggestion_payloads_with_status(
     """The payloads of the given suggestions of a plan, whatever their status, each with its
     `status` added (what a webhook event carries), by suggestion id as text."""
     found: dict[str, SuggestionPayload] = {}
-    for start in range(0, len(ids := list(suggestion_ids)), 5000):
-        queryset = Suggestion.objects.filter(plan_id=plan_id, pk__in=ids[start : start + 5000])
+    for chunk in chunked(suggestion_ids, IN_LIST_SIZE):
+        queryset = Suggestion.objects.filter(plan_id=plan_id, pk__in=chunk)
         for status, *row in _rows(queryset.order_by(), "status"):
             payload = _row_payload(tuple(row))
             found[payload["id"]] = {**payload, "status": status}

@@ -30,6 +30,7 @@ from django.db import connection
 from django.db.models import Max, Q, Value
 from django.db.models.functions import Concat, Length, Substr
 
+from api.chunks import IN_LIST_SIZE, chunked
 from planning.models import NodeKind, StructureNode
 
 logger = logging.getLogger("maintplan.tree")
@@ -40,8 +41,6 @@ STEP = HEX_LENGTH + 1  # one ancestor in a path: its hex id and "/"
 # limit on an index entry (about 2,700 bytes).
 DEPTH_MAX = 50
 DEPTH_MESSAGE = f"A structure can be at most {DEPTH_MAX + 1} levels deep."
-# Ids per IN list: well inside SQLite's and psycopg's limits on parameters per statement.
-_CHUNK = 2000
 
 
 def id_hex(node_id: Any) -> str:
@@ -245,7 +244,7 @@ def _stale(plan_id: Any, node_ids: Collection[Any] | None) -> bool:
     plan = StructureNode._meta.get_field("plan").get_db_prep_value(plan_id, connection)
     batches: list[list[Any]] = [[]] if node_ids is None else []
     ids = [_db_id(node_id) for node_id in node_ids or ()]
-    batches += [ids[i : i + _CHUNK] for i in range(0, len(ids), _CHUNK)]
+    batches += chunked(ids, IN_LIST_SIZE // 2)  # each id is named twice
     with connection.cursor() as cursor:
         for batch in batches:
             marks = ", ".join(["%s"] * len(batch))

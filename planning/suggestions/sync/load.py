@@ -7,26 +7,19 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 from uuid import UUID
 
 from django.db import connection
 from django.db.models import Q, QuerySet, TextField
 from django.db.models.functions import Cast
 
+from api.chunks import IN_LIST_SIZE, chunked
 from planning.models import Action, ActionStatus, Code, StructureNode, Suggestion
 from planning.suggestions.rules import ActionRecord, CodeRecord, NodeRecord
 from planning.tree import below_q, node_prefix, root_id
 
-# Ids per IN list: well inside SQLite's and psycopg's limits on parameters per statement.
-CHUNK = 5000
 ROOTS_PER_QUERY = 50  # one range condition each
-
-
-def chunks(ids: Collection[Any]) -> Iterator[list[Any]]:
-    items = list(ids)
-    for start in range(0, len(items), CHUNK):
-        yield items[start : start + CHUNK]
 
 
 def _ids(*names: str) -> list[Any]:
@@ -64,7 +57,7 @@ def nodes_load(*, plan_id: UUID) -> dict[str, NodeRecord]:
 def nodes_of(*, plan_id: UUID, node_ids: Collection[str]) -> dict[str, NodeRecord]:
     """These nodes (those that still exist), by id."""
     found: dict[str, NodeRecord] = {}
-    for chunk in chunks(node_ids):
+    for chunk in chunked(node_ids, IN_LIST_SIZE):
         nodes = StructureNode.objects.filter(plan_id=plan_id, pk__in=chunk)
         found.update((node.id, node) for node in _node_records(nodes))
     return found
@@ -74,15 +67,15 @@ def region_of(*, plan_id: UUID, anchors: Collection[NodeRecord]) -> dict[str, No
     """The nodes anchored at these anchors (planning.suggestions.rules.anchor_node_id): a
     building's are the nodes it is the building of, a root's those of its tree in no building;
     every anchor is in its own region. Read from the stored fields, never the whole plan."""
-    buildings = [anchor.id for anchor in anchors if anchor.building_id == anchor.id]
+    buildings: list[Any] = [anchor.id for anchor in anchors if anchor.building_id == anchor.id]
     roots = [a.id for a in anchors if a.building_id is None and a.root_id == a.id]
     found: dict[str, NodeRecord] = {}
-    for chunk in chunks(buildings):
+    for chunk in chunked(buildings, IN_LIST_SIZE):
         nodes = StructureNode.objects.filter(plan_id=plan_id, building_id__in=chunk)
         found.update((node.id, node) for node in _node_records(nodes))
-    for start in range(0, len(roots), ROOTS_PER_QUERY):
+    for some_roots in chunked(roots, ROOTS_PER_QUERY):
         inside = Q()
-        for root in roots[start : start + ROOTS_PER_QUERY]:
+        for root in some_roots:
             inside |= Q(pk=root) | below_q(node_prefix(path="", node_id=root))
         nodes = StructureNode.objects.filter(inside, plan_id=plan_id, building__isnull=True)
         found.update((node.id, node) for node in _node_records(nodes))
@@ -128,7 +121,7 @@ def actions_of(
     """The actions on these nodes, and these actions, by id."""
     found: dict[str, ActionRecord] = {}
     for ids, lookup in ((node_ids, "node_id__in"), (action_ids, "pk__in")):
-        for chunk in chunks(ids):
+        for chunk in chunked(ids, IN_LIST_SIZE):
             actions = Action.objects.filter(Q(plan_id=plan_id), Q(**{lookup: chunk}))
             found.update((record.id, record) for record in _action_records(actions))
     return found
@@ -140,7 +133,7 @@ def group_candidates(
     """Live actions without a project, on these nodes and in these years: everything a
     project-grouping suggestion of those nodes and years is made of."""
     found: list[ActionRecord] = []
-    for chunk in chunks(node_ids):
+    for chunk in chunked(cast("Collection[Any]", node_ids), IN_LIST_SIZE):  # ids as text
         actions = Action.objects.filter(
             plan_id=plan_id,
             node_id__in=chunk,
@@ -188,6 +181,6 @@ def stored_load(*, plan_id: UUID, fingerprints: Collection[str] | None) -> list[
     if fingerprints is None:
         return list(_stored(Suggestion.objects.filter(plan_id=plan_id)))
     found: list[StoredSuggestion] = []
-    for chunk in chunks(fingerprints):
+    for chunk in chunked(fingerprints, IN_LIST_SIZE):
         found.extend(_stored(Suggestion.objects.filter(plan_id=plan_id, fingerprint__in=chunk)))
     return found

@@ -14,9 +14,9 @@ from uuid import UUID
 
 from django.db import connection
 
+from api.chunks import IN_LIST_SIZE, chunked
 from planning.models import Resolution, Suggestion, SuggestionStatus
 from planning.suggestions.rules import WantedSuggestion
-from planning.suggestions.sync.load import chunks
 
 _CONTENT_FIELDS = (
     "suggestion_type",
@@ -151,7 +151,7 @@ def suggestions_reopen_or_update(suggestions: list[Suggestion], *, now: datetime
 
 def suggestions_resolve(suggestion_ids: list[UUID], *, now: datetime) -> None:
     """Open suggestions no longer wanted: resolved, resolution `auto`."""
-    for chunk in chunks(suggestion_ids):
+    for chunk in chunked(suggestion_ids, IN_LIST_SIZE):
         Suggestion.objects.filter(pk__in=chunk).update(
             status=SuggestionStatus.RESOLVED,
             resolution=Resolution.AUTO,
