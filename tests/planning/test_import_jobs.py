@@ -313,6 +313,26 @@ def test_an_unknown_template_is_not_found(client: Client) -> None:
     assert client.get(url).status_code == 404
 
 
+@pytest.mark.usefixtures("requires_postgres")
+def test_a_large_import_refreshes_postgresqls_statistics_before_its_first_sync(
+    user: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from django.db import connection
+
+    monkeypatch.setattr(jobs, "ANALYZE_AFTER_ROWS", 50)
+    upload = _upload(user, _plan_json(nodes=40, actions_per_node=2))  # 118 rows
+
+    jobs.plan_import_run(import_id=str(upload.pk))
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT relname, reltuples FROM pg_class WHERE relname IN "
+            "('planning_structurenode', 'planning_action') ORDER BY relname"
+        )
+        counts = dict(cursor.fetchall())
+    assert counts == {"planning_action": 78, "planning_structurenode": 40}
+
+
 def test_a_nul_in_the_uploaded_files_name_is_dropped(user: Any) -> None:
     upload, created = jobs.plan_import_submit(
         owner=user,
