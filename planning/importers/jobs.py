@@ -25,7 +25,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import caches
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
@@ -35,13 +35,12 @@ from planning.importers.csv_pair import plan_import_csv
 from planning.importers.plan_document import plan_import
 from planning.importers.problems import ImportRejected
 from planning.importers.progress import ImportObserver
+from planning.importers.write import statistics_refresh
 from planning.models import (
-    Action,
     Plan,
     PlanImport,
     PlanImportFormat,
     PlanImportStatus,
-    StructureNode,
 )
 from planning.suggestions.sync import suggestion_sync
 
@@ -211,21 +210,6 @@ def _plan_read_and_write(upload: PlanImport, observer: ImportObserver) -> Plan:
 
 
 # Rows an import adds before PostgreSQL's statistics are refreshed by the job itself.
-ANALYZE_AFTER_ROWS = 10_000
-
-
-def _statistics_refresh(*, rows: int) -> None:
-    """After a large import, ANALYZE the tables it filled: until autovacuum gets to them,
-    PostgreSQL plans the first sync's and the planning page's joins on stale row counts (with
-    the stored buildings, the budget's join at 20,000 nodes: 0.31 s before, 0.15 s after; the
-    recursive walk it replaced took 110 s)."""
-    if rows < ANALYZE_AFTER_ROWS or connection.vendor != "postgresql":
-        return
-    with connection.cursor() as cursor:
-        for model in (StructureNode, Action):
-            cursor.execute(f"ANALYZE {connection.ops.quote_name(model._meta.db_table)}")
-
-
 def plan_import_run(*, import_id: str) -> None:
     """The job: checks and writes the plan, then runs its first suggestion sync.
 
@@ -273,7 +257,7 @@ def _plan_import_run(upload: PlanImport, lease: Lease) -> None:
             _finish(upload, lease, PlanImportStatus.FAILED, [message])
             raise
     observer.send(status=PlanImportStatus.SYNCING, force=True)
-    _statistics_refresh(rows=observer.report["total"])
+    statistics_refresh(rows=observer.report["total"])
     lease.renew()  # a whole lease for the first sync, however long the statistics took
     try:
         suggestion_sync(plan=plan)

@@ -319,7 +319,7 @@ def test_a_large_import_refreshes_postgresqls_statistics_before_its_first_sync(
 ) -> None:
     from django.db import connection
 
-    monkeypatch.setattr(jobs, "ANALYZE_AFTER_ROWS", 50)
+    monkeypatch.setattr("planning.importers.write.ANALYZE_AFTER_ROWS", 50)
     upload = _upload(user, _plan_json(nodes=40, actions_per_node=2))  # 118 rows
 
     jobs.plan_import_run(import_id=str(upload.pk))

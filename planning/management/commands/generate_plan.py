@@ -11,6 +11,7 @@ from django.utils import timezone
 from accounts.management import command_user, non_negative_int, plain_text, positive_int
 from planning.importers import ImportRejected, plan_import_document
 from planning.importers.terminal import TerminalProgress
+from planning.importers.write import statistics_refresh
 from planning.models import ActionKind, ActionStatus, Code, NodeKind
 from planning.services import plan_size_check
 
@@ -147,6 +148,7 @@ class Command(BaseCommand):
             )
         except ImportRejected as rejected:  # a bug here, not bad input: say what it was
             raise CommandError(str(rejected)) from None
+        statistics_refresh(rows=nodes + actions)
         finished = time.perf_counter()
         self.stdout.write(
             f"Generated plan #{plan.number} {plan.name!r}: {nodes} nodes, {actions} actions "

@@ -8,6 +8,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from accounts.management import command_user, plain_text
 from planning.importers import ImportRejected, plan_import, plan_import_csv
 from planning.importers.terminal import TerminalProgress
+from planning.importers.write import statistics_refresh
 
 
 def _file_read(path: str) -> bytes:
@@ -78,8 +79,10 @@ class Command(BaseCommand):
             raise CommandError(
                 f"{count} problem{'s' if count != 1 else ''} in {file}; nothing was imported."
             ) from None
+        nodes, actions = plan.nodes.count(), plan.actions.count()
+        statistics_refresh(rows=nodes + actions)
         self.stdout.write(
-            f"Imported plan #{plan.number} {plan.name!r}: {plan.nodes.count()} nodes, "
-            f"{plan.actions.count()} actions, owner {user.email}."
+            f"Imported plan #{plan.number} {plan.name!r}: {nodes} nodes, {actions} actions, "
+            f"owner {user.email}."
         )
         self.stdout.write(str(plan.number))
