@@ -1,0 +1,77 @@
+"""The planning domain: plans, their structure tree, the code catalog, actions, projects and
+suggestions. Invariants that a row can check on its own live in the database as constraints;
+cross-row rules (a node's parent in the same plan, no cycles) are enforced by the services.
+
+The field rules (lengths, year ranges, non-negative amounts, choices, no blank names) are
+written once, in planning.models.fields, as field options and validators: services run them
+with ``full_clean()``, the forms are ModelForms, and the importer turns the same
+ValidationErrors into its problem list, so every way in refuses a bad value with the same
+message. The models live in one module per part of the domain; import them from here.
+"""
+
+from planning.models.actions import Action, ActionKind, ActionStatus, Project
+from planning.models.changes import PlanChange
+from planning.models.fields import (
+    CENT,
+    MAX_PLAN_NUMBER,
+    MAX_YEAR,
+    MIN_YEAR,
+    NAME_VALIDATORS,
+    NOT_NEGATIVE,
+    YEAR_VALIDATORS,
+    choice_messages,
+    validate_not_blank,
+)
+from planning.models.imports import PlanImport, PlanImportFormat, PlanImportStatus
+from planning.models.plans import (
+    CURRENCY_VALIDATORS,
+    Plan,
+    PlanMembership,
+    PlanNumberCounter,
+    PlanRole,
+    plan_currency_default,
+)
+from planning.models.structure import Code, NodeKind, StructureNode
+from planning.models.suggestions import (
+    DismissReason,
+    Resolution,
+    Severity,
+    Suggestion,
+    SuggestionStatus,
+    SuggestionType,
+)
+
+__all__ = [
+    "CENT",
+    "CURRENCY_VALIDATORS",
+    "MAX_PLAN_NUMBER",
+    "MAX_YEAR",
+    "MIN_YEAR",
+    "NAME_VALIDATORS",
+    "NOT_NEGATIVE",
+    "YEAR_VALIDATORS",
+    "Action",
+    "ActionKind",
+    "ActionStatus",
+    "Code",
+    "DismissReason",
+    "NodeKind",
+    "Plan",
+    "PlanChange",
+    "PlanImport",
+    "PlanImportFormat",
+    "PlanImportStatus",
+    "PlanMembership",
+    "PlanNumberCounter",
+    "PlanRole",
+    "Project",
+    "Resolution",
+    "Severity",
+    "StructureNode",
+    "Suggestion",
+    "SuggestionStatus",
+    "SuggestionType",
+    "choice_messages",
+    "plan_currency_default",
+    "validate_not_blank",
+]

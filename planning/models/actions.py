@@ -1,0 +1,100 @@
+"""Projects and the maintenance actions of a plan."""
+
+from __future__ import annotations
+
+import uuid
+from typing import ClassVar
+
+from django.db import models
+from django.db.models import Q
+
+from planning.models.fields import (
+    MAX_YEAR,
+    MIN_YEAR,
+    NAME_VALIDATORS,
+    NOT_NEGATIVE,
+    YEAR_VALIDATORS,
+    choice_messages,
+)
+from planning.models.plans import Plan
+from planning.models.structure import StructureNode
+
+
+class Project(models.Model):
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    plan = models.ForeignKey(Plan, on_delete=models.CASCADE, related_name="projects")
+    name = models.CharField(max_length=200, validators=NAME_VALIDATORS)
+    year = models.PositiveSmallIntegerField(validators=YEAR_VALIDATORS)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("year", "name")
+        constraints: ClassVar = [
+            models.CheckConstraint(
+                condition=Q(year__gte=MIN_YEAR) & Q(year__lte=MAX_YEAR), name="project_year_range"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.year})"
+
+
+class ActionKind(models.TextChoices):
+    INSPECTION = "inspection", "Inspection"
+    REPAIR = "repair", "Repair"
+    REPLACEMENT = "replacement", "Replacement"
+
+
+class ActionStatus(models.TextChoices):
+    PLANNED = "planned", "Planned"
+    DONE = "done", "Done"
+    CANCELLED = "cancelled", "Cancelled"
+
+
+class Action(models.Model):
+    """A planned maintenance measure on one structure node."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    plan = models.ForeignKey(Plan, on_delete=models.CASCADE, related_name="actions")
+    node = models.ForeignKey(StructureNode, on_delete=models.CASCADE, related_name="actions")
+    title = models.CharField(max_length=200, validators=NAME_VALIDATORS)
+    kind = models.CharField(
+        max_length=12, choices=ActionKind.choices, error_messages=choice_messages(ActionKind)
+    )
+    planned_year = models.PositiveSmallIntegerField(validators=YEAR_VALIDATORS)
+    estimated_cost = models.DecimalField(
+        max_digits=14, decimal_places=2, default=0, validators=NOT_NEGATIVE
+    )
+    status = models.CharField(
+        max_length=10,
+        choices=ActionStatus.choices,
+        default=ActionStatus.PLANNED,
+        error_messages=choice_messages(ActionStatus),
+    )
+    project = models.ForeignKey(
+        Project, null=True, blank=True, on_delete=models.SET_NULL, related_name="actions"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ("planned_year", "title")
+        indexes: ClassVar = [models.Index(fields=["plan", "planned_year"])]
+        constraints: ClassVar = [
+            models.CheckConstraint(
+                condition=Q(kind__in=ActionKind.values), name="action_kind_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=ActionStatus.values), name="action_status_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(planned_year__gte=MIN_YEAR) & Q(planned_year__lte=MAX_YEAR),
+                name="action_planned_year_range",
+            ),
+            models.CheckConstraint(
+                condition=Q(estimated_cost__gte=0), name="action_estimated_cost_not_negative"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.title

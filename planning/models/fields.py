@@ -1,0 +1,41 @@
+"""The field rules shared by the planning models, written once (docs/design.md "Domain"):
+services run them with ``full_clean()``, the forms are ModelForms, and the importer turns the
+same ValidationErrors into its problem list, so every way in refuses a bad value with the same
+message."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+
+MIN_YEAR = 1900
+MAX_YEAR = 2200
+# PostgreSQL `integer`: a plan number or URL value beyond this cannot name a plan.
+MAX_PLAN_NUMBER = 2_147_483_647
+# Money and quantities are kept to the cent (decimal_places=2).
+CENT = Decimal("0.01")
+
+
+def validate_not_blank(value: str) -> None:
+    """A name made only of spaces is no name (an empty one is refused by the field itself)."""
+    if not value.strip():
+        raise ValidationError("This field cannot be blank.", code="blank")
+
+
+NAME_VALIDATORS = [validate_not_blank]
+_YEAR_MESSAGE = f"Enter a year between {MIN_YEAR} and {MAX_YEAR}."
+YEAR_VALIDATORS = [
+    MinValueValidator(MIN_YEAR, message=_YEAR_MESSAGE),
+    MaxValueValidator(MAX_YEAR, message=_YEAR_MESSAGE),
+]
+NOT_NEGATIVE = [MinValueValidator(0, message="Cannot be negative.")]
+
+
+def choice_messages(choices: type[models.TextChoices]) -> dict[str, str]:
+    """The message of a value outside `choices`, naming the allowed ones; model fields and the
+    ModelForms built on them (planning.forms.ModelRulesForm) both use it."""
+    allowed = ", ".join(choices.values)
+    return {"invalid_choice": f"“%(value)s” is not one of: {allowed}."}

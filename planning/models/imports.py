@@ -1,0 +1,80 @@
+"""Uploads of the plan list, imported by background jobs (docs/design.md "Imports")."""
+
+from __future__ import annotations
+
+import uuid
+from typing import ClassVar
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+from jobs.models import Leased
+from planning.models.plans import Plan
+
+
+class PlanImportStatus(models.TextChoices):
+    QUEUED = "queued", "Waiting for a worker"
+    CHECKING = "checking", "Checking rows"
+    WRITING = "writing", "Writing the plan"
+    SYNCING = "syncing", "Finding suggestions"
+    DONE = "done", "Imported"
+    REJECTED = "rejected", "Not imported: the file has problems"
+    FAILED = "failed", "Not imported: an error on our side"
+
+
+class PlanImportFormat(models.TextChoices):
+    DOCUMENT = "document", "JSON plan file"
+    CSV_PAIR = "csv_pair", "CSV pair"
+
+
+class PlanImport(Leased):
+    """An upload of the plan list, imported by a background job (planning.importers.jobs;
+    docs/design.md "Imports").
+
+    The uploaded bytes are kept here (the database is what every app server and worker share)
+    until the job ends, then emptied. `idempotency_key` comes from the upload form: the same
+    form sent twice is one import, and a job run again after a killed worker makes one plan,
+    because the plan is written and linked here in one transaction. The running job holds the
+    row's lease (jobs.leases); its progress lives in the cache; this row holds the outcome.
+    """
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="plan_imports"
+    )
+    idempotency_key = models.CharField(max_length=64)
+    file_format = models.CharField(max_length=10, choices=PlanImportFormat.choices)
+    filename = models.CharField(max_length=255)
+    name = models.CharField(max_length=200, blank=True)
+    content = models.BinaryField(default=b"")
+    actions_content = models.BinaryField(default=b"")
+    status = models.CharField(
+        max_length=10, choices=PlanImportStatus.choices, default=PlanImportStatus.QUEUED
+    )
+    attempts = models.PositiveIntegerField(default=0)
+    problems = models.JSONField(default=list, blank=True)
+    plan = models.ForeignKey(
+        Plan, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    started_at = models.DateTimeField(null=True, blank=True)  # by the latest run of the job
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta(Leased.Meta):
+        constraints: ClassVar = [
+            models.UniqueConstraint(
+                fields=["owner", "idempotency_key"], name="plan_import_once_per_key"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"import {self.pk} ({self.status})"
+
+    @property
+    def finished(self) -> bool:
+        return self.status in {
+            PlanImportStatus.DONE,
+            PlanImportStatus.REJECTED,
+            PlanImportStatus.FAILED,
+        }

@@ -1,0 +1,129 @@
+"""The code catalog and a plan's structure tree (docs/design.md "Structure tree")."""
+
+from __future__ import annotations
+
+import uuid
+from typing import ClassVar
+
+from django.core.validators import MinValueValidator
+from django.db import models
+from django.db.models import Q
+
+from planning.models.fields import (
+    MAX_YEAR,
+    MIN_YEAR,
+    NAME_VALIDATORS,
+    NOT_NEGATIVE,
+    YEAR_VALIDATORS,
+    choice_messages,
+)
+from planning.models.plans import Plan
+
+
+class Code(models.Model):
+    """A classification code of the catalog shared by all plans."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    code = models.CharField(max_length=20, unique=True)
+    name = models.CharField(max_length=200)
+    unit = models.CharField(max_length=20, blank=True)
+    unit_cost = models.DecimalField(
+        max_digits=12,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        validators=NOT_NEGATIVE,
+        help_text="Reference cost per unit",
+    )
+    service_life_years = models.PositiveSmallIntegerField(
+        null=True, blank=True, validators=[MinValueValidator(1)]
+    )
+    keywords = models.TextField(blank=True, help_text="Comma-separated words used for matching")
+    is_default = models.BooleanField(
+        default=False, help_text="Part of the starter catalog shipped with Maintplan"
+    )
+
+    class Meta:
+        ordering = ("code",)
+        constraints: ClassVar = [
+            models.CheckConstraint(
+                condition=Q(unit_cost__isnull=True) | Q(unit_cost__gte=0),
+                name="code_unit_cost_not_negative",
+            ),
+            models.CheckConstraint(
+                condition=Q(service_life_years__isnull=True) | Q(service_life_years__gte=1),
+                name="code_service_life_positive",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.code} {self.name}"
+
+
+class NodeKind(models.TextChoices):
+    SITE = "site", "Site"
+    BUILDING = "building", "Building"
+    SYSTEM = "system", "System"
+    COMPONENT = "component", "Component"
+
+
+class StructureNode(models.Model):
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    plan = models.ForeignKey(Plan, on_delete=models.CASCADE, related_name="nodes")
+    # Deleting a node deletes its subtree and their actions: the UI asks for confirmation.
+    parent = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.CASCADE, related_name="children"
+    )
+    name = models.CharField(max_length=200, validators=NAME_VALIDATORS)
+    kind = models.CharField(
+        max_length=10, choices=NodeKind.choices, error_messages=choice_messages(NodeKind)
+    )
+    # A catalog code in use cannot be deleted from under the plans that use it.
+    code = models.ForeignKey(
+        Code, null=True, blank=True, on_delete=models.PROTECT, related_name="nodes"
+    )
+    quantity = models.DecimalField(
+        max_digits=14, decimal_places=2, null=True, blank=True, validators=NOT_NEGATIVE
+    )
+    unit = models.CharField(max_length=20, blank=True)
+    install_year = models.PositiveSmallIntegerField(
+        null=True, blank=True, validators=YEAR_VALIDATORS
+    )
+    # Stored facts of the tree, written only by planning.tree (docs/design.md "Structure tree"):
+    # the ancestors' ids, root first ("<hex id>/" each; "" for a root), and the building the
+    # node is in (itself if a building, else its nearest building ancestor, else none).
+    path = models.TextField(default="", db_default="", blank=True, editable=False)
+    building = models.ForeignKey(
+        "self", null=True, blank=True, editable=False, on_delete=models.CASCADE, related_name="+"
+    )
+
+    class Meta:
+        ordering = ("name",)
+        indexes: ClassVar = [
+            models.Index(fields=["plan", "parent"]),
+            # "Every node below X" is a prefix of the path: LIKE 'prefix%' on PostgreSQL needs
+            # the pattern operator class (any collation); SQLite ignores it and reads a range.
+            models.Index(
+                fields=["path"], name="structure_node_path", opclasses=["text_pattern_ops"]
+            ),
+        ]
+        constraints: ClassVar = [
+            models.CheckConstraint(
+                condition=Q(kind__in=NodeKind.values), name="structure_node_kind_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(quantity__isnull=True) | Q(quantity__gte=0),
+                name="structure_node_quantity_not_negative",
+            ),
+            models.CheckConstraint(
+                condition=Q(install_year__isnull=True)
+                | (Q(install_year__gte=MIN_YEAR) & Q(install_year__lte=MAX_YEAR)),
+                name="structure_node_install_year_range",
+            ),
+            models.CheckConstraint(
+                condition=~Q(parent=models.F("id")), name="structure_node_not_own_parent"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
