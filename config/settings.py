@@ -141,6 +141,10 @@ SYNC_AFTER_CHANGE_SECONDS = env_int("SYNC_AFTER_CHANGE_SECONDS", 5, minimum=0)
 # after IMPORT_MAX_ATTEMPTS starts the import fails for good.
 IMPORT_LEASE_SECONDS = env_int("IMPORT_LEASE_SECONDS", 30, minimum=1)
 IMPORT_MAX_ATTEMPTS = env_int("IMPORT_MAX_ATTEMPTS", 3, minimum=1)
+# Per-account shares of the one job queue (docs/design.md "Limits"), counted under the account's
+# row lock: imports not yet finished (queued or running), and test-event deliveries still pending.
+IMPORTS_QUEUED_MAX = env_int("IMPORTS_QUEUED_MAX", 2, minimum=1)
+WEBHOOK_TEST_EVENTS_PENDING_MAX = env_int("WEBHOOK_TEST_EVENTS_PENDING_MAX", 3, minimum=1)
 
 # --- Cache (throttling counters). Point REDIS_URL at Redis when running several servers. ----
 REDIS_URL = env_str("REDIS_URL", "")

@@ -16,7 +16,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 
 from accounts.models import SecurityEvent, User
-from accounts.services import security_event_record
+from accounts.services import account_lock, security_event_record
 from integrations.keys import key_generate, key_hash, key_hint
 from integrations.models import ApiKey
 from planning.models import Plan
@@ -69,7 +69,7 @@ def _live_keys_locked(*, user: User, now: datetime) -> int:
     the owner's row lock: creations and rolls of one account are serialised by it, so two of
     them cannot both see room for one more key. Call it inside a transaction, before locking
     any key row (always the owner first, then a key: one order, no deadlock)."""
-    User.objects.select_for_update().filter(pk=user.pk).first()
+    account_lock(user=user)
     return ApiKey.objects.owned_by(user).active_at(now).count()
 
 

@@ -34,6 +34,7 @@ def plan_list_render(
     *,
     create_form: PlanCreateForm | None = None,
     import_form: PlanImportForm | None = None,
+    status: int = 200,
 ) -> HttpResponse:
     return render(
         request,
@@ -43,6 +44,7 @@ def plan_list_render(
             "create_form": create_form or PlanCreateForm(prefix="create"),
             "import_form": import_form or PlanImportForm(prefix="import"),
         },
+        status=status,
     )
 
 

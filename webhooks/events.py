@@ -14,15 +14,17 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 from uuid import UUID
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.services import account_lock
 from api.chunks import chunked
 from api.tokens import random_base62
 from planning.models import Plan
 from planning.suggestions.events import SuggestionChange
 from planning.suggestions.selectors import iso_utc, suggestion_payloads_with_status
-from webhooks.models import WebhookDelivery, WebhookEndpoint, WebhookEvent
+from webhooks.models import DeliveryStatus, WebhookDelivery, WebhookEndpoint, WebhookEvent
 from webhooks.selectors import endpoints_covering_plan
 
 EVENT_TYPE_SUGGESTIONS_CHANGED = "suggestions.changed"
@@ -117,9 +119,36 @@ def suggestion_changes_record(*, plan_id: Any, changes: Sequence[tuple[str, UUID
         deliveries_enqueue(event=event, endpoints=endpoints)
 
 
+class PendingTestEventsFull(Exception):
+    """The account has as many test events on their way as it may; none was queued."""
+
+    def __init__(self, *, limit: int) -> None:
+        self.limit = limit
+        super().__init__(
+            f"No test event was sent: {limit} of yours are still waiting to be delivered, the "
+            "most one account may have at once. Their attempts are in the delivery log; "
+            "Redeliver tries one again now."
+        )
+
+
 @transaction.atomic
 def endpoint_test_event_send(*, endpoint: WebhookEndpoint) -> WebhookEvent:
-    """A `webhook.test` event for one endpoint (the Send-test-event button), queued at once."""
+    """A `webhook.test` event for one endpoint (the Send-test-event button), queued at once.
+
+    Raises PendingTestEventsFull, queueing nothing, when the endpoint's owner already has
+    WEBHOOK_TEST_EVENTS_PENDING_MAX test deliveries pending (on any of their endpoints,
+    retries included; docs/design.md "Limits"). They are counted under the owner's row lock,
+    so two presses at once cannot both take the last place.
+    """
+    account_lock(user=endpoint.owner)
+    limit: int = settings.WEBHOOK_TEST_EVENTS_PENDING_MAX
+    pending = WebhookDelivery.objects.filter(
+        endpoint__owner_id=endpoint.owner_id,
+        event__event_type=EVENT_TYPE_TEST,
+        status=DeliveryStatus.PENDING,
+    )
+    if pending.count() >= limit:
+        raise PendingTestEventsFull(limit=limit)
     now = timezone.now()
     event_id = event_id_generate()
     event = WebhookEvent.objects.create(

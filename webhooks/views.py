@@ -23,7 +23,7 @@ from accounts.shown_once import (
     secret_shown_once_redirect,
     secret_shown_once_take,
 )
-from webhooks.events import endpoint_test_event_send
+from webhooks.events import PendingTestEventsFull, endpoint_test_event_send
 from webhooks.forms import EndpointCreateForm
 from webhooks.models import WebhookEndpoint
 from webhooks.selectors import (
@@ -170,10 +170,14 @@ def endpoint_delete_page(request: HttpRequest, endpoint_id: uuid.UUID) -> HttpRe
 @require_POST
 def endpoint_test_view(request: HttpRequest, endpoint_id: uuid.UUID) -> HttpResponse:
     endpoint = _endpoint(request, endpoint_id)
-    event = endpoint_test_event_send(endpoint=endpoint)
-    messages.success(
-        request, f"Test event {event.pk} is queued; its delivery appears in the log below."
-    )
+    try:
+        event = endpoint_test_event_send(endpoint=endpoint)
+    except PendingTestEventsFull as pending:
+        messages.error(request, str(pending))
+    else:
+        messages.success(
+            request, f"Test event {event.pk} is queued; its delivery appears in the log below."
+        )
     return redirect("webhooks:endpoint_detail", endpoint.pk)
 
 

@@ -30,6 +30,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from accounts.models import User
+from accounts.services import account_lock
 from jobs.leases import Lease, LeaseLost, lease_claim
 from planning.importers.csv_pair import plan_import_csv
 from planning.importers.plan_document import plan_import
@@ -101,6 +102,17 @@ def plan_import_state(upload: PlanImport) -> ImportState:
     )
 
 
+class ImportsQueueFull(Exception):
+    """The account has as many unfinished imports as it may; the upload was not kept."""
+
+    def __init__(self, *, limit: int) -> None:
+        self.limit = limit
+        super().__init__(
+            f"You already have {limit} imports waiting or running, the most one account may "
+            "have at once. This file was not kept: send it again once one of them has finished."
+        )
+
+
 def plan_import_submit(
     *,
     owner: User,
@@ -111,13 +123,27 @@ def plan_import_submit(
     content: bytes,
     actions_content: bytes = b"",
 ) -> tuple[PlanImport, bool]:
-    """The import of this upload: a new one (True), or the one the same form made before."""
+    """The import of this upload: a new one (True), or the one the same form made before.
+
+    Raises ImportsQueueFull, keeping nothing, when the owner already has IMPORTS_QUEUED_MAX
+    imports queued or running (docs/design.md "Limits"). They are counted under the account's
+    row lock, so two uploads sent together cannot both take the last place; the same form sent
+    again is answered with its import whatever the count.
+    """
     mine = PlanImport.objects.filter(owner=owner).defer("content", "actions_content")
     existing = mine.filter(idempotency_key=idempotency_key).first()
     if existing is not None:
         return existing, False
     try:
         with transaction.atomic():
+            account_lock(user=owner)
+            # Looked up again under the lock: the same form sent at the same moment may have
+            # made its import while this one waited, and takes no second place.
+            existing = mine.filter(idempotency_key=idempotency_key).first()
+            if existing is not None:
+                return existing, False
+            if mine.filter(status__in=UNFINISHED).count() >= settings.IMPORTS_QUEUED_MAX:
+                raise ImportsQueueFull(limit=settings.IMPORTS_QUEUED_MAX)
             upload = PlanImport.objects.create(
                 owner=owner,
                 idempotency_key=idempotency_key,

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from planning.access import request_user
 from planning.forms import PlanImportForm
-from planning.importers.jobs import plan_import_state, plan_import_submit
+from planning.importers.jobs import ImportsQueueFull, plan_import_state, plan_import_submit
 from planning.models import (
     MAX_YEAR,
     MIN_YEAR,
@@ -52,15 +52,19 @@ def plan_import_upload(request: HttpRequest) -> HttpResponse:
     else:
         file_format, filename = PlanImportFormat.CSV_PAIR, data["nodes_csv"].name
         content, actions_content = data["nodes_csv"].read(), data["actions_csv"].read()
-    upload_import, created = plan_import_submit(
-        owner=request_user(request),
-        idempotency_key=data["idempotency_key"] or uuid.uuid4().hex,
-        file_format=file_format,
-        filename=filename,
-        name=data["name"] or "",
-        content=content,
-        actions_content=actions_content,
-    )
+    try:
+        upload_import, created = plan_import_submit(
+            owner=request_user(request),
+            idempotency_key=data["idempotency_key"] or uuid.uuid4().hex,
+            file_format=file_format,
+            filename=filename,
+            name=data["name"] or "",
+            content=content,
+            actions_content=actions_content,
+        )
+    except ImportsQueueFull as full:
+        form.add_error(None, str(full))
+        return plan_list_render(request, import_form=form, status=429)
     if created:
         plan_import_enqueue(import_id=upload_import.pk)
     return redirect("planning:plan_import_detail", import_id=upload_import.pk)

@@ -344,3 +344,92 @@ def test_a_nul_in_the_uploaded_files_name_is_dropped(user: Any) -> None:
     )
 
     assert created and PlanImport.objects.get(pk=upload.pk).filename == "plan.json"
+
+
+def _fill_the_queue(client: Client, captured: Any, count: int) -> None:
+    for n in range(count):
+        response = _post(client, captured, _plan_json(), key=f"queued-{n}")
+        assert response.status_code == 302
+
+
+def test_an_upload_beyond_the_accounts_queued_imports_is_refused_and_nothing_is_kept(
+    client: Client, user: Any, settings: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    settings.IMPORTS_QUEUED_MAX = 2
+    client.force_login(user)
+    _fill_the_queue(client, django_capture_on_commit_callbacks, 2)
+
+    response = _post(client, django_capture_on_commit_callbacks, _plan_json(), key="third")
+
+    assert response.status_code == 429
+    page = response.content.decode()
+    assert "You already have 2 imports waiting or running" in page
+    assert "This file was not kept: send it again once one of them has finished." in page
+    assert PlanImport.objects.count() == 2
+    assert DBTaskResult.objects.ready().count() == 2  # the third was not queued
+
+
+def test_the_same_form_sent_again_at_the_limit_answers_with_its_import(
+    client: Client, user: Any, settings: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    settings.IMPORTS_QUEUED_MAX = 2
+    client.force_login(user)
+    _fill_the_queue(client, django_capture_on_commit_callbacks, 2)
+
+    again = _post(client, django_capture_on_commit_callbacks, _plan_json(), key="queued-1")
+    new = _post(client, django_capture_on_commit_callbacks, _plan_json(), key="new")
+
+    upload = PlanImport.objects.get(idempotency_key="queued-1")
+    assert again["Location"] == reverse("planning:plan_import_detail", args=[upload.pk])
+    assert new.status_code == 429
+    assert PlanImport.objects.count() == 2 and DBTaskResult.objects.ready().count() == 2
+
+
+def test_a_finished_import_frees_its_place_in_the_queue(
+    client: Client, user: Any, settings: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    settings.IMPORTS_QUEUED_MAX = 2
+    client.force_login(user)
+    _fill_the_queue(client, django_capture_on_commit_callbacks, 2)
+    refused = _post(client, django_capture_on_commit_callbacks, _plan_json(), key="early")
+    assert refused.status_code == 429
+    first = PlanImport.objects.get(idempotency_key="queued-0")
+    jobs.plan_import_run(import_id=str(first.pk))
+    assert PlanImport.objects.get(pk=first.pk).status == PlanImportStatus.DONE
+
+    response = _post(client, django_capture_on_commit_callbacks, _plan_json(), key="third")
+
+    assert response.status_code == 302
+    assert PlanImport.objects.filter(status=PlanImportStatus.QUEUED).count() == 2
+
+
+def test_another_accounts_full_queue_does_not_limit_this_one(
+    client: Client, user: Any, settings: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    settings.IMPORTS_QUEUED_MAX = 2
+    other = UserFactory.create()
+    client.force_login(other)
+    _fill_the_queue(client, django_capture_on_commit_callbacks, 2)
+    refused = _post(client, django_capture_on_commit_callbacks, _plan_json(), key="other-3")
+    client.force_login(user)
+
+    response = _post(client, django_capture_on_commit_callbacks, _plan_json())
+
+    assert refused.status_code == 429 and response.status_code == 302
+    assert PlanImport.objects.filter(owner=user).count() == 1
+
+
+def test_the_service_refuses_an_import_beyond_the_limit(user: Any, settings: Any) -> None:
+    settings.IMPORTS_QUEUED_MAX = 1
+    _upload(user, _plan_json())
+
+    with pytest.raises(jobs.ImportsQueueFull):
+        jobs.plan_import_submit(
+            owner=user,
+            idempotency_key="second",
+            file_format=PlanImportFormat.DOCUMENT,
+            filename="plan.json",
+            name="",
+            content=_plan_json(),
+        )
+    assert PlanImport.objects.count() == 1

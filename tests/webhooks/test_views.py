@@ -204,3 +204,55 @@ def test_another_users_endpoint_is_not_found(owner_client: Client) -> None:
 def test_the_pages_need_a_login(client: Client) -> None:
     response = client.get(BASE)
     assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+
+
+def _send_test(client: Client, endpoint: WebhookEndpoint) -> str:
+    return client.post(f"{BASE}{endpoint.pk}/test/", follow=True).content.decode()
+
+
+def test_a_test_event_beyond_the_accounts_pending_ones_is_refused_and_nothing_is_queued(
+    owner_client: Client, user: Any, settings: Any
+) -> None:
+    settings.WEBHOOK_TEST_EVENTS_PENDING_MAX = 3
+    first, _ = endpoint_for(user)
+    second, _ = endpoint_for(user, url="https://93.184.215.15/hooks")
+    for endpoint in (first, first, second):  # the limit is the account's, across endpoints
+        assert "is queued" in _send_test(owner_client, endpoint)
+
+    page = _send_test(owner_client, second)
+
+    assert "No test event was sent: 3 of yours are still waiting to be delivered" in page
+    assert WebhookEvent.objects.count() == 3 and WebhookDelivery.objects.count() == 3
+    assert DBTaskResult.objects.count() == 3
+
+
+def test_a_delivered_test_event_frees_its_place(
+    owner_client: Client, user: Any, settings: Any
+) -> None:
+    settings.WEBHOOK_TEST_EVENTS_PENDING_MAX = 1
+    endpoint, _ = endpoint_for(user)
+    _send_test(owner_client, endpoint)
+    assert "No test event was sent" in _send_test(owner_client, endpoint)
+    WebhookDelivery.objects.update(status=DeliveryStatus.DELIVERED)
+
+    page = _send_test(owner_client, endpoint)
+
+    assert "is queued" in page and WebhookDelivery.objects.count() == 2
+
+
+def test_another_accounts_pending_test_events_do_not_limit_this_one(
+    owner_client: Client, user: Any, settings: Any
+) -> None:
+    settings.WEBHOOK_TEST_EVENTS_PENDING_MAX = 1
+    other = UserFactory.create()
+    others_endpoint, _ = endpoint_for(other)
+    other_client = Client()
+    other_client.force_login(other)
+    _send_test(other_client, others_endpoint)
+    refused = _send_test(other_client, others_endpoint)
+    endpoint, _ = endpoint_for(user)
+
+    page = _send_test(owner_client, endpoint)
+
+    assert "No test event was sent" in refused and "is queued" in page
+    assert WebhookDelivery.objects.filter(endpoint=endpoint).count() == 1
