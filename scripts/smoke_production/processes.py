@@ -3,6 +3,7 @@ worker, and a load that runs while the test kills and restarts them."""
 
 from __future__ import annotations
 
+import http.client
 import os
 import shlex
 import shutil
@@ -232,7 +233,7 @@ def wait_for(condition: Callable[[], bool], seconds: float, what: str) -> float:
 def load(ports: list[int], browser: Browser, path: str) -> Iterator[list[tuple[float, int, int]]]:
     """Signed-in page loads of `path` on `ports` in turn, from 6 threads, until the block ends
     (the API's rate limit is set low for step 1, so the load is the web app's); yields the list
-    of (time sent, port, status) it fills (status 0: no answer)."""
+    of (time sent, port, status) it fills (status 0: no whole answer)."""
     results: list[tuple[float, int, int]] = []
     stop = threading.Event()
 
@@ -244,8 +245,8 @@ def load(ports: list[int], browser: Browser, path: str) -> Iterator[list[tuple[f
             sent = time.monotonic()
             try:
                 status = browser.get(port, path, timeout=10).status
-            except OSError:
-                status = 0
+            except (OSError, http.client.HTTPException):
+                status = 0  # no whole answer: refused, reset, or cut off mid-body by a kill
             results.append((sent, port, status))
 
     threads = [threading.Thread(target=run, args=(n,)) for n in range(6)]
