@@ -61,6 +61,28 @@ def test_first_sync_creates_open_suggestions(plan: Plan) -> None:
     assert [s["id"] for s in suggestions_open(plan=plan)] == [str(suggestion.id)]
 
 
+def test_names_with_copy_escapes_are_stored_as_written(plan: Plan) -> None:
+    # PostgreSQL's COPY text format reads backslash, tab, newline and carriage return specially.
+    name = 'Back\\slash\ttab\nnew\rline "quoted" é'
+    building = StructureNodeFactory.create(plan=plan, kind=NodeKind.BUILDING, name=name)
+    for _ in range(2):
+        ActionFactory.create(
+            node=StructureNodeFactory.create(plan=plan, parent=building, code=CodeFactory.create())
+        )
+    StructureNodeFactory.create(plan=plan, parent=building, name=name)
+
+    assert suggestion_sync(plan=plan).created == 2
+
+    by_fingerprint = stored(plan)
+    grouping = by_fingerprint[f"project_grouping:{building.pk}:2030"]
+    assert grouping.recommended_action_json["proposed_project_name"] == f"{name} 2030"
+    assert f"“{name}”" in grouping.title
+    missing = next(s for fp, s in by_fingerprint.items() if fp.startswith("missing_code:"))
+    assert f"“{name}”" in missing.title and f"“{name}”" in missing.body
+    full = suggestion_sync(plan=plan, full=True)
+    assert (full.created, full.updated, full.resolved, full.reopened) == (0, 0, 0, 0)
+
+
 def test_first_sync_sets_last_synced_at_even_without_suggestions(plan: Plan) -> None:
     suggestion_sync(plan=plan)
     plan.refresh_from_db()
@@ -234,7 +256,9 @@ def test_open_suggestions_are_ordered_by_severity_then_created_at_then_id(
     first_open = suggestions_open(plan=plan)
     later_node = StructureNodeFactory.create(plan=plan)  # info, created by a later sync
     # The smallest id there is: were the id to come before created_at, it would sort first.
-    monkeypatch.setattr("planning.suggestions.sync.uuid4", lambda: uuid.UUID(int=0))
+    monkeypatch.setattr(
+        "planning.suggestions.sync.new_ids", lambda count: [uuid.UUID(int=0)] * count
+    )
 
     result = suggestion_sync(plan=plan)
 

@@ -52,7 +52,7 @@ import logging
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from uuid import UUID, uuid4
+from uuid import UUID
 
 from django.conf import settings
 from django.db import IntegrityError
@@ -84,6 +84,7 @@ from planning.suggestions.sync.load import (
     stored_load,
 )
 from planning.suggestions.sync.write import (
+    new_ids,
     suggestions_insert,
     suggestions_reopen_or_update,
     suggestions_resolve,
@@ -313,7 +314,8 @@ def _reconcile(
                 want,
             )
         )
-    to_create = [(uuid4(), want) for fp, want in wanted.items() if fp not in seen]
+    new = [want for fp, want in wanted.items() if fp not in seen]
+    to_create = list(zip(new_ids(len(new)), new, strict=True))
     if to_create:
         suggestions_insert(to_create, plan_id=plan.pk, now=now)
     if to_update:
@@ -321,9 +323,10 @@ def _reconcile(
     if to_resolve:
         suggestions_resolve(to_resolve, now=now)
     reopened_ids = set(reopened)
+    opened = str(SuggestionChange.OPENED)  # once: str() of an enum member runs Python code
     write.suggestions_changed(
         [
-            *((SuggestionChange.OPENED, suggestion_id) for suggestion_id, _want in to_create),
+            *((opened, suggestion_id) for suggestion_id, _want in to_create),
             *(
                 (
                     SuggestionChange.REOPENED if s.id in reopened_ids else SuggestionChange.UPDATED,
