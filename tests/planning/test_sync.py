@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import logging
 import uuid
 from decimal import Decimal
@@ -485,3 +486,16 @@ def test_moving_a_node_regroups_its_subtree_before_and_after(plan: Plan) -> None
     assert (before.status, before.resolution) == ("resolved", "auto")
     assert stored(plan)[f"project_grouping:{second.pk}:2030"].status == "open"
     assert suggestion_sync(plan=plan, full=True).changed is False
+
+
+def test_sync_leaves_the_cycle_collector_as_it_found_it(plan: Plan) -> None:
+    StructureNodeFactory.create(plan=plan)
+    assert gc.isenabled()
+    suggestion_sync(plan=plan)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        suggestion_sync(plan=plan, full=True)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

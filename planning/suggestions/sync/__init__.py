@@ -47,9 +47,12 @@ nested) rolls back and the sync runs once more, now seeing the other writer's ro
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import logging
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from uuid import UUID
@@ -131,15 +134,33 @@ def rules_digest(thresholds: Thresholds) -> str:
     return hashlib.sha256(_RULES_SOURCE + repr(thresholds).encode()).hexdigest()
 
 
+@contextmanager
+def _cyclic_gc_paused() -> Iterator[None]:
+    """Holds off Python's cycle collector while the sync runs. A full sync allocates a few
+    hundred thousand records (none in a cycle), so the collector would walk them over and over
+    for nothing: 0.5 s of a 3 s first sync of a 20,000-node plan. Reference counting still
+    frees everything; only whoever turned the collector off turns it back on, so nested or
+    concurrent syncs leave it as they found it."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
 def suggestion_sync(*, plan: Plan, full: bool = False) -> SyncResult:
     """Brings the plan's stored suggestions in line with its data; see the module docstring.
     `full` re-derives the whole plan whatever changed (what the incremental sync must equal)."""
     started = time.perf_counter()
-    try:
-        result = _sync_once(plan=plan, started=started, full=full)
-    except IntegrityError:
-        # Someone else stored one of our fingerprints first and has committed: go again.
-        result = _sync_once(plan=plan, started=started, full=full)
+    with _cyclic_gc_paused():
+        try:
+            result = _sync_once(plan=plan, started=started, full=full)
+        except IntegrityError:
+            # Someone else stored one of our fingerprints first and has committed: go again.
+            result = _sync_once(plan=plan, started=started, full=full)
     logger.info(
         "suggestion sync of plan %s: %s created, %s updated, %s resolved, %s reopened in %.1f ms",
         plan.number,
