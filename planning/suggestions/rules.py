@@ -105,10 +105,6 @@ def money(value: Decimal) -> str:
     return str(value.quantize(CENT, rounding=ROUND_HALF_UP))
 
 
-def _is_live(action: ActionRecord) -> bool:
-    return action.status == ActionStatus.PLANNED
-
-
 # --- missing_code ------------------------------------------------------------------------------
 _WORD = re.compile(r"[^\W_]+")
 
@@ -140,14 +136,19 @@ def prefill_code_ids(
 
 
 def missing_code_suggestions(data: PlanData) -> dict[str, WantedSuggestion]:
-    nodes_with_live_action = {a.node_id for a in data.actions if _is_live(a)}
+    planned = ActionStatus.PLANNED.value
+    nodes_with_live_action = {a.node_id for a in data.actions if a.status == planned}
     catalog = [(code, code_tokens(code)) for code in data.codes.values()]
+    prefills: dict[str, list[str]] = {}  # by node name: many nodes share one
     wanted: dict[str, WantedSuggestion] = {}
     for node in data.nodes.values():
         if node.kind != NodeKind.COMPONENT or node.code_id is not None:
             continue
         has_live = node.id in nodes_with_live_action
         fingerprint = f"missing_code:{node.id}"
+        prefill = prefills.get(node.name)
+        if prefill is None:
+            prefill = prefills[node.name] = prefill_code_ids(node.name, catalog)
         wanted[fingerprint] = WantedSuggestion(
             fingerprint=fingerprint,
             suggestion_type=SuggestionType.MISSING_CODE,
@@ -161,7 +162,7 @@ def missing_code_suggestions(data: PlanData) -> dict[str, WantedSuggestion]:
             structure_node_id=node.id,
             recommended_action_json={
                 "action": "assign_code",
-                "prefill_code_ids": prefill_code_ids(node.name, catalog),
+                "prefill_code_ids": list(prefill),
             },
         )
     return wanted
@@ -191,12 +192,14 @@ def timing_severity(gap: int, thresholds: Thresholds) -> str | None:
 
 
 def deviation_suggestions(data: PlanData, thresholds: Thresholds) -> dict[str, WantedSuggestion]:
+    planned, replacement = ActionStatus.PLANNED.value, ActionKind.REPLACEMENT.value
+    nodes, codes = data.nodes, data.codes
     wanted: dict[str, WantedSuggestion] = {}
     for action in data.actions:
-        if not _is_live(action) or action.kind != ActionKind.REPLACEMENT:
+        if action.status != planned or action.kind != replacement:
             continue
-        node = data.nodes.get(action.node_id)
-        code = data.codes.get(node.code_id) if node and node.code_id else None
+        node = nodes.get(action.node_id)
+        code = codes.get(node.code_id) if node and node.code_id else None
         if node is None or code is None:
             continue
         review = {
@@ -278,10 +281,14 @@ def anchor_node_id(node: NodeRecord) -> str:
 
 def project_grouping_suggestions(data: PlanData) -> dict[str, WantedSuggestion]:
     groups: dict[tuple[str, int], list[ActionRecord]] = defaultdict(list)
+    planned, nodes = ActionStatus.PLANNED.value, data.nodes
     for action in data.actions:
-        node = data.nodes.get(action.node_id)
-        if _is_live(action) and action.project_id is None and node is not None:
-            groups[(anchor_node_id(node), action.planned_year)].append(action)
+        if action.status != planned or action.project_id is not None:
+            continue
+        node = nodes.get(action.node_id)
+        if node is not None:
+            # anchor_node_id(node), inlined: this loop runs once per action of the plan
+            groups[(node.building_id or node.root_id, action.planned_year)].append(action)
     wanted: dict[str, WantedSuggestion] = {}
     for (anchor_id, year), actions in groups.items():
         if len(actions) < 2:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import logging
 import uuid
 from decimal import Decimal
@@ -59,6 +60,28 @@ def test_first_sync_creates_open_suggestions(plan: Plan) -> None:
     assert suggestion.status == SuggestionStatus.OPEN
     assert suggestion.structure_node_id == node.pk
     assert [s["id"] for s in suggestions_open(plan=plan)] == [str(suggestion.id)]
+
+
+def test_names_with_copy_escapes_are_stored_as_written(plan: Plan) -> None:
+    # PostgreSQL's COPY text format reads backslash, tab, newline and carriage return specially.
+    name = 'Back\\slash\ttab\nnew\rline "quoted" é'
+    building = StructureNodeFactory.create(plan=plan, kind=NodeKind.BUILDING, name=name)
+    for _ in range(2):
+        ActionFactory.create(
+            node=StructureNodeFactory.create(plan=plan, parent=building, code=CodeFactory.create())
+        )
+    StructureNodeFactory.create(plan=plan, parent=building, name=name)
+
+    assert suggestion_sync(plan=plan).created == 2
+
+    by_fingerprint = stored(plan)
+    grouping = by_fingerprint[f"project_grouping:{building.pk}:2030"]
+    assert grouping.recommended_action_json["proposed_project_name"] == f"{name} 2030"
+    assert f"“{name}”" in grouping.title
+    missing = next(s for fp, s in by_fingerprint.items() if fp.startswith("missing_code:"))
+    assert f"“{name}”" in missing.title and f"“{name}”" in missing.body
+    full = suggestion_sync(plan=plan, full=True)
+    assert (full.created, full.updated, full.resolved, full.reopened) == (0, 0, 0, 0)
 
 
 def test_first_sync_sets_last_synced_at_even_without_suggestions(plan: Plan) -> None:
@@ -234,7 +257,9 @@ def test_open_suggestions_are_ordered_by_severity_then_created_at_then_id(
     first_open = suggestions_open(plan=plan)
     later_node = StructureNodeFactory.create(plan=plan)  # info, created by a later sync
     # The smallest id there is: were the id to come before created_at, it would sort first.
-    monkeypatch.setattr("planning.suggestions.sync.uuid4", lambda: uuid.UUID(int=0))
+    monkeypatch.setattr(
+        "planning.suggestions.sync.new_ids", lambda count: [uuid.UUID(int=0)] * count
+    )
 
     result = suggestion_sync(plan=plan)
 
@@ -461,3 +486,16 @@ def test_moving_a_node_regroups_its_subtree_before_and_after(plan: Plan) -> None
     assert (before.status, before.resolution) == ("resolved", "auto")
     assert stored(plan)[f"project_grouping:{second.pk}:2030"].status == "open"
     assert suggestion_sync(plan=plan, full=True).changed is False
+
+
+def test_sync_leaves_the_cycle_collector_as_it_found_it(plan: Plan) -> None:
+    StructureNodeFactory.create(plan=plan)
+    assert gc.isenabled()
+    suggestion_sync(plan=plan)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        suggestion_sync(plan=plan, full=True)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

@@ -47,12 +47,15 @@ nested) rolls back and the sync runs once more, now seeing the other writer's ro
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import logging
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from uuid import UUID, uuid4
+from uuid import UUID
 
 from django.conf import settings
 from django.db import IntegrityError
@@ -84,6 +87,7 @@ from planning.suggestions.sync.load import (
     stored_load,
 )
 from planning.suggestions.sync.write import (
+    new_ids,
     suggestions_insert,
     suggestions_reopen_or_update,
     suggestions_resolve,
@@ -130,15 +134,33 @@ def rules_digest(thresholds: Thresholds) -> str:
     return hashlib.sha256(_RULES_SOURCE + repr(thresholds).encode()).hexdigest()
 
 
+@contextmanager
+def _cyclic_gc_paused() -> Iterator[None]:
+    """Holds off Python's cycle collector while the sync runs. A full sync allocates a few
+    hundred thousand records (none in a cycle), so the collector would walk them over and over
+    for nothing: 0.5 s of a 3 s first sync of a 20,000-node plan. Reference counting still
+    frees everything; only whoever turned the collector off turns it back on, so nested or
+    concurrent syncs leave it as they found it."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
 def suggestion_sync(*, plan: Plan, full: bool = False) -> SyncResult:
     """Brings the plan's stored suggestions in line with its data; see the module docstring.
     `full` re-derives the whole plan whatever changed (what the incremental sync must equal)."""
     started = time.perf_counter()
-    try:
-        result = _sync_once(plan=plan, started=started, full=full)
-    except IntegrityError:
-        # Someone else stored one of our fingerprints first and has committed: go again.
-        result = _sync_once(plan=plan, started=started, full=full)
+    with _cyclic_gc_paused():
+        try:
+            result = _sync_once(plan=plan, started=started, full=full)
+        except IntegrityError:
+            # Someone else stored one of our fingerprints first and has committed: go again.
+            result = _sync_once(plan=plan, started=started, full=full)
     logger.info(
         "suggestion sync of plan %s: %s created, %s updated, %s resolved, %s reopened in %.1f ms",
         plan.number,
@@ -313,7 +335,8 @@ def _reconcile(
                 want,
             )
         )
-    to_create = [(uuid4(), want) for fp, want in wanted.items() if fp not in seen]
+    new = [want for fp, want in wanted.items() if fp not in seen]
+    to_create = list(zip(new_ids(len(new)), new, strict=True))
     if to_create:
         suggestions_insert(to_create, plan_id=plan.pk, now=now)
     if to_update:
@@ -321,9 +344,10 @@ def _reconcile(
     if to_resolve:
         suggestions_resolve(to_resolve, now=now)
     reopened_ids = set(reopened)
+    opened = str(SuggestionChange.OPENED)  # once: str() of an enum member runs Python code
     write.suggestions_changed(
         [
-            *((SuggestionChange.OPENED, suggestion_id) for suggestion_id, _want in to_create),
+            *((opened, suggestion_id) for suggestion_id, _want in to_create),
             *(
                 (
                     SuggestionChange.REOPENED if s.id in reopened_ids else SuggestionChange.UPDATED,

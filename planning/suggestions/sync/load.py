@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
+from itertools import starmap
 from typing import Any, cast
 from uuid import UUID
 
@@ -98,6 +99,11 @@ def _action_records(actions: QuerySet[Action]) -> Iterator[ActionRecord]:
     rows = actions.order_by().values_list(
         action_id_col, node_col, "kind", "planned_year", "estimated_cost", "status", project_col
     )
+    if connection.vendor == "postgresql":
+        # Every id is text already (`_ids`), each row exactly the record's fields: the whole
+        # plan's actions are read here, so no per-row Python beyond the record itself.
+        yield from starmap(ActionRecord, rows)
+        return
     for action_id, node_id, kind, planned_year, estimated_cost, status, project_id in rows:
         yield ActionRecord(
             str(action_id),

@@ -9,9 +9,12 @@ rows); the join is linear. Other databases use bulk_create and bulk_update.
 from __future__ import annotations
 
 import json
+import os
+import re
 from datetime import datetime
 from uuid import UUID
 
+import orjson
 from django.db import connection
 
 from api.chunks import IN_LIST_SIZE, chunked
@@ -27,6 +30,13 @@ _CONTENT_FIELDS = (
     "recommended_action_json",
 )
 _BULK_UPDATE_FIELDS = [*_CONTENT_FIELDS, "status", "resolution", "resolved_at", "updated_at"]
+
+
+def new_ids(count: int) -> list[UUID]:
+    """`count` random (version 4) UUIDs, as `uuid4()` makes them, from one read of the system's
+    random source rather than one per id."""
+    random = os.urandom(16 * count)
+    return [UUID(bytes=random[at : at + 16], version=4) for at in range(0, 16 * count, 16)]
 
 
 def with_content(suggestion: Suggestion, wanted: WantedSuggestion) -> Suggestion:
@@ -58,6 +68,20 @@ _COPY_COLUMNS = (
 )
 
 
+_COPY_ROWS_PER_WRITE = 5000
+# COPY's text format: these characters inside a value are written as backslash escapes (the
+# ones psycopg's own `write_row` escapes).
+_COPY_ESCAPES = str.maketrans(
+    {"\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\v": "\\v", "\f": "\\f", "\r": "\\r"}
+)
+_COPY_SPECIAL = re.compile(r"[\\\b\t\n\v\f\r]")
+
+
+def _copy_text(value: str) -> str:
+    """`value` as a field of COPY's text format."""
+    return value.translate(_COPY_ESCAPES) if _COPY_SPECIAL.search(value) else value
+
+
 def suggestions_insert(
     new: list[tuple[UUID, WantedSuggestion]], *, plan_id: UUID, now: datetime
 ) -> None:
@@ -84,25 +108,21 @@ def suggestions_insert(
         )
         return
     statement = f"COPY {Suggestion._meta.db_table} ({', '.join(_COPY_COLUMNS)}) FROM STDIN"
+    # Every row shares its plan, times and closing columns; only the wanted content varies.
+    moment = now.isoformat()
+    middle = f"\t{plan_id}\t"
+    tail = f"\t{moment}\t{moment}\t{SuggestionStatus.OPEN.value}\t\t\t\n"
     with connection.cursor() as cursor, cursor.cursor.copy(statement) as copy:
-        for suggestion_id, want in new:
-            copy.write_row(
-                (
-                    suggestion_id,
-                    plan_id,
-                    want.fingerprint,
-                    want.suggestion_type,
-                    want.severity,
-                    want.title,
-                    want.body,
-                    want.structure_node_id,
-                    json.dumps(want.recommended_action_json),
-                    now,
-                    now,
-                    SuggestionStatus.OPEN.value,
-                    "",
-                    "",
-                    "",
+        for some in chunked(new, _COPY_ROWS_PER_WRITE):
+            copy.write(
+                "".join(
+                    [
+                        f"{suggestion_id}{middle}{want.fingerprint}\t{want.suggestion_type}"
+                        f"\t{want.severity}\t{_copy_text(want.title)}\t{_copy_text(want.body)}"
+                        f"\t{want.structure_node_id}\t"
+                        f"{_copy_text(orjson.dumps(want.recommended_action_json).decode())}{tail}"
+                        for suggestion_id, want in some
+                    ]
                 )
             )
 
