@@ -70,7 +70,7 @@ _COPY_COLUMNS = (
 
 _COPY_ROWS_PER_WRITE = 5000
 # COPY's text format: these characters inside a value are written as backslash escapes (the
-# ones psycopg's own `write_row` escapes).
+# ones psycopg's own Copy.write_row escapes).
 _COPY_ESCAPES = str.maketrans(
     {"\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\v": "\\v", "\f": "\\f", "\r": "\\r"}
 )
