@@ -6,15 +6,14 @@ Run with `scripts/with-postgres.sh .venv/bin/pytest tests/test_queue_share_concu
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.db import connections
 
 from planning.importers.jobs import ImportsQueueFull, plan_import_submit
 from planning.models import PlanImport, PlanImportFormat
+from tests.concurrency import race
 from tests.webhooks.factories import endpoint_for
 from webhooks.events import PendingTestEventsFull, endpoint_test_event_send
 from webhooks.models import WebhookDelivery
@@ -24,26 +23,7 @@ pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 
 def _race(*calls: Callable[[], Any]) -> list[str]:
-    """Runs the calls at once, each in its own thread and connection; their outcomes."""
-    barrier = threading.Barrier(len(calls))
-    outcomes: list[str] = []
-
-    def run(call: Callable[[], Any]) -> None:
-        try:
-            barrier.wait(timeout=10)
-            call()
-            outcomes.append("done")
-        except (ImportsQueueFull, PendingTestEventsFull):
-            outcomes.append("refused")
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=run, args=(call,)) for call in calls]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=30)
-    return sorted(outcomes)
+    return race(*calls, refused=(ImportsQueueFull, PendingTestEventsFull))
 
 
 def _submit(owner: Any, key: str) -> Callable[[], Any]:

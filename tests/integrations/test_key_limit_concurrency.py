@@ -7,43 +7,23 @@ tests/integrations/test_key_limit_concurrency.py -q`.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.db import connections
 from django.utils import timezone
 
 from integrations.models import ApiKey
 from integrations.services import api_key_create, api_key_roll
+from tests.concurrency import race
 
 ROUNDS = 5
 
 
 def _race(*calls: Callable[[], Any]) -> list[str]:
-    """Runs the calls at once, each in its own thread and connection; their outcomes."""
-    barrier = threading.Barrier(len(calls))
-    outcomes: list[str] = []
-
-    def run(call: Callable[[], Any]) -> None:
-        try:
-            barrier.wait(timeout=10)
-            call()
-            outcomes.append("done")
-        except ValidationError:
-            outcomes.append("refused")
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=run, args=(call,)) for call in calls]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=30)
-    return sorted(outcomes)
+    return race(*calls, refused=(ValidationError,))
 
 
 @pytest.mark.postgres
