@@ -54,12 +54,6 @@ class IntegratorApiView(ApiView):
             self._not_acceptable = True
             return super().perform_content_negotiation(request, force=True)
 
-    def key_covers_plan(self, request: Request, plan_id: Any) -> bool:
-        """Whether the request's key may reach this plan: a key limited to chosen plans
-        (``covers_plan`` of the key) answers elsewhere exactly as for a missing plan."""
-        covers = getattr(request.auth, "covers_plan", None)
-        return covers is None or bool(covers(plan_id))
-
     def check_permissions(self, request: Request) -> None:
         super().check_permissions(request)
         if self._not_acceptable:

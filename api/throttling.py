@@ -110,12 +110,14 @@ class ApiKeyThrottle(SettingsRateThrottle):
 
 class ApiUserThrottle(ApiKeyThrottle):
     """Per account across all of its keys (rate: MAINTPLAN_THROTTLE_RATES["api_user"]), so more
-    keys do not buy more requests; the same sliding-window counter as the per-key limit."""
+    keys do not buy more requests; the same sliding-window counter as the per-key limit. The
+    account is the key's `holder_key`: a person for their own keys, the organisation for its
+    service accounts."""
 
     scope = "api_user"
 
     def get_cache_key(self, request: Any, view: Any) -> str:
-        owner_id = getattr(request.auth, "owner_id", None)
-        if owner_id is not None:
-            return self.cache_key_for(f"user:{owner_id}")
+        holder = getattr(request.auth, "holder_key", None)
+        if holder is not None:
+            return self.cache_key_for(str(holder))
         return self.cache_key_for(f"addr:{self.get_ident(request)}")

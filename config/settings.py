@@ -63,6 +63,7 @@ INSTALLED_APPS = [
     "api",
     "jobs",
     "accounts",
+    "organisations",
     "integrations",
     "planning",
     "webhooks",

@@ -63,6 +63,7 @@ urlpatterns = [
     path("profile/", include("accounts.profile_urls")),
     path("profile/integrations/webhooks/", include("webhooks.urls")),
     path("profile/integrations/", include("integrations.urls")),
+    path("organisations/", include("organisations.urls")),
     path("plans/", include("planning.urls")),
     path("admin/", admin.site.urls),
     path("api/v1/", include(api_v1)),

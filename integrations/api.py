@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.cache import patch_cache_control
-from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.utils import extend_schema, extend_schema_field, inline_serializer
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -17,7 +17,6 @@ from api.openapi import envelope_serializer, error_responses
 from api.parsers import json_object_body
 from integrations.authentication import ApiKeyAuthentication
 from integrations.models import ApiKey
-from integrations.selectors import api_access_granted
 
 
 def api_key_payload(api_key: ApiKey) -> dict[str, Any]:
@@ -30,6 +29,51 @@ def api_key_payload(api_key: ApiKey) -> dict[str, Any]:
         "last_used_at": api_key.last_used_at,
         "plan_numbers": api_key.plan_numbers(),
     }
+
+
+def principal_payloads(api_key: ApiKey) -> dict[str, Any]:
+    """Who the key speaks for: `user` (kept for clients of the first shape: for a service
+    account, three strings describing it), `principal` and `organisation` (null for a person's
+    own key, which reaches the plans of every organisation its owner belongs to)."""
+    if api_key.organisation is None:
+        assert api_key.owner is not None  # one holder (integrations_apikey_one_holder)
+        user = user_payload(api_key.owner)
+        return {
+            "user": user,
+            "principal": {"type": "user", "id": user["id"], "name": user["name"]},
+            "organisation": None,
+        }
+    organisation = api_key.organisation
+    return {
+        "user": {
+            "id": str(api_key.pk),
+            "email": f"service-account@{organisation.slug}.invalid",
+            "name": api_key.name,
+        },
+        "principal": {"type": "service_account", "id": str(api_key.pk), "name": api_key.name},
+        "organisation": {
+            "id": str(organisation.pk),
+            "slug": organisation.slug,
+            "name": organisation.name,
+        },
+    }
+
+
+@extend_schema_field(
+    {
+        "type": "object",
+        "nullable": True,
+        "properties": {
+            "id": {"type": "string", "format": "uuid"},
+            "slug": {"type": "string"},
+            "name": {"type": "string"},
+        },
+        "required": ["id", "slug", "name"],
+    }
+)
+class _OrganisationField(serializers.JSONField):
+    """An object or null, written out inline: OpenAPI 3.0 cannot make a referenced component
+    nullable in a way every validator and generated client reads alike."""
 
 
 _SESSION_DATA = inline_serializer(
@@ -61,6 +105,23 @@ _SESSION_DATA = inline_serializer(
             },
         ),
         "api_access_enabled": serializers.BooleanField(),
+        "principal": inline_serializer(
+            "ApiKeyPrincipal",
+            {
+                "type": serializers.CharField(
+                    help_text="`user` (a person's own key) or `service_account` (a key that "
+                    "belongs to an organisation). More kinds may come: treat an unknown one "
+                    "like `service_account`.",
+                ),
+                "id": serializers.CharField(
+                    help_text="The person's id, or the service account's (its key's id)."
+                ),
+                "name": serializers.CharField(),
+            },
+        ),
+        "organisation": _OrganisationField(
+            help_text="The organisation a service account belongs to; null for a person's key.",
+        ),
     },
 )
 
@@ -68,8 +129,9 @@ _SESSION_DATA = inline_serializer(
 class ApiKeySessionCheckApi(IntegratorApiView):
     """Validates the Bearer key and answers with the identity behind it.
 
-    ``api_access_enabled`` is whether the API access policy lets this account use the API;
-    since a key that may not be used is refused with 403, it is true in every 200 answer.
+    ``api_access_enabled`` is whether the API access policy lets this key be used; since a key
+    that may not be used is refused with 403, it is true in every 200 answer. ``principal`` and
+    ``organisation`` say whose key it is (additions to the first shape; ``user`` stays).
     Every answer is ``Cache-Control: no-store``: it describes a credential, and no cache
     between the client and us may keep it.
     """
@@ -116,9 +178,10 @@ class ApiKeySessionCheckApi(IntegratorApiView):
         return api_response(
             request,
             {
-                "user": user_payload(api_key.owner),
+                **principal_payloads(api_key),
                 "api_key": api_key_payload(api_key),
-                "api_access_enabled": api_access_granted(user=api_key.owner),
+                # A key the policy refuses never gets here (403 auth.api_access_disabled).
+                "api_access_enabled": True,
             },
             message="The API key is valid.",
             message_key="auth.api_key_valid",

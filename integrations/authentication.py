@@ -4,9 +4,10 @@ Every failure raises ``ApiError`` with its own messageKey (never ``None``, so DR
 errors never show). Outcomes, in the order they are checked: no header (or an empty one) ->
 missing_api_key; not exactly "Bearer <token>" (other scheme, no token, extra whitespace) ->
 malformed_authorization; wrong prefix, non-base62 or non-ASCII characters, wrong length, bad
-checksum, or no such key -> invalid_api_key; then revoked, expired (401), account inactive,
-API access not granted (403). The work does not depend on what is wrong with a token
-(docs/design.md "API keys").
+checksum, or no such key -> invalid_api_key; then revoked, expired (401), account inactive (a
+person's key), API access not granted anywhere (403; a plan of an organisation without it is
+refused when the view reads it: integrations.selectors.plan_for_key). The work does not depend
+on what is wrong with a token (docs/design.md "API keys").
 """
 
 from __future__ import annotations
@@ -19,12 +20,11 @@ from django.utils import timezone
 from rest_framework.authentication import BaseAuthentication
 from rest_framework.request import Request
 
-from accounts.models import User
 from api.errors import BEARER_CHALLENGE, ApiError
 from api.throttling import client_address
 from integrations.keys import key_hash, key_is_well_formed
 from integrations.models import ApiKey
-from integrations.selectors import api_access_granted, api_key_by_hash
+from integrations.selectors import api_key_access_granted, api_key_by_hash
 from integrations.services import api_key_address_note, api_key_mark_used
 
 # "Bearer", one space, a token without whitespace; the scheme is case-insensitive (RFC 9110).
@@ -57,22 +57,37 @@ def api_key_authenticate(raw: str) -> ApiKey:
         raise ApiError("auth.api_key_revoked")
     if state is ApiKey.State.EXPIRED:
         raise ApiError("auth.api_key_expired")
-    owner: User = api_key.owner
-    if not owner.is_active:
+    if api_key.owner is not None and not api_key.owner.is_active:
         raise ApiError("auth.account_inactive")
-    if not api_access_granted(user=owner):
+    if not api_key_access_granted(api_key=api_key):
         raise ApiError("auth.api_access_disabled")
     api_key_mark_used(api_key=api_key, now=now)
     return api_key
 
 
+class ServiceAccount:
+    """``request.user`` of a service-account key: authenticated, but no person. Views read
+    plans through the key (``request.auth``, integrations.selectors.plan_for_key)."""
+
+    is_authenticated = True
+    is_anonymous = False
+    is_active = True
+    pk = None
+
+    def __init__(self, api_key: ApiKey) -> None:
+        self.api_key = api_key
+
+    def __str__(self) -> str:
+        return f"service account {self.api_key.name}"
+
+
 class ApiKeyAuthentication(BaseAuthentication):
-    """``request.user`` is the key's owner, ``request.auth`` the ApiKey."""
+    """``request.user`` is the key's owner (or a ServiceAccount), ``request.auth`` the ApiKey."""
 
     def authenticate(self, request: Request) -> tuple[Any, ApiKey]:
         api_key = api_key_authenticate(bearer_token(request.META.get("HTTP_AUTHORIZATION")))
         api_key_address_note(api_key=api_key, ip_address=client_address(request._request))
-        return api_key.owner, api_key
+        return api_key.owner or ServiceAccount(api_key), api_key
 
     def authenticate_header(self, request: Request) -> str:
         return BEARER_CHALLENGE["WWW-Authenticate"]

@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from planning.models import Plan
+from planning.selectors import plans_visible
 
 NO_EXPIRY = "never"
 ON_A_DATE = "date"
@@ -60,7 +61,7 @@ class ApiKeyCreateForm(forms.Form):
         super().__init__(*args, **kwargs)
         plans = self.fields["plans"]
         assert isinstance(plans, forms.ModelMultipleChoiceField)
-        plans.queryset = Plan.objects.filter(memberships__user=user).order_by("number")
+        plans.queryset = plans_visible(user=user).order_by("number")
         plans.label_from_instance = lambda plan: f"#{plan.number} {plan.name}"  # type: ignore[method-assign,assignment]
 
     def clean_name(self) -> str:

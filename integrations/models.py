@@ -13,7 +13,12 @@ from django.utils import timezone
 
 class ApiKeyQuerySet(models.QuerySet["ApiKey"]):
     def owned_by(self, user: models.Model) -> ApiKeyQuerySet:
+        """A person's own keys."""
         return self.filter(owner=user)
+
+    def of_organisation(self, organisation: models.Model) -> ApiKeyQuerySet:
+        """An organisation's service-account keys."""
+        return self.filter(organisation=organisation)
 
     def active_at(self, now: datetime) -> ApiKeyQuerySet:
         """Keys that work at `now` as far as the key itself goes: not revoked, not expired."""
@@ -24,7 +29,10 @@ class ApiKeyQuerySet(models.QuerySet["ApiKey"]):
 
 
 class ApiKey(models.Model):
-    """A user's API key. Only the SHA-256 hex of the raw key is stored (see integrations.keys)."""
+    """An API key: a person's own (`owner`), or a service account's, which belongs to an
+    organisation (`organisation`) and keeps working when the person who made it
+    (`created_by`) leaves. Only the SHA-256 hex of the raw key is stored (see
+    integrations.keys); docs/design.md "API keys"."""
 
     class State(models.TextChoices):
         ACTIVE = "active", "Active"
@@ -33,7 +41,26 @@ class ApiKey(models.Model):
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_keys"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="api_keys",
+    )
+    organisation = models.ForeignKey(
+        "organisations.Organisation",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="api_keys",
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        editable=False,
     )
     name = models.CharField(max_length=100)
     key_hash = models.CharField("SHA-256 of the key", max_length=64, unique=True, editable=False)
@@ -58,8 +85,16 @@ class ApiKey(models.Model):
     class Meta:
         verbose_name = "API key"
         ordering = ("-created_at", "id")
-        indexes: ClassVar = [models.Index(fields=["owner", "-created_at"])]
+        indexes: ClassVar = [
+            models.Index(fields=["owner", "-created_at"]),
+            models.Index(fields=["organisation", "-created_at"]),
+        ]
         constraints: ClassVar = [
+            models.CheckConstraint(
+                condition=models.Q(owner__isnull=False, organisation__isnull=True)
+                | models.Q(owner__isnull=True, organisation__isnull=False),
+                name="integrations_apikey_one_holder",
+            ),
             models.CheckConstraint(
                 condition=Exact(Length("key_hash"), 64), name="integrations_apikey_hash_length"
             ),
@@ -76,8 +111,20 @@ class ApiKey(models.Model):
     def __str__(self) -> str:
         return f"{self.name} ({self.hint}…)"
 
+    @property
+    def is_service_account(self) -> bool:
+        return self.organisation_id is not None
+
+    @property
+    def holder_key(self) -> str:
+        """Who the key speaks for, as the per-account throttle and the key limit count it."""
+        if self.organisation_id is not None:
+            return f"organisation:{self.organisation_id}"
+        return f"user:{self.owner_id}"
+
     def covers_plan(self, plan_id: uuid.UUID) -> bool:
-        """Whether the key may reach this plan (its owner's access is checked separately)."""
+        """Whether the key's plan limit lets it reach this plan (its holder's access is checked
+        separately: integrations.selectors.plan_for_key)."""
         return not self.limited_to_plans or self.plans.filter(pk=plan_id).exists()
 
     def plan_numbers(self) -> list[int] | None:

@@ -5,11 +5,15 @@ from __future__ import annotations
 import uuid
 
 from django.conf import settings
+from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
 from accounts.models import User
+from api.errors import ApiError
 from integrations.models import ApiKey, ApiKeyQuerySet
+from planning.models import Plan
+from planning.selectors import plans_visible
 
 
 def api_key_list(*, user: User) -> ApiKeyQuerySet:
@@ -31,13 +35,55 @@ def api_key_get(*, user: User, api_key_id: uuid.UUID) -> ApiKey:
 
 
 def api_key_by_hash(*, key_hash: str) -> ApiKey | None:
-    """The key with this SHA-256 and its owner, in one query on the unique index."""
+    """The key with this SHA-256 and its holder, in one query on the unique index."""
     try:
-        return ApiKey.objects.select_related("owner").get(key_hash=key_hash)
+        return ApiKey.objects.select_related("owner", "organisation").get(key_hash=key_hash)
     except ApiKey.DoesNotExist:
         return None
 
 
 def api_access_granted(*, user: User) -> bool:
-    """Whether the API access policy lets this account's keys work."""
-    return user.api_access_enabled or not settings.API_ACCESS_REQUIRES_GRANT
+    """Whether the API access policy lets this person's keys work anywhere: the policy is off,
+    staff gave the account itself access (an override: every plan it sees), or one of the
+    organisations whose plans it sees (a member's, or a guest's plan's) has API access."""
+    if user.api_access_enabled or not settings.API_ACCESS_REQUIRES_GRANT:
+        return True
+    return plans_visible(user=user).filter(organisation__api_access_enabled=True).exists()
+
+
+def api_key_access_granted(*, api_key: ApiKey) -> bool:
+    """Whether the policy lets this key work at all (checked when it authenticates)."""
+    if api_key.organisation is not None:
+        return api_key.organisation.api_access_enabled or not settings.API_ACCESS_REQUIRES_GRANT
+    assert api_key.owner is not None  # one holder (integrations_apikey_one_holder)
+    return api_access_granted(user=api_key.owner)
+
+
+def plans_for_key(*, api_key: ApiKey) -> QuerySet[Plan]:
+    """The plans the key reaches now: its holder's (the person's visible plans, read as they
+    are now, so a removed member's key loses an organisation's plans at once; or the service
+    account's organisation's plans), within the key's plan limit. API access is not applied
+    here: `plan_for_key` tells a plan without it apart (403)."""
+    if api_key.organisation_id is not None:
+        plans = Plan.objects.filter(organisation_id=api_key.organisation_id)
+    else:
+        plans = plans_visible(user=api_key.owner)
+    if api_key.limited_to_plans:
+        plans = plans.filter(pk__in=api_key.plans.values("pk"))
+    return plans
+
+
+def plan_for_key(*, api_key: ApiKey, number: int) -> Plan:
+    """The plan `number` if the key may read it: ApiError plans.not_found when it may not see
+    it (exactly as for a missing plan), auth.api_access_disabled when it may see it but the
+    plan's organisation has no API access (and the person no override)."""
+    plan = (
+        plans_for_key(api_key=api_key).filter(number=number).select_related("organisation").first()
+    )
+    if plan is None:
+        raise ApiError("plans.not_found")
+    if settings.API_ACCESS_REQUIRES_GRANT and not plan.organisation.api_access_enabled:
+        override = api_key.owner is not None and api_key.owner.api_access_enabled
+        if not override:
+            raise ApiError("auth.api_access_disabled")
+    return plan

@@ -20,11 +20,18 @@ from accounts.services import account_lock, security_event_record
 from integrations.keys import key_generate, key_hash, key_hint
 from integrations.models import ApiKey
 from planning.models import Plan
+from planning.selectors import plans_visible
 
 # Days before expiry at which the owner is reminded, with the field that records each.
 REMINDER_THRESHOLDS = {7: "reminder_7_days_sent_at", 1: "reminder_1_day_sent_at"}
 # How long a key's (key, address) pair is remembered in the cache before the log is asked again.
 SEEN_ADDRESS_SECONDS = 24 * 3600
+
+
+def _person(api_key: ApiKey) -> User:
+    """The person a personal key belongs to."""
+    assert api_key.owner is not None, "a service account's key has no person"
+    return api_key.owner
 
 
 def _key_words(api_key: ApiKey) -> str:
@@ -88,7 +95,7 @@ def _key_insert(
         raise ValidationError({"expires_at": "The expiry must be in the future."})
     chosen = list(plans) if plans is not None else None
     if chosen is not None:
-        visible = set(Plan.objects.filter(memberships__user=user).values_list("pk", flat=True))
+        visible = set(plans_visible(user=user).values_list("pk", flat=True))
         if not chosen or any(plan.pk not in visible for plan in chosen):
             raise ValidationError({"plans": "Choose one or more of your plans."})
     raw = key_generate()
@@ -131,7 +138,7 @@ def api_key_roll(
     (ValidationError on ``grace``); a roll without grace replaces the key and always may.
     """
     now = timezone.now()
-    live = _live_keys_locked(user=api_key.owner, now=now)
+    live = _live_keys_locked(user=_person(api_key), now=now)
     old = ApiKey.objects.select_for_update().get(pk=api_key.pk)
     if old.state_at(now) is not ApiKey.State.ACTIVE or old.rolled_at is not None:
         raise ValidationError("Only a working key that has not been rolled yet can be rolled.")
@@ -140,7 +147,7 @@ def api_key_roll(
         raise ValidationError({"grace": roll_over_limit_message(limit=limit)})
     lifetime = old.expires_at - old.created_at if old.expires_at is not None else None
     new, raw = _key_insert(
-        user=old.owner,
+        user=_person(old),
         name=old.name,
         expires_at=now + lifetime if lifetime is not None else None,
         now=now,
@@ -156,7 +163,7 @@ def api_key_roll(
     old.save(update_fields=["rolled_at", "expires_at"])
     api_key.rolled_at, api_key.expires_at = old.rolled_at, old.expires_at
     security_event_record(
-        user=old.owner,
+        user=_person(old),
         kind=SecurityEvent.Kind.API_KEY_ROLLED,
         ip_address=ip_address,
         detail=f"{_key_words(old)} replaced by {new.hint}…; the old key works until "
@@ -176,7 +183,7 @@ def api_key_revoke(*, api_key: ApiKey, ip_address: str | None = None) -> ApiKey:
         api_key.refresh_from_db(fields=["revoked_at"])
         if revoked:
             security_event_record(
-                user=api_key.owner,
+                user=_person(api_key),
                 kind=SecurityEvent.Kind.API_KEY_REVOKED,
                 ip_address=ip_address,
                 detail=_key_words(api_key),
@@ -213,7 +220,7 @@ def api_key_address_note(*, api_key: ApiKey, ip_address: str) -> None:
     ).exists()
     if not seen:
         security_event_record(
-            user=api_key.owner,
+            user=_person(api_key),
             kind=SecurityEvent.Kind.API_KEY_NEW_ADDRESS,
             ip_address=ip_address,
             detail=_key_words(api_key),
@@ -281,7 +288,7 @@ def api_key_expiry_notices_send(*, now: datetime) -> dict[str, int]:
             expiry_logged_at=now
         ):
             security_event_record(
-                user=api_key.owner,
+                user=_person(api_key),
                 kind=SecurityEvent.Kind.API_KEY_EXPIRED,
                 detail=_key_words(api_key),
                 api_key_id=api_key.pk,
@@ -297,5 +304,5 @@ def _reminder_send(*, api_key: ApiKey, days: int) -> None:
         f"{'s' if days != 1 else ''}",
         message=render_to_string("integrations/email/key_expiry_reminder.txt", context),
         from_email=None,
-        recipient_list=[api_key.owner.email],
+        recipient_list=[_person(api_key).email],
     )

@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from django.http import Http404
 from drf_spectacular.utils import (
     OpenApiExample,
     OpenApiParameter,
@@ -30,8 +29,9 @@ from api.errors import ApiError
 from api.openapi import envelope_serializer, error_responses, response_headers
 from api.renderers import FastJSONRenderer
 from integrations.authentication import ApiKeyAuthentication
+from integrations.models import ApiKey
+from integrations.selectors import plan_for_key
 from planning.models import MAX_PLAN_NUMBER, Plan, Severity, SuggestionType
-from planning.selectors import plan_get_for_user
 from planning.suggestions.list_cache import suggestions_array
 from planning.suggestions.listing import (
     LIMIT_MAX,
@@ -420,12 +420,8 @@ class PlanSuggestionListApi(IntegratorApiView):
     def get(self, request: Request, planNumber: str) -> Response:  # the spec's name
         number = plan_number_parse(planNumber)
         query = list_query_parse(request.query_params, plan_number=number)
-        try:
-            plan = plan_get_for_user(user=request.user, number=number)
-        except Http404:
-            raise ApiError("plans.not_found") from None
-        if not self.key_covers_plan(request, plan.pk):  # a key limited to other plans
-            raise ApiError("plans.not_found")
+        assert isinstance(request.auth, ApiKey)  # ApiKeyAuthentication raises otherwise
+        plan = plan_for_key(api_key=request.auth, number=number)
         scope = list_scope(plan=plan, query=query)
         suggestion_sync(plan=plan)
         etag = list_etag(plan=plan, data_version=plan_data_version(plan=plan), scope=scope)

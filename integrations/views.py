@@ -124,7 +124,7 @@ def api_key_roll_page(request: HttpRequest, api_key_id: uuid.UUID) -> HttpRespon
     api_key = api_key_get(user=_owner(request), api_key_id=api_key_id)
     form = ApiKeyRollForm(
         request.POST if request.method == "POST" else None,
-        at_limit=api_keys_at_limit(user=api_key.owner),
+        at_limit=api_keys_at_limit(user=_owner(request)),
     )
     if request.method == "POST" and form.is_valid():
         try:

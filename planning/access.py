@@ -1,10 +1,10 @@
 """Access to a plan's pages, shared by planning.views and planning.suggestions.views.
 
-Access: every page under /plans/<number>/ starts with `plan_membership_get`, so a plan the user
-is not a member of answers 404 exactly like a missing one, for GET and POST alike. A member who
-may see but not change the plan (a viewer; an editor on the members page or deleting the plan)
-gets 403 on a POST: the plan's existence is no secret to them, and 403 says plainly that the
-change was refused.
+Access: every page under /plans/<number>/ starts with `plan_access_get`, so a plan the user
+may not see (not a member of its organisation, no grant) answers 404 exactly like a missing one,
+for GET and POST alike. Someone who may see but not change the plan (a viewer; an editor on the
+guests page or deleting the plan) gets 403 on a POST: the plan's existence is no secret to them,
+and 403 says plainly that the change was refused. Rights: docs/design.md "Organisations".
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 
 from accounts.models import User
 from planning import selectors
-from planning.models import Plan, PlanRole
+from planning.models import Plan
 
 PlanView = Callable[..., HttpResponse]
 
@@ -30,18 +30,19 @@ PlanView = Callable[..., HttpResponse]
 def plan_member_required(
     *, edit: bool = False, owner: bool = False
 ) -> Callable[[PlanView], PlanView]:
-    """Resolves `number` to the user's membership (404 for non-members) and refuses a POST by a
-    member without the needed rights with 403. The view receives `membership`. It checks access
-    and nothing else: what a change sets off (the version, the sync) is the services' job
-    (planning.writes)."""
+    """Resolves `number` to the user's PlanAccess (404 for anyone who may not see the plan) and
+    refuses a POST without the needed rights with 403 (`owner`: the plan's owners, its
+    organisation's owners and admins). The view receives the access as `membership`. It checks
+    access and nothing else: what a change sets off (the version, the sync) is the services'
+    job (planning.writes)."""
 
     def decorate(view: PlanView) -> PlanView:
         @login_required
         @wraps(view)
         def wrapped(request: HttpRequest, number: int, **kwargs: Any) -> HttpResponse:
-            membership = selectors.plan_membership_get(user=request.user, number=number)
+            membership = selectors.plan_access_get(user=request.user, number=number)
             if request.method == "POST":
-                if owner and membership.role != PlanRole.OWNER:
+                if owner and not membership.can_manage:
                     raise PermissionDenied("Only an owner of this plan can do this.")
                 if edit and not membership.can_edit:
                     raise PermissionDenied("You can view this plan but not change it.")

@@ -12,6 +12,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from planning import selectors
+from planning.access_rules import PlanAccess, plan_access_from
 from planning.action_list import action_rows, actions_filtered
 from planning.forms import (
     ActionFilterForm,
@@ -22,7 +23,6 @@ from planning.forms import (
     PlanImportForm,
     PlanSettingsForm,
 )
-from planning.models import PlanMembership, PlanRole
 from planning.tree import node_search, tree_overview
 
 # The actions list is paged: a plan can hold 100,000 actions.
@@ -40,7 +40,10 @@ def plan_list_render(
         request,
         "planning/plan_list.html",
         {
-            "memberships": selectors.plan_memberships_for_user(user=request.user),
+            "rows": [
+                (plan, plan_access_from(plan, plan.organisation_role, plan.grant_role))  # type: ignore[attr-defined]
+                for plan in selectors.plan_list_for_user(user=request.user)
+            ],
             "create_form": create_form or PlanCreateForm(prefix="create"),
             "import_form": import_form or PlanImportForm(prefix="import"),
         },
@@ -48,24 +51,24 @@ def plan_list_render(
     )
 
 
-def plan_tab_context(membership: PlanMembership, tab: str) -> dict[str, Any]:
+def plan_tab_context(access: PlanAccess, tab: str) -> dict[str, Any]:
     """What every tab of a plan shows around its content (planning/_plan_header.html)."""
     return {
-        "membership": membership,
-        "plan": membership.plan,
-        "can_edit": membership.can_edit,
-        "is_owner": membership.role == PlanRole.OWNER,
+        "access": access,
+        "plan": access.plan,
+        "can_edit": access.can_edit,
+        "is_owner": access.can_manage,
         "tab": tab,
     }
 
 
 def plan_detail_render(
-    request: HttpRequest, membership: PlanMembership, *, root_form: NodeCreateForm | None = None
+    request: HttpRequest, access: PlanAccess, *, root_form: NodeCreateForm | None = None
 ) -> HttpResponse:
     """The Structure tab: the tree opened down to the buildings, or the matches of a search."""
-    plan = membership.plan
+    plan = access.plan
     query = request.GET.get("q", "").strip()[:200]
-    context = plan_tab_context(membership, "structure")
+    context = plan_tab_context(access, "structure")
     if query:
         matches, more = node_search(plan=plan, query=query)
         context.update({"query": query, "matches": matches, "more_matches": more})
@@ -91,10 +94,10 @@ def _sort_links(filters: dict[str, str], current: str) -> dict[str, dict[str, st
 
 
 def plan_actions_render(
-    request: HttpRequest, membership: PlanMembership, *, action_form: ActionForm | None = None
+    request: HttpRequest, access: PlanAccess, *, action_form: ActionForm | None = None
 ) -> HttpResponse:
     """The Actions tab: search, filters, sortable columns, pages, and the add form."""
-    plan = membership.plan
+    plan = access.plan
     filter_form = ActionFilterForm(request.GET or None, plan=plan)
     filters = filter_form.filters()
     actions = actions_filtered(plan=plan, filters=filters)
@@ -105,7 +108,7 @@ def plan_actions_render(
         if request.GET.get(key) and key not in filter_form.errors
     }
     sort = request.GET.get("sort", "") if "sort" not in filter_form.errors else ""
-    context = plan_tab_context(membership, "actions")
+    context = plan_tab_context(access, "actions")
     context.update(
         {
             "filter_form": filter_form,
@@ -124,13 +127,13 @@ def plan_actions_render(
 
 def plan_settings_render(
     request: HttpRequest,
-    membership: PlanMembership,
+    access: PlanAccess,
     *,
     settings_form: PlanSettingsForm | None = None,
     delete_form: PlanDeleteForm | None = None,
 ) -> HttpResponse:
-    plan = membership.plan
-    context = plan_tab_context(membership, "settings")
+    plan = access.plan
+    context = plan_tab_context(access, "settings")
     context.update(
         {
             "settings_form": settings_form

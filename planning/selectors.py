@@ -1,5 +1,6 @@
-"""Reads of the planning domain. Every way to a plan goes through `plan_get_for_user`, so a
-plan the user may not see is indistinguishable from one that does not exist."""
+"""Reads of the planning domain. Every way to a plan goes through `plan_access_get` (or
+`plans_visible`), so a plan the user may not see is indistinguishable from one that does not
+exist."""
 
 from __future__ import annotations
 
@@ -7,10 +8,12 @@ from decimal import Decimal
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db.models import Count, OuterRef, Q, QuerySet, Subquery, Sum
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce
 from django.http import Http404
 
+from organisations.models import OrganisationMembership
+from planning.access_rules import PlanAccess, plan_access_from
 from planning.models import (
     MAX_PLAN_NUMBER,
     Action,
@@ -24,51 +27,87 @@ from planning.models import (
 from planning.tree import node_subtree
 
 
-def plan_membership_get(*, user: Any, number: int) -> PlanMembership:
-    """The user's membership of plan `number` (with the plan); Http404 when there is none."""
-    if not user.is_authenticated or not 1 <= number <= MAX_PLAN_NUMBER:
+def _role_of(user: Any) -> dict[str, Subquery]:
+    """The user's organisation role and plan grant on each plan, as two subqueries."""
+    return {
+        "organisation_role": Subquery(
+            OrganisationMembership.objects.filter(
+                organisation=OuterRef("organisation"), user=user
+            ).values("role")[:1]
+        ),
+        "grant_role": Subquery(
+            PlanMembership.objects.filter(plan=OuterRef("pk"), user=user).values("role")[:1]
+        ),
+    }
+
+
+def plans_visible(*, user: Any) -> QuerySet[Plan]:
+    """The plans the user may see: those of their organisations and those granted to them."""
+    if not getattr(user, "is_authenticated", False) or user.pk is None:
+        return Plan.objects.none()
+    member = OrganisationMembership.objects.filter(organisation=OuterRef("organisation"), user=user)
+    grant = PlanMembership.objects.filter(plan=OuterRef("pk"), user=user)
+    return Plan.objects.filter(Q(Exists(member)) | Q(Exists(grant)))
+
+
+def plan_access_get(*, user: Any, number: int) -> PlanAccess:
+    """The user's rights on plan `number` (with the plan and its organisation), in one query;
+    Http404 when they may not see it, exactly as for a missing plan."""
+    if not getattr(user, "is_authenticated", False) or not 1 <= number <= MAX_PLAN_NUMBER:
         raise Http404("No such plan")
-    try:
-        return PlanMembership.objects.select_related("plan").get(plan__number=number, user=user)
-    except PlanMembership.DoesNotExist:
-        raise Http404("No such plan") from None
+    plan = (
+        Plan.objects.filter(number=number)
+        .select_related("organisation")
+        .annotate(**_role_of(user))
+        .first()
+    )
+    if plan is None:
+        raise Http404("No such plan")
+    access = plan_access_from(plan, plan.organisation_role, plan.grant_role)  # type: ignore[attr-defined]
+    if access is None:
+        raise Http404("No such plan")
+    return access
 
 
 def plan_get_for_user(*, user: Any, number: int) -> Plan:
-    return plan_membership_get(user=user, number=number).plan
+    return plan_access_get(user=user, number=number).plan
 
 
-def plan_memberships_for_user(*, user: Any) -> QuerySet[PlanMembership]:
-    """The user's memberships with their plans, each plan annotated with `node_count` and
-    `action_count` (subqueries, so the two counts do not multiply each other)."""
-    if not user.is_authenticated:
-        return PlanMembership.objects.none()
+def plans_with_access(*, user: Any) -> QuerySet[Plan]:
+    """`plans_visible` annotated with the user's `organisation_role` and `grant_role`."""
+    return plans_visible(user=user).annotate(**_role_of(user))
+
+
+def plan_list_for_user(*, user: Any) -> QuerySet[Plan]:
+    """The plans the user sees with `node_count` and `action_count` (subqueries, so the two
+    counts do not multiply each other)."""
     node_count = (
-        StructureNode.objects.filter(plan=OuterRef("plan"))
+        StructureNode.objects.filter(plan=OuterRef("pk"))
         .order_by()
         .values("plan")
         .annotate(total=Count("id"))
         .values("total")
     )
     action_count = (
-        Action.objects.filter(plan=OuterRef("plan"))
+        Action.objects.filter(plan=OuterRef("pk"))
         .order_by()
         .values("plan")
         .annotate(total=Count("id"))
         .values("total")
     )
     return (
-        PlanMembership.objects.filter(user=user)
-        .select_related("plan")
+        plans_with_access(user=user)
+        .select_related("organisation")
         .annotate(
             node_count=Coalesce(Subquery(node_count), 0),
             action_count=Coalesce(Subquery(action_count), 0),
         )
-        .order_by("plan__number")
+        .order_by("number")
     )
 
 
-def plan_members(*, plan: Plan) -> QuerySet[PlanMembership]:
+def plan_guests(*, plan: Plan) -> QuerySet[PlanMembership]:
+    """The plan's grants: people outside its organisation (or above their role in it)."""
     return PlanMembership.objects.filter(plan=plan).select_related("user").order_by("user__email")
 
 

@@ -13,6 +13,8 @@ from django.utils import timezone
 
 from accounts.models import User
 from accounts.selectors import user_get_by_email
+from organisations.models import Organisation
+from organisations.selectors import membership_of, personal_membership
 from planning.catalog import STARTER_CATALOG
 from planning.models import (
     Action,
@@ -21,7 +23,6 @@ from planning.models import (
     Plan,
     PlanMembership,
     PlanNumberCounter,
-    PlanRole,
     Project,
     StructureNode,
 )
@@ -51,14 +52,31 @@ def plan_number_allocate() -> int:
     return counter.values_list("last_number", flat=True).get()
 
 
+NOT_A_PLANNER = "You cannot add plans to this organisation (planners, admins and owners can)."
+
+
 @transaction.atomic
-def plan_create(*, owner: User, name: str, description: str = "") -> Plan:
-    """A new plan with the next number; its creator becomes its owner."""
-    plan = Plan(name=(name or "").strip(), description=(description or "").strip())
+def plan_create(
+    *, owner: User, name: str, description: str = "", organisation: Organisation | None = None
+) -> Plan:
+    """A new plan with the next number in `organisation` (by default the personal organisation
+    of `owner`, who makes it and must be a member who may change its plans)."""
+    membership = (
+        personal_membership(user=owner)
+        if organisation is None
+        else membership_of(user=owner, organisation_id=organisation.pk)
+    )
+    if membership is None or not membership.can_edit:
+        raise ValidationError(NOT_A_PLANNER)
+    organisation = membership.organisation
+    plan = Plan(
+        name=(name or "").strip(),
+        description=(description or "").strip(),
+        organisation=organisation,
+    )
     validated(plan, exclude=["number"])
     plan.number = plan_number_allocate()
     plan.save(force_insert=True)
-    PlanMembership.objects.create(plan=plan, user=owner, role=PlanRole.OWNER)
     return plan
 
 
@@ -366,23 +384,19 @@ def project_action_remove(*, project: Project, action: Action) -> None:
 # --- memberships ------------------------------------------------------------------------------
 
 
-def _owner_count(plan: Plan) -> int:
-    return PlanMembership.objects.filter(plan=plan, role=PlanRole.OWNER).count()
-
-
-# Memberships take the plan's lock (the last owner stays) but change nothing the plan's
-# suggestions or figures are derived from: no version, no signal, no sync (data_changed=False).
+# Grants take the plan's lock but change nothing the plan's suggestions or figures are derived
+# from: no version, no signal, no sync (data_changed=False).
 
 
 def membership_add(*, plan: Plan, email: str, role: str) -> PlanMembership:
-    """Adds the user with this email (an existing account) to the plan."""
+    """Gives the user with this email (an existing account) a grant on the plan."""
     validated(PlanMembership(role=role))
     user = user_get_by_email(email=email)
     if user is None:
         raise ValidationError(
             {"email": "No account uses this email address. Ask them to register first."}
         )
-    already = ValidationError({"email": "This person is already a member of the plan."})
+    already = ValidationError({"email": "This person already has a grant on this plan."})
     with plan_write(plan_id=plan.pk, data_changed=False):
         if PlanMembership.objects.filter(plan=plan, user=user).exists():
             raise already
@@ -394,14 +408,9 @@ def membership_add(*, plan: Plan, email: str, role: str) -> PlanMembership:
 
 
 def membership_role_set(*, membership: PlanMembership, role: str) -> PlanMembership:
+    """Changes a grant's role. No last-owner rule: the plan's organisation always owns it."""
     validated(PlanMembership(role=role))
     with plan_write(plan_id=membership.plan_id, data_changed=False):
-        if (
-            membership.role == PlanRole.OWNER
-            and role != PlanRole.OWNER
-            and _owner_count(membership.plan) <= 1
-        ):
-            raise ValidationError({"role": "A plan always keeps at least one owner."})
         membership.role = role
         membership.save(update_fields=["role"])
     return membership
@@ -409,8 +418,6 @@ def membership_role_set(*, membership: PlanMembership, role: str) -> PlanMembers
 
 def membership_remove(*, membership: PlanMembership) -> None:
     with plan_write(plan_id=membership.plan_id, data_changed=False):
-        if membership.role == PlanRole.OWNER and _owner_count(membership.plan) <= 1:
-            raise ValidationError({"role": "A plan always keeps at least one owner."})
         membership.delete()
 
 

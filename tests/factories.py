@@ -28,6 +28,31 @@ class UserFactory(DjangoModelFactory[User]):
     password = factory.PostGeneration(_password_set)
 
 
+# --- organisations ----------------------------------------------------------------------------
+from organisations.models import (  # noqa: E402
+    Organisation,
+    OrganisationMembership,
+    OrganisationRole,
+)
+
+
+class OrganisationFactory(DjangoModelFactory[Organisation]):
+    class Meta:
+        model = Organisation
+
+    name = factory.Sequence(lambda n: f"Organisation {n}")
+    slug = factory.Sequence(lambda n: f"organisation-{n}")
+
+
+class OrganisationMembershipFactory(DjangoModelFactory[OrganisationMembership]):
+    class Meta:
+        model = OrganisationMembership
+
+    organisation = factory.SubFactory(OrganisationFactory)
+    user = factory.SubFactory(UserFactory)
+    role = OrganisationRole.OWNER
+
+
 # --- planning ---------------------------------------------------------------------------------
 from decimal import Decimal  # noqa: E402
 
@@ -51,6 +76,7 @@ class PlanFactory(DjangoModelFactory[Plan]):
         model = Plan
 
     name = factory.Sequence(lambda n: f"Plan {n}")
+    organisation = factory.SubFactory(OrganisationFactory)
 
     @classmethod
     def _create(cls, model_class: type[Plan], *args: Any, **kwargs: Any) -> Plan:

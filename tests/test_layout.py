@@ -2,8 +2,9 @@
 module and on every dotted path in the settings.
 
 `api` and `jobs` (and `config`'s settings helpers) at the bottom, then `accounts`, then
-`planning`, then `integrations` and `webhooks` on top: a module may import its own app and the
-layers below it, never one above. No module imports another app's `views` or `api` modules.
+`organisations`, then `planning`, then `integrations` and `webhooks` on top: a module may import
+its own app and the layers below it, never one above.
+No module imports another app's `views` or `api` modules.
 `config.urls` (and the WSGI and ASGI entry points) wire every app together and are exempt.
 
 A string in config/settings.py that names a module of a project app (`webhooks.events.x`,
@@ -34,9 +35,10 @@ LAYERS = {
     "jobs": 0,
     "config": 0,
     "accounts": 1,
-    "planning": 2,
-    "integrations": 3,
-    "webhooks": 3,
+    "organisations": 2,
+    "planning": 3,
+    "integrations": 4,
+    "webhooks": 4,
 }
 WIRING = {"config.urls", "config.wsgi", "config.asgi"}
 ENTRY_POINT_MODULES = {"views", "api"}

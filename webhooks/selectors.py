@@ -5,22 +5,29 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.paginator import Page, Paginator
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery
 from django.http import Http404
 
+from organisations.models import OrganisationMembership
 from planning.models import Plan, PlanMembership
+from planning.selectors import plans_visible as planning_plans_visible
 from webhooks.models import DisabledReason, WebhookAttempt, WebhookDelivery, WebhookEndpoint
 
 DELIVERY_LOG_PAGE_SIZE = 50
 
 
 def _covers(plan_id: Any) -> Q:
-    """An endpoint whose owner is a member of the plan and that takes every plan or this one."""
-    membership = PlanMembership.objects.filter(user=OuterRef("owner"), plan_id=plan_id)
+    """An endpoint whose owner may see the plan now (a member of its organisation, or a guest
+    with a grant) and that takes every plan or this one."""
+    organisation = Plan.objects.filter(pk=plan_id).values("organisation")
+    member = OrganisationMembership.objects.filter(
+        user=OuterRef("owner"), organisation=Subquery(organisation)
+    )
+    grant = PlanMembership.objects.filter(user=OuterRef("owner"), plan_id=plan_id)
     chosen = WebhookEndpoint.plans.through.objects.filter(
         webhookendpoint=OuterRef("pk"), plan_id=plan_id
     )
-    return Q(Exists(membership)) & (Q(all_plans=True) | Q(Exists(chosen)))
+    return (Q(Exists(member)) | Q(Exists(grant))) & (Q(all_plans=True) | Q(Exists(chosen)))
 
 
 def endpoints_covering_plan(*, plan_id: Any) -> QuerySet[WebhookEndpoint]:
@@ -50,7 +57,7 @@ def endpoints_disabled_for_failing(*, user: Any) -> QuerySet[WebhookEndpoint]:
 
 
 def plans_visible(*, user: Any) -> QuerySet[Plan]:
-    return Plan.objects.filter(memberships__user=user).order_by("number")
+    return planning_plans_visible(user=user).order_by("number")
 
 
 def delivery_log_page(*, endpoint: WebhookEndpoint, page_number: Any) -> Page[WebhookAttempt]:

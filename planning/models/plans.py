@@ -46,6 +46,12 @@ class Plan(models.Model):
     number = models.PositiveIntegerField(unique=True, editable=False)
     name = models.CharField(max_length=200, validators=NAME_VALIDATORS)
     description = models.TextField(blank=True)
+    # Every plan belongs to one organisation; its members reach the plan by their role there,
+    # guests by a plan grant (PlanMembership). PROTECT: an organisation goes with its plans
+    # deleted first, never by accident.
+    organisation = models.ForeignKey(
+        "organisations.Organisation", on_delete=models.PROTECT, related_name="plans"
+    )
     # Every amount of the plan is in this currency (ISO 4217); shown beside each figure.
     currency = models.CharField(
         max_length=3,
@@ -81,12 +87,19 @@ class Plan(models.Model):
 
 
 class PlanRole(models.TextChoices):
+    """A plan grant's role, and a person's effective rights on a plan (planning.access): owner
+    (change it, its guests, delete it), editor, viewer. New grants are editor or viewer (guests
+    outside the organisation); an owner grant comes from the plans made before organisations
+    (its co-owners kept their rights)."""
+
     OWNER = "owner", "Owner"
     EDITOR = "editor", "Editor"
     VIEWER = "viewer", "Viewer"
 
 
 class PlanMembership(models.Model):
+    """A plan grant: a guest's rights on one plan (docs/design.md "Organisations")."""
+
     plan = models.ForeignKey(Plan, on_delete=models.CASCADE, related_name="memberships")
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="plan_memberships"

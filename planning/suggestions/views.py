@@ -25,6 +25,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
 from planning.access import actions_url, next_url, plan_member_required
+from planning.access_rules import PlanAccess
 from planning.budget import BUILDINGS_PER_PAGE, building_budget_rows, plan_budget
 from planning.chart import cost_chart
 from planning.models import (
@@ -32,7 +33,6 @@ from planning.models import (
     DismissReason,
     NodeKind,
     Plan,
-    PlanMembership,
     Severity,
     StructureNode,
     Suggestion,
@@ -174,8 +174,8 @@ def _facets(
 
 @plan_member_required()
 @require_http_methods(["GET"])
-def action_planning(request: HttpRequest, membership: PlanMembership) -> HttpResponse:
-    plan = membership.plan
+def action_planning(request: HttpRequest, access: PlanAccess) -> HttpResponse:
+    plan = access.plan
     suggestion_sync(plan=plan)
     version = plan_data_version(plan=plan)
 
@@ -225,7 +225,7 @@ def action_planning(request: HttpRequest, membership: PlanMembership) -> HttpRes
     query.pop("page", None)
     building_query = request.GET.copy()
     building_query.pop("bpage", None)
-    context = plan_tab_context(membership, "planning")
+    context = plan_tab_context(access, "planning")
     context.update(
         {
             "form": form,
@@ -266,10 +266,10 @@ def action_planning(request: HttpRequest, membership: PlanMembership) -> HttpRes
 
 @plan_member_required()
 @require_http_methods(["GET"])
-def building_rows(request: HttpRequest, membership: PlanMembership, node_id: UUID) -> HttpResponse:
+def building_rows(request: HttpRequest, access: PlanAccess, node_id: UUID) -> HttpResponse:
     """The rows of one building of the budget grid (a fragment static/js/planning-grid.js puts
     under the building's row), for the page's year range."""
-    plan = membership.plan
+    plan = access.plan
     if not StructureNode.objects.filter(plan=plan, pk=node_id, kind=NodeKind.BUILDING).exists():
         raise Http404("No such building")
     form = PlanningViewForm(request.GET or None, plan=plan)
@@ -310,10 +310,8 @@ def _apply(request: HttpRequest, suggestion: Suggestion) -> str:
 
 @plan_member_required(edit=True)
 @require_POST
-def suggestion_apply(
-    request: HttpRequest, membership: PlanMembership, suggestion_id: UUID
-) -> HttpResponse:
-    plan = membership.plan
+def suggestion_apply(request: HttpRequest, access: PlanAccess, suggestion_id: UUID) -> HttpResponse:
+    plan = access.plan
     suggestion = suggestion_get(plan=plan, suggestion_id=suggestion_id)
     try:
         messages.success(request, _apply(request, suggestion))
@@ -329,9 +327,9 @@ def _form_problems(form: Any) -> str:
 @plan_member_required(edit=True)
 @require_POST
 def suggestion_dismiss_view(
-    request: HttpRequest, membership: PlanMembership, suggestion_id: UUID
+    request: HttpRequest, access: PlanAccess, suggestion_id: UUID
 ) -> HttpResponse:
-    plan = membership.plan
+    plan = access.plan
     suggestion = suggestion_get(plan=plan, suggestion_id=suggestion_id)
     form = DismissForm(request.POST)
     if not form.is_valid():
@@ -353,9 +351,9 @@ def suggestion_dismiss_view(
 
 @plan_member_required(edit=True)
 @require_POST
-def suggestions_dismiss_view(request: HttpRequest, membership: PlanMembership) -> HttpResponse:
+def suggestions_dismiss_view(request: HttpRequest, access: PlanAccess) -> HttpResponse:
     """Dismisses every ticked suggestion with one reason and comment."""
-    plan = membership.plan
+    plan = access.plan
     form = BulkDismissForm(request.POST)
     if not form.is_valid():
         messages.error(request, f"Nothing dismissed. {_form_problems(form)}")
@@ -374,15 +372,15 @@ def suggestions_dismiss_view(request: HttpRequest, membership: PlanMembership) -
 
 @plan_member_required()
 @require_http_methods(["GET"])
-def dismissed_list(request: HttpRequest, membership: PlanMembership) -> HttpResponse:
-    plan = membership.plan
+def dismissed_list(request: HttpRequest, access: PlanAccess) -> HttpResponse:
+    plan = access.plan
     dismissed = (
         Suggestion.objects.filter(plan=plan, status=SuggestionStatus.DISMISSED)
         .select_related("dismissed_by", "structure_node")
         .order_by("-dismissed_at", "id")
     )
     page = Paginator(dismissed, DISMISSED_PER_PAGE).get_page(request.GET.get("page"))
-    context = plan_tab_context(membership, "planning")
+    context = plan_tab_context(access, "planning")
     context.update({"page": page, "here": request.get_full_path()})
     return render(request, "planning/suggestions/dismissed.html", context)
 
@@ -390,9 +388,9 @@ def dismissed_list(request: HttpRequest, membership: PlanMembership) -> HttpResp
 @plan_member_required(edit=True)
 @require_POST
 def suggestion_restore_view(
-    request: HttpRequest, membership: PlanMembership, suggestion_id: UUID
+    request: HttpRequest, access: PlanAccess, suggestion_id: UUID
 ) -> HttpResponse:
-    plan = membership.plan
+    plan = access.plan
     suggestion = suggestion_get(plan=plan, suggestion_id=suggestion_id)
     try:
         suggestion_restore(suggestion=suggestion)

@@ -14,9 +14,10 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from planning import selectors, services
 from planning.access import actions_url, next_url, plan_member_required
+from planning.access_rules import PlanAccess
 from planning.form_parts import form_submit
 from planning.forms import ActionForm
-from planning.models import Action, PlanMembership, Suggestion
+from planning.models import Action, Suggestion
 from planning.money import money_format
 from planning.pages import plan_actions_render
 from planning.suggestions.services import deviation_fix
@@ -24,26 +25,26 @@ from planning.suggestions.services import deviation_fix
 
 @plan_member_required()
 @require_http_methods(["GET"])
-def action_list(request: HttpRequest, membership: PlanMembership) -> HttpResponse:
-    return plan_actions_render(request, membership)
+def action_list(request: HttpRequest, access: PlanAccess) -> HttpResponse:
+    return plan_actions_render(request, access)
 
 
 @plan_member_required(edit=True)
 @require_POST
-def action_create(request: HttpRequest, membership: PlanMembership) -> HttpResponse:
-    plan = membership.plan
+def action_create(request: HttpRequest, access: PlanAccess) -> HttpResponse:
+    plan = access.plan
     form = ActionForm(request.POST, prefix="action", plan=plan)
     action = form_submit(form, lambda data: services.action_create(plan=plan, **data))
     if action:
         messages.success(request, f"Action “{action.title}” added for {action.planned_year}.")
         return redirect(actions_url(plan))
-    return plan_actions_render(request, membership, action_form=form)
+    return plan_actions_render(request, access, action_form=form)
 
 
 @plan_member_required(edit=True)
 @require_http_methods(["GET", "POST"])
-def action_edit(request: HttpRequest, membership: PlanMembership, action_id: Any) -> HttpResponse:
-    plan = membership.plan
+def action_edit(request: HttpRequest, access: PlanAccess, action_id: Any) -> HttpResponse:
+    plan = access.plan
     action = selectors.action_get(plan=plan, action_id=action_id)
     if request.method == "POST":
         form = ActionForm(request.POST, prefix="action", plan=plan)
@@ -71,7 +72,7 @@ def action_edit(request: HttpRequest, membership: PlanMembership, action_id: Any
             "plan": plan,
             "action": action,
             "form": form,
-            "can_edit": membership.can_edit,
+            "can_edit": access.can_edit,
             "next": request.POST.get("next") or request.GET.get("next", ""),
         },
     )
@@ -108,11 +109,11 @@ def _uuids(value: str) -> list[uuid.UUID]:
         return []
 
 
-def _undoable(request: HttpRequest, membership: PlanMembership, action: Action, text: str) -> str:
+def _undoable(request: HttpRequest, access: PlanAccess, action: Action, text: str) -> str:
     """Says what happened with an Undo button (it reopens the action) and returns where to go:
     the message's `undo` tag and the session's `undo` entry are read by base.html."""
-    back = next_url(request, membership.plan, actions_url(membership.plan))
-    plan_root = reverse("planning:plan_detail", args=[membership.plan.number])
+    back = next_url(request, access.plan, actions_url(access.plan))
+    plan_root = reverse("planning:plan_detail", args=[access.plan.number])
     request.session["undo"] = {"url": f"{plan_root}actions/{action.pk}/reopen/", "next": back}
     messages.success(request, text, extra_tags="undo")
     return back
@@ -120,26 +121,26 @@ def _undoable(request: HttpRequest, membership: PlanMembership, action: Action, 
 
 @plan_member_required(edit=True)
 @require_POST
-def action_cancel(request: HttpRequest, membership: PlanMembership, action_id: Any) -> HttpResponse:
-    action = selectors.action_get(plan=membership.plan, action_id=action_id)
+def action_cancel(request: HttpRequest, access: PlanAccess, action_id: Any) -> HttpResponse:
+    action = selectors.action_get(plan=access.plan, action_id=action_id)
     services.action_cancel(action=action)
-    return redirect(_undoable(request, membership, action, f"Action “{action.title}” cancelled."))
+    return redirect(_undoable(request, access, action, f"Action “{action.title}” cancelled."))
 
 
 @plan_member_required(edit=True)
 @require_POST
-def action_done(request: HttpRequest, membership: PlanMembership, action_id: Any) -> HttpResponse:
-    action = selectors.action_get(plan=membership.plan, action_id=action_id)
+def action_done(request: HttpRequest, access: PlanAccess, action_id: Any) -> HttpResponse:
+    action = selectors.action_get(plan=access.plan, action_id=action_id)
     services.action_mark_done(action=action)
     text = f"Action “{action.title}” marked done."
-    return redirect(_undoable(request, membership, action, text))
+    return redirect(_undoable(request, access, action, text))
 
 
 @plan_member_required(edit=True)
 @require_POST
-def action_reopen(request: HttpRequest, membership: PlanMembership, action_id: Any) -> HttpResponse:
+def action_reopen(request: HttpRequest, access: PlanAccess, action_id: Any) -> HttpResponse:
     """Reopen (of a done or cancelled action) and Undo (of Mark done or Cancel)."""
-    action = selectors.action_get(plan=membership.plan, action_id=action_id)
+    action = selectors.action_get(plan=access.plan, action_id=action_id)
     services.action_reopen(action=action)
     messages.success(request, f"Action “{action.title}” is planned again.")
-    return redirect(next_url(request, membership.plan, actions_url(membership.plan)))
+    return redirect(next_url(request, access.plan, actions_url(access.plan)))

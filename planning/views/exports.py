@@ -11,8 +11,8 @@ from django.views.decorators.http import require_http_methods
 
 from planning import exports
 from planning.access import plan_member_required
+from planning.access_rules import PlanAccess
 from planning.forms import ActionFilterForm
-from planning.models import PlanMembership
 
 _CONTENT_TYPES = {
     "csv": "text/csv; charset=utf-8",
@@ -30,24 +30,24 @@ def _download(rows: Any, *, fmt: str, name: str, sheet: str) -> HttpResponse:
     return response
 
 
-def _stem(membership: PlanMembership, what: str) -> str:
-    return f"plan-{membership.plan.number}-{what}-{timezone.now():%Y%m%d}"
+def _stem(access: PlanAccess, what: str) -> str:
+    return f"plan-{access.plan.number}-{what}-{timezone.now():%Y%m%d}"
 
 
 @plan_member_required()
 @require_http_methods(["GET"])
-def export_actions(request: HttpRequest, membership: PlanMembership, fmt: str) -> HttpResponse:
+def export_actions(request: HttpRequest, access: PlanAccess, fmt: str) -> HttpResponse:
     if fmt not in _CONTENT_TYPES:
         raise Http404("No such export format")
-    filters = ActionFilterForm(request.GET or None, plan=membership.plan).filters()
-    rows = exports.action_rows(plan=membership.plan, filters=filters)
-    return _download(rows, fmt=fmt, name=_stem(membership, "actions"), sheet="Actions")
+    filters = ActionFilterForm(request.GET or None, plan=access.plan).filters()
+    rows = exports.action_rows(plan=access.plan, filters=filters)
+    return _download(rows, fmt=fmt, name=_stem(access, "actions"), sheet="Actions")
 
 
 @plan_member_required()
 @require_http_methods(["GET"])
-def export_budget(request: HttpRequest, membership: PlanMembership, fmt: str) -> HttpResponse:
+def export_budget(request: HttpRequest, access: PlanAccess, fmt: str) -> HttpResponse:
     if fmt not in _CONTENT_TYPES:
         raise Http404("No such export format")
-    rows = exports.budget_rows(plan=membership.plan)
-    return _download(rows, fmt=fmt, name=_stem(membership, "budget"), sheet="Budget")
+    rows = exports.budget_rows(plan=access.plan)
+    return _download(rows, fmt=fmt, name=_stem(access, "budget"), sheet="Budget")

@@ -1,4 +1,6 @@
-"""The members page: owners add members, change their roles and remove them."""
+"""The plan's People tab: who reaches the plan through its organisation (a link to the
+organisation's members) and its guests, whom the plan's owners (and the organisation's owners and
+admins) add, change and remove."""
 
 from __future__ import annotations
 
@@ -13,26 +15,26 @@ from django.views.decorators.http import require_http_methods, require_POST
 from api.throttling import UserThrottle
 from planning import selectors, services
 from planning.access import plan_member_required
+from planning.access_rules import PlanAccess
 from planning.form_parts import form_submit
 from planning.forms import MemberAddForm, MemberRoleForm
-from planning.models import PlanMembership, PlanRole
 
 
 def _render_members(
     request: HttpRequest,
-    membership: PlanMembership,
+    access: PlanAccess,
     *,
     add_form: MemberAddForm | None = None,
     role_errors: dict[int, list[str]] | None = None,
 ) -> HttpResponse:
-    members = list(selectors.plan_members(plan=membership.plan))
+    members = list(selectors.plan_guests(plan=access.plan))
     return render(
         request,
         "planning/members.html",
         {
-            "plan": membership.plan,
-            "membership": membership,
-            "is_owner": membership.role == PlanRole.OWNER,
+            "plan": access.plan,
+            "access": access,
+            "is_owner": access.can_manage,
             "rows": [
                 (member, MemberRoleForm(prefix=f"m{member.pk}", initial={"role": member.role}))
                 for member in members
@@ -52,9 +54,9 @@ class MemberAddThrottle(UserThrottle):
 
 @plan_member_required(owner=True)
 @require_http_methods(["GET", "POST"])
-def members(request: HttpRequest, membership: PlanMembership) -> HttpResponse:
+def members(request: HttpRequest, access: PlanAccess) -> HttpResponse:
     if request.method != "POST":
-        return _render_members(request, membership)
+        return _render_members(request, access)
     form = MemberAddForm(request.POST, prefix="add")
     throttle = MemberAddThrottle()
     if not throttle.allow_request(request, None):  # type: ignore[arg-type]
@@ -62,42 +64,38 @@ def members(request: HttpRequest, membership: PlanMembership) -> HttpResponse:
         form.is_valid()  # bound, so the page shows what was typed
         message = f"Too many members added or looked up. Try again in {minutes} minutes."
         form.add_error(None, message)
-        response = _render_members(request, membership, add_form=form)
+        response = _render_members(request, access, add_form=form)
         response.status_code = 429
         response["Retry-After"] = str(minutes * 60)
         return response
-    added = form_submit(form, lambda data: services.membership_add(plan=membership.plan, **data))
+    added = form_submit(form, lambda data: services.membership_add(plan=access.plan, **data))
     if added:
         messages.success(request, f"{added.user.email} added as {added.get_role_display()}.")
-        return redirect("planning:members", number=membership.plan.number)
-    return _render_members(request, membership, add_form=form)
+        return redirect("planning:members", number=access.plan.number)
+    return _render_members(request, access, add_form=form)
 
 
 @plan_member_required(owner=True)
 @require_POST
-def member_role_set(
-    request: HttpRequest, membership: PlanMembership, membership_id: int
-) -> HttpResponse:
-    target = selectors.plan_membership_by_id(plan=membership.plan, membership_id=membership_id)
+def member_role_set(request: HttpRequest, access: PlanAccess, membership_id: int) -> HttpResponse:
+    target = selectors.plan_membership_by_id(plan=access.plan, membership_id=membership_id)
     form = MemberRoleForm(request.POST, prefix=f"m{target.pk}")
     if form_submit(form, lambda data: services.membership_role_set(membership=target, **data)):
         messages.success(request, f"{target.user.email} is now {target.get_role_display()}.")
-        return redirect("planning:members", number=membership.plan.number)
+        return redirect("planning:members", number=access.plan.number)
     errors = [str(message) for messages_ in form.errors.values() for message in messages_]
-    return _render_members(request, membership, role_errors={target.pk: errors})
+    return _render_members(request, access, role_errors={target.pk: errors})
 
 
 @plan_member_required(owner=True)
 @require_POST
-def member_remove(
-    request: HttpRequest, membership: PlanMembership, membership_id: int
-) -> HttpResponse:
-    target = selectors.plan_membership_by_id(plan=membership.plan, membership_id=membership_id)
+def member_remove(request: HttpRequest, access: PlanAccess, membership_id: int) -> HttpResponse:
+    target = selectors.plan_membership_by_id(plan=access.plan, membership_id=membership_id)
     try:
         services.membership_remove(membership=target)
     except ValidationError as error:
-        return _render_members(request, membership, role_errors={target.pk: error.messages})
+        return _render_members(request, access, role_errors={target.pk: error.messages})
     messages.success(request, f"{target.user.email} removed from the plan.")
-    if target.pk == membership.pk:  # an owner who left no longer sees the plan
+    if target.user_id == request.user.pk:  # a guest who left may no longer see the plan
         return redirect("planning:plan_list")
-    return redirect("planning:members", number=membership.plan.number)
+    return redirect("planning:members", number=access.plan.number)

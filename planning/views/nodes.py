@@ -13,6 +13,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from planning import selectors, services
 from planning.access import actions_url, plan_member_required, plan_url
+from planning.access_rules import PlanAccess
 from planning.form_parts import form_submit
 from planning.forms import (
     CodeAssignForm,
@@ -22,7 +23,7 @@ from planning.forms import (
     NodeMoveForm,
     NodeRenameForm,
 )
-from planning.models import NodeKind, PlanMembership, StructureNode
+from planning.models import NodeKind, StructureNode
 from planning.pages import plan_detail_render
 from planning.suggestions.selectors import suggestions_open_queryset
 from planning.tree import (
@@ -45,30 +46,30 @@ def _node_url(node: StructureNode) -> str:
 
 @plan_member_required()
 @require_http_methods(["GET"])
-def node_children(request: HttpRequest, membership: PlanMembership, node_id: Any) -> HttpResponse:
+def node_children(request: HttpRequest, access: PlanAccess, node_id: Any) -> HttpResponse:
     """The children of a node as a fragment of the plan page's tree (static/js/tree.js puts it
     under the node when the user expands it)."""
-    level = tree_children(plan=membership.plan, node_id=node_id)
+    level = tree_children(plan=access.plan, node_id=node_id)
     if level is None:
         raise Http404("No such node")
     entries, more = level
     return render(
         request,
         "planning/_tree_level.html",
-        {"plan": membership.plan, "entries": entries, "more": more},
+        {"plan": access.plan, "entries": entries, "more": more},
     )
 
 
 @plan_member_required()
 @require_http_methods(["GET"])
-def node_lookup(request: HttpRequest, membership: PlanMembership) -> JsonResponse:
+def node_lookup(request: HttpRequest, access: PlanAccess) -> JsonResponse:
     """Nodes matching `q` (name or code), for the node pickers (static/js/node-picker.js):
     `{"results": [{"id", "name", "kind", "path"}], "more": bool}`. `kind` narrows them."""
     query = request.GET.get("q", "").strip()[:200]
     kind = request.GET.get("kind", "")
     if not query or kind not in ("", *NodeKind.values):
         return JsonResponse({"results": [], "more": False})
-    matches, more = node_search(plan=membership.plan, query=query, kind=kind or None, limit=20)
+    matches, more = node_search(plan=access.plan, query=query, kind=kind or None, limit=20)
     return JsonResponse(
         {
             "results": [
@@ -88,31 +89,31 @@ def node_lookup(request: HttpRequest, membership: PlanMembership) -> JsonRespons
 
 @plan_member_required(edit=True)
 @require_POST
-def node_root_create(request: HttpRequest, membership: PlanMembership) -> HttpResponse:
+def node_root_create(request: HttpRequest, access: PlanAccess) -> HttpResponse:
     form = NodeCreateForm(request.POST, prefix="root")
     node = form_submit(
-        form, lambda data: services.node_create(plan=membership.plan, parent=None, **data)
+        form, lambda data: services.node_create(plan=access.plan, parent=None, **data)
     )
     if node:
         messages.success(request, f"Added “{node.name}”.")
-        return redirect(plan_url(membership.plan))
-    return plan_detail_render(request, membership, root_form=form)
+        return redirect(plan_url(access.plan))
+    return plan_detail_render(request, access, root_form=form)
 
 
 def _render_node_detail(
-    request: HttpRequest, membership: PlanMembership, node: StructureNode, **forms: Any
+    request: HttpRequest, access: PlanAccess, node: StructureNode, **forms: Any
 ) -> HttpResponse:
-    plan = membership.plan
+    plan = access.plan
     search_form = CodeSearchForm(request.GET or None)
     query = search_form.cleaned_data["q"] if search_form.is_bound and search_form.is_valid() else ""
     return render(
         request,
         "planning/node_detail.html",
         {
-            "membership": membership,
+            "access": access,
             "plan": plan,
             "node": node,
-            "can_edit": membership.can_edit,
+            "can_edit": access.can_edit,
             "ancestors": node_ancestors(plan=plan, nodes=[node]).get(node.pk, []),
             "children": list(node.children.order_by("name", "id")[:LEVEL_LIMIT]),
             "rename_form": forms.get("rename_form")
@@ -146,7 +147,7 @@ def _render_node_detail(
                     :NODE_SUGGESTIONS_SHOWN
                 ]
             ),
-            "actions_url": actions_url(membership.plan, node=node.pk),
+            "actions_url": actions_url(access.plan, node=node.pk),
         },
     )
 
@@ -158,70 +159,66 @@ def _child_kind(node: StructureNode) -> str:
 
 @plan_member_required()
 @require_http_methods(["GET"])
-def node_detail(request: HttpRequest, membership: PlanMembership, node_id: Any) -> HttpResponse:
-    node = selectors.node_get(plan=membership.plan, node_id=node_id)
-    return _render_node_detail(request, membership, node)
+def node_detail(request: HttpRequest, access: PlanAccess, node_id: Any) -> HttpResponse:
+    node = selectors.node_get(plan=access.plan, node_id=node_id)
+    return _render_node_detail(request, access, node)
 
 
 @plan_member_required(edit=True)
 @require_POST
-def node_rename(request: HttpRequest, membership: PlanMembership, node_id: Any) -> HttpResponse:
-    node = selectors.node_get(plan=membership.plan, node_id=node_id)
+def node_rename(request: HttpRequest, access: PlanAccess, node_id: Any) -> HttpResponse:
+    node = selectors.node_get(plan=access.plan, node_id=node_id)
     form = NodeRenameForm(request.POST, prefix="rename")
     if form_submit(form, lambda data: services.node_rename(node=node, **data)):
         messages.success(request, f"Renamed to “{node.name}”.")
         return redirect(_node_url(node))
     node.refresh_from_db()
-    return _render_node_detail(request, membership, node, rename_form=form)
+    return _render_node_detail(request, access, node, rename_form=form)
 
 
 @plan_member_required(edit=True)
 @require_POST
-def node_details(request: HttpRequest, membership: PlanMembership, node_id: Any) -> HttpResponse:
-    node = selectors.node_get(plan=membership.plan, node_id=node_id)
+def node_details(request: HttpRequest, access: PlanAccess, node_id: Any) -> HttpResponse:
+    node = selectors.node_get(plan=access.plan, node_id=node_id)
     form = NodeDetailsForm(request.POST, prefix="details")
     if form_submit(form, lambda data: services.node_details_update(node=node, **data)):
         messages.success(request, f"Details of “{node.name}” saved.")
         return redirect(_node_url(node))
     node.refresh_from_db()
-    return _render_node_detail(request, membership, node, details_form=form)
+    return _render_node_detail(request, access, node, details_form=form)
 
 
 @plan_member_required(edit=True)
 @require_POST
-def node_move(request: HttpRequest, membership: PlanMembership, node_id: Any) -> HttpResponse:
-    plan = membership.plan
+def node_move(request: HttpRequest, access: PlanAccess, node_id: Any) -> HttpResponse:
+    plan = access.plan
     node = selectors.node_get(plan=plan, node_id=node_id)
     form = NodeMoveForm(request.POST, prefix="move", node=node)
     if form_submit(form, lambda data: services.node_move(node=node, parent=data["parent"])):
         where = f"under “{node.parent.name}”" if node.parent else "to the top level"
         messages.success(request, f"Moved “{node.name}” {where}.")
         return redirect(_node_url(node))
-    return _render_node_detail(request, membership, node, move_form=form)
+    return _render_node_detail(request, access, node, move_form=form)
 
 
 @plan_member_required(edit=True)
 @require_POST
-def node_child_create(
-    request: HttpRequest, membership: PlanMembership, node_id: Any
-) -> HttpResponse:
-    parent = selectors.node_get(plan=membership.plan, node_id=node_id)
+def node_child_create(request: HttpRequest, access: PlanAccess, node_id: Any) -> HttpResponse:
+    parent = selectors.node_get(plan=access.plan, node_id=node_id)
     form = NodeCreateForm(request.POST, prefix="child")
     child = form_submit(
-        form, lambda data: services.node_create(plan=membership.plan, parent=parent, **data)
+        form, lambda data: services.node_create(plan=access.plan, parent=parent, **data)
     )
     if child:
         messages.success(request, f"Added “{child.name}” under “{parent.name}”.")
         return redirect(_node_url(parent))
-    return _render_node_detail(request, membership, parent, child_form=form)
+    return _render_node_detail(request, access, parent, child_form=form)
 
 
 @plan_member_required(edit=True)
 @require_POST
-def node_code_assign(
-    request: HttpRequest, membership: PlanMembership, node_id: Any
-) -> HttpResponse:
-    node = selectors.node_get(plan=membership.plan, node_id=node_id)
+def node_code_assign(request: HttpRequest, access: PlanAccess, node_id: Any) -> HttpResponse:
+    node = selectors.node_get(plan=access.plan, node_id=node_id)
     form = CodeAssignForm(request.POST, prefix="code")
     if form.is_valid():
         code = selectors.code_get_by_code(code=form.cleaned_data["code"])
@@ -231,13 +228,13 @@ def node_code_assign(
             services.node_code_assign(node=node, code=code)
             messages.success(request, f"Code {code.code} “{code.name}” assigned.")
             return redirect(_node_url(node))
-    return _render_node_detail(request, membership, node, code_form=form)
+    return _render_node_detail(request, access, node, code_form=form)
 
 
 @plan_member_required(edit=True)
 @require_POST
-def node_code_clear(request: HttpRequest, membership: PlanMembership, node_id: Any) -> HttpResponse:
-    node = selectors.node_get(plan=membership.plan, node_id=node_id)
+def node_code_clear(request: HttpRequest, access: PlanAccess, node_id: Any) -> HttpResponse:
+    node = selectors.node_get(plan=access.plan, node_id=node_id)
     services.node_code_clear(node=node)
     messages.success(request, "Code removed.")
     return redirect(_node_url(node))
@@ -245,15 +242,15 @@ def node_code_clear(request: HttpRequest, membership: PlanMembership, node_id: A
 
 @plan_member_required(edit=True)
 @require_http_methods(["GET", "POST"])
-def node_delete(request: HttpRequest, membership: PlanMembership, node_id: Any) -> HttpResponse:
+def node_delete(request: HttpRequest, access: PlanAccess, node_id: Any) -> HttpResponse:
     """GET asks for confirmation (viewers see it too, without the button); POST deletes."""
-    plan = membership.plan
+    plan = access.plan
     node = selectors.node_get(plan=plan, node_id=node_id)
     if request.method == "POST":
         parent = node.parent
         deleted = services.node_delete(node=node)
         messages.success(request, f"Deleted “{node.name}” and {deleted - 1} node(s) below it.")
-        return redirect(_node_url(parent) if parent else plan_url(membership.plan))
+        return redirect(_node_url(parent) if parent else plan_url(access.plan))
     subtree = node_subtree_ids(plan=plan, node_id=node.pk)
     return render(
         request,
@@ -261,7 +258,7 @@ def node_delete(request: HttpRequest, membership: PlanMembership, node_id: Any) 
         {
             "plan": plan,
             "node": node,
-            "can_edit": membership.can_edit,
+            "can_edit": access.can_edit,
             "descendant_count": len(subtree) - 1,
             "action_count": selectors.action_list(plan=plan, node_id=node.pk).count(),
         },

@@ -12,9 +12,9 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from planning import services
 from planning.access import plan_member_required, request_user
+from planning.access_rules import PlanAccess
 from planning.form_parts import form_submit
 from planning.forms import PlanCreateForm, PlanDeleteForm, PlanSettingsForm
-from planning.models import PlanMembership
 from planning.pages import plan_detail_render, plan_list_render, plan_settings_render
 
 
@@ -33,31 +33,31 @@ def plan_list(request: HttpRequest) -> HttpResponse:
 
 @plan_member_required()
 @require_http_methods(["GET"])
-def plan_detail(request: HttpRequest, membership: PlanMembership) -> HttpResponse:
-    return plan_detail_render(request, membership)
+def plan_detail(request: HttpRequest, access: PlanAccess) -> HttpResponse:
+    return plan_detail_render(request, access)
 
 
 @plan_member_required(edit=True)
 @require_http_methods(["GET", "POST"])
-def plan_settings(request: HttpRequest, membership: PlanMembership) -> HttpResponse:
+def plan_settings(request: HttpRequest, access: PlanAccess) -> HttpResponse:
     """Viewers see the settings read-only; editors and owners change them."""
     if request.method != "POST":
-        return plan_settings_render(request, membership)
+        return plan_settings_render(request, access)
     form = PlanSettingsForm(request.POST, prefix="plan")
-    if form_submit(form, lambda data: services.plan_update(plan=membership.plan, **data)):
+    if form_submit(form, lambda data: services.plan_update(plan=access.plan, **data)):
         messages.success(request, "Plan settings saved.")
-        return redirect("planning:plan_settings", number=membership.plan.number)
-    membership.plan.refresh_from_db()
-    return plan_settings_render(request, membership, settings_form=form)
+        return redirect("planning:plan_settings", number=access.plan.number)
+    access.plan.refresh_from_db()
+    return plan_settings_render(request, access, settings_form=form)
 
 
 @plan_member_required(owner=True)
 @require_POST
-def plan_delete(request: HttpRequest, membership: PlanMembership) -> HttpResponse:
-    plan = membership.plan
+def plan_delete(request: HttpRequest, access: PlanAccess) -> HttpResponse:
+    plan = access.plan
     form = PlanDeleteForm(request.POST, prefix="delete", plan=plan)
     if not form.is_valid():
-        return plan_settings_render(request, membership, delete_form=form)
+        return plan_settings_render(request, access, delete_form=form)
     number, name = plan.number, plan.name
     services.plan_delete(plan=plan)
     messages.success(request, f"Plan #{number} “{name}” deleted.")

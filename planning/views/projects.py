@@ -14,10 +14,11 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from planning import selectors, services
 from planning.access import plan_member_required
+from planning.access_rules import PlanAccess
 from planning.action_list import ActionFilters, actions_filtered
 from planning.form_parts import form_submit
 from planning.forms import ProjectActionsAddForm, ProjectForm
-from planning.models import Action, PlanMembership, Project
+from planning.models import Action, Project
 from planning.pages import plan_tab_context
 
 PROJECTS_PER_PAGE = 50
@@ -27,11 +28,11 @@ CANDIDATES_MAX = 20
 
 @plan_member_required()
 @require_http_methods(["GET"])
-def project_list(request: HttpRequest, membership: PlanMembership) -> HttpResponse:
-    page = Paginator(selectors.project_list(plan=membership.plan), PROJECTS_PER_PAGE).get_page(
+def project_list(request: HttpRequest, access: PlanAccess) -> HttpResponse:
+    page = Paginator(selectors.project_list(plan=access.plan), PROJECTS_PER_PAGE).get_page(
         request.GET.get("page")
     )
-    context = plan_tab_context(membership, "projects")
+    context = plan_tab_context(access, "projects")
     context["projects_page"] = page
     return render(request, "planning/project_list.html", context)
 
@@ -40,17 +41,17 @@ def _project_url(project: Project) -> str:
     return reverse("planning:project_detail", args=[project.plan.number, project.pk])
 
 
-def _candidates(membership: PlanMembership, project: Project, query: str) -> list[Action]:
+def _candidates(access: PlanAccess, project: Project, query: str) -> list[Action]:
     if not query:
         return []
-    found = actions_filtered(plan=membership.plan, filters=ActionFilters(q=query))
+    found = actions_filtered(plan=access.plan, filters=ActionFilters(q=query))
     return list(found.exclude(project=project)[:CANDIDATES_MAX])
 
 
 def _render_project(
-    request: HttpRequest, membership: PlanMembership, project: Project, **forms: Any
+    request: HttpRequest, access: PlanAccess, project: Project, **forms: Any
 ) -> HttpResponse:
-    plan = membership.plan
+    plan = access.plan
     actions = (
         Action.objects.filter(project=project)
         .select_related("node")
@@ -58,8 +59,8 @@ def _render_project(
     )
     page = Paginator(actions, PROJECT_ACTIONS_PER_PAGE).get_page(request.GET.get("page"))
     query = request.GET.get("q", "").strip()[:200]
-    candidates = _candidates(membership, project, query)
-    context = plan_tab_context(membership, "projects")
+    candidates = _candidates(access, project, query)
+    context = plan_tab_context(access, "projects")
     context.update(
         {
             "project": project,
@@ -76,26 +77,22 @@ def _render_project(
 
 @plan_member_required(edit=True)
 @require_http_methods(["GET", "POST"])
-def project_detail(
-    request: HttpRequest, membership: PlanMembership, project_id: Any
-) -> HttpResponse:
-    project = selectors.project_get(plan=membership.plan, project_id=project_id)
+def project_detail(request: HttpRequest, access: PlanAccess, project_id: Any) -> HttpResponse:
+    project = selectors.project_get(plan=access.plan, project_id=project_id)
     if request.method != "POST":
-        return _render_project(request, membership, project)
+        return _render_project(request, access, project)
     form = ProjectForm(request.POST, prefix="project")
     if form_submit(form, lambda data: services.project_update(project=project, **data)):
         messages.success(request, f"Project “{project.name}” saved.")
         return redirect(_project_url(project))
     project.refresh_from_db()
-    return _render_project(request, membership, project, project_form=form)
+    return _render_project(request, access, project, project_form=form)
 
 
 @plan_member_required(edit=True)
 @require_POST
-def project_actions_add(
-    request: HttpRequest, membership: PlanMembership, project_id: Any
-) -> HttpResponse:
-    project = selectors.project_get(plan=membership.plan, project_id=project_id)
+def project_actions_add(request: HttpRequest, access: PlanAccess, project_id: Any) -> HttpResponse:
+    project = selectors.project_get(plan=access.plan, project_id=project_id)
     choices = [(value, value) for value in request.POST.getlist("action")]
     form = ProjectActionsAddForm(request.POST, choices=choices)
     if not form.is_valid():
@@ -109,10 +106,10 @@ def project_actions_add(
 @plan_member_required(edit=True)
 @require_POST
 def project_action_remove(
-    request: HttpRequest, membership: PlanMembership, project_id: Any, action_id: Any
+    request: HttpRequest, access: PlanAccess, project_id: Any, action_id: Any
 ) -> HttpResponse:
-    project = selectors.project_get(plan=membership.plan, project_id=project_id)
-    action = selectors.action_get(plan=membership.plan, action_id=action_id)
+    project = selectors.project_get(plan=access.plan, project_id=project_id)
+    action = selectors.action_get(plan=access.plan, action_id=action_id)
     if action.project_id == project.pk:
         services.project_action_remove(project=project, action=action)
         messages.success(request, f"“{action.title}” removed from the project.")
@@ -121,12 +118,10 @@ def project_action_remove(
 
 @plan_member_required(edit=True)
 @require_POST
-def project_delete(
-    request: HttpRequest, membership: PlanMembership, project_id: Any
-) -> HttpResponse:
-    project = selectors.project_get(plan=membership.plan, project_id=project_id)
+def project_delete(request: HttpRequest, access: PlanAccess, project_id: Any) -> HttpResponse:
+    project = selectors.project_get(plan=access.plan, project_id=project_id)
     kept = services.project_delete(project=project)
     messages.success(
         request, f"Project “{project.name}” deleted; its {kept} action(s) are kept without one."
     )
-    return redirect("planning:project_list", number=membership.plan.number)
+    return redirect("planning:project_list", number=access.plan.number)

@@ -63,6 +63,7 @@ def test_a_403_and_a_429_on_a_get_say_no_store(
     client.get(url, HTTP_AUTHORIZATION=auth)  # the one request of this minute
 
     throttled = client.get(url, HTTP_AUTHORIZATION=auth)
+    assert api_key.owner is not None
     api_access_set(user=api_key.owner, enabled=False)
     refused = client.get(url, HTTP_AUTHORIZATION=auth)
 

@@ -27,7 +27,7 @@ def test_settings_check_a_persistent_connection_before_each_request() -> None:
 def test_api_call_is_503_server_unavailable_with_retry_after(
     raw_key: str, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    monkeypatch.setattr("integrations.suggestions_api.plan_get_for_user", _down)
+    monkeypatch.setattr("integrations.suggestions_api.plan_for_key", _down)
     client = Client(raise_request_exception=False)
 
     with caplog.at_level(logging.INFO):
@@ -63,7 +63,7 @@ def test_a_web_page_is_a_plain_503_page(
 ) -> None:
     client = Client(raise_request_exception=False)
     client.force_login(user)
-    monkeypatch.setattr("planning.selectors.plan_memberships_for_user", _down)
+    monkeypatch.setattr("planning.selectors.plan_list_for_user", _down)
 
     with caplog.at_level(logging.INFO):
         response = client.get("/plans/")
@@ -84,7 +84,7 @@ def test_other_errors_stay_500_with_their_traceback_logged(
 
     client = Client(raise_request_exception=False)
     client.force_login(user)
-    monkeypatch.setattr("planning.selectors.plan_memberships_for_user", broken)
+    monkeypatch.setattr("planning.selectors.plan_list_for_user", broken)
 
     with caplog.at_level(logging.INFO):
         response = client.get("/plans/")

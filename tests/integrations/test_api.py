@@ -34,6 +34,8 @@ def test_session_check_returns_the_identity_behind_the_key(
             "plan_numbers": None,
         },
         "api_access_enabled": True,
+        "principal": {"type": "user", "id": str(api_user.pk), "name": api_user.name},
+        "organisation": None,
     }
 
 

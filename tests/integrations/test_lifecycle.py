@@ -21,10 +21,10 @@ from integrations.services import (
     api_key_revoke,
     api_key_roll,
 )
-from planning.models import PlanRole
+from organisations.services import member_add, member_remove, organisation_create
 from planning.services import plan_create
 from tests.envelope import assert_envelope
-from tests.factories import TEST_PASSWORD, PlanMembershipFactory, UserFactory
+from tests.factories import TEST_PASSWORD, UserFactory
 from tests.integrations.conftest import session_check
 
 pytestmark = pytest.mark.django_db
@@ -248,10 +248,13 @@ def test_an_unlimited_key_reaches_every_plan_of_its_owner(client: Client, api_us
 
 
 def test_a_limited_key_still_needs_the_membership(client: Client, api_user: Any) -> None:
-    plan = plan_create(owner=api_user, name="A")
+    organisation = organisation_create(name="Co-op", owner=UserFactory.create())
+    membership = member_add(organisation=organisation, user=api_user, role="planner")
+    plan = plan_create(owner=api_user, name="A", organisation=organisation)
     _key, raw = api_key_create(user=api_user, name="A only", plans=[plan])
-    plan.memberships.filter(user=api_user).delete()
-    PlanMembershipFactory.create(plan=plan, role=PlanRole.OWNER)
+    assert_envelope(suggestions(client, plan.number, raw), 200, "ok")
+
+    member_remove(membership=membership)
 
     assert_envelope(suggestions(client, plan.number, raw), 404, "plans.not_found")
 

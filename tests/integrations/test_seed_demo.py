@@ -24,8 +24,6 @@ from planning.models import (
     Code,
     NodeKind,
     Plan,
-    PlanMembership,
-    PlanRole,
 )
 from tests.factories import UserFactory
 from tests.planning.conftest import db_counts
@@ -58,8 +56,8 @@ def test_first_run_creates_the_demo_plan_owned_by_the_demo_user() -> None:
     _seed()
 
     plan = _demo_plan()
-    membership = PlanMembership.objects.get(plan=plan)
-    assert (membership.user.email, membership.role) == (DEMO_EMAIL, PlanRole.OWNER)
+    demo_user = plan.organisation.personal_for
+    assert demo_user is not None and demo_user.email == DEMO_EMAIL
     kinds = Counter(plan.nodes.values_list("kind", flat=True))
     assert kinds[NodeKind.SITE] == 2
     assert kinds[NodeKind.BUILDING] == 5
@@ -169,7 +167,7 @@ def test_first_run_prints_a_working_api_key(client: Client) -> None:
     raw_key = re.search(r"Demo API key \(shown this once\): (mpk_\w+)", output)
     assert raw_key is not None
     api_key = ApiKey.objects.get(key_hash=key_hash(raw_key.group(1)))
-    assert api_key.owner.email == DEMO_EMAIL
+    assert api_key.owner is not None and api_key.owner.email == DEMO_EMAIL
     assert api_key.revoked_at is None
     response = client.get(
         f"/api/v1/platform/plans/{_demo_plan().number}/suggestions",

@@ -12,7 +12,8 @@ from django.db import connections
 
 from planning.management.commands.generate_plan import synthetic_plan_document
 from planning.management.commands.import_plan import Command as ImportPlanCommand
-from planning.models import NodeKind, Plan, PlanMembership, PlanRole
+from planning.models import NodeKind, Plan, PlanRole
+from planning.selectors import plan_access_get
 from tests.factories import CodeFactory
 from tests.planning.conftest import db_counts
 
@@ -57,7 +58,7 @@ def test_import_plan_prints_the_new_plans_number_on_the_last_line(
     assert stderr == ""
     assert plan.name == "Command plan"
     assert (plan.nodes.count(), plan.actions.count()) == (2, 1)
-    assert PlanMembership.objects.get(plan=plan).user == user
+    assert plan.organisation == user.personal_organisation
 
 
 class _Terminal(StringIO):
@@ -192,7 +193,7 @@ def test_generate_plan_creates_the_requested_counts(user: Any) -> None:
     assert plan.actions.count() == 150
     assert plan.nodes.filter(parent__isnull=True).exclude(kind=NodeKind.SITE).count() == 0
     assert plan.nodes.filter(kind=NodeKind.COMPONENT, code__isnull=False).exists()
-    assert PlanMembership.objects.get(plan=plan).role == PlanRole.OWNER
+    assert plan_access_get(user=user, number=plan.number).role == PlanRole.OWNER
 
 
 def test_generate_plan_takes_name_and_handles_a_one_node_plan(user: Any) -> None:

@@ -11,9 +11,9 @@ from planning.importers import ImportProblem, ImportRejected, plan_import
 from planning.models import (
     Code,
     Plan,
-    PlanMembership,
     PlanRole,
 )
+from planning.selectors import plan_access_get
 from planning.services import plan_create
 from planning.tree import DEPTH_MAX
 from tests.factories import CodeFactory, UserFactory
@@ -132,8 +132,8 @@ def test_action_without_cost_or_status_gets_zero_cost_and_planned(user: Any) -> 
 def test_importer_becomes_the_owner_of_the_new_plan(user: Any) -> None:
     plan = _import(user, _document([_node("S1")]))
 
-    membership = PlanMembership.objects.get(plan=plan)
-    assert (membership.user, membership.role) == (user, PlanRole.OWNER)
+    assert plan.organisation == user.personal_organisation
+    assert plan_access_get(user=user, number=plan.number).role == PlanRole.OWNER
 
 
 def test_plan_takes_the_files_name_and_the_next_number(user: Any) -> None:

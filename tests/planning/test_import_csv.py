@@ -7,7 +7,8 @@ from typing import Any
 import pytest
 
 from planning.importers import ImportRejected, plan_import_csv
-from planning.models import Code, Plan, PlanMembership, PlanRole
+from planning.models import Code, Plan, PlanRole
+from planning.selectors import plan_access_get
 from tests.factories import CodeFactory
 from tests.planning.conftest import db_counts
 
@@ -51,7 +52,7 @@ def test_csv_pair_creates_the_tree_and_the_actions(user: Any) -> None:
     assert (action.node, action.title, action.kind) == (roof, "Retile roof", "replacement")
     assert (action.planned_year, action.estimated_cost) == (2028, Decimal("114000.00"))
     assert plan.name == "From CSV"
-    assert PlanMembership.objects.get(plan=plan).role == PlanRole.OWNER
+    assert plan_access_get(user=user, number=plan.number).role == PlanRole.OWNER
 
 
 def test_empty_cells_mean_none(user: Any) -> None:

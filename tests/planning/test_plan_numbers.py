@@ -7,6 +7,7 @@ import pytest
 from django.db import connection
 
 from planning.models import Plan, PlanNumberCounter
+from planning.selectors import plan_access_get
 from planning.services import plan_create
 from tests.factories import UserFactory
 
@@ -41,11 +42,12 @@ def test_a_lost_counter_row_resumes_above_the_highest_number(user: Any) -> None:
     assert after.number == existing.number + 1
 
 
-def test_creator_becomes_owner(user: Any) -> None:
+def test_a_new_plan_goes_into_its_creators_personal_organisation(user: Any) -> None:
     plan = plan_create(owner=user, name="Mine")
 
-    membership = plan.memberships.get()
-    assert (membership.user, membership.role) == (user, "owner")
+    assert plan.organisation == user.personal_organisation
+    assert plan_access_get(user=user, number=plan.number).role == "owner"
+    assert not plan.memberships.exists()  # no grant: the organisation role gives the rights
 
 
 @pytest.mark.postgres

@@ -7,7 +7,7 @@ import pytest
 
 from planning.budget import plan_budget
 from planning.models import Code
-from planning.selectors import action_list, code_search, plan_memberships_for_user
+from planning.selectors import action_list, code_search, plan_list_for_user
 from planning.tree import node_ancestors, tree_children, tree_overview
 from tests.factories import (
     ActionFactory,
@@ -140,6 +140,6 @@ def test_plan_list_counts_nodes_and_actions_per_plan() -> None:
     ActionFactory.create(node=node)
     ActionFactory.create(node=node)
 
-    row: Any = plan_memberships_for_user(user=membership.user).get()
+    row: Any = plan_list_for_user(user=membership.user).get()
 
     assert (row.node_count, row.action_count) == (2, 3)

@@ -6,7 +6,7 @@ from typing import Any
 import pytest
 from django.core.exceptions import ValidationError
 
-from planning.models import Action, ActionStatus, PlanMembership, PlanRole, StructureNode
+from planning.models import Action, ActionStatus, Plan, PlanMembership, PlanRole, StructureNode
 from planning.services import (
     action_cancel,
     action_create,
@@ -357,26 +357,19 @@ def test_adding_a_member_twice_is_refused() -> None:
     with pytest.raises(ValidationError) as raised:
         membership_add(plan=membership.plan, email=membership.user.email, role="editor")
 
-    assert "already a member" in raised.value.message_dict["email"][0]
+    assert "already has a grant" in raised.value.message_dict["email"][0]
 
 
-def test_last_owner_cannot_be_demoted() -> None:
+def test_the_only_owner_grant_can_be_demoted_and_removed_the_organisation_keeps_the_plan() -> None:
     owner = PlanMembershipFactory.create(role=PlanRole.OWNER)
 
-    with pytest.raises(ValidationError):
-        membership_role_set(membership=owner, role=PlanRole.VIEWER)
-
+    membership_role_set(membership=owner, role=PlanRole.VIEWER)
     owner.refresh_from_db()
-    assert owner.role == PlanRole.OWNER
+    assert owner.role == PlanRole.VIEWER
+    membership_remove(membership=owner)
 
-
-def test_last_owner_cannot_be_removed() -> None:
-    owner = PlanMembershipFactory.create(role=PlanRole.OWNER)
-
-    with pytest.raises(ValidationError):
-        membership_remove(membership=owner)
-
-    assert PlanMembership.objects.filter(pk=owner.pk).exists()
+    assert not PlanMembership.objects.filter(pk=owner.pk).exists()
+    assert Plan.objects.filter(pk=owner.plan_id).exists()
 
 
 def test_an_owner_can_be_demoted_when_another_owner_remains() -> None:

@@ -307,7 +307,7 @@ def test_plan_list_shows_only_my_plans_with_role_and_counts(client: Client, worl
 
     assert world.plan.name in page and f"#{world.plan.number}" in page
     assert other.plan.name not in page
-    assert "Owner" in page
+    assert "Owner (guest)" in page
     rows = re.findall(r'<tr data-plan-number="(\d+)">(.*?)</tr>', page, re.S)
     assert [number for number, _ in rows] == [str(world.plan.number)]
     cells = [
@@ -315,7 +315,7 @@ def test_plan_list_shows_only_my_plans_with_role_and_counts(client: Client, worl
         for cell in re.findall(r"<td[^>]*>(.*?)</td>", rows[0][1], re.S)
     ]
     # number, name, role, 2 nodes (site, component), 3 actions
-    assert cells == [f"#{world.plan.number}", world.plan.name, "Owner", "2", "3"]
+    assert cells == [f"#{world.plan.number}", world.plan.name, "Owner (guest)", "2", "3"]
 
 
 def test_plan_is_created_from_the_list(client: Client, user: Any) -> None:
@@ -328,7 +328,7 @@ def test_plan_is_created_from_the_list(client: Client, user: Any) -> None:
     plan = Plan.objects.get(name="Town hall")
     assert response.status_code == 302
     assert response["Location"] == reverse("planning:plan_detail", args=[plan.number])
-    assert plan.memberships.get().user == user
+    assert plan.organisation == user.personal_organisation
     assert "Town hall" in client.get(response["Location"]).content.decode()
 
 
@@ -738,16 +738,18 @@ def test_owner_sets_a_role_and_removes_a_member(client: Client, world: World) ->
     assert not PlanMembership.objects.filter(pk=member.pk).exists()
 
 
-def test_last_owner_demotion_is_refused_on_the_page(client: Client, world: World) -> None:
+def test_a_guest_owner_who_demotes_themselves_loses_the_guests_page(
+    client: Client, world: World
+) -> None:
     client.force_login(world.owner.user)
     url = reverse("planning:member_role_set", args=[world.plan.number, world.owner.pk])
 
     response = client.post(url, {f"m{world.owner.pk}-role": "viewer"})
 
-    assert response.status_code == 200
-    assert "A plan always keeps at least one owner." in response.content.decode()
+    assert response.status_code == 302
     world.owner.refresh_from_db()
-    assert world.owner.role == "owner"
+    assert world.owner.role == "viewer"
+    assert client.post(reverse("planning:members", args=[world.plan.number])).status_code == 403
 
 
 # --- import upload --------------------------------------------------------------------------
@@ -797,7 +799,7 @@ def test_json_plan_is_imported_through_the_upload_form(
     plan = Plan.objects.get(name="Uploaded school")
     assert response.status_code == 302
     assert response["Location"] == reverse("planning:plan_detail", args=[plan.number])
-    assert plan.memberships.get().user == user
+    assert plan.organisation == user.personal_organisation
     page = client.get(f"{response['Location']}?q=roof").content.decode()
     actions = client.get(reverse("planning:plan_actions", args=[plan.number])).content.decode()
     assert "Roof" in page and "363.2" in page and "Replace membrane" in actions

@@ -14,9 +14,10 @@ from django.db import transaction
 from django_tasks_db.models import DBTaskResult
 
 from accounts.models import User
+from organisations.services import member_add, member_remove, organisation_create
 from planning.importers.plan_document import plan_import_document
-from planning.models import Code, Plan, PlanMembership, StructureNode, Suggestion
-from planning.services import membership_remove, node_code_assign, node_rename
+from planning.models import Code, Plan, StructureNode, Suggestion
+from planning.services import node_code_assign, node_rename
 from planning.suggestions.selectors import suggestions_open
 from planning.suggestions.services import suggestions_dismiss
 from planning.suggestions.sync import suggestion_sync
@@ -176,8 +177,11 @@ def test_a_rolled_back_change_sends_nothing(
 def test_an_owner_who_lost_access_receives_nothing_further(
     synced_plan: Plan, receiver: Receiver, owner: User
 ) -> None:
+    # The plan is the co-op's; the endpoint's owner is a planner there.
     colleague = UserFactory.create()
-    PlanMembership.objects.create(plan=synced_plan, user=colleague, role="owner")
+    co_op = organisation_create(name="Co-op", owner=colleague)
+    membership = member_add(organisation=co_op, user=owner, role="planner")
+    Plan.objects.filter(pk=synced_plan.pk).update(organisation=co_op)
     radiators = StructureNode.objects.get(plan=synced_plan, name="Radiators")
     missing = Suggestion.objects.get(structure_node=radiators, suggestion_type="missing_code")
     receiver.received.clear()
@@ -186,7 +190,7 @@ def test_an_owner_who_lost_access_receives_nothing_further(
     suggestions_dismiss(
         plan=synced_plan, suggestion_ids=[missing.pk], user=colleague, reason="not_applicable"
     )
-    membership_remove(membership=PlanMembership.objects.get(plan=synced_plan, user=owner))
+    member_remove(membership=membership)
     run_worker()
     # And a change after the removal.
     node_rename(node=radiators, name="Radiators, ground floor")

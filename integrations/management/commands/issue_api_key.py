@@ -10,7 +10,7 @@ from django.utils import timezone
 from accounts.management import command_user, plain_text, positive_int
 from integrations.selectors import api_access_granted
 from integrations.services import api_key_create
-from planning.models import Plan
+from planning.selectors import plans_visible
 
 
 class Command(BaseCommand):
@@ -53,7 +53,7 @@ class Command(BaseCommand):
         user = command_user(email)
         plans = None
         if plan_numbers is not None:
-            plans = list(Plan.objects.filter(memberships__user=user, number__in=plan_numbers))
+            plans = list(plans_visible(user=user).filter(number__in=plan_numbers))
             missing = sorted(set(plan_numbers) - {plan.number for plan in plans})
             if missing:
                 shown = ", ".join(f"#{number}" for number in missing)

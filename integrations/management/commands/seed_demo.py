@@ -16,7 +16,8 @@ from integrations.models import ApiKey
 from integrations.services import api_access_set, api_key_create
 from planning.catalog import STARTER_CATALOG
 from planning.importers import plan_import
-from planning.models import ActionKind, ActionStatus, Code, PlanMembership, PlanRole
+from planning.models import ActionKind, ActionStatus, Code
+from planning.selectors import plans_visible
 
 DEMO_EMAIL = "demo@maintplan.example"
 DEMO_USER_NAME = "Demo Planner"
@@ -248,12 +249,8 @@ class Command(BaseCommand):
         elif not user.api_access_enabled:
             api_access_set(user=user, enabled=True)
             done.append(f"Granted API access to {DEMO_EMAIL}.")
-        membership = (
-            PlanMembership.objects.select_related("plan")
-            .filter(user=user, role=PlanRole.OWNER, plan__name=DEMO_PLAN_NAME)
-            .first()
-        )
-        if membership is None:
+        demo_plan = plans_visible(user=user).filter(name=DEMO_PLAN_NAME).first()
+        if demo_plan is None:
             document = demo_plan_document(year=timezone.now().year)
             plan = plan_import(
                 owner=user, content=json.dumps(document).encode(), filename="demo-plan.json"
@@ -263,7 +260,7 @@ class Command(BaseCommand):
                 f"{len(document['actions'])} actions."
             )
         else:
-            plan = membership.plan
+            plan = demo_plan
         if not ApiKey.objects.filter(owner=user, name=DEMO_KEY_NAME).exists():
             _api_key, raw_key = api_key_create(user=user, name=DEMO_KEY_NAME)
             done.append(f"Demo API key (shown this once): {raw_key}")

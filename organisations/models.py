@@ -1,0 +1,92 @@
+"""Organisations, their members and their roles (docs/design.md "Organisations").
+
+An organisation owns plans (`Plan.organisation`), service-account keys and webhooks;
+its members hold one role each. Every account has a personal organisation, made when the
+account is (organisations.signals), so "my plans" is always an organisation's plans.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import ClassVar
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+
+
+class OrganisationRole(models.TextChoices):
+    """Highest first; `ORGANISATION_ROLE_RANK` orders them."""
+
+    OWNER = "owner", "Owner"
+    ADMIN = "admin", "Admin"
+    PLANNER = "planner", "Planner"
+    VIEWER = "viewer", "Viewer"
+
+
+# Who manages the organisation (members, invitations, API access, service accounts, webhooks).
+MANAGING_ROLES = frozenset({OrganisationRole.OWNER, OrganisationRole.ADMIN})
+# Who may change the organisation's plans.
+EDITING_ROLES = frozenset({*MANAGING_ROLES, OrganisationRole.PLANNER})
+
+
+class Organisation(models.Model):
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    name = models.CharField(max_length=200)
+    slug = models.SlugField(max_length=60, unique=True)
+    # The account this is the personal organisation of (made with the account); null for an
+    # organisation someone created, and once that account is gone.
+    personal_for = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="personal_organisation",
+    )
+    # With API_ACCESS_REQUIRES_GRANT on, keys reach this organisation's plans only while set
+    # (owners and admins switch it; staff too, in the admin).
+    api_access_enabled = models.BooleanField("API access enabled", default=False)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ("name", "slug")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class OrganisationMembership(models.Model):
+    organisation = models.ForeignKey(
+        Organisation, on_delete=models.CASCADE, related_name="memberships"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="organisation_memberships",
+    )
+    role = models.CharField(max_length=10, choices=OrganisationRole.choices)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        constraints: ClassVar = [
+            models.UniqueConstraint(
+                fields=["organisation", "user"], name="organisation_membership_unique"
+            ),
+            models.CheckConstraint(
+                condition=Q(role__in=OrganisationRole.values),
+                name="organisation_membership_role_valid",
+            ),
+        ]
+        indexes: ClassVar = [models.Index(fields=["user", "organisation"])]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.role} of {self.organisation}"
+
+    @property
+    def can_manage(self) -> bool:
+        return self.role in MANAGING_ROLES
+
+    @property
+    def can_edit(self) -> bool:
+        return self.role in EDITING_ROLES

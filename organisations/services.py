@@ -1,0 +1,117 @@
+"""Writes of the organisations app: organisations, their members and roles."""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils.text import slugify
+
+from accounts.models import User
+from organisations.models import Organisation, OrganisationMembership, OrganisationRole
+
+SLUG_MAX = 50
+LAST_OWNER = "An organisation always keeps at least one owner: make someone else an owner first."
+
+
+def _slug_base(name: str) -> str:
+    return slugify(name)[:SLUG_MAX].strip("-") or "organisation"
+
+
+def organisation_create(
+    *, name: str, owner: User | None, personal_for: User | None = None
+) -> Organisation:
+    """A new organisation named `name`, with `owner` as its first owner. Its slug comes from
+    the name, with -2, -3, ... when that is taken (the unique index decides a race)."""
+    name = (name or "").strip()
+    if not name:
+        raise ValidationError({"name": "Give the organisation a name."})
+    if len(name) > 200:
+        raise ValidationError({"name": "At most 200 characters."})
+    base = _slug_base(name)
+    for attempt in range(1, 1000):
+        slug = base if attempt == 1 else f"{base}-{attempt}"
+        if Organisation.objects.filter(slug=slug).exists():
+            continue
+        try:
+            with transaction.atomic():
+                organisation = Organisation.objects.create(
+                    name=name, slug=slug, personal_for=personal_for
+                )
+                if owner is not None:
+                    OrganisationMembership.objects.create(
+                        organisation=organisation, user=owner, role=OrganisationRole.OWNER
+                    )
+                return organisation
+        except IntegrityError:
+            if Organisation.objects.filter(slug=slug).exists():
+                continue  # someone took the slug a moment ago
+            raise
+    raise ValidationError({"name": "Choose another name: too many organisations share it."})
+
+
+def personal_organisation_name(user: User) -> str:
+    return f"{user.name or user.email.split('@')[0]}'s plans"
+
+
+def organisation_personal_create(*, user: User) -> Organisation:
+    """The account's personal organisation (it owns it); made once, when the account is."""
+    existing = Organisation.objects.filter(personal_for=user).first()
+    if existing is not None:
+        return existing
+    return organisation_create(name=personal_organisation_name(user), owner=user, personal_for=user)
+
+
+def _validated_role(role: str) -> OrganisationRole:
+    if role not in OrganisationRole.values:
+        raise ValidationError({"role": f"Choose one of: {', '.join(OrganisationRole.values)}."})
+    return OrganisationRole(role)
+
+
+def _organisation_lock(organisation: Organisation) -> None:
+    """Serialises changes of one organisation's members (the last-owner rule counts under it)."""
+    Organisation.objects.select_for_update().filter(pk=organisation.pk).first()
+
+
+def _owner_count(organisation: Organisation) -> int:
+    return OrganisationMembership.objects.filter(
+        organisation=organisation, role=OrganisationRole.OWNER
+    ).count()
+
+
+@transaction.atomic
+def member_add(*, organisation: Organisation, user: User, role: str) -> OrganisationMembership:
+    """Makes `user` a member with `role`; an existing member gets the role instead (through
+    `member_role_set`, so the last owner stays one)."""
+    chosen = _validated_role(role)
+    _organisation_lock(organisation)
+    membership = OrganisationMembership.objects.filter(organisation=organisation, user=user).first()
+    if membership is not None:
+        return member_role_set(membership=membership, role=chosen)
+    return OrganisationMembership.objects.create(organisation=organisation, user=user, role=chosen)
+
+
+@transaction.atomic
+def member_role_set(*, membership: OrganisationMembership, role: str) -> OrganisationMembership:
+    chosen = _validated_role(role)
+    _organisation_lock(membership.organisation)
+    membership.refresh_from_db(fields=["role"])
+    if (
+        membership.role == OrganisationRole.OWNER
+        and chosen != OrganisationRole.OWNER
+        and _owner_count(membership.organisation) <= 1
+    ):
+        raise ValidationError({"role": LAST_OWNER})
+    membership.role = chosen
+    membership.save(update_fields=["role"])
+    return membership
+
+
+@transaction.atomic
+def member_remove(*, membership: OrganisationMembership) -> None:
+    """Removes a member (or a member leaves). Their access ends on their next request, API
+    keys included: every access check reads the memberships as they are now."""
+    _organisation_lock(membership.organisation)
+    membership.refresh_from_db(fields=["role"])
+    if membership.role == OrganisationRole.OWNER and _owner_count(membership.organisation) <= 1:
+        raise ValidationError({"role": LAST_OWNER})
+    membership.delete()
