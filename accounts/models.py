@@ -87,7 +87,12 @@ class SecurityEvent(models.Model):
         API_KEY_EXPIRED = "api_key_expired", "API key expired"
         API_KEY_NEW_ADDRESS = "api_key_new_address", "API key used from a new address"
 
-    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="security_events")
+    # The person whose log it is; null for a line of an organisation's log (a service account's
+    # key), which names the organisation instead (no foreign key: organisations are a layer up).
+    user = models.ForeignKey(
+        User, null=True, blank=True, on_delete=models.CASCADE, related_name="security_events"
+    )
+    organisation_id = models.UUIDField(null=True, blank=True, db_index=True)
     kind = models.CharField(max_length=32, choices=Kind.choices)
     created_at = models.DateTimeField(default=timezone.now, db_index=True)
     ip_address = models.GenericIPAddressField(null=True, blank=True)

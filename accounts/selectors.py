@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -19,3 +20,11 @@ def security_events_for_user(*, user: User, now: datetime) -> QuerySet[SecurityE
     """The user's security log, newest first, as far back as SECURITY_LOG_DAYS."""
     cutoff = now - timedelta(days=settings.SECURITY_LOG_DAYS)
     return SecurityEvent.objects.filter(user=user, created_at__gte=cutoff)
+
+
+def security_events_for_organisation(
+    *, organisation_id: uuid.UUID, now: datetime
+) -> QuerySet[SecurityEvent]:
+    """An organisation's security log (its service accounts' keys), newest first."""
+    cutoff = now - timedelta(days=settings.SECURITY_LOG_DAYS)
+    return SecurityEvent.objects.filter(organisation_id=organisation_id, created_at__gte=cutoff)

@@ -47,16 +47,19 @@ def account_lock(*, user: User) -> None:
 
 def security_event_record(
     *,
-    user: User,
+    user: User | None,
     kind: SecurityEvent.Kind,
     ip_address: str | None = None,
     detail: str = "",
     api_key_id: uuid.UUID | None = None,
+    organisation_id: uuid.UUID | None = None,
 ) -> SecurityEvent:
-    """Adds a line to the user's security log. `detail` names what it was about in words (a
-    key's name and hint); it never holds a secret."""
+    """Adds a line to the user's security log (or, with `organisation_id` and no user, to an
+    organisation's). `detail` names what it was about in words (a key's name and hint); it
+    never holds a secret."""
     return SecurityEvent.objects.create(
         user=user,
+        organisation_id=organisation_id,
         kind=kind,
         ip_address=_ip_or_none(ip_address),
         detail=detail[:300],

@@ -95,6 +95,8 @@ _SECRET_PATTERNS = [
     re.compile(r"(?i)([\"']?\w*password\w*[\"']?\s*[:=]\s*[\"']?)[^\s,&\"'}]+"),
     # the token of a password-reset link (its path, as the request line logs it)
     re.compile(r"(/accounts/reset/[\w-]+/)[\w-]+"),
+    # the token of an invitation link (organisations.invitations)
+    re.compile(r"(/invitations/)(?!accept/)[\w-]+"),
     # Webhook signing secrets (webhooks.signing); the prefix stays, as for API keys.
     re.compile(r"(whsec_)[A-Za-z0-9]{8,}"),
 ]

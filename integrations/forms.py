@@ -4,11 +4,10 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 from django import forms
+from django.db.models import QuerySet
 from django.utils import timezone
 
-from accounts.models import User
 from planning.models import Plan
-from planning.selectors import plans_visible
 
 NO_EXPIRY = "never"
 ON_A_DATE = "date"
@@ -57,12 +56,14 @@ class ApiKeyCreateForm(forms.Form):
         widget=forms.CheckboxSelectMultiple,
     )
 
-    def __init__(self, *args: Any, user: User, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, plans: QuerySet[Plan], **kwargs: Any) -> None:
+        """``plans``: the plans a key of this holder may be limited to."""
+        chosen = plans
         super().__init__(*args, **kwargs)
-        plans = self.fields["plans"]
-        assert isinstance(plans, forms.ModelMultipleChoiceField)
-        plans.queryset = plans_visible(user=user).order_by("number")
-        plans.label_from_instance = lambda plan: f"#{plan.number} {plan.name}"  # type: ignore[method-assign,assignment]
+        plans_field = self.fields["plans"]
+        assert isinstance(plans_field, forms.ModelMultipleChoiceField)
+        plans_field.queryset = chosen.order_by("number")
+        plans_field.label_from_instance = lambda plan: f"#{plan.number} {plan.name}"  # type: ignore[method-assign,assignment]
 
     def clean_name(self) -> str:
         name: str = self.cleaned_data["name"].strip()

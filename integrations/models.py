@@ -143,3 +143,34 @@ class ApiKey(models.Model):
     @property
     def state(self) -> ApiKey.State:
         return self.state_at(timezone.now())
+
+
+class ApiAccessRequest(models.Model):
+    """A member's request for their organisation's API access, until an owner or admin
+    approves (the access is switched on) or declines it."""
+
+    organisation = models.ForeignKey(
+        "organisations.Organisation", on_delete=models.CASCADE, related_name="+"
+    )
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+    decided_at = models.DateTimeField(null=True, blank=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    approved = models.BooleanField(null=True)
+
+    class Meta:
+        ordering = ("created_at",)
+        constraints: ClassVar = [
+            models.UniqueConstraint(
+                fields=["organisation", "requested_by"],
+                condition=models.Q(decided_at__isnull=True),
+                name="integrations_api_access_request_one_pending",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"API access request of {self.requested_by} for {self.organisation}"

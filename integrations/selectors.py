@@ -11,7 +11,10 @@ from django.utils import timezone
 
 from accounts.models import User
 from api.errors import ApiError
-from integrations.models import ApiKey, ApiKeyQuerySet
+from integrations.holders import KeyHolder
+from integrations.models import ApiAccessRequest, ApiKey, ApiKeyQuerySet
+from organisations.models import OrganisationMembership, OrganisationRole
+from organisations.selectors import memberships_for_user
 from planning.models import Plan
 from planning.selectors import plans_visible
 
@@ -20,11 +23,11 @@ def api_key_list(*, user: User) -> ApiKeyQuerySet:
     return ApiKey.objects.owned_by(user).prefetch_related("plans")
 
 
-def api_keys_at_limit(*, user: User) -> bool:
-    """Whether the account has API_KEYS_MAX_ACTIVE live keys (a rolled key in its grace
+def api_keys_at_limit(*, holder: KeyHolder) -> bool:
+    """Whether the holder has API_KEYS_MAX_ACTIVE live keys (a rolled key in its grace
     included), so that neither a new key nor a roll with a grace fits. A hint for screens;
     the services decide under a lock."""
-    live = ApiKey.objects.owned_by(user).active_at(timezone.now()).count()
+    live = holder.keys().active_at(timezone.now()).count()
     limit: int = settings.API_KEYS_MAX_ACTIVE
     return live >= limit
 
@@ -87,3 +90,21 @@ def plan_for_key(*, api_key: ApiKey, number: int) -> Plan:
         if not override:
             raise ApiError("auth.api_access_disabled")
     return plan
+
+
+def organisations_without_api_access(*, user: User) -> list[OrganisationMembership]:
+    """The user's organisations whose plans their keys cannot reach for want of API access
+    (none while the policy is off or the account has the per-user override)."""
+    if not settings.API_ACCESS_REQUIRES_GRANT or user.api_access_enabled:
+        return []
+    return list(memberships_for_user(user=user).filter(organisation__api_access_enabled=False))
+
+
+def api_access_requests_pending(*, user: User) -> QuerySet[ApiAccessRequest]:
+    """The undecided requests of the organisations the user manages (their banner)."""
+    managed = OrganisationMembership.objects.filter(
+        user=user, role__in=[OrganisationRole.OWNER, OrganisationRole.ADMIN]
+    ).values("organisation")
+    return ApiAccessRequest.objects.filter(
+        organisation__in=managed, decided_at__isnull=True
+    ).select_related("organisation", "requested_by")

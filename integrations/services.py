@@ -13,25 +13,23 @@ from django.core.mail import send_mail
 from django.db import transaction
 from django.db.models import F, Q
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import SecurityEvent, User
-from accounts.services import account_lock, security_event_record
+from accounts.services import security_event_record
+from config.mail import site_link
+from integrations.holders import KeyHolder
 from integrations.keys import key_generate, key_hash, key_hint
-from integrations.models import ApiKey
+from integrations.models import ApiAccessRequest, ApiKey
+from organisations.models import Organisation
+from organisations.selectors import organisation_managers
 from planning.models import Plan
-from planning.selectors import plans_visible
 
 # Days before expiry at which the owner is reminded, with the field that records each.
 REMINDER_THRESHOLDS = {7: "reminder_7_days_sent_at", 1: "reminder_1_day_sent_at"}
 # How long a key's (key, address) pair is remembered in the cache before the log is asked again.
 SEEN_ADDRESS_SECONDS = 24 * 3600
-
-
-def _person(api_key: ApiKey) -> User:
-    """The person a personal key belongs to."""
-    assert api_key.owner is not None, "a service account's key has no person"
-    return api_key.owner
 
 
 def _key_words(api_key: ApiKey) -> str:
@@ -41,52 +39,60 @@ def _key_words(api_key: ApiKey) -> str:
 @transaction.atomic
 def api_key_create(
     *,
-    user: User,
+    user: User | None,
     name: str,
     expires_at: datetime | None = None,
     plans: Iterable[Plan] | None = None,
     ip_address: str | None = None,
+    organisation: Organisation | None = None,
 ) -> tuple[ApiKey, str]:
-    """Creates a key for ``user`` and returns it with the raw key, which exists only here.
+    """Creates a key and returns it with the raw key, which exists only here: ``user``'s own,
+    or with ``organisation`` a service account of it made by ``user`` (the caller checks that
+    they manage it).
 
-    ``plans`` limits the key to those plans (None: every plan its owner can see); each must be
-    one the user is a member of. The caller shows the raw key once and drops it; nothing keeps
-    it (not a log line, not the database). Refused beyond API_KEYS_MAX_ACTIVE active keys.
+    ``plans`` limits the key to those plans (None: every plan its holder can see, now and
+    later); each must be one of the holder's. The caller shows the raw key once and drops it;
+    nothing keeps it (not a log line, not the database). Refused beyond API_KEYS_MAX_ACTIVE
+    active keys per holder.
     """
+    holder = KeyHolder(organisation=organisation) if organisation else KeyHolder(user=user)
     now = timezone.now()
     limit: int = settings.API_KEYS_MAX_ACTIVE
-    if _live_keys_locked(user=user, now=now) >= limit:
+    if _live_keys_locked(holder=holder, now=now) >= limit:
+        who = "You already have" if organisation is None else f"{organisation.name} already has"
         raise ValidationError(
-            f"You already have {limit} active keys, the most one account may have. "
+            f"{who} {limit} active keys, the most one {holder.words} may have. "
             "Revoke a key you no longer use, then create the new one."
         )
-    api_key, raw = _key_insert(user=user, name=name, expires_at=expires_at, now=now, plans=plans)
-    security_event_record(
-        user=user,
+    api_key, raw = _key_insert(
+        holder=holder, name=name, expires_at=expires_at, now=now, plans=plans, created_by=user
+    )
+    holder.log(
         kind=SecurityEvent.Kind.API_KEY_CREATED,
         ip_address=ip_address,
-        detail=_key_words(api_key),
+        detail=_key_words(api_key) + (f" by {user.email}" if organisation and user else ""),
         api_key_id=api_key.pk,
     )
     return api_key, raw
 
 
-def _live_keys_locked(*, user: User, now: datetime) -> int:
-    """How many keys of ``user`` work at ``now`` (a rolled key in its grace included), under
-    the owner's row lock: creations and rolls of one account are serialised by it, so two of
+def _live_keys_locked(*, holder: KeyHolder, now: datetime) -> int:
+    """How many keys of the holder work at ``now`` (a rolled key in its grace included), under
+    the holder's row lock: creations and rolls of one holder are serialised by it, so two of
     them cannot both see room for one more key. Call it inside a transaction, before locking
-    any key row (always the owner first, then a key: one order, no deadlock)."""
-    account_lock(user=user)
-    return ApiKey.objects.owned_by(user).active_at(now).count()
+    any key row (always the holder first, then a key: one order, no deadlock)."""
+    holder.lock()
+    return holder.keys().active_at(now).count()
 
 
 def _key_insert(
     *,
-    user: User,
+    holder: KeyHolder,
     name: str,
     expires_at: datetime | None,
     now: datetime,
     plans: Iterable[Plan] | None,
+    created_by: User | None,
 ) -> tuple[ApiKey, str]:
     name = name.strip()
     if not name:
@@ -95,12 +101,13 @@ def _key_insert(
         raise ValidationError({"expires_at": "The expiry must be in the future."})
     chosen = list(plans) if plans is not None else None
     if chosen is not None:
-        visible = set(plans_visible(user=user).values_list("pk", flat=True))
+        visible = set(holder.plans().values_list("pk", flat=True))
         if not chosen or any(plan.pk not in visible for plan in chosen):
             raise ValidationError({"plans": "Choose one or more of your plans."})
     raw = key_generate()
     api_key = ApiKey(
-        owner=user,
+        **holder.key_fields(),
+        created_by=created_by,
         name=name,
         key_hash=key_hash(raw),
         hint=key_hint(raw),
@@ -138,7 +145,8 @@ def api_key_roll(
     (ValidationError on ``grace``); a roll without grace replaces the key and always may.
     """
     now = timezone.now()
-    live = _live_keys_locked(user=_person(api_key), now=now)
+    holder = KeyHolder.of(api_key)
+    live = _live_keys_locked(holder=holder, now=now)
     old = ApiKey.objects.select_for_update().get(pk=api_key.pk)
     if old.state_at(now) is not ApiKey.State.ACTIVE or old.rolled_at is not None:
         raise ValidationError("Only a working key that has not been rolled yet can be rolled.")
@@ -147,7 +155,8 @@ def api_key_roll(
         raise ValidationError({"grace": roll_over_limit_message(limit=limit)})
     lifetime = old.expires_at - old.created_at if old.expires_at is not None else None
     new, raw = _key_insert(
-        user=_person(old),
+        holder=holder,
+        created_by=old.created_by,
         name=old.name,
         expires_at=now + lifetime if lifetime is not None else None,
         now=now,
@@ -162,8 +171,7 @@ def api_key_roll(
     )
     old.save(update_fields=["rolled_at", "expires_at"])
     api_key.rolled_at, api_key.expires_at = old.rolled_at, old.expires_at
-    security_event_record(
-        user=_person(old),
+    holder.log(
         kind=SecurityEvent.Kind.API_KEY_ROLLED,
         ip_address=ip_address,
         detail=f"{_key_words(old)} replaced by {new.hint}…; the old key works until "
@@ -182,8 +190,7 @@ def api_key_revoke(*, api_key: ApiKey, ip_address: str | None = None) -> ApiKey:
         )
         api_key.refresh_from_db(fields=["revoked_at"])
         if revoked:
-            security_event_record(
-                user=_person(api_key),
+            KeyHolder.of(api_key).log(
                 kind=SecurityEvent.Kind.API_KEY_REVOKED,
                 ip_address=ip_address,
                 detail=_key_words(api_key),
@@ -219,8 +226,7 @@ def api_key_address_note(*, api_key: ApiKey, ip_address: str) -> None:
         api_key_id=api_key.pk, kind=SecurityEvent.Kind.API_KEY_NEW_ADDRESS, ip_address=ip_address
     ).exists()
     if not seen:
-        security_event_record(
-            user=_person(api_key),
+        KeyHolder.of(api_key).log(
             kind=SecurityEvent.Kind.API_KEY_NEW_ADDRESS,
             ip_address=ip_address,
             detail=_key_words(api_key),
@@ -260,7 +266,7 @@ def api_key_expiry_notices_send(*, now: datetime) -> dict[str, int]:
     counts = {"reminders": 0, "expired": 0}
     live = ApiKey.objects.filter(
         revoked_at__isnull=True, rolled_at__isnull=True, expires_at__gt=now
-    ).select_related("owner")
+    ).select_related("owner", "organisation")
     for days, field in sorted(REMINDER_THRESHOLDS.items()):  # 1 day first, then 7 days
         threshold = timedelta(days=days)
         due = live.filter(
@@ -282,13 +288,12 @@ def api_key_expiry_notices_send(*, now: datetime) -> dict[str, int]:
             counts["reminders"] += 1
     expired = ApiKey.objects.filter(
         revoked_at__isnull=True, expires_at__lte=now, expiry_logged_at__isnull=True
-    ).select_related("owner")
+    ).select_related("owner", "organisation")
     for api_key in expired:
         if ApiKey.objects.filter(pk=api_key.pk, expiry_logged_at__isnull=True).update(
             expiry_logged_at=now
         ):
-            security_event_record(
-                user=_person(api_key),
+            KeyHolder.of(api_key).log(
                 kind=SecurityEvent.Kind.API_KEY_EXPIRED,
                 detail=_key_words(api_key),
                 api_key_id=api_key.pk,
@@ -298,11 +303,98 @@ def api_key_expiry_notices_send(*, now: datetime) -> dict[str, int]:
 
 
 def _reminder_send(*, api_key: ApiKey, days: int) -> None:
-    context = {"api_key": api_key, "days": days, "site_url": settings.SITE_URL}
+    if api_key.organisation is not None:
+        keys_path = reverse("integrations:organisation_api_keys", args=[api_key.organisation.slug])
+    else:
+        keys_path = reverse("integrations:api_key_list")
+    context = {"api_key": api_key, "days": days, "keys_link": site_link(keys_path)}
     send_mail(
         subject=f"Your Maintplan API key “{api_key.name}” expires in {days} day"
         f"{'s' if days != 1 else ''}",
         message=render_to_string("integrations/email/key_expiry_reminder.txt", context),
         from_email=None,
-        recipient_list=[_person(api_key).email],
+        recipient_list=KeyHolder.of(api_key).notice_recipients(),
     )
+
+
+# --- API access of an organisation ------------------------------------------------------------
+
+
+def organisation_api_access_set(
+    *, organisation: Organisation, enabled: bool, by: User | None, ip_address: str | None = None
+) -> bool:
+    """Switches the organisation's API access; True when it changed (a line in its log)."""
+    changed = (
+        Organisation.objects.filter(pk=organisation.pk)
+        .exclude(api_access_enabled=enabled)
+        .update(api_access_enabled=enabled)
+    )
+    organisation.api_access_enabled = enabled
+    if changed:
+        security_event_record(
+            user=None,
+            organisation_id=organisation.pk,
+            kind=SecurityEvent.Kind.API_ACCESS_CHANGED,
+            ip_address=ip_address,
+            detail=("API access enabled" if enabled else "API access withdrawn")
+            + (f" by {by.email}" if by is not None else ""),
+        )
+    return bool(changed)
+
+
+@transaction.atomic
+def api_access_request(*, organisation: Organisation, user: User) -> ApiAccessRequest:
+    """A member asks for the organisation's API access: one pending request per member; the
+    owners and admins are emailed (after the commit) and see it until one of them decides."""
+    pending = ApiAccessRequest.objects.filter(
+        organisation=organisation, requested_by=user, decided_at__isnull=True
+    ).first()
+    if pending is not None:
+        return pending
+    request = ApiAccessRequest.objects.create(organisation=organisation, requested_by=user)
+    recipients = [m.user.email for m in organisation_managers(organisation=organisation)]
+    link = site_link(reverse("integrations:organisation_api_access", args=[organisation.slug]))
+    transaction.on_commit(
+        lambda: send_mail(
+            subject=f"{user.get_full_name()} asks for API access to {organisation.name}",
+            message=render_to_string(
+                "integrations/email/api_access_requested.txt",
+                {"requester": user, "organisation": organisation, "link": link},
+            ),
+            from_email=None,
+            recipient_list=recipients,
+        )
+    )
+    return request
+
+
+@transaction.atomic
+def api_access_request_decide(
+    *, access_request: ApiAccessRequest, approve: bool, by: User, ip_address: str | None = None
+) -> bool:
+    """Approve (the organisation's API access on) or deny; the requester is emailed. False when
+    someone decided it a moment ago (a conditional UPDATE claims the decision)."""
+    now = timezone.now()
+    claimed = ApiAccessRequest.objects.filter(pk=access_request.pk, decided_at__isnull=True).update(
+        decided_at=now, decided_by=by, approved=approve
+    )
+    if not claimed:
+        return False
+    organisation = access_request.organisation
+    if approve:
+        organisation_api_access_set(
+            organisation=organisation, enabled=True, by=by, ip_address=ip_address
+        )
+    requester = access_request.requested_by
+    verdict = "approved" if approve else "declined"
+    transaction.on_commit(
+        lambda: send_mail(
+            subject=f"Your request for API access to {organisation.name} was {verdict}",
+            message=f"{by.get_full_name()} {verdict} your request for API access to "
+            f"{organisation.name}.\n\nYour API keys: "
+            f"{site_link(reverse('integrations:api_key_list'))}\n",
+            from_email=None,
+            recipient_list=[requester.email],
+        )
+    )
+    return True

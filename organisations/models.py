@@ -8,6 +8,7 @@ account is (organisations.signals), so "my plans" is always an organisation's pl
 from __future__ import annotations
 
 import uuid
+from datetime import datetime
 from typing import ClassVar
 
 from django.conf import settings
@@ -90,3 +91,63 @@ class OrganisationMembership(models.Model):
     @property
     def can_edit(self) -> bool:
         return self.role in EDITING_ROLES
+
+
+INVITATION_DAYS = 7
+
+
+class Invitation(models.Model):
+    """An invitation by email to join an organisation with a role, or (with `plan_id`) to be a
+    guest of one of its plans with a grant role. Only the SHA-256 of its token is stored; the
+    link with the token exists only in the email. It works once, for INVITATION_DAYS, and only
+    for an account with the invited email."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    organisation = models.ForeignKey(
+        Organisation, on_delete=models.CASCADE, related_name="invitations"
+    )
+    email = models.EmailField(max_length=254)
+    role = models.CharField(max_length=10, choices=OrganisationRole.choices, blank=True)
+    # A guest invitation: the plan (planning is above this app, so no foreign key; planning
+    # deletes a plan's invitations with the plan) and the grant's role (editor | viewer).
+    plan_id = models.UUIDField(null=True, blank=True)
+    grant_role = models.CharField(max_length=10, blank=True)
+    token_hash = models.CharField(max_length=64, unique=True, editable=False)
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+    expires_at = models.DateTimeField()
+    accepted_at = models.DateTimeField(null=True, blank=True)
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("-created_at",)
+        indexes: ClassVar = [models.Index(fields=["organisation", "email"])]
+        constraints: ClassVar = [
+            models.CheckConstraint(
+                condition=(Q(plan_id__isnull=True) & Q(role__in=OrganisationRole.values))
+                | (Q(plan_id__isnull=False) & Q(grant_role__in=["editor", "viewer"])),
+                name="organisations_invitation_role_valid",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"invitation of {self.email} to {self.organisation}"
+
+    def is_pending_at(self, now: datetime) -> bool:
+        return self.accepted_at is None and self.revoked_at is None and self.expires_at > now
+
+    @property
+    def is_pending(self) -> bool:
+        return self.is_pending_at(timezone.now())
+
+    @property
+    def what(self) -> str:
+        """What it offers, in words."""
+        if self.plan_id is not None:
+            return f"{self.grant_role} of one plan"
+        return OrganisationRole(self.role).label.lower()

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import QuerySet
+from django.core.exceptions import ValidationError
+from django.db.models import Count, QuerySet
 from django.http import Http404
+from django.utils import timezone
 
-from organisations.models import Organisation, OrganisationMembership, OrganisationRole
+from organisations.models import Invitation, Organisation, OrganisationMembership, OrganisationRole
 
 
 def memberships_for_user(*, user: Any) -> QuerySet[OrganisationMembership]:
@@ -72,3 +74,35 @@ def organisation_managers(*, organisation: Organisation) -> QuerySet[Organisatio
     return organisation_members(organisation=organisation).filter(
         role__in=[OrganisationRole.OWNER, OrganisationRole.ADMIN], user__is_active=True
     )
+
+
+def invitations_pending(*, organisation: Organisation) -> QuerySet[Invitation]:
+    """The organisation's own pending invitations (not the plan guests'), newest first."""
+    return Invitation.objects.filter(
+        organisation=organisation,
+        plan_id__isnull=True,
+        accepted_at__isnull=True,
+        revoked_at__isnull=True,
+        expires_at__gt=timezone.now(),
+    ).select_related("invited_by")
+
+
+def invitation_get(*, organisation: Organisation, invitation_id: Any) -> Invitation:
+    try:
+        return Invitation.objects.get(organisation=organisation, pk=invitation_id)
+    except (Invitation.DoesNotExist, ValueError, ValidationError):
+        raise Http404("No such invitation") from None
+
+
+def membership_by_id(*, organisation: Organisation, membership_id: int) -> OrganisationMembership:
+    try:
+        return OrganisationMembership.objects.select_related("user", "organisation").get(
+            organisation=organisation, pk=membership_id
+        )
+    except OrganisationMembership.DoesNotExist:
+        raise Http404("No such member") from None
+
+
+def organisations_of_user(*, user: Any) -> QuerySet[OrganisationMembership]:
+    """`memberships_for_user` with each organisation's number of plans."""
+    return memberships_for_user(user=user).annotate(plan_count=Count("organisation__plans"))

@@ -49,8 +49,18 @@ def organisation_create(
     raise ValidationError({"name": "Choose another name: too many organisations share it."})
 
 
+def organisation_rename(*, organisation: Organisation, name: str) -> Organisation:
+    """A new name; the slug (in every link and command) stays."""
+    name = (name or "").strip()
+    if not name or len(name) > 200:
+        raise ValidationError({"name": "Give the organisation a name of at most 200 characters."})
+    organisation.name = name
+    organisation.save(update_fields=["name"])
+    return organisation
+
+
 def personal_organisation_name(user: User) -> str:
-    return f"{user.name or user.email.split('@')[0]}'s plans"
+    return f"{user.name or user.email.split('@')[0]} (personal)"
 
 
 def organisation_personal_create(*, user: User) -> Organisation:

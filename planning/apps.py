@@ -8,9 +8,14 @@ class PlanningConfig(AppConfig):
 
     def ready(self) -> None:
         from jobs.registry import resumable_register
+        from organisations.invitations import invitation_accepted
+        from planning.services import grant_from_invitation
         from planning.tasks import plan_import_resume, plan_imports_leased, plan_sync_on_data_change
         from planning.writes import plan_changed
 
+        invitation_accepted.connect(
+            grant_from_invitation, dispatch_uid="planning.grant_from_invitation"
+        )
         plan_changed.connect(plan_sync_on_data_change, dispatch_uid="planning.sync_on_data_change")
 
         resumable_register(

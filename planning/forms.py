@@ -29,6 +29,7 @@ from planning.models import (
     NodeKind,
     Plan,
     PlanMembership,
+    PlanRole,
     Project,
     StructureNode,
 )
@@ -298,12 +299,14 @@ class PlanDeleteForm(forms.Form):
         return typed
 
 
-class MemberAddForm(ModelRulesForm):
-    email = forms.EmailField(max_length=254)
+GUEST_ROLE_CHOICES = [(PlanRole.EDITOR, "Editor"), (PlanRole.VIEWER, "Viewer")]
 
-    class Meta(ModelRulesForm.Meta):
-        model = PlanMembership
-        fields = ("email", "role")
+
+class MemberAddForm(forms.Form):
+    """Invites a guest (someone outside the plan's organisation) to the plan."""
+
+    email = forms.EmailField(max_length=254)
+    role = forms.ChoiceField(choices=GUEST_ROLE_CHOICES, initial=PlanRole.VIEWER)
 
 
 class MemberRoleForm(ModelRulesForm):

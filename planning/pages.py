@@ -10,8 +10,11 @@ from urllib.parse import urlencode
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils import timezone
 
+from organisations.current import current_membership
 from planning import selectors
+from planning.access import request_user
 from planning.access_rules import PlanAccess, plan_access_from
 from planning.action_list import action_rows, actions_filtered
 from planning.forms import (
@@ -29,6 +32,9 @@ from planning.tree import node_search, tree_overview
 ACTIONS_PER_PAGE = 50
 
 
+PLANS_PER_PAGE = 50
+
+
 def plan_list_render(
     request: HttpRequest,
     *,
@@ -36,14 +42,39 @@ def plan_list_render(
     import_form: PlanImportForm | None = None,
     status: int = 200,
 ) -> HttpResponse:
+    """The chosen organisation's plans (organisations.current), in natural order and paged,
+    and below them the plans of other organisations shared with the user as a guest."""
+    current = current_membership(request)
+    year = timezone.now().year
+    visible = selectors.plans_visible(user=request.user)
+    own_ids = (
+        selectors.plan_ids_in_natural_order(visible.filter(organisation=current.organisation))
+        if current is not None
+        else []
+    )
+    page = Paginator(own_ids, PLANS_PER_PAGE).get_page(request.GET.get("page"))
+    shared = visible.filter(memberships__user=request_user(request))
+    if current is not None:
+        shared = shared.exclude(organisation=current.organisation)
+    shared_ids = selectors.plan_ids_in_natural_order(shared)[:PLANS_PER_PAGE]
+
+    def rows(plan_ids: list[Any]) -> list[tuple[Any, PlanAccess | None]]:
+        plans = selectors.plan_list_rows(user=request.user, plan_ids=plan_ids, year=year)
+        return [
+            (plan, plan_access_from(plan, plan.organisation_role, plan.grant_role))  # type: ignore[attr-defined]
+            for plan in plans
+        ]
+
     return render(
         request,
         "planning/plan_list.html",
         {
-            "rows": [
-                (plan, plan_access_from(plan, plan.organisation_role, plan.grant_role))  # type: ignore[attr-defined]
-                for plan in selectors.plan_list_for_user(user=request.user)
-            ],
+            "current": current,
+            "plans_page": page,
+            "rows": rows(list(page.object_list)),
+            "shared_rows": rows(shared_ids),
+            "year": year,
+            "page_query": f"org={current.organisation.slug}" if current is not None else "",
             "create_form": create_form or PlanCreateForm(prefix="create"),
             "import_form": import_form or PlanImportForm(prefix="import"),
         },

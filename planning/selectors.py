@@ -12,6 +12,7 @@ from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce
 from django.http import Http404
 
+from api.text_order import natural_key
 from organisations.models import OrganisationMembership
 from planning.access_rules import PlanAccess, plan_access_from
 from planning.models import (
@@ -23,6 +24,8 @@ from planning.models import (
     PlanMembership,
     Project,
     StructureNode,
+    Suggestion,
+    SuggestionStatus,
 )
 from planning.tree import node_subtree
 
@@ -104,6 +107,51 @@ def plan_list_for_user(*, user: Any) -> QuerySet[Plan]:
         )
         .order_by("number")
     )
+
+
+def plan_list_rows(*, user: Any, plan_ids: list[Any], year: int) -> list[Plan]:
+    """The plan list's rows for these plans, in the given order: the user's roles, open
+    suggestions, planned cost of the ten years from `year` (today's prices, live actions) and
+    the last change (`updated_at`), with `plan_list_for_user`'s counts. One query for the
+    page's plans."""
+    open_count = (
+        Suggestion.objects.filter(plan=OuterRef("pk"), status=SuggestionStatus.OPEN)
+        .order_by()
+        .values("plan")
+        .annotate(total=Count("id"))
+        .values("total")
+    )
+    ten_years = (
+        Action.objects.filter(
+            plan=OuterRef("pk"),
+            status=ActionStatus.PLANNED,
+            planned_year__gte=year,
+            planned_year__lte=year + 9,
+        )
+        .order_by()
+        .values("plan")
+        .annotate(total=Sum("estimated_cost"))
+        .values("total")
+    )
+    rows = {
+        plan.pk: plan
+        for plan in plan_list_for_user(user=user)
+        .filter(pk__in=plan_ids)
+        .annotate(
+            open_count=Coalesce(Subquery(open_count), 0),
+            ten_year_cost=Coalesce(Subquery(ten_years), Decimal("0")),
+        )
+    }
+    return [rows[plan_id] for plan_id in plan_ids if plan_id in rows]
+
+
+def plan_ids_in_natural_order(plans: QuerySet[Plan]) -> list[Any]:
+    """The ids of `plans` by name in natural order ("Building 2" before "Building 10"), then
+    number: a list of ids and names, cheap even for thousands of plans, paged afterwards."""
+    pairs = plans.values_list("pk", "name", "number")
+    return [
+        pk for pk, _name, _number in sorted(pairs, key=lambda row: (natural_key(row[1]), row[2]))
+    ]
 
 
 def plan_guests(*, plan: Plan) -> QuerySet[PlanMembership]:

@@ -7,14 +7,15 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, models, transaction
+from django.db import models, transaction
 from django.db.models import F
 from django.utils import timezone
 
 from accounts.models import User
-from accounts.selectors import user_get_by_email
-from organisations.models import Organisation
+from organisations.invitations import InvitationInvalid, invitation_create
+from organisations.models import Invitation, Organisation
 from organisations.selectors import membership_of, personal_membership
+from planning.access_rules import PLAN_ROLE_RANK
 from planning.catalog import STARTER_CATALOG
 from planning.models import (
     Action,
@@ -23,6 +24,7 @@ from planning.models import (
     Plan,
     PlanMembership,
     PlanNumberCounter,
+    PlanRole,
     Project,
     StructureNode,
 )
@@ -98,6 +100,7 @@ def plan_delete(*, plan: Plan) -> None:
     memberships). Its number is never handed out again (PlanNumberCounter)."""
     plan_lock(plan_id=plan.pk)  # no version, signal or sync: nothing of the plan is left
     plan_id = plan.pk
+    Invitation.objects.filter(plan_id=plan_id).delete()  # its guests' links die with it
     plan.delete()
     changes_discard(plan_id=plan_id)  # written by the triggers while its rows went
 
@@ -388,23 +391,44 @@ def project_action_remove(*, project: Project, action: Action) -> None:
 # from: no version, no signal, no sync (data_changed=False).
 
 
-def membership_add(*, plan: Plan, email: str, role: str) -> PlanMembership:
-    """Gives the user with this email (an existing account) a grant on the plan."""
-    validated(PlanMembership(role=role))
-    user = user_get_by_email(email=email)
-    if user is None:
-        raise ValidationError(
-            {"email": "No account uses this email address. Ask them to register first."}
-        )
-    already = ValidationError({"email": "This person already has a grant on this plan."})
+GUEST_ROLES = (PlanRole.EDITOR, PlanRole.VIEWER)
+
+
+def guest_invite(*, plan: Plan, email: str, role: str, invited_by: User | None) -> Invitation:
+    """Invites `email` as a guest of the plan (a grant with `role`, editor or viewer): the
+    same answer whoever the address belongs to (organisations.invitations). Accepting it makes
+    the grant (`grant_from_invitation`)."""
+    if role not in GUEST_ROLES:
+        raise ValidationError({"role": "Choose editor or viewer."})
+    invitation, _token = invitation_create(
+        organisation=plan.organisation,
+        email=email,
+        invited_by=invited_by,
+        plan_id=plan.pk,
+        grant_role=role,
+    )
+    return invitation
+
+
+def grant_from_invitation(*, invitation: Invitation, user: User, **kwargs: object) -> None:
+    """The receiver of `invitation_accepted` for a guest invitation: the grant, keeping the
+    higher role when the person has one already; InvitationInvalid when the plan is gone or
+    has moved to another organisation (the acceptance is undone)."""
+    plan = (
+        Plan.objects.filter(pk=invitation.plan_id, organisation=invitation.organisation).first()
+        if invitation.plan_id is not None
+        else None
+    )
+    if plan is None:
+        raise InvitationInvalid
+    role = PlanRole(invitation.grant_role)
     with plan_write(plan_id=plan.pk, data_changed=False):
-        if PlanMembership.objects.filter(plan=plan, user=user).exists():
-            raise already
-        try:
-            with transaction.atomic():  # the unique constraint decides a race between two adds
-                return PlanMembership.objects.create(plan=plan, user=user, role=role)
-        except IntegrityError:
-            raise already from None
+        grant = PlanMembership.objects.filter(plan=plan, user=user).first()
+        if grant is None:
+            PlanMembership.objects.create(plan=plan, user=user, role=role)
+        elif PLAN_ROLE_RANK[role] > PLAN_ROLE_RANK[PlanRole(grant.role)]:
+            grant.role = role
+            grant.save(update_fields=["role"])
 
 
 def membership_role_set(*, membership: PlanMembership, role: str) -> PlanMembership:

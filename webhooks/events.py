@@ -16,11 +16,13 @@ from uuid import UUID
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from accounts.services import account_lock
 from api.chunks import chunked
 from api.tokens import random_base62
+from organisations.models import Organisation
 from planning.models import Plan
 from planning.suggestions.events import SuggestionChange
 from planning.suggestions.selectors import iso_utc, suggestion_payloads_with_status
@@ -140,10 +142,16 @@ def endpoint_test_event_send(*, endpoint: WebhookEndpoint) -> WebhookEvent:
     retries included; docs/design.md "Limits"). They are counted under the owner's row lock,
     so two presses at once cannot both take the last place.
     """
-    account_lock(user=endpoint.owner)
+    if endpoint.organisation_id is not None:  # an organisation's endpoints share one ceiling
+        Organisation.objects.select_for_update().filter(pk=endpoint.organisation_id).first()
+        holder = Q(endpoint__organisation_id=endpoint.organisation_id)
+    else:
+        assert endpoint.owner is not None
+        account_lock(user=endpoint.owner)
+        holder = Q(endpoint__owner_id=endpoint.owner_id)
     limit: int = settings.WEBHOOK_TEST_EVENTS_PENDING_MAX
     pending = WebhookDelivery.objects.filter(
-        endpoint__owner_id=endpoint.owner_id,
+        holder,
         event__event_type=EVENT_TYPE_TEST,
         status=DeliveryStatus.PENDING,
     )

@@ -30,17 +30,38 @@ class WebhookEndpointQuerySet(models.QuerySet["WebhookEndpoint"]):
 
 
 class WebhookEndpoint(models.Model):
-    """A receiver of a user's events. The signing secret is kept encrypted (webhooks.signing):
-    it must be readable to sign, unlike an API key, which is only compared."""
+    """A receiver of a person's events (`owner`) or of an organisation's (`organisation`, managed
+    by its owners and admins; exactly one of the two). The signing secret is kept encrypted
+    (webhooks.signing): it must be readable to sign, unlike an API key, which is only
+    compared."""
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="webhook_endpoints"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="webhook_endpoints",
+    )
+    organisation = models.ForeignKey(
+        "organisations.Organisation",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="webhook_endpoints",
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        editable=False,
     )
     url = models.URLField("URL", max_length=2000)
     description = models.CharField(max_length=200, blank=True)
-    # True: every plan the owner can see at delivery time; False: only `plans` (and of those
-    # only the ones the owner can still see).
+    # True: every plan the holder can see at delivery time (an organisation: its plans); False:
+    # only `plans` (and of those only the ones the holder can still see).
     all_plans = models.BooleanField(default=True)
     plans = models.ManyToManyField(Plan, blank=True, related_name="+")
     secret_encrypted = models.TextField(editable=False)
@@ -56,8 +77,16 @@ class WebhookEndpoint(models.Model):
 
     class Meta:
         ordering = ("created_at", "id")
-        indexes: ClassVar = [models.Index(fields=["owner", "created_at"])]
+        indexes: ClassVar = [
+            models.Index(fields=["owner", "created_at"]),
+            models.Index(fields=["organisation", "created_at"]),
+        ]
         constraints: ClassVar = [
+            models.CheckConstraint(
+                condition=Q(owner__isnull=False, organisation__isnull=True)
+                | Q(owner__isnull=True, organisation__isnull=False),
+                name="webhooks_endpoint_one_holder",
+            ),
             models.CheckConstraint(
                 condition=Q(disabled_reason__in=["", *DisabledReason.values]),
                 name="webhooks_endpoint_disabled_reason_valid",

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.core.paginator import Page, Paginator
 from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery
 from django.http import Http404
 
-from organisations.models import OrganisationMembership
+from organisations.models import OrganisationMembership, OrganisationRole
 from planning.models import Plan, PlanMembership
 from planning.selectors import plans_visible as planning_plans_visible
 from webhooks.models import DisabledReason, WebhookAttempt, WebhookDelivery, WebhookEndpoint
@@ -17,17 +18,19 @@ DELIVERY_LOG_PAGE_SIZE = 50
 
 
 def _covers(plan_id: Any) -> Q:
-    """An endpoint whose owner may see the plan now (a member of its organisation, or a guest
-    with a grant) and that takes every plan or this one."""
-    organisation = Plan.objects.filter(pk=plan_id).values("organisation")
+    """An endpoint that may see the plan now (an organisation's: the plan is the
+    organisation's; a person's: they are a member of its organisation or a guest with a grant)
+    and that takes every plan or this one."""
+    organisation = Subquery(Plan.objects.filter(pk=plan_id).values("organisation"))
     member = OrganisationMembership.objects.filter(
-        user=OuterRef("owner"), organisation=Subquery(organisation)
+        user=OuterRef("owner"), organisation=organisation
     )
     grant = PlanMembership.objects.filter(user=OuterRef("owner"), plan_id=plan_id)
     chosen = WebhookEndpoint.plans.through.objects.filter(
         webhookendpoint=OuterRef("pk"), plan_id=plan_id
     )
-    return (Q(Exists(member)) | Q(Exists(grant))) & (Q(all_plans=True) | Q(Exists(chosen)))
+    sees = Q(organisation=organisation) | Q(Exists(member)) | Q(Exists(grant))
+    return sees & (Q(all_plans=True) | Q(Exists(chosen)))
 
 
 def endpoints_covering_plan(*, plan_id: Any) -> QuerySet[WebhookEndpoint]:
@@ -44,12 +47,30 @@ def endpoint_list(*, user: Any) -> QuerySet[WebhookEndpoint]:
     return WebhookEndpoint.objects.filter(owner=user).prefetch_related("plans")
 
 
+def organisation_endpoint_list(*, organisation: Any) -> QuerySet[WebhookEndpoint]:
+    return WebhookEndpoint.objects.filter(organisation=organisation).prefetch_related("plans")
+
+
 def endpoint_get(*, user: Any, endpoint_id: Any) -> WebhookEndpoint:
-    """The user's endpoint; Http404 for anyone else's, exactly as for a missing one."""
+    """An endpoint the user manages: their own, or one of an organisation they own or
+    administer (its pages live at the same addresses). Http404 for anyone else's, exactly as
+    for a missing one; the organisation role is read on this request."""
+    managed = OrganisationMembership.objects.filter(
+        user=user, role__in=[OrganisationRole.OWNER, OrganisationRole.ADMIN]
+    ).values("organisation")
     try:
-        return WebhookEndpoint.objects.get(owner=user, pk=endpoint_id)
-    except (WebhookEndpoint.DoesNotExist, ValueError):
+        return WebhookEndpoint.objects.select_related("organisation").get(
+            Q(owner=user) | Q(organisation__in=managed), pk=endpoint_id
+        )
+    except (WebhookEndpoint.DoesNotExist, ValueError, ValidationError):
         raise Http404("No such webhook endpoint") from None
+
+
+def endpoint_plans(*, endpoint: WebhookEndpoint) -> QuerySet[Plan]:
+    """The plans an endpoint may be limited to: its organisation's, or those its owner sees."""
+    if endpoint.organisation_id is not None:
+        return Plan.objects.filter(organisation_id=endpoint.organisation_id).order_by("number")
+    return plans_visible(user=endpoint.owner)
 
 
 def endpoints_disabled_for_failing(*, user: Any) -> QuerySet[WebhookEndpoint]:

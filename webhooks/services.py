@@ -9,6 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
+from organisations.models import Organisation
 from planning.models import Plan
 from webhooks.models import DeliveryStatus, DisabledReason, WebhookDelivery, WebhookEndpoint
 from webhooks.selectors import plans_visible
@@ -35,23 +36,37 @@ def endpoint_url_check(url: str) -> str:
 
 @transaction.atomic
 def endpoint_create(
-    *, user: User, url: str, description: str = "", plans: Collection[Plan] | None = None
+    *,
+    user: User | None,
+    url: str,
+    description: str = "",
+    plans: Collection[Plan] | None = None,
+    organisation: Organisation | None = None,
 ) -> tuple[WebhookEndpoint, str]:
-    """Creates an endpoint and returns it with its signing secret, which the caller shows once.
+    """Creates an endpoint and returns it with its signing secret, which the caller shows once:
+    `user`'s own, or with `organisation` one of the organisation's, made by `user` (the caller
+    checks that they manage it).
 
-    `plans` None: every plan the owner can see (then and later); else those plans, each of
-    which the owner must be able to see now.
+    `plans` None: every plan the holder can see (then and later); else those plans, each of
+    which the holder must be able to see now.
     """
     url = endpoint_url_check(url)
     if plans is not None:
         if not plans:
             raise ValidationError({"plans": "Choose at least one plan, or every plan."})
-        visible = set(plans_visible(user=user).filter(pk__in=[p.pk for p in plans]))
+        allowed = (
+            Plan.objects.filter(organisation=organisation)
+            if organisation is not None
+            else plans_visible(user=user)
+        )
+        visible = set(allowed.filter(pk__in=[p.pk for p in plans]))
         if len(visible) != len(set(plans)):
             raise ValidationError({"plans": "You can only choose plans you are a member of."})
     secret = secret_generate()
     endpoint = WebhookEndpoint(
-        owner=user,
+        owner=None if organisation is not None else user,
+        organisation=organisation,
+        created_by=user,
         url=url,
         description=description.strip(),
         all_plans=plans is None,

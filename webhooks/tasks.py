@@ -30,6 +30,7 @@ from django_tasks import task
 
 from config.mail import site_link
 from jobs.leases import Lease, LeaseLost, lease_claim
+from organisations.selectors import organisation_managers
 from webhooks.delivery import PostOutcome, post
 from webhooks.events import EVENT_TYPE_TEST
 from webhooks.models import (
@@ -193,7 +194,14 @@ def _record(
 
 
 def _disabled_email(*, endpoint_id: UUID) -> None:
-    endpoint = WebhookEndpoint.objects.select_related("owner").get(pk=endpoint_id)
+    endpoint = WebhookEndpoint.objects.select_related("owner", "organisation").get(pk=endpoint_id)
+    if endpoint.organisation is not None:
+        recipients = [
+            m.user.email for m in organisation_managers(organisation=endpoint.organisation)
+        ]
+    else:
+        assert endpoint.owner is not None
+        recipients = [endpoint.owner.email]
     page = site_link(reverse("webhooks:endpoint_detail", args=[endpoint.pk]))
     try:
         send_mail(
@@ -205,7 +213,7 @@ def _disabled_email(*, endpoint_id: UUID) -> None:
                 f"Integrations > Webhooks ({page}); Send test event checks it first.\n"
             ),
             from_email=None,
-            recipient_list=[endpoint.owner.email],
+            recipient_list=recipients,
         )
     except OSError:
         logger.exception("could not email the owner of disabled webhook endpoint %s", endpoint.pk)

@@ -1,13 +1,15 @@
 from __future__ import annotations
 
-from django.urls import path
+from django.urls import include, path
 
 from webhooks import views
 
 app_name = "webhooks"
 
-urlpatterns = [
-    path("", views.endpoint_list_page, name="endpoint_list"),
+# Mounted at the site's root by config/urls.py. An endpoint's own pages live under Profile
+# whichever its holder (webhooks.selectors.endpoint_get lets an organisation's owners and
+# admins in); an organisation's list and its Add form live under the organisation.
+_endpoint_pages = [
     path("new/", views.endpoint_create_page, name="endpoint_create"),
     path("<uuid:endpoint_id>/", views.endpoint_detail_page, name="endpoint_detail"),
     path("<uuid:endpoint_id>/secret/", views.endpoint_secret_page, name="endpoint_secret"),
@@ -20,5 +22,20 @@ urlpatterns = [
         "<uuid:endpoint_id>/deliveries/<int:delivery_id>/redeliver/",
         views.delivery_redeliver_view,
         name="delivery_redeliver",
+    ),
+]
+
+urlpatterns = [
+    path("profile/integrations/webhooks/", views.endpoint_list_page, name="endpoint_list"),
+    path("profile/integrations/webhooks/", include(_endpoint_pages)),
+    path(
+        "organisations/<slug:slug>/integrations/webhooks/",
+        views.organisation_endpoint_list_page,
+        name="organisation_endpoints",
+    ),
+    path(
+        "organisations/<slug:slug>/integrations/webhooks/new/",
+        views.organisation_endpoint_create_page,
+        name="organisation_endpoint_create",
     ),
 ]

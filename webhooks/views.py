@@ -7,10 +7,12 @@ secret once (accounts.shown_once, as API keys).
 from __future__ import annotations
 
 import uuid
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
+from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -23,15 +25,19 @@ from accounts.shown_once import (
     secret_shown_once_redirect,
     secret_shown_once_take,
 )
+from organisations.access import organisation_context, organisation_member_required
+from organisations.models import Organisation, OrganisationMembership
+from planning.models import Plan
 from webhooks.events import PendingTestEventsFull, endpoint_test_event_send
 from webhooks.forms import EndpointCreateForm
-from webhooks.models import WebhookEndpoint
+from webhooks.models import DisabledReason, WebhookEndpoint
 from webhooks.selectors import (
     delivery_get,
     delivery_log_page,
     endpoint_get,
     endpoint_list,
     endpoints_disabled_for_failing,
+    organisation_endpoint_list,
     plans_visible,
 )
 from webhooks.services import (
@@ -68,26 +74,80 @@ def endpoint_list_page(request: HttpRequest) -> HttpResponse:
         {
             "endpoints": endpoint_list(user=user),
             "failing": endpoints_disabled_for_failing(user=user),
+            "create_url": reverse("webhooks:endpoint_create"),
         },
     )
 
 
-@login_required
-@require_http_methods(["GET", "POST"])
-def endpoint_create_page(request: HttpRequest) -> HttpResponse:
-    user = _owner(request)
-    form = EndpointCreateForm(
-        request.POST if request.method == "POST" else None, plans=plans_visible(user=user)
+@organisation_member_required(manage=True)
+@require_http_methods(["GET"])
+def organisation_endpoint_list_page(
+    request: HttpRequest, membership: OrganisationMembership
+) -> HttpResponse:
+    organisation = membership.organisation
+    return render(
+        request,
+        "webhooks/endpoint_list.html",
+        {
+            **organisation_context(membership, "webhooks"),
+            "endpoints": organisation_endpoint_list(organisation=organisation),
+            "failing": organisation_endpoint_list(organisation=organisation).filter(
+                disabled_reason=DisabledReason.FAILING
+            ),
+            "create_url": reverse(
+                "webhooks:organisation_endpoint_create", args=[organisation.slug]
+            ),
+        },
     )
+
+
+def _create(
+    request: HttpRequest,
+    *,
+    plans: QuerySet[Plan],
+    organisation: Organisation | None,
+    context: dict[str, Any],
+) -> HttpResponse:
+    form = EndpointCreateForm(request.POST if request.method == "POST" else None, plans=plans)
     if request.method == "POST" and form.is_valid():
         try:
-            endpoint, secret = endpoint_create(user=user, **form.create_kwargs())
+            endpoint, secret = endpoint_create(
+                user=_owner(request), organisation=organisation, **form.create_kwargs()
+            )
         except ValidationError as error:
             for field, problems in error.message_dict.items():
                 form.add_error(field if field in form.fields else None, problems)
         else:
             return _show_secret_once(request, endpoint, secret)
-    return render(request, "webhooks/endpoint_create.html", {"form": form})
+    return render(request, "webhooks/endpoint_create.html", {"form": form, **context})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def endpoint_create_page(request: HttpRequest) -> HttpResponse:
+    return _create(
+        request,
+        plans=plans_visible(user=_owner(request)),
+        organisation=None,
+        context={"list_url": reverse("webhooks:endpoint_list")},
+    )
+
+
+@organisation_member_required(manage=True)
+@require_http_methods(["GET", "POST"])
+def organisation_endpoint_create_page(
+    request: HttpRequest, membership: OrganisationMembership
+) -> HttpResponse:
+    organisation = membership.organisation
+    return _create(
+        request,
+        plans=Plan.objects.filter(organisation=organisation).order_by("number"),
+        organisation=organisation,
+        context={
+            **organisation_context(membership, "webhooks"),
+            "list_url": reverse("webhooks:organisation_endpoints", args=[organisation.slug]),
+        },
+    )
 
 
 @login_required

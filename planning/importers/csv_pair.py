@@ -9,6 +9,7 @@ import io
 from decimal import Decimal, InvalidOperation
 
 from accounts.models import User
+from organisations.models import Organisation
 from planning.importers.plan_document import (
     ACTION_FIELDS,
     ACTION_REQUIRED,
@@ -127,6 +128,7 @@ def _csv_records(
 def plan_import_csv(
     *,
     owner: User,
+    organisation: Organisation | None = None,
     nodes_csv: bytes,
     actions_csv: bytes,
     name: str,
@@ -157,6 +159,7 @@ def plan_import_csv(
     )
     return plan_records_import(
         owner=owner,
+        organisation=organisation,
         name=name,
         node_records=node_records,
         action_records=action_records or [],

@@ -32,6 +32,7 @@ from django.utils import timezone
 from accounts.models import User
 from accounts.services import account_lock
 from jobs.leases import Lease, LeaseLost, lease_claim
+from organisations.models import Organisation
 from planning.importers.csv_pair import plan_import_csv
 from planning.importers.plan_document import plan_import
 from planning.importers.problems import ImportRejected
@@ -116,6 +117,7 @@ class ImportsQueueFull(Exception):
 def plan_import_submit(
     *,
     owner: User,
+    organisation: Organisation | None = None,
     idempotency_key: str,
     file_format: PlanImportFormat,
     filename: str,
@@ -146,6 +148,7 @@ def plan_import_submit(
                 raise ImportsQueueFull(limit=settings.IMPORTS_QUEUED_MAX)
             upload = PlanImport.objects.create(
                 owner=owner,
+                organisation=organisation,
                 idempotency_key=idempotency_key,
                 file_format=file_format,
                 filename=filename.replace("\x00", "")[:255],  # PostgreSQL refuses NUL
@@ -221,6 +224,7 @@ def _plan_read_and_write(upload: PlanImport, observer: ImportObserver) -> Plan:
     if upload.file_format == PlanImportFormat.CSV_PAIR:
         return plan_import_csv(
             owner=upload.owner,
+            organisation=upload.organisation,
             nodes_csv=bytes(upload.content),
             actions_csv=bytes(upload.actions_content),
             name=upload.name,
@@ -228,6 +232,7 @@ def _plan_read_and_write(upload: PlanImport, observer: ImportObserver) -> Plan:
         )
     return plan_import(
         owner=upload.owner,
+        organisation=upload.organisation,
         content=bytes(upload.content),
         filename=upload.filename,
         name=upload.name or None,

@@ -23,6 +23,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 
 from accounts.models import User
+from organisations.models import Organisation
 from planning.importers.problems import ImportProblem, ImportRejected
 from planning.importers.progress import PROGRESS_STEP, ImportObserver
 from planning.importers.records import ProblemCollector, RecordReader, describe
@@ -260,6 +261,7 @@ def plan_document_records(
 def plan_records_import(
     *,
     owner: User,
+    organisation: Organisation | None = None,
     name: str | None,
     node_records: Sequence[Record] | None,
     action_records: Sequence[Record],
@@ -323,6 +325,7 @@ def plan_records_import(
         raise ImportRejected(problems.sorted())
     return plan_write(
         owner=owner,
+        organisation=organisation,
         name=name,
         nodes=[node for _position, node in nodes],
         actions=[action for _position, action in actions],
@@ -334,6 +337,7 @@ def plan_records_import(
 def plan_import_document(
     *,
     owner: User,
+    organisation: Organisation | None = None,
     document: object,
     name: str | None = None,
     source: str = "document",
@@ -350,6 +354,7 @@ def plan_import_document(
     )
     return plan_records_import(
         owner=owner,
+        organisation=organisation,
         name=plan_name,
         node_records=node_records,
         action_records=action_records,
@@ -384,6 +389,7 @@ def file_text(content: bytes, filename: str) -> str:
 def plan_import(
     *,
     owner: User,
+    organisation: Organisation | None = None,
     content: bytes,
     filename: str,
     name: str | None = None,
@@ -403,5 +409,10 @@ def plan_import(
         problem = ImportProblem(filename, "", "not valid JSON: nested too deeply")
         raise ImportRejected([problem]) from None
     return plan_import_document(
-        owner=owner, document=document, name=name, source=filename, observer=observer
+        owner=owner,
+        organisation=organisation,
+        document=document,
+        name=name,
+        source=filename,
+        observer=observer,
     )

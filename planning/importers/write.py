@@ -13,6 +13,7 @@ from django.db import connection, models, transaction
 
 from accounts.models import User
 from api.chunks import chunked
+from organisations.models import Organisation
 from planning import writes
 from planning.importers.progress import PROGRESS_STEP, ImportObserver
 from planning.models import Action, Plan, StructureNode
@@ -57,13 +58,14 @@ class _RowWriter:
 def plan_write(
     *,
     owner: User,
+    organisation: Organisation | None = None,
     name: str,
     nodes: list[NodeRow],
     actions: list[ActionRow],
     code_ids: dict[str, uuid.UUID],
     observer: ImportObserver,
 ) -> Plan:
-    plan = plan_create(owner=owner, name=name)
+    plan = plan_create(owner=owner, name=name, organisation=organisation)
     with writes.plan_write(plan_id=plan.pk, data_changed=True):
         # Ids chosen here let a child name its parent without reading the parent back.
         node_ids = {node.ref: uuid.uuid4() for node in nodes}

@@ -33,7 +33,7 @@ def forwards(apps, schema_editor):
     )
     for user in User.objects.order_by("date_joined", "pk").iterator():
         if user.pk not in personal:
-            name = f"{user.name or user.email.split('@')[0]}'s plans"
+            name = f"{user.name or user.email.split('@')[0]} (personal)"
             organisation = Organisation.objects.create(
                 name=name, slug=_slug(name, taken), personal_for_id=user.pk
             )

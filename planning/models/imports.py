@@ -43,6 +43,14 @@ class PlanImport(Leased):
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="plan_imports"
     )
+    # Where the plan goes (null: the owner's personal organisation).
+    organisation = models.ForeignKey(
+        "organisations.Organisation",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="+",
+    )
     idempotency_key = models.CharField(max_length=64)
     file_format = models.CharField(max_length=10, choices=PlanImportFormat.choices)
     filename = models.CharField(max_length=255)

@@ -17,6 +17,7 @@ from django.http import FileResponse, Http404, HttpRequest, HttpResponse, JsonRe
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
+from organisations.current import current_membership
 from planning.access import request_user
 from planning.forms import PlanImportForm
 from planning.importers.jobs import ImportsQueueFull, plan_import_state, plan_import_submit
@@ -31,6 +32,7 @@ from planning.models import (
     PlanImportStatus,
 )
 from planning.pages import plan_list_render
+from planning.services import NOT_A_PLANNER
 from planning.tasks import plan_import_enqueue, plan_imports_resume
 from planning.tree import DEPTH_MAX
 
@@ -53,8 +55,13 @@ def plan_import_upload(request: HttpRequest) -> HttpResponse:
         file_format, filename = PlanImportFormat.CSV_PAIR, data["nodes_csv"].name
         content, actions_content = data["nodes_csv"].read(), data["actions_csv"].read()
     try:
+        current = current_membership(request)
+        if current is None or not current.can_edit:
+            form.add_error(None, NOT_A_PLANNER)
+            return plan_list_render(request, import_form=form, status=403)
         upload_import, created = plan_import_submit(
             owner=request_user(request),
+            organisation=current.organisation,
             idempotency_key=data["idempotency_key"] or uuid.uuid4().hex,
             file_format=file_format,
             filename=filename,

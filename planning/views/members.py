@@ -4,17 +4,15 @@ admins) add, change and remove."""
 
 from __future__ import annotations
 
-import math
-
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
-from api.throttling import UserThrottle
+from organisations.limits import invite_wait_minutes, too_many_invitations
 from planning import selectors, services
-from planning.access import plan_member_required
+from planning.access import plan_member_required, request_user
 from planning.access_rules import PlanAccess
 from planning.form_parts import form_submit
 from planning.forms import MemberAddForm, MemberRoleForm
@@ -45,34 +43,33 @@ def _render_members(
     )
 
 
-class MemberAddThrottle(UserThrottle):
-    """The add form answers whether an email has an account; per owner, it answers only so
-    often (MAINTPLAN_THROTTLE_RATES["member_add"]), whatever the plan."""
-
-    scope = "member_add"
-
-
 @plan_member_required(owner=True)
 @require_http_methods(["GET", "POST"])
 def members(request: HttpRequest, access: PlanAccess) -> HttpResponse:
+    """The invite form answers the same whatever the email (organisations.invitations)."""
     if request.method != "POST":
         return _render_members(request, access)
     form = MemberAddForm(request.POST, prefix="add")
-    throttle = MemberAddThrottle()
-    if not throttle.allow_request(request, None):  # type: ignore[arg-type]
-        minutes = max(1, math.ceil((throttle.wait() or 60) / 60))
-        form.is_valid()  # bound, so the page shows what was typed
-        message = f"Too many members added or looked up. Try again in {minutes} minutes."
-        form.add_error(None, message)
+    if not form.is_valid():
+        return _render_members(request, access, add_form=form)
+    if (minutes := invite_wait_minutes(request)) is not None:
+        form.add_error(None, too_many_invitations(minutes))
         response = _render_members(request, access, add_form=form)
         response.status_code = 429
         response["Retry-After"] = str(minutes * 60)
         return response
-    added = form_submit(form, lambda data: services.membership_add(plan=access.plan, **data))
-    if added:
-        messages.success(request, f"{added.user.email} added as {added.get_role_display()}.")
-        return redirect("planning:members", number=access.plan.number)
-    return _render_members(request, access, add_form=form)
+    invitation = services.guest_invite(
+        plan=access.plan,
+        email=form.cleaned_data["email"],
+        role=form.cleaned_data["role"],
+        invited_by=request_user(request),
+    )
+    messages.success(
+        request,
+        f"Invitation sent to {invitation.email} as {invitation.grant_role} of this plan. The "
+        "link works once, for 7 days.",
+    )
+    return redirect("planning:members", number=access.plan.number)
 
 
 @plan_member_required(owner=True)

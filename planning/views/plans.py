@@ -10,6 +10,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.views.decorators.http import require_http_methods, require_POST
 
+from organisations.current import current_membership
 from planning import services
 from planning.access import plan_member_required, request_user
 from planning.access_rules import PlanAccess
@@ -24,7 +25,15 @@ def plan_list(request: HttpRequest) -> HttpResponse:
     if request.method != "POST":
         return plan_list_render(request)
     form = PlanCreateForm(request.POST, prefix="create")
-    plan = form_submit(form, lambda data: services.plan_create(owner=request_user(request), **data))
+    current = current_membership(request)
+    plan = form_submit(
+        form,
+        lambda data: services.plan_create(
+            owner=request_user(request),
+            organisation=current.organisation if current is not None else None,
+            **data,
+        ),
+    )
     if plan:
         messages.success(request, f"Plan #{plan.number} “{plan.name}” created.")
         return redirect("planning:plan_detail", number=plan.number)

@@ -186,7 +186,7 @@ def test_another_users_key_is_not_found(logged_in: Client, other_user: Any) -> N
 
 def test_screen_says_when_api_access_is_not_enabled(logged_in: Client) -> None:
     html = logged_in.get(LIST_URL).content.decode()
-    assert "API access is not enabled for your account" in html
+    assert "API access is not enabled for any organisation whose plans you can see" in html
 
 
 def test_screen_has_no_notice_when_api_access_is_enabled(logged_in: Client, user: Any) -> None:
@@ -201,12 +201,12 @@ def test_screen_has_no_notice_when_the_policy_is_off(logged_in: Client, settings
 
 def test_created_page_repeats_the_access_notice(logged_in: Client) -> None:
     html = logged_in.post(CREATE_URL, {"name": "x"}, follow=True).content.decode()
-    assert "API access is not enabled for your account" in html
+    assert "API access is not enabled for any organisation whose plans you can see" in html
 
 
 def test_create_page_says_when_api_access_is_not_enabled(logged_in: Client) -> None:
     html = logged_in.get(CREATE_URL).content.decode()
-    assert "API access is not enabled for your account" in html
+    assert "API access is not enabled for any organisation whose plans you can see" in html
 
 
 def test_list_links_to_the_api_docs_and_the_guide(logged_in: Client) -> None:

@@ -17,7 +17,7 @@ def test_every_new_account_gets_its_personal_organisation_as_owner() -> None:
     user = UserFactory.create(name="Ada Lovelace")
 
     organisation = Organisation.objects.get(personal_for=user)
-    assert organisation.name == "Ada Lovelace's plans"
+    assert organisation.name == "Ada Lovelace (personal)"
     assert organisation.memberships.get().role == OrganisationRole.OWNER
 
 
@@ -84,3 +84,69 @@ def test_a_member_sees_the_members_with_their_roles(client: Client) -> None:
 
     assert "owner@example.com" in page and "viewer@example.com" in page
     assert "Co-op" in page
+
+
+def test_the_last_owner_cannot_leave_on_the_page(client: Client) -> None:
+    owner = UserFactory.create()
+    organisation = organisation_create(name="Co-op", owner=owner)
+    mine = OrganisationMembership.objects.get(organisation=organisation, user=owner)
+    client.force_login(owner)
+
+    response = client.post(f"/organisations/{organisation.slug}/members/{mine.pk}/remove/")
+
+    assert response.status_code == 400
+    assert "always keeps at least one owner" in response.content.decode()
+    assert OrganisationMembership.objects.filter(pk=mine.pk).exists()
+
+
+def test_a_removed_member_loses_the_organisations_plans_on_the_next_request(
+    client: Client,
+) -> None:
+    from planning.services import plan_create
+
+    owner = UserFactory.create()
+    organisation = organisation_create(name="Co-op", owner=owner)
+    planner = UserFactory.create()
+    membership = member_add(organisation=organisation, user=planner, role="planner")
+    plan = plan_create(owner=owner, name="Harbour 1", organisation=organisation)
+    client.force_login(planner)
+    assert client.get(f"/plans/{plan.number}/").status_code == 200
+    client.force_login(owner)
+
+    client.post(f"/organisations/{organisation.slug}/members/{membership.pk}/remove/")
+    client.force_login(planner)
+
+    assert client.get(f"/plans/{plan.number}/").status_code == 404
+
+
+def test_an_admin_cannot_remove_or_demote_an_owner(client: Client) -> None:
+    owner = UserFactory.create()
+    organisation = organisation_create(name="Co-op", owner=owner)
+    admin = UserFactory.create()
+    member_add(organisation=organisation, user=admin, role="admin")
+    owners = OrganisationMembership.objects.get(organisation=organisation, user=owner)
+    client.force_login(admin)
+
+    removed = client.post(f"/organisations/{organisation.slug}/members/{owners.pk}/remove/")
+    demoted = client.post(
+        f"/organisations/{organisation.slug}/members/{owners.pk}/role/",
+        {f"m{owners.pk}-role": "viewer"},
+    )
+
+    assert (removed.status_code, demoted.status_code) == (403, 403)
+    owners.refresh_from_db()
+    assert owners.role == "owner"
+
+
+def test_an_organisation_is_created_from_the_list_and_its_creator_owns_it(
+    client: Client,
+) -> None:
+    person = UserFactory.create()
+    client.force_login(person)
+
+    response = client.post("/organisations/", {"create-name": "North Homes"})
+
+    assert response.status_code == 302
+    organisation = Organisation.objects.get(name="North Homes")
+    assert response["Location"] == f"/organisations/{organisation.slug}/"
+    assert organisation.memberships.get().user == person

@@ -14,7 +14,7 @@ from planning.management.commands.generate_plan import synthetic_plan_document
 from planning.management.commands.import_plan import Command as ImportPlanCommand
 from planning.models import NodeKind, Plan, PlanRole
 from planning.selectors import plan_access_get
-from tests.factories import CodeFactory
+from tests.factories import CodeFactory, UserFactory
 from tests.planning.conftest import db_counts
 
 pytestmark = pytest.mark.django_db
@@ -238,3 +238,41 @@ def test_generate_plan_beyond_the_limits_exits_with_the_limit_and_writes_nothing
 def test_generate_plan_refuses_an_unknown_owner() -> None:
     with pytest.raises(CommandError, match="No account"):
         _run("generate_plan", "--nodes", "5", "--actions", "5", "--owner", "nobody@x.org")
+
+
+def test_import_and_generate_go_into_the_organisation_named_by_org(
+    user: Any, tmp_path: Any
+) -> None:
+    from organisations.services import member_add, organisation_create
+
+    co_op = organisation_create(name="Harbour Co-op", owner=UserFactory.create())
+    member_add(organisation=co_op, user=user, role="planner")
+    viewer = UserFactory.create()
+    member_add(organisation=co_op, user=viewer, role="viewer")
+
+    stdout, _ = _run(
+        "generate_plan",
+        "--nodes",
+        "5",
+        "--actions",
+        "3",
+        "--owner",
+        user.email,
+        "--org",
+        co_op.slug,
+    )
+
+    plan = Plan.objects.get(number=int(stdout.splitlines()[-1]))
+    assert plan.organisation == co_op
+    with pytest.raises(CommandError, match="cannot add plans to harbour-co-op"):
+        _run(
+            "generate_plan",
+            "--nodes",
+            "5",
+            "--actions",
+            "3",
+            "--owner",
+            viewer.email,
+            "--org",
+            co_op.slug,
+        )

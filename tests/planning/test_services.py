@@ -1,18 +1,20 @@
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 from typing import Any
 
 import pytest
 from django.core.exceptions import ValidationError
 
+from organisations.invitations import InvitationInvalid, invitation_accept, invitation_create
 from planning.models import Action, ActionStatus, Plan, PlanMembership, PlanRole, StructureNode
 from planning.services import (
     action_cancel,
     action_create,
     action_mark_done,
     action_update,
-    membership_add,
+    guest_invite,
     membership_remove,
     membership_role_set,
     node_code_assign,
@@ -22,6 +24,7 @@ from planning.services import (
     node_details_update,
     node_move,
     node_rename,
+    plan_delete,
 )
 from tests.factories import (
     ActionFactory,
@@ -335,29 +338,61 @@ def test_action_is_cancelled_and_marked_done() -> None:
 # --- memberships ----------------------------------------------------------------------------
 
 
-def test_member_is_added_by_email_case_insensitively() -> None:
+def test_a_guest_invitation_accepted_by_its_address_makes_the_grant(
+    mailoutbox: Any, django_capture_on_commit_callbacks: Any
+) -> None:
     plan = PlanFactory.create()
     person = UserFactory.create(email="planner@example.com")
 
-    membership = membership_add(plan=plan, email="Planner@Example.com", role="editor")
+    with django_capture_on_commit_callbacks(execute=True):
+        guest_invite(
+            plan=plan, email="Planner@Example.com", role="editor", invited_by=UserFactory.create()
+        )
+    token = re.search(r"/invitations/([\w-]+)/", mailoutbox[0].body)
+    assert token is not None
+    invitation_accept(token=token.group(1), user=person)
 
-    assert (membership.user, membership.role) == (person, "editor")
+    grant = PlanMembership.objects.get(plan=plan, user=person)
+    assert grant.role == "editor"
 
 
-def test_unknown_email_gives_a_clear_error() -> None:
-    with pytest.raises(ValidationError) as raised:
-        membership_add(plan=PlanFactory.create(), email="nobody@example.com", role="viewer")
+def test_a_guest_invitation_keeps_the_higher_of_two_grants() -> None:
+    grant = PlanMembershipFactory.create(role=PlanRole.EDITOR)
 
-    assert "No account uses this email" in raised.value.message_dict["email"][0]
+    _invitation, token = invitation_create(
+        organisation=grant.plan.organisation,
+        email=grant.user.email,
+        invited_by=None,
+        plan_id=grant.plan.pk,
+        grant_role="viewer",
+    )
+    invitation_accept(token=token, user=grant.user)
+
+    grant.refresh_from_db()
+    assert grant.role == "editor"
 
 
-def test_adding_a_member_twice_is_refused() -> None:
-    membership = PlanMembershipFactory.create(role=PlanRole.VIEWER)
+def test_a_guest_invitation_to_a_deleted_plan_does_not_work() -> None:
+    plan = PlanFactory.create()
+    person = UserFactory.create()
+    _invitation, token = invitation_create(
+        organisation=plan.organisation,
+        email=person.email,
+        invited_by=None,
+        plan_id=plan.pk,
+        grant_role="viewer",
+    )
+    plan_delete(plan=plan)
 
-    with pytest.raises(ValidationError) as raised:
-        membership_add(plan=membership.plan, email=membership.user.email, role="editor")
+    with pytest.raises(InvitationInvalid):
+        invitation_accept(token=token, user=person)
 
-    assert "already has a grant" in raised.value.message_dict["email"][0]
+
+def test_a_guest_is_invited_as_editor_or_viewer_only() -> None:
+    with pytest.raises(ValidationError):
+        guest_invite(
+            plan=PlanFactory.create(), email="x@example.com", role="owner", invited_by=None
+        )
 
 
 def test_the_only_owner_grant_can_be_demoted_and_removed_the_organisation_keeps_the_plan() -> None:

@@ -27,7 +27,6 @@ from tests.factories import (
     PlanFactory,
     PlanMembershipFactory,
     StructureNodeFactory,
-    UserFactory,
 )
 
 pytestmark = pytest.mark.django_db
@@ -223,12 +222,11 @@ def test_a_refused_change_sends_nothing(plan: Plan, signals: list[dict[str, Any]
 def test_a_membership_change_takes_the_lock_but_changes_no_version(
     plan: Plan, signals: list[dict[str, Any]], django_capture_on_commit_callbacks: Any
 ) -> None:
-    PlanMembershipFactory.create(plan=plan, role=PlanRole.OWNER)
-    newcomer = UserFactory.create()
+    grant = PlanMembershipFactory.create(plan=plan, role=PlanRole.VIEWER)
     before = version(plan)
 
     with django_capture_on_commit_callbacks() as callbacks:
-        services.membership_add(plan=plan, email=newcomer.email, role=PlanRole.EDITOR)
+        services.membership_role_set(membership=grant, role=PlanRole.EDITOR)
 
     assert version(plan) == before
     assert signals == []

@@ -46,10 +46,11 @@ def test_add_webhook_limited_to_plans(user: Any) -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["nobody@example.com", "https://93.184.215.14/"], "No user with the email"),
+        (["nobody@example.com", "https://93.184.215.14/"], "No account has the email address"),
         (["{email}", "http://93.184.215.14/"], "must start with https://"),
         (["{email}", "https://127.0.0.1/"], "loopback"),
-        (["{email}", "https://93.184.215.14/", "--plan", "{other}"], "is not a member of plan"),
+        (["{email}", "https://93.184.215.14/", "--plan", "{other}"], "cannot see plan"),
+        (["--org", "no-such-organisation", "https://93.184.215.14/"], "No organisation has"),
     ],
 )
 def test_add_webhook_refuses_with_a_clear_error(user: Any, args: list[str], message: str) -> None:
@@ -58,3 +59,26 @@ def test_add_webhook_refuses_with_a_clear_error(user: Any, args: list[str], mess
     with pytest.raises(CommandError, match=message):
         _add_webhook(*filled)
     assert not WebhookEndpoint.objects.exists()
+
+
+def test_add_webhook_for_an_organisation_takes_its_plans_only(user: Any) -> None:
+    from organisations.services import organisation_create
+    from planning.services import plan_create
+
+    co_op = organisation_create(name="Harbour Co-op", owner=user)
+    mine = plan_create(owner=user, name="Harbour 1", organisation=co_op)
+    personal = plan_create(owner=user, name="Mine")
+
+    printed = _add_webhook(
+        "--org", co_op.slug, "https://93.184.215.14/", "--plan", str(mine.number)
+    )
+    with pytest.raises(CommandError, match="cannot see plan"):
+        _add_webhook("--org", co_op.slug, "https://93.184.215.14/", "--plan", str(personal.number))
+
+    endpoint = WebhookEndpoint.objects.get()
+    assert printed.startswith("whsec_")
+    assert (endpoint.organisation, endpoint.owner, list(endpoint.plans.all())) == (
+        co_op,
+        None,
+        [mine],
+    )

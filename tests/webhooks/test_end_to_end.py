@@ -21,7 +21,7 @@ from planning.services import node_code_assign, node_rename
 from planning.suggestions.selectors import suggestions_open
 from planning.suggestions.services import suggestions_dismiss
 from planning.suggestions.sync import suggestion_sync
-from tests.factories import UserFactory
+from tests.factories import PlanFactory, UserFactory
 from tests.webhooks.conftest import Receiver, run_retries_now, run_worker
 from webhooks.models import DeliveryStatus, WebhookAttempt, WebhookDelivery, WebhookEvent
 from webhooks.services import endpoint_create
@@ -220,3 +220,31 @@ def test_the_guard_refuses_a_loopback_receiver_at_delivery_once_private_targets_
     attempt = WebhookAttempt.objects.latest("attempted_at")
     assert attempt.status_code is None
     assert attempt.error == "The URL must start with https://."
+
+
+def test_an_organisations_endpoint_gets_its_plans_events_and_survives_its_creator(
+    synced_plan: Plan, receiver: Receiver, owner: User
+) -> None:
+    from webhooks.models import WebhookEndpoint
+    from webhooks.selectors import endpoint_covers_plan
+    from webhooks.services import endpoint_create
+
+    admin = UserFactory.create()
+    co_op = organisation_create(name="Co-op", owner=owner)
+    admin_membership = member_add(organisation=co_op, user=admin, role="admin")
+    Plan.objects.filter(pk=synced_plan.pk).update(organisation=co_op)
+    elsewhere = PlanFactory.create()
+    endpoint, _secret = endpoint_create(user=admin, organisation=co_op, url=receiver.url)
+    WebhookEndpoint.objects.exclude(pk=endpoint.pk).delete()  # the fixture's personal one
+
+    member_remove(membership=admin_membership)
+    admin.delete()
+    radiators = StructureNode.objects.get(plan=synced_plan, name="Radiators")
+    receiver.received.clear()
+    node_code_assign(node=radiators, code=Code.objects.get(code="423.1"))
+    suggestion_sync(plan=synced_plan)
+    run_worker()
+
+    assert receiver.events()
+    assert {event["data"]["plan_number"] for event in receiver.events()} == {synced_plan.number}
+    assert not endpoint_covers_plan(endpoint=endpoint, plan_id=elsewhere.pk)

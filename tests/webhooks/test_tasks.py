@@ -140,6 +140,7 @@ def test_3_days_of_failures_disable_the_endpoint_email_the_owner_and_show_a_bann
     endpoint.refresh_from_db()
     assert endpoint.disabled_reason == DisabledReason.FAILING
     (email,) = mail.outbox
+    assert endpoint.owner is not None
     assert email.to == [endpoint.owner.email]
     assert endpoint.url in email.body
     # The link to the endpoint's page is whole, from SITE_URL (config.mail.site_link).

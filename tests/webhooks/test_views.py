@@ -256,3 +256,30 @@ def test_another_accounts_pending_test_events_do_not_limit_this_one(
 
     assert "No test event was sent" in refused and "is queued" in page
     assert WebhookDelivery.objects.filter(endpoint=endpoint).count() == 1
+
+
+def test_an_admin_adds_an_organisation_endpoint_and_manages_it_at_its_address(
+    client: Client,
+) -> None:
+    from organisations.services import member_add, organisation_create
+
+    owner, admin, planner = UserFactory.create(), UserFactory.create(), UserFactory.create()
+    co_op = organisation_create(name="Harbour Co-op", owner=owner)
+    member_add(organisation=co_op, user=admin, role="admin")
+    member_add(organisation=co_op, user=planner, role="planner")
+    pages = f"/organisations/{co_op.slug}/integrations/webhooks/"
+    client.force_login(admin)
+
+    added = client.post(f"{pages}new/", {"url": PUBLIC_URL, "plan_scope": "all"})
+    endpoint = WebhookEndpoint.objects.get()
+    shown = client.get(added["Location"]).content.decode()
+    listed = client.get(pages).content.decode()
+    client.force_login(owner)  # another manager sees and manages it too
+    detail = client.get(f"{BASE}{endpoint.pk}/")
+    client.force_login(planner)
+
+    assert (endpoint.organisation, endpoint.owner, endpoint.created_by) == (co_op, None, admin)
+    assert SECRET.search(shown) is not None and PUBLIC_URL in listed
+    assert detail.status_code == 200 and "Webhooks of Harbour Co-op" in detail.content.decode()
+    assert client.get(pages).status_code == 403
+    assert client.get(f"{BASE}{endpoint.pk}/").status_code == 404

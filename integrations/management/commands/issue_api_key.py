@@ -8,19 +8,34 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import timezone
 
 from accounts.management import command_user, plain_text, positive_int
-from integrations.selectors import api_access_granted
+from integrations.holders import KeyHolder
+from integrations.selectors import api_access_granted, api_key_access_granted
 from integrations.services import api_key_create
-from planning.selectors import plans_visible
+from organisations.management import command_organisation
 
 
 class Command(BaseCommand):
     help = (
-        "Creates an API key for an account and prints the raw key alone on stdout (it is not "
+        "Creates an API key for an account (or, with --org, a service account of an "
+        "organisation) and prints the raw key alone on stdout (it is not "
         "stored anywhere and cannot be shown again)."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("email", type=plain_text, help="Email address of the key's owner.")
+        parser.add_argument(
+            "email",
+            type=plain_text,
+            nargs="?",
+            default=None,
+            help="Email address of the key's owner (not with --org).",
+        )
+        parser.add_argument(
+            "--org",
+            type=plain_text,
+            default=None,
+            metavar="SLUG",
+            help="Make a service account of this organisation instead of a person's key.",
+        )
         parser.add_argument("--name", type=plain_text, required=True, help="Name of the key.")
         parser.add_argument(
             "--expires-days",
@@ -44,30 +59,42 @@ class Command(BaseCommand):
     def handle(
         self,
         *args: Any,
-        email: str,
+        email: str | None,
+        org: str | None,
         name: str,
         expires_days: int | None,
         plan_numbers: list[int] | None,
         **options: Any,
     ) -> None:
-        user = command_user(email)
+        if (email is None) == (org is None):
+            raise CommandError("Give either an account's email or --org SLUG.")
+        user = command_user(email) if email is not None else None
+        organisation = command_organisation(org) if org is not None else None
+        holder = KeyHolder(user=user, organisation=organisation)
         plans = None
         if plan_numbers is not None:
-            plans = list(plans_visible(user=user).filter(number__in=plan_numbers))
+            plans = list(holder.plans().filter(number__in=plan_numbers))
             missing = sorted(set(plan_numbers) - {plan.number for plan in plans})
             if missing:
                 shown = ", ".join(f"#{number}" for number in missing)
-                raise CommandError(f"{user.email} is not a member of plan(s) {shown}.")
+                if user is not None:
+                    raise CommandError(f"{user.email} is not a member of plan(s) {shown}.")
+                raise CommandError(f"Plan(s) {shown} are not plans of the organisation {org}.")
         if not name.strip():
             raise CommandError("--name must not be empty.")
         expires_at = timezone.now() + timedelta(days=expires_days) if expires_days else None
         try:
             _api_key, raw_key = api_key_create(
-                user=user, name=name, expires_at=expires_at, plans=plans
+                user=user, organisation=organisation, name=name, expires_at=expires_at, plans=plans
             )
         except ValidationError as error:
             raise CommandError(" ".join(error.messages)) from None
-        if not api_access_granted(user=user):
+        if organisation is not None and not api_key_access_granted(api_key=_api_key):
+            self.stderr.write(
+                f"Note: API access is not enabled for {organisation.slug}; the key is refused "
+                f"until it is (manage.py grant_api_access --org {organisation.slug})."
+            )
+        if user is not None and not api_access_granted(user=user):
             self.stderr.write(
                 f"Note: API access is not enabled for {user.email}; the key is refused until "
                 f"it is (manage.py grant_api_access {user.email})."

@@ -9,6 +9,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import timezone
 
 from accounts.management import command_user, non_negative_int, plain_text, positive_int
+from organisations.management import command_plan_organisation
 from planning.importers import ImportRejected, plan_import_document
 from planning.importers.terminal import TerminalProgress
 from planning.importers.write import statistics_refresh
@@ -110,6 +111,14 @@ class Command(BaseCommand):
         parser.add_argument("--owner", type=plain_text, required=True, metavar="EMAIL")
         parser.add_argument("--name", type=plain_text)
         parser.add_argument("--seed", type=int, default=1)
+        parser.add_argument(
+            "--org",
+            type=plain_text,
+            default=None,
+            metavar="SLUG",
+            help="The organisation the plan goes into (default: the owner's personal one); "
+            "the owner must be one of its owners, admins or planners.",
+        )
 
     def handle(
         self,
@@ -117,6 +126,7 @@ class Command(BaseCommand):
         nodes: int,
         actions: int,
         owner: str,
+        org: str | None,
         name: str | None,
         seed: int,
         **options: Any,
@@ -129,6 +139,7 @@ class Command(BaseCommand):
                 + " The limits are the PLAN_MAX_NODES and PLAN_MAX_ACTIONS settings."
             ) from None
         user = command_user(owner)
+        organisation = command_plan_organisation(slug=org, user=user)
         started = time.perf_counter()
         document = synthetic_plan_document(
             nodes=nodes,
@@ -141,6 +152,7 @@ class Command(BaseCommand):
         try:
             plan = plan_import_document(
                 owner=user,
+                organisation=organisation,
                 document=document,
                 name=name,
                 source="generated",

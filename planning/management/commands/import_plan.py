@@ -6,6 +6,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from accounts.management import command_user, plain_text
+from organisations.management import command_plan_organisation
 from planning.importers import ImportRejected, plan_import, plan_import_csv
 from planning.importers.terminal import TerminalProgress
 from planning.importers.write import statistics_refresh
@@ -38,6 +39,14 @@ class Command(BaseCommand):
             type=plain_text,
             help="The plan's name (default: the JSON file's; required for CSV).",
         )
+        parser.add_argument(
+            "--org",
+            type=plain_text,
+            default=None,
+            metavar="SLUG",
+            help="The organisation the plan goes into (default: the owner's personal one); "
+            "the owner must be one of its owners, admins or planners.",
+        )
 
     def handle(
         self,
@@ -45,10 +54,12 @@ class Command(BaseCommand):
         file: str,
         actions_csv: str | None,
         owner: str,
+        org: str | None,
         name: str | None,
         **options: Any,
     ) -> None:
         user = command_user(owner)
+        organisation = command_plan_organisation(slug=org, user=user)
         is_csv = actions_csv is not None or file.lower().endswith(".csv")
         progress = TerminalProgress(self.stderr._out)
         try:
@@ -59,6 +70,7 @@ class Command(BaseCommand):
                     raise CommandError("A CSV import needs the plan's name: --name NAME.")
                 plan = plan_import_csv(
                     owner=user,
+                    organisation=organisation,
                     nodes_csv=_file_read(file),
                     actions_csv=_file_read(actions_csv),
                     name=name,
@@ -67,6 +79,7 @@ class Command(BaseCommand):
             else:
                 plan = plan_import(
                     owner=user,
+                    organisation=organisation,
                     content=_file_read(file),
                     filename=Path(file).name,
                     name=name,
