@@ -8,9 +8,13 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
+from integrations.models import ApiAccessRequest
+from organisations.invitations import invitation_create
+from organisations.services import member_add
 from planning.models import PlanImport, PlanImportFormat, PlanImportStatus
 from planning.suggestions.sync import suggestion_sync
 from tests.conftest import TEST_PASSWORD, browser_login
+from tests.factories import UserFactory
 from tests.planning.test_views import World, world  # noqa: F401 - the fixture
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -26,8 +30,32 @@ def _pages(w: World) -> list[str]:
         status=PlanImportStatus.REJECTED,
         problems=['node 2 (ref "B1"): parent_ref: no node with ref "S9"'],
     )
+    # The owner also runs the plan's organisation, with a pending invitation and a request for
+    # API access on its pages (and two organisations, so the top bar shows the switcher).
+    organisation = w.plan.organisation
+    member_add(organisation=organisation, user=w.owner.user, role="owner")
+    requester = UserFactory.create()
+    member_add(organisation=organisation, user=requester, role="planner")
+    invitation_create(
+        organisation=organisation,
+        email="new@example.com",
+        role="viewer",
+        invited_by=None,
+        send=False,
+    )
+    ApiAccessRequest.objects.create(organisation=organisation, requested_by=requester)
+    slug = organisation.slug
     return [
         reverse("planning:plan_list"),
+        reverse("planning:plan_list") + f"?org={slug}",
+        reverse("organisations:list"),
+        reverse("organisations:members", args=[slug]),
+        reverse("organisations:invitations", args=[slug]),
+        reverse("integrations:organisation_api_access", args=[slug]),
+        reverse("integrations:organisation_api_keys", args=[slug]),
+        reverse("integrations:organisation_api_key_create", args=[slug]),
+        reverse("webhooks:organisation_endpoints", args=[slug]),
+        reverse("webhooks:organisation_endpoint_create", args=[slug]),
         reverse("planning:plan_detail", args=[n]),
         reverse("planning:plan_actions", args=[n]),
         reverse("planning:plan_settings", args=[n]),
