@@ -122,6 +122,12 @@ def validated(instance: models.Model, *, exclude: list[str] | None = None) -> mo
     return instance
 
 
+def plan_size_message(*, field: str, limit: int, count: int | None = None) -> str:
+    """What the plan limits say (`count` None: a file whose rows were not all counted)."""
+    has = f"would have {count:,}" if count is not None else "has more"
+    return f"A plan can hold at most {limit:,} {field}; this one {has}."
+
+
 def plan_size_check(*, nodes: int = 0, actions: int = 0) -> None:
     """Raises ValidationError (``{"nodes"|"actions": [message]}``) when a plan of this many
     nodes and actions would be over ``PLAN_MAX_NODES`` or ``PLAN_MAX_ACTIONS``
@@ -133,9 +139,7 @@ def plan_size_check(*, nodes: int = 0, actions: int = 0) -> None:
         ("actions", actions, settings.PLAN_MAX_ACTIONS),
     ):
         if count > limit:
-            errors[field] = [
-                f"A plan can hold at most {limit:,} {field}; this one would have {count:,}."
-            ]
+            errors[field] = [plan_size_message(field=field, limit=limit, count=count)]
     if errors:
         raise ValidationError(errors)
 

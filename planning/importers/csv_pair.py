@@ -8,6 +8,8 @@ import difflib
 import io
 from decimal import Decimal, InvalidOperation
 
+from django.conf import settings
+
 from accounts.models import User
 from organisations.models import Organisation
 from planning.importers.plan_document import (
@@ -25,6 +27,7 @@ from planning.importers.problems import ImportRejected
 from planning.importers.progress import ImportObserver
 from planning.importers.records import ProblemCollector
 from planning.models import Plan
+from planning.services import plan_size_message
 
 NODES_FILENAME = "nodes.csv"
 ACTIONS_FILENAME = "actions.csv"
@@ -55,9 +58,13 @@ def _csv_records(
     required: tuple[str, ...],
     section: int,
     problems: ProblemCollector,
+    max_rows: int,
+    what: str,
 ) -> list[Record] | None:
     """The data rows of one CSV file as records labelled with their line numbers; problems of
-    the file or its header are added to `problems`, and then there are no rows (None)."""
+    the file or its header are added to `problems`, and then there are no rows (None). Reading
+    stops after `max_rows` rows (the plan limit for `what`), so a file of millions of short
+    lines is refused without keeping them (docs/design.md "Imports" > "Bounds")."""
     try:
         text = file_text(content, filename)
     except ImportRejected as rejected:
@@ -112,6 +119,9 @@ def _csv_records(
         row = f"{filename} line {reader.line_num}"
         if not any(cell.strip() for cell in cells):
             continue  # spreadsheets leave blank lines at the end
+        if len(records) >= max_rows:
+            problems.add((section, -1), what, "", plan_size_message(field=what, limit=max_rows))
+            return None
         if len(cells) > len(header) and any(cell.strip() for cell in cells[len(header) :]):
             problems.add(
                 (section, len(records)),
@@ -123,6 +133,34 @@ def _csv_records(
         cells_by_column = zip(header, cells, strict=False)
         records.append((row, {col: _cell_value(col, text) for col, text in cells_by_column}))
     return records
+
+
+def plan_csv_read(
+    *, nodes_csv: bytes, actions_csv: bytes
+) -> tuple[list[Record] | None, list[Record] | None, ProblemCollector]:
+    """The records of the two files and the problems found reading them (not yet checked)."""
+    problems = ProblemCollector()
+    node_records = _csv_records(
+        content=nodes_csv,
+        filename=NODES_FILENAME,
+        columns=NODE_FIELDS,
+        required=NODE_REQUIRED,
+        section=1,
+        problems=problems,
+        max_rows=settings.PLAN_MAX_NODES,
+        what="nodes",
+    )
+    action_records = _csv_records(
+        content=actions_csv,
+        filename=ACTIONS_FILENAME,
+        columns=ACTION_FIELDS,
+        required=ACTION_REQUIRED,
+        section=2,
+        problems=problems,
+        max_rows=settings.PLAN_MAX_ACTIONS,
+        what="actions",
+    )
+    return node_records, action_records, problems
 
 
 def plan_import_csv(
@@ -139,23 +177,9 @@ def plan_import_csv(
     Raises ImportRejected with every problem of both files, and then writes nothing. CSV has
     no place for the plan's name, so `name` is required (a blank one is a problem).
     """
-    problems = ProblemCollector()
     name = (name or "").strip()  # a form may hand over None for an empty field
-    node_records = _csv_records(
-        content=nodes_csv,
-        filename=NODES_FILENAME,
-        columns=NODE_FIELDS,
-        required=NODE_REQUIRED,
-        section=1,
-        problems=problems,
-    )
-    action_records = _csv_records(
-        content=actions_csv,
-        filename=ACTIONS_FILENAME,
-        columns=ACTION_FIELDS,
-        required=ACTION_REQUIRED,
-        section=2,
-        problems=problems,
+    node_records, action_records, problems = plan_csv_read(
+        nodes_csv=nodes_csv, actions_csv=actions_csv
     )
     return plan_records_import(
         owner=owner,

@@ -24,6 +24,7 @@ from django.core.exceptions import ValidationError
 
 from accounts.models import User
 from organisations.models import Organisation
+from planning.importers.bounds import document_bounds_check
 from planning.importers.problems import ImportProblem, ImportRejected
 from planning.importers.progress import PROGRESS_STEP, ImportObserver
 from planning.importers.records import ProblemCollector, RecordReader, describe
@@ -386,6 +387,21 @@ def file_text(content: bytes, filename: str) -> str:
         ) from None
 
 
+def document_parse(content: bytes, filename: str) -> object:
+    """The JSON document of an uploaded file, or ImportRejected: too large, not UTF-8, beyond
+    what a plan within the limits can hold (planning.importers.bounds, before it is parsed
+    whole), or not valid JSON."""
+    text = file_text(content, filename)
+    document_bounds_check(content, filename)
+    try:
+        return json.loads(text, parse_float=Decimal, parse_constant=_reject_constant)
+    except ValueError as error:  # json.JSONDecodeError is a ValueError
+        raise ImportRejected([ImportProblem(filename, "", f"not valid JSON: {error}")]) from None
+    except RecursionError:
+        problem = ImportProblem(filename, "", "not valid JSON: nested too deeply")
+        raise ImportRejected([problem]) from None
+
+
 def plan_import(
     *,
     owner: User,
@@ -400,18 +416,10 @@ def plan_import(
     The plan's name is the file's `name` unless `name` is given. Raises ImportRejected with
     every problem found, and then writes nothing.
     """
-    text = file_text(content, filename)
-    try:
-        document = json.loads(text, parse_float=Decimal, parse_constant=_reject_constant)
-    except ValueError as error:  # json.JSONDecodeError is a ValueError
-        raise ImportRejected([ImportProblem(filename, "", f"not valid JSON: {error}")]) from None
-    except RecursionError:
-        problem = ImportProblem(filename, "", "not valid JSON: nested too deeply")
-        raise ImportRejected([problem]) from None
     return plan_import_document(
         owner=owner,
         organisation=organisation,
-        document=document,
+        document=document_parse(content, filename),
         name=name,
         source=filename,
         observer=observer,

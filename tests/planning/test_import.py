@@ -386,7 +386,7 @@ def test_malformed_json_is_reported(user: Any) -> None:
 
 def test_json_nested_too_deeply_is_reported(user: Any) -> None:
     assert _messages(user, "[" * 100_000 + "]" * 100_000) == [
-        "plan.json: not valid JSON: nested too deeply"
+        "plan.json: nested more than 8 levels deep; a plan document needs 4"
     ]
 
 
@@ -466,7 +466,7 @@ def test_more_nodes_than_a_plan_holds_is_one_problem_and_writes_nothing(
 
     messages = _messages(user, document)
 
-    assert messages == ["nodes: A plan can hold at most 3 nodes; this one would have 4."]
+    assert messages == ["nodes: A plan can hold at most 3 nodes; this one has more."]
     assert db_counts() == before
 
 
@@ -479,7 +479,7 @@ def test_more_actions_than_a_plan_holds_is_one_problem_and_writes_nothing(
 
     messages = _messages(user, document)
 
-    assert messages == ["actions: A plan can hold at most 2 actions; this one would have 3."]
+    assert messages == ["actions: A plan can hold at most 2 actions; this one has more."]
     assert db_counts() == before
 
 

@@ -169,7 +169,7 @@ def test_more_nodes_than_a_plan_holds_is_one_problem_and_writes_nothing(
 
     messages = _messages(nodes, ACTIONS_HEADER, user)
 
-    assert messages == ["nodes: A plan can hold at most 2 nodes; this one would have 3."]
+    assert messages == ["nodes: A plan can hold at most 2 nodes; this one has more."]
     assert db_counts() == before
 
 
@@ -182,7 +182,7 @@ def test_more_actions_than_a_plan_holds_is_one_problem_and_writes_nothing(
 
     messages = _messages(NODES, ACTIONS_HEADER + rows, user)
 
-    assert messages == ["actions: A plan can hold at most 2 actions; this one would have 3."]
+    assert messages == ["actions: A plan can hold at most 2 actions; this one has more."]
     assert db_counts() == before
 
 

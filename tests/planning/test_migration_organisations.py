@@ -32,10 +32,11 @@ def _migrate(targets: list[tuple[str, str | None]]) -> Any:
     executor.loader.build_graph()
     executor.migrate(targets)
     executor.loader.build_graph()
-    return executor.loader.project_state([t for t in targets if t[1] is not None]).apps
+    reached = [(app, name) for app, name in targets if name is not None]
+    return executor.loader.project_state(reached).apps
 
 
-def _latest() -> list[tuple[str, str]]:
+def _latest() -> list[tuple[str, str | None]]:
     executor = MigrationExecutor(connection)
     return [node for node in executor.loader.graph.leaf_nodes() if node[0] in dict(BEFORE)]
 

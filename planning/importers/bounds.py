@@ -1,0 +1,92 @@
+"""Bounds a JSON plan document before it is parsed whole (docs/design.md "Imports" > "Bounds").
+
+`json.loads` of a hostile 32 MiB file builds what the file describes: 11 million empty objects
+took a worker to 2.3 GB before the size limit could refuse them. So the bytes are first walked
+once with ijson's C parser, which reports events without building the document (`basic_parse`:
+no per-event path strings, which would grow with the depth), and the walk stops at the first
+of:
+- nesting deeper than DEPTH_MAX_JSON (the format needs four levels: document, list, row, value);
+- more rows in `nodes` or `actions` than PLAN_MAX_NODES / PLAN_MAX_ACTIONS;
+- a row of more than ROW_VALUES_MAX values (a row has at most 15 fields);
+- more than OUTSIDE_VALUES_MAX values outside the two row lists (the plan's own fields are a
+  handful), so a big array or object anywhere else is refused at once.
+Malformed JSON is left for `json.loads`, which reports it with its position as before: the two
+parsers refuse the same texts (trailing commas, garbage; NaN, which `json.loads` refuses through
+`parse_constant` where it stands), so a text ijson stops on early is one `json.loads` stops on
+at the same place, before it has built much. Numbers stay exact (no float overflow to stop on).
+"""
+
+from __future__ import annotations
+
+import codecs
+import io
+
+import ijson
+from django.conf import settings
+
+from planning.importers.problems import ImportProblem, ImportRejected
+from planning.services import plan_size_message
+
+BOM = codecs.BOM_UTF8
+DEPTH_MAX_JSON = 8
+ROW_VALUES_MAX = 64
+OUTSIDE_VALUES_MAX = 1_000
+ROW_TABLES = ("nodes", "actions")
+_OPENERS = {"start_map", "start_array"}
+_CLOSERS = {"end_map", "end_array"}
+
+
+def _refuse(row: str, message: str) -> ImportRejected:
+    return ImportRejected([ImportProblem(row, "", message)])
+
+
+def document_bounds_check(content: bytes, filename: str) -> None:
+    """Raises ImportRejected when the document is deeper, longer or bigger than a plan within
+    the limits can be; returns silently otherwise (also for malformed JSON)."""
+    limits = {"nodes": settings.PLAN_MAX_NODES, "actions": settings.PLAN_MAX_ACTIONS}
+    rows = {"nodes": 0, "actions": 0}
+    depth = outside = row_values = 0
+    top_key: str | None = None
+    table: str | None = None  # the row list being walked
+    try:
+        for event, value in ijson.basic_parse(io.BytesIO(content.removeprefix(BOM))):
+            if event in _CLOSERS:
+                depth -= 1
+                if depth == 1:
+                    table = None
+                continue
+            if event == "map_key":
+                if depth == 1:
+                    top_key = value
+                continue
+            if table is not None and depth == 2:  # a row starts
+                rows[table] += 1
+                row_values = 1
+                if rows[table] > limits[table]:
+                    raise _refuse(table, plan_size_message(field=table, limit=limits[table]))
+            elif table is not None:  # a value inside a row
+                row_values += 1
+                if row_values > ROW_VALUES_MAX:
+                    raise _refuse(
+                        f"{table[:-1]} {rows[table]}",
+                        f"has more than {ROW_VALUES_MAX} values; a row has at most 15 fields",
+                    )
+            elif depth == 1 and top_key in ROW_TABLES and event == "start_array":
+                table = top_key
+            else:
+                outside += 1
+                if outside > OUTSIDE_VALUES_MAX:
+                    raise _refuse(
+                        filename,
+                        f"holds more than {OUTSIDE_VALUES_MAX:,} values outside its nodes and "
+                        "actions; a plan document has a handful (name and settings)",
+                    )
+            if event in _OPENERS:
+                depth += 1
+                if depth > DEPTH_MAX_JSON:
+                    raise _refuse(
+                        filename,
+                        f"nested more than {DEPTH_MAX_JSON} levels deep; a plan document needs 4",
+                    )
+    except ijson.JSONError:
+        return  # json.loads names the error and its position

@@ -1,0 +1,111 @@
+"""An import of any shape up to IMPORT_MAX_BYTES is refused (or read) with the process under
+400 MB (docs/design.md "Imports" > "Bounds"), measured in a child process: deep, wide, many
+empty objects (in `nodes` and elsewhere), long strings, and a CSV of millions of short lines.
+Each child reads one ~32 MiB file the way an import does and reports its peak RSS."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.conf import settings
+
+RSS_MAX_MB = 400
+CHILD = """
+import os, resource, sys, json
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+import django
+django.setup()
+from planning.importers.problems import ImportRejected
+kind, path = sys.argv[1], sys.argv[2]
+content = open(path, "rb").read()
+try:
+    if kind == "json":
+        from planning.importers.plan_document import document_parse, plan_document_records
+        from planning.importers.records import ProblemCollector
+        document = document_parse(content, "plan.json")
+        plan_document_records(document, source="plan.json", problems=ProblemCollector(), name=None)
+        outcome = "read"
+    else:
+        from planning.importers.csv_pair import plan_csv_read
+        _nodes, _actions, problems = plan_csv_read(
+            nodes_csv=content, actions_csv=b"node_ref,title,kind,planned_year\\n"
+        )
+        found = " | ".join(str(p) for p in problems.sorted())
+        outcome = f"refused: {found}" if problems else "read"
+except ImportRejected as rejected:
+    outcome = "refused: " + " | ".join(str(p) for p in rejected.problems)[:300]
+peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+print(json.dumps({"outcome": outcome, "peak_mb": peak_mb}))
+"""
+
+
+def _json_file(path: Path, head: str, unit: str, tail: str) -> Path:
+    """`head` + as many `unit`s as fit under IMPORT_MAX_BYTES + `tail`; `{n}` in a unit is its
+    number (distinct keys)."""
+    budget = settings.IMPORT_MAX_BYTES - len(head) - len(tail) - 16
+    with path.open("w") as out:
+        out.write(head)
+        written, n = 0, 0
+        while True:
+            piece = unit.format(n=n) if "{n}" in unit else unit
+            if written + len(piece) > budget:
+                break
+            out.write(piece)
+            written, n = written + len(piece), n + 1
+        out.write(tail)
+    return path
+
+
+def _read_in_a_child(kind: str, path: Path) -> dict[str, Any]:
+    done = subprocess.run(
+        [sys.executable, "-c", CHILD, kind, str(path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+        cwd=settings.BASE_DIR,
+    )
+    return json.loads(done.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
+
+
+SHAPES = {
+    "deep": ('{"name": "x", "nodes": ', "[", ""),
+    "wide": ('{"name": "x", "nodes": [], "extra": {', '"k{n}": 0, ', '"k": 0}}'),
+    "wide row": ('{"name": "x", "nodes": [{"ref": "a", ', '"k{n}": 0, ', '"k": 0}]}'),
+    "empty objects in nodes": ('{"name": "x", "nodes": [', "{}, ", "{}]}"),
+    "empty objects elsewhere": ('{"name": "x", "nodes": [], "extra": [', "{}, ", "{}]}"),
+    "empty arrays elsewhere": ('{"name": "x", "nodes": [], "extra": [', "[], ", "[]]}"),
+    "long string": ('{"name": "x", "nodes": [], "extra": "', "a", '"}'),
+}
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_a_32_mib_json_of_any_shape_stays_under_400_mb(tmp_path: Path, shape: str) -> None:
+    head, unit, tail = SHAPES[shape]
+    path = _json_file(tmp_path / "plan.json", head, unit, tail)
+    assert path.stat().st_size > settings.IMPORT_MAX_BYTES - 1024
+
+    result = _read_in_a_child("json", path)
+
+    assert result["peak_mb"] < RSS_MAX_MB, result
+    if shape == "long string":
+        assert result["outcome"] == "read"  # one value: nothing to bound; the rows are checked next
+    else:
+        assert result["outcome"].startswith("refused"), result
+
+
+def test_a_32_mib_nodes_csv_of_short_lines_stays_under_400_mb(tmp_path: Path) -> None:
+    path = tmp_path / "nodes.csv"
+    header = "ref,name,kind\n"
+    line = "n,N,site\n"
+    path.write_text(header + line * ((settings.IMPORT_MAX_BYTES - len(header)) // len(line)))
+
+    result = _read_in_a_child("csv", path)
+
+    assert result["peak_mb"] < RSS_MAX_MB, result
+    assert "A plan can hold at most 50,000 nodes; this one has more." in result["outcome"]
