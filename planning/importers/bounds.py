@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import codecs
 import io
+import re
 
 import ijson
 from django.conf import settings
@@ -40,9 +41,21 @@ def _refuse(row: str, message: str) -> ImportRejected:
     return ImportRejected([ImportProblem(row, "", message)])
 
 
+# An escaped lone surrogate ("\ud800") is valid JSON that json.loads reads (the import then
+# lists it as a problem of its field) but ijson cannot decode; for the walk it is any character.
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
 def document_bounds_check(content: bytes, filename: str) -> None:
     """Raises ImportRejected when the document is deeper, longer or bigger than a plan within
     the limits can be; returns silently otherwise (also for malformed JSON)."""
+    try:
+        _walk(content, filename)
+    except UnicodeDecodeError:
+        _walk(_SURROGATE_ESCAPE.sub(rb"\\ufffd", content), filename)
+
+
+def _walk(content: bytes, filename: str) -> None:
     limits = {"nodes": settings.PLAN_MAX_NODES, "actions": settings.PLAN_MAX_ACTIONS}
     rows = {"nodes": 0, "actions": 0}
     depth = outside = row_values = 0

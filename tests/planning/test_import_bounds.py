@@ -109,3 +109,23 @@ def test_a_32_mib_nodes_csv_of_short_lines_stays_under_400_mb(tmp_path: Path) ->
 
     assert result["peak_mb"] < RSS_MAX_MB, result
     assert "A plan can hold at most 50,000 nodes; this one has more." in result["outcome"]
+
+
+def test_a_lone_surrogate_escape_does_not_switch_the_walk_off() -> None:
+    from planning.importers.bounds import document_bounds_check
+    from planning.importers.problems import ImportRejected
+
+    hostile = b'{"name": "\\ud800", "extra": [' + b"{}, " * 5_000 + b"{}]}"
+
+    with pytest.raises(ImportRejected, match="more than 1,000 values outside"):
+        document_bounds_check(hostile, "plan.json")
+
+
+def test_a_byte_order_mark_does_not_switch_the_walk_off() -> None:
+    from planning.importers.bounds import BOM, document_bounds_check
+    from planning.importers.problems import ImportRejected
+
+    hostile = BOM + b'{"name": "x", "nodes": [' + b"[" * 20 + b"]" * 20 + b"]}"
+
+    with pytest.raises(ImportRejected, match="nested more than 8 levels"):
+        document_bounds_check(hostile, "plan.json")

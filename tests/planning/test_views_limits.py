@@ -100,5 +100,5 @@ def test_upload_beyond_the_limit_lists_the_limit_and_writes_nothing(
     page = response.content.decode()
     assert response.status_code == 200
     assert "The file was not imported: 1 problem," in page
-    assert "<li>nodes: A plan can hold at most 2 nodes; this one would have 3.</li>" in page
+    assert "<li>nodes: A plan can hold at most 2 nodes; this one has more.</li>" in page
     assert db_counts() == before
