@@ -109,7 +109,13 @@ class PlanningViewForm(forms.Form):
 
 
 class BulkDismissForm(DismissForm):
-    suggestion = forms.TypedMultipleChoiceField(coerce=uuid.UUID, choices=())
+    """The suggestions come from the cards' checkboxes (`form="bulk-dismiss"`), so the field
+    renders no control of its own: an empty required list box in the form would stop every
+    browser from sending it. Ticking none is a message above the form."""
+
+    suggestion = forms.TypedMultipleChoiceField(
+        coerce=uuid.UUID, choices=(), widget=forms.MultipleHiddenInput
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -118,3 +124,9 @@ class BulkDismissForm(DismissForm):
         chosen = self.data.getlist("suggestion") if isinstance(self.data, QueryDict) else []
         field.choices = [(value, value) for value in chosen]
         field.error_messages["required"] = "Tick the suggestions to dismiss."
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        for message in self.errors.pop("suggestion", []):
+            self.add_error(None, message)  # a hidden field's error shows with the form's own
+        return cleaned

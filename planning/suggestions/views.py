@@ -321,7 +321,10 @@ def suggestion_apply(request: HttpRequest, access: PlanAccess, suggestion_id: UU
 
 
 def _form_problems(form: Any) -> str:
-    return "; ".join(f"{name}: {' '.join(map(str, e))}" for name, e in form.errors.items())
+    return "; ".join(
+        " ".join(map(str, e)) if name == "__all__" else f"{name}: {' '.join(map(str, e))}"
+        for name, e in form.errors.items()
+    )
 
 
 @plan_member_required(edit=True)
