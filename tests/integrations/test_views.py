@@ -353,3 +353,22 @@ def test_the_list_says_dates_relatively_with_the_exact_time_on_hover(
     assert "in 1\xa0month</time>" in page
     assert f'title="{expires:%Y-%m-%d %H:%M} UTC"' in page
     assert "0\xa0minutes ago" in page  # created just now
+
+
+def test_a_revoked_key_shows_no_expiry_to_come(logged_in: Client, user: Any) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from integrations.services import api_key_create, api_key_revoke
+
+    api_key, _raw = api_key_create(
+        user=user, name="Old", expires_at=timezone.now() + timedelta(days=30)
+    )
+    api_key_revoke(api_key=api_key)
+
+    html = logged_in.get(LIST_URL).content.decode()
+
+    row = re.search(rf'data-api-key-id="{api_key.pk}">(.*?)</tr>', html, re.S)
+    assert row is not None
+    assert "in 4" not in row.group(1) and "Revoked" in row.group(1)

@@ -1068,3 +1068,17 @@ def test_member_lookups_are_limited_per_owner(client: Client, world: World, sett
         {"add-email": "x@example.com", "add-role": "viewer"},
     )
     assert again.status_code == 429
+
+
+def test_the_plan_list_groups_the_digits_of_its_counts(client: Client, world: World) -> None:
+    from planning.models import Action as ActionModel
+
+    ActionModel.objects.bulk_create(
+        [ActionFactory.build(node=world.component, plan=world.plan) for _ in range(1_234)]
+    )
+    client.force_login(world.owner.user)
+
+    page = client.get(reverse("planning:plan_list")).content.decode()
+
+    row = re.search(rf'<tr data-plan-number="{world.plan.number}">(.*?)</tr>', page, re.S)
+    assert row is not None and ">1,235<" in row.group(1)
