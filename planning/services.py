@@ -353,6 +353,15 @@ def action_reopen(*, action: Action) -> Action:
 # --- projects ---------------------------------------------------------------------------------
 
 
+def project_create(*, plan: Plan, name: str, year: int) -> Project:
+    """A new, empty project of the plan (actions are added from its page)."""
+    project = Project(plan=plan, name=(name or "").strip(), year=year)
+    validated(project)
+    with plan_write(plan_id=plan.pk, data_changed=True):
+        project.save(force_insert=True)
+    return project
+
+
 def project_update(*, project: Project, name: str, year: int) -> Project:
     project.name = (name or "").strip()
     project.year = year

@@ -26,15 +26,29 @@ PROJECT_ACTIONS_PER_PAGE = 50
 CANDIDATES_MAX = 20
 
 
-@plan_member_required()
-@require_http_methods(["GET"])
+@plan_member_required(edit=True)
+@require_http_methods(["GET", "POST"])
 def project_list(request: HttpRequest, access: PlanAccess) -> HttpResponse:
+    """The plan's projects, and (for editors) a New project form that leads to the new
+    project's page, where actions are added."""
+    form = ProjectForm(request.POST or None, prefix="new")
+    if request.method == "POST":
+        project = form_submit(form, lambda data: services.project_create(plan=access.plan, **data))
+        if project:
+            messages.success(request, f"Project “{project.name}” created: add its actions here.")
+            return redirect(_project_url(project))
     page = Paginator(selectors.project_list(plan=access.plan), PROJECTS_PER_PAGE).get_page(
         request.GET.get("page")
     )
     context = plan_tab_context(access, "projects")
     context["projects_page"] = page
-    return render(request, "planning/project_list.html", context)
+    context["new_form"] = form
+    return render(
+        request,
+        "planning/project_list.html",
+        context,
+        status=400 if request.method == "POST" else 200,
+    )
 
 
 def _project_url(project: Project) -> str:

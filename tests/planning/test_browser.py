@@ -96,3 +96,19 @@ def test_create_import_assign_code_and_add_action(
     page.click("nav.tabs a:has-text('Structure')")
     page.get_by_role("button", name="Show what is under Main building").click()
     expect(page.locator("#structure")).to_contain_text("461.1")
+
+
+def test_a_new_project_is_made_from_the_projects_tab(page: Any, user: Any) -> None:
+    from planning.models import Project
+    from planning.services import plan_create
+
+    plan = plan_create(owner=user, name="School")
+    browser_login(page, user.email)
+    page.goto(f"/plans/{plan.number}/projects/")
+    page.fill("input[name=new-name]", "Roofs 2030")
+    page.fill("input[name=new-year]", "2030")
+    page.click("button:has-text('Create project')")
+    page.wait_for_url(f"**/plans/{plan.number}/projects/*/")
+
+    assert page.get_by_text("Project “Roofs 2030” created").is_visible()
+    assert Project.objects.get(plan=plan).year == 2030

@@ -1082,3 +1082,29 @@ def test_the_plan_list_groups_the_digits_of_its_counts(client: Client, world: Wo
 
     row = re.search(rf'<tr data-plan-number="{world.plan.number}">(.*?)</tr>', page, re.S)
     assert row is not None and ">1,235<" in row.group(1)
+
+
+def test_a_new_project_is_created_on_the_projects_tab(client: Client, world: World) -> None:
+    client.force_login(world.owner.user)
+    url = reverse("planning:project_list", args=[world.plan.number])
+
+    refused = client.post(url, {"new-name": "", "new-year": "2031"})
+    response = client.post(url, {"new-name": "Facade 2031", "new-year": "2031"})
+
+    assert refused.status_code == 400 and "This field is required." in refused.content.decode()
+    project = Project.objects.get(plan=world.plan, name="Facade 2031")
+    assert project.year == 2031
+    assert response["Location"] == reverse(
+        "planning:project_detail", args=[world.plan.number, project.pk]
+    )
+
+
+def test_a_viewer_sees_no_new_project_form_and_cannot_post_one(
+    client: Client, world: World
+) -> None:
+    viewer = PlanMembershipFactory.create(plan=world.plan, role=PlanRole.VIEWER)
+    client.force_login(viewer.user)
+    url = reverse("planning:project_list", args=[world.plan.number])
+
+    assert "New project" not in client.get(url).content.decode()
+    assert client.post(url, {"new-name": "X", "new-year": "2031"}).status_code == 403
