@@ -24,6 +24,7 @@ from typing import Any
 from django.db.models import Count, Q, QuerySet
 from django.db.models.functions import Substr
 
+from api.text_order import natural_key
 from planning.models import NodeKind, Plan, StructureNode
 from planning.tree.paths import HEX_LENGTH, STEP, below_q, node_prefix, path_ids, subtree_q
 
@@ -58,6 +59,15 @@ class TreeEntry:
 
 
 _ROW_FIELDS = ("id", "parent_id", "kind", "name", "code__code", "code__name")
+
+
+# How many matches, in the database's order, a search ranks before it keeps `limit` of them.
+RANK_WINDOW = 500
+
+
+def _natural(rows: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+    """Rows by name as people read them ("Building 2" before "Building 10"), then id."""
+    return sorted(rows, key=lambda row: (natural_key(row[3]), str(row[0])))
 
 
 def _counts_by_level(nodes: QuerySet[StructureNode], *, start: int) -> dict[tuple[str, str], int]:
@@ -98,13 +108,15 @@ def tree_overview(*, plan: Plan) -> TreeOverview:
             below_root[root] += count
         if child:
             below_child[child] = count
-    rows = list(
-        StructureNode.objects.filter(plan=plan)
-        .filter(
-            Q(parent__isnull=True) | Q(parent__parent__isnull=True, parent__kind__in=EXPANDED_KINDS)
+    rows = _natural(
+        list(
+            StructureNode.objects.filter(plan=plan)
+            .filter(
+                Q(parent__isnull=True)
+                | Q(parent__parent__isnull=True, parent__kind__in=EXPANDED_KINDS)
+            )
+            .values_list(*_ROW_FIELDS)
         )
-        .order_by("name", "id")
-        .values_list(*_ROW_FIELDS)
     )
     children: dict[Any, list[tuple[Any, ...]]] = defaultdict(list)
     for row in rows:
@@ -145,11 +157,11 @@ def tree_children(*, plan: Plan, node_id: Any) -> tuple[list[TreeEntry], int] | 
     )
     # Below the node every path continues with the node's own id, then a child's or nothing.
     per_child = {child: count for (_node, child), count in counts.items()}
-    rows = (
-        StructureNode.objects.filter(plan=plan, parent_id=node_id)
-        .order_by("name", "id")
-        .values_list(*_ROW_FIELDS)[:LEVEL_LIMIT]
-    )
+    # Every child's name and id (cheap), in natural order, before the first LEVEL_LIMIT are
+    # taken: the database's text order would pick "Building 10" before "Building 2".
+    rows = _natural(
+        list(StructureNode.objects.filter(plan=plan, parent_id=node_id).values_list(*_ROW_FIELDS))
+    )[:LEVEL_LIMIT]
     entries = [_entry(row, below=per_child.get(row[0].hex, 0)) for row in rows]
     return entries, max(per_child.get("", 0) - LEVEL_LIMIT, 0)
 
@@ -201,11 +213,22 @@ def node_search_queryset(*, plan: Plan, query: str, kind: str | None = None) -> 
 def node_search(
     *, plan: Plan, query: str, kind: str | None = None, limit: int = SEARCH_LIMIT
 ) -> tuple[list[NodeMatch], bool]:
-    """Up to `limit` nodes matching every word of `query` (name or code), by name, each with
-    its path; and whether more matched."""
-    found = list(node_search_queryset(plan=plan, query=query, kind=kind)[: limit + 1])
-    more = len(found) > limit
-    found = found[:limit]
+    """Up to `limit` nodes matching every word of `query` (name or code), each with its path;
+    and whether more matched. Ranked as a person expects from a picker: the exact name first,
+    then names that start with the query, then the rest, each group in natural order ("Building
+    12" before "Building 112"); the ranking looks at the first RANK_WINDOW matches by name."""
+    window = list(
+        node_search_queryset(plan=plan, query=query, kind=kind)[: max(limit + 1, RANK_WINDOW)]
+    )
+    typed = query.strip().casefold()
+
+    def rank(node: StructureNode) -> tuple[int, Any, str]:
+        name = node.name.casefold()
+        group = 0 if name == typed else 1 if name.startswith(typed) else 2
+        return group, natural_key(node.name), str(node.pk)
+
+    more = len(window) > limit
+    found = sorted(window, key=rank)[:limit]
     paths = node_ancestors(plan=plan, nodes=found)
     return [NodeMatch(node=node, path=paths.get(node.pk, [])) for node in found], more
 

@@ -143,3 +143,41 @@ def test_plan_list_counts_nodes_and_actions_per_plan() -> None:
     row: Any = plan_list_for_user(user=membership.user).get()
 
     assert (row.node_count, row.action_count) == (2, 3)
+
+
+def test_the_tree_lists_names_in_natural_order() -> None:
+    from planning.tree import tree_children, tree_overview
+    from tests.factories import PlanFactory
+
+    plan = PlanFactory.create()
+    site = StructureNodeFactory.create(plan=plan, kind="site", name="Campus")
+    for name in ("Building 10", "Building 2", "building 1", "Building 2a"):
+        StructureNodeFactory.create(plan=plan, parent=site, kind="building", name=name)
+
+    overview = tree_overview(plan=plan)
+    children = tree_children(plan=plan, node_id=site.pk)
+
+    expected = ["building 1", "Building 2", "Building 2a", "Building 10"]
+    assert [entry.name for entry in overview.roots[0].children] == expected
+    assert children is not None and [entry.name for entry in children[0]] == expected
+
+
+def test_the_node_search_ranks_exact_then_prefix_then_the_rest_naturally() -> None:
+    from planning.tree import node_search
+    from tests.factories import PlanFactory
+
+    plan = PlanFactory.create()
+    site = StructureNodeFactory.create(plan=plan, kind="site", name="Old Building 12 annex")
+    for name in ("Building 112", "Building 12", "Building 120", "Building 12b"):
+        StructureNodeFactory.create(plan=plan, parent=site, kind="building", name=name)
+
+    matches, more = node_search(plan=plan, query="building 12")
+
+    assert [m.node.name for m in matches] == [
+        "Building 12",
+        "Building 12b",
+        "Building 120",
+        "Building 112",  # contains both words, does not start with them
+        "Old Building 12 annex",
+    ]
+    assert not more
