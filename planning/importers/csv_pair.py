@@ -50,6 +50,21 @@ def _cell_value(column: str, cell: str) -> object:
     return text
 
 
+SEPARATORS = (",", ";", "\t")
+
+
+def _separator(text: str, columns: tuple[str, ...]) -> str:
+    """The separator of the file: the one of `,` `;` tab that splits the header into the most
+    known column names (Excel writes `;` in many locales), `,` when none does."""
+    header = text.split("\n", 1)[0]
+
+    def known(separator: str) -> int:
+        return sum(cell.strip().strip('"') in columns for cell in header.split(separator))
+
+    best = max(SEPARATORS, key=known)
+    return best if known(best) > 0 else ","
+
+
 def _csv_records(
     *,
     content: bytes,
@@ -71,7 +86,9 @@ def _csv_records(
         for problem in rejected.problems:
             problems.add((section, -1), problem.row, problem.field, problem.message)
         return None
-    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    reader = csv.reader(
+        io.StringIO(text, newline=""), delimiter=_separator(text, columns), strict=True
+    )
     header_row = f"{filename} line 1"
     try:
         header = [cell.strip() for cell in next(reader)]

@@ -233,3 +233,23 @@ def test_rejected_csv_import_writes_nothing(user: Any) -> None:
         _import(NODES, actions, user)
 
     assert db_counts() == before
+
+
+@pytest.mark.parametrize("separator", [";", "\t"])
+def test_a_csv_pair_with_semicolons_or_tabs_is_read_like_one_with_commas(
+    user: Any, separator: str
+) -> None:
+    from planning.importers.csv_pair import plan_import_csv
+
+    nodes = "ref;parent_ref;name;kind\nS;;Campus;site\nB;S;Hall 2;building\n"
+    actions = "node_ref;title;kind;planned_year;estimated_cost\nB;Paint;repair;2031;1200.50\n"
+
+    plan = plan_import_csv(
+        owner=user,
+        nodes_csv=nodes.replace(";", separator).encode(),
+        actions_csv=actions.replace(";", separator).encode(),
+        name="Excel export",
+    )
+
+    assert sorted(plan.nodes.values_list("name", flat=True)) == ["Campus", "Hall 2"]
+    assert str(plan.actions.get().estimated_cost) == "1200.50"
