@@ -5,6 +5,8 @@ keeps their grant as a guest, owners included, so everyone reaches the same plan
 rights. A plan without any owner goes into one organisation without members, for staff to hand
 over in the admin."""
 
+from datetime import timedelta
+
 from django.db import migrations
 from django.utils.text import slugify
 
@@ -61,17 +63,25 @@ def forwards(apps, schema_editor):
 
 
 def backwards(apps, schema_editor):
-    """The personal organisation's owner gets their owner grant back."""
+    """The personal organisation's owner gets their owner grant back, as the plan's first
+    grant again (dated before the others), so that forwards once more puts the plan into the
+    same organisation."""
     Plan = apps.get_model("planning", "Plan")
     PlanMembership = apps.get_model("planning", "PlanMembership")
     for plan in Plan.objects.filter(organisation__personal_for__isnull=False).select_related(
         "organisation"
     ):
-        PlanMembership.objects.update_or_create(
+        grant, created = PlanMembership.objects.update_or_create(
             plan_id=plan.pk,
             user_id=plan.organisation.personal_for_id,
             defaults={"role": "owner"},
         )
+        if created:
+            others = PlanMembership.objects.filter(plan_id=plan.pk).exclude(pk=grant.pk)
+            earliest = min([plan.created_at, *others.values_list("created_at", flat=True)])
+            PlanMembership.objects.filter(pk=grant.pk).update(
+                created_at=earliest - timedelta(microseconds=1)
+            )
 
 
 class Migration(migrations.Migration):
