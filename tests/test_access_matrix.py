@@ -1,218 +1,1005 @@
-"""Who may do what with a plan, as a table (docs/design.md "Organisations"): every principal x
-every page of a plan (found from the URL configuration, so a new page cannot escape) x GET and
-POST, and the integrator API with each principal's key, across two organisations and guests.
+"""Who gets what: every principal x every plan page, download and integrator operation
+(issue 20 "Tests that must exist", issue 27's organisation boundary).
 
-Expected rights come from the table below, not from the code under test: organisation owner
-and admin manage the plan (change it, its guests, delete it), a planner and an editor guest
-change it, a viewer and a viewer guest see it; anyone else gets exactly what a missing plan
-gets (404, nothing of the plan in the page). A POST beyond one's rights is 403 (or 405 where the
-page takes no POST); within them it is never 403 or 404. Every request runs in a transaction
-that is rolled back, so an allowed POST changes nothing for the next row.
+The table is three parts, each a plain dict, so a new page, route or principal is one row:
+- PRINCIPALS: the people (and service accounts) and, written by hand, the role each should end
+  up with on each plan (docs/design.md "Organisations": owner/admin -> owner, planner ->
+  editor, viewer -> viewer, a guest grant editor|viewer, the higher of the two).
+- PLAN_ROUTES / OTHER_ROUTES: every URL name of planning/urls.py and planning/suggestions/urls.py,
+  with what someone allowed gets for a GET and for a POST and the right a POST needs.
+  `test_every_planning_url_has_a_row` reads the URL resolver, so a page added without a row
+  fails the suite.
+- API_PLAN_ROUTES: every route of integrations/api_urls.py that names a plan.
+
+Expected: someone who may see the plan gets the row's answer (405 for a method the view does not
+answer, 403 for a POST above their rights); anyone else gets exactly what a missing plan number
+gets (same status, same bytes but for the CSRF token, the plan's name nowhere). Anonymous
+visitors are sent to the login page, for a missing plan alike.
+
+The world (two organisations, their plans with content, every principal's session and keys) is
+built once per module inside a transaction that is rolled back at the end; each test runs in a
+savepoint of it (pytest-django's `db`), so a POST that deletes the plan leaves the next test's
+world intact.
 """
 
 from __future__ import annotations
 
+import enum
 import re
-from collections.abc import Iterator
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from decimal import Decimal
+from pathlib import Path
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.db import transaction
 from django.test import Client
-from django.urls import URLPattern, URLResolver, get_resolver
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
+from accounts.models import User
+from integrations.keys import key_generate, key_hash, key_hint
+from integrations.models import ApiKey
 from integrations.services import api_key_create
+from organisations.models import Organisation, OrganisationRole
+from organisations.selectors import personal_organisation
 from organisations.services import member_add, organisation_create
-from planning.models import PlanMembership, StructureNode, Suggestion
+from planning.models import (
+    Action,
+    ActionKind,
+    ActionStatus,
+    Code,
+    DismissReason,
+    NodeKind,
+    Plan,
+    PlanImport,
+    PlanImportFormat,
+    PlanImportStatus,
+    PlanMembership,
+    PlanRole,
+    Project,
+    StructureNode,
+    Suggestion,
+    SuggestionStatus,
+    SuggestionType,
+)
 from planning.services import plan_create
+from planning.suggestions.services import suggestions_dismiss
 from planning.suggestions.sync import suggestion_sync
-from tests.factories import ActionFactory, ProjectFactory, StructureNodeFactory, UserFactory
+from tests.envelope import assert_envelope
+from tests.factories import (
+    ActionFactory,
+    CodeFactory,
+    PlanMembershipFactory,
+    ProjectFactory,
+    StructureNodeFactory,
+    UserFactory,
+)
 
 pytestmark = pytest.mark.django_db
 
-NONE, VIEW, EDIT, MANAGE = 0, 1, 2, 3
-# Rights on plan A1 (of organisation A) and on B1 (of organisation B).
-PRINCIPALS: dict[str, tuple[int, int]] = {
-    "a_owner": (MANAGE, NONE),
-    "a_admin": (MANAGE, NONE),
-    "a_planner": (EDIT, NONE),
-    "a_viewer": (VIEW, NONE),
-    "b_owner": (NONE, MANAGE),
-    "b_viewer": (NONE, VIEW),
-    "guest_editor": (EDIT, NONE),  # a grant on A1 only
-    "guest_viewer": (VIEW, NONE),  # a grant on A1 only
-    "outsider": (NONE, NONE),
+# A number no plan has (plans are numbered from 1 by one counter).
+MISSING_NUMBER = 2_000_000_000
+
+
+# --- principals --------------------------------------------------------------------------------
+
+
+class Right(enum.IntEnum):
+    """What a POST needs, and what an effective plan role gives."""
+
+    VIEW = 1
+    EDIT = 2
+    MANAGE = 3  # the plan's guests, deleting the plan
+
+
+RIGHT_OF_ROLE = {
+    PlanRole.VIEWER: Right.VIEW,
+    PlanRole.EDITOR: Right.EDIT,
+    PlanRole.OWNER: Right.MANAGE,
 }
-# POSTs that need the plan's owner rights; every other POST needs editing rights.
-MANAGING = {
-    "planning:members",
-    "planning:member_role_set",
-    "planning:member_remove",
-    "planning:plan_delete",
+
+
+@dataclass(frozen=True)
+class Principal:
+    """Who sends the requests: the organisation roles and plan grants they are given, and (by
+    hand, not from the product's rules) the role they should end up with on each plan."""
+
+    organisation_roles: dict[str, OrganisationRole] = field(default_factory=dict)
+    grants: dict[str, PlanRole] = field(default_factory=dict)
+    expected: dict[str, PlanRole] = field(default_factory=dict)
+    anonymous: bool = False
+
+
+OWNER, ADMIN, PLANNER, VIEWER = (
+    OrganisationRole.OWNER,
+    OrganisationRole.ADMIN,
+    OrganisationRole.PLANNER,
+    OrganisationRole.VIEWER,
+)
+
+PRINCIPALS: dict[str, Principal] = {
+    "a-owner": Principal({"A": OWNER}, expected={"A1": PlanRole.OWNER}),
+    "a-admin": Principal({"A": ADMIN}, expected={"A1": PlanRole.OWNER}),
+    "a-planner": Principal({"A": PLANNER}, expected={"A1": PlanRole.EDITOR}),
+    "a-viewer": Principal({"A": VIEWER}, expected={"A1": PlanRole.VIEWER}),
+    "b-owner": Principal({"B": OWNER}, expected={"B1": PlanRole.OWNER}),
+    "b-admin": Principal({"B": ADMIN}, expected={"B1": PlanRole.OWNER}),
+    "b-planner": Principal({"B": PLANNER}, expected={"B1": PlanRole.EDITOR}),
+    "b-viewer": Principal({"B": VIEWER}, expected={"B1": PlanRole.VIEWER}),
+    "guest-editor": Principal(grants={"A1": PlanRole.EDITOR}, expected={"A1": PlanRole.EDITOR}),
+    "guest-viewer": Principal(grants={"A1": PlanRole.VIEWER}, expected={"A1": PlanRole.VIEWER}),
+    # The higher of the two, either way round.
+    "a-viewer+editor-grant": Principal(
+        {"A": VIEWER}, grants={"A1": PlanRole.EDITOR}, expected={"A1": PlanRole.EDITOR}
+    ),
+    "a-planner+viewer-grant": Principal(
+        {"A": PLANNER}, grants={"A1": PlanRole.VIEWER}, expected={"A1": PlanRole.EDITOR}
+    ),
+    "stranger": Principal(),
+    "anonymous": Principal(anonymous=True),
 }
+PEOPLE = [name for name, principal in PRINCIPALS.items() if not principal.anonymous]
+
+# Plans the table targets; A2 is a second plan of A (for keys limited to it).
+TARGET_PLANS = ["A1", "B1"]
 
 
-def _routes(
-    patterns: list[Any], prefix: str = "", namespace: str = ""
-) -> Iterator[tuple[str, str]]:
-    for entry in patterns:
-        if isinstance(entry, URLResolver):
-            space = f"{namespace}{entry.namespace}:" if entry.namespace else namespace
-            yield from _routes(entry.url_patterns, prefix + str(entry.pattern), space)
-        elif isinstance(entry, URLPattern):
-            yield prefix + str(entry.pattern), f"{namespace}{entry.name}"
+# --- the world ---------------------------------------------------------------------------------
 
 
-def plan_routes() -> list[tuple[str, str]]:
-    """Every page under /plans/<number>/."""
-    return sorted(
-        (route, name)
-        for route, name in _routes(get_resolver().url_patterns)
-        if route.startswith("plans/<int:number>/")
+@dataclass
+class PlanWorld:
+    """One plan with something behind every URL: nodes, actions, a project, suggestions, a
+    guest grant nobody in PRINCIPALS holds."""
+
+    plan: Plan
+    site: StructureNode
+    building: StructureNode
+    component: StructureNode
+    leaf: StructureNode
+    planned: Action  # in the project
+    done: Action
+    loose: Action  # in no project
+    project: Project
+    open_suggestion: Suggestion
+    grouping_suggestion: Suggestion
+    dismissed_suggestion: Suggestion
+    bystander_grant: PlanMembership
+    code: Code
+
+
+@dataclass
+class World:
+    organisations: dict[str, Organisation]
+    plans: dict[str, PlanWorld]
+    users: dict[str, User]
+    sessions: dict[str, str]  # principal -> session cookie
+    keys: dict[str, str]  # principal -> raw personal key (every plan they see)
+    limited_keys: dict[str, str]  # principal -> raw key limited to their own personal plan
+    own_plans: dict[str, Plan]  # principal -> a plan of their personal organisation
+    service_keys: dict[str, str]  # "A", "B" -> raw service-account key of that organisation
+    newcomer: User  # an account with no relation to anything, for the guests form
+    own_import: PlanImport  # a-planner's
+
+
+def _plan_world(
+    *, organisation: Organisation, owner: User, name: str, bystander: User
+) -> PlanWorld:
+    plan = plan_create(owner=owner, name=name, organisation=organisation)
+    code = CodeFactory.create(
+        name=f"{name} fan unit", keywords=f"fan{plan.number}", unit_cost=Decimal("100")
+    )
+    site = StructureNodeFactory.create(plan=plan, kind=NodeKind.SITE, name="Campus")
+    building = StructureNodeFactory.create(
+        plan=plan, parent=site, kind=NodeKind.BUILDING, name="House A"
+    )
+    component = StructureNodeFactory.create(
+        plan=plan, parent=building, name="Roof", code=code, quantity=Decimal("10")
+    )
+    fan = StructureNodeFactory.create(plan=plan, parent=building, name=f"fan{plan.number}")
+    leaf = StructureNodeFactory.create(plan=plan, parent=building, name="Fence")
+    project = ProjectFactory.create(plan=plan, name="Roof works", year=2030)
+    planned = ActionFactory.create(
+        node=component,
+        title="Replace roof",
+        kind=ActionKind.REPLACEMENT,
+        planned_year=2030,
+        estimated_cost=Decimal("1800.00"),
+        project=project,
+    )
+    ActionFactory.create(node=fan, title="Service fan", planned_year=2030)
+    ActionFactory.create(node=leaf, title="Paint fence", planned_year=2030)
+    loose = ActionFactory.create(node=leaf, title="Fix gate", planned_year=2031)
+    done = ActionFactory.create(
+        node=leaf, title="Old repair", planned_year=2031, status=ActionStatus.DONE
+    )
+    suggestion_sync(plan=plan)
+    suggestions = Suggestion.objects.filter(plan=plan, status=SuggestionStatus.OPEN)
+    by_type = {s.suggestion_type: s for s in suggestions}
+    assert {SuggestionType.MISSING_CODE, SuggestionType.PROJECT_GROUPING} <= set(by_type)
+    missing_code = [s for s in suggestions if s.suggestion_type == SuggestionType.MISSING_CODE]
+    assert len(missing_code) >= 2, missing_code
+    open_suggestion, dismissed = missing_code[:2]
+    suggestions_dismiss(
+        plan=plan,
+        suggestion_ids=[dismissed.pk],
+        user=owner,
+        reason=DismissReason.NOT_APPLICABLE,
+        comment="",
+    )
+    return PlanWorld(
+        plan=plan,
+        site=site,
+        building=building,
+        component=component,
+        leaf=leaf,
+        planned=planned,
+        done=done,
+        loose=loose,
+        project=project,
+        open_suggestion=open_suggestion,
+        grouping_suggestion=by_type[SuggestionType.PROJECT_GROUPING],
+        dismissed_suggestion=dismissed,
+        bystander_grant=PlanMembershipFactory.create(
+            plan=plan, user=bystander, role=PlanRole.VIEWER
+        ),
+        code=code,
     )
 
 
-def _world() -> dict[str, Any]:
-    users = {name: UserFactory.create(email=f"{name}@example.com") for name in PRINCIPALS}
-    org_a = organisation_create(name="Org A", owner=users["a_owner"])
-    org_b = organisation_create(name="Org B", owner=users["b_owner"])
-    for name, organisation, role in [
-        ("a_admin", org_a, "admin"),
-        ("a_planner", org_a, "planner"),
-        ("a_viewer", org_a, "viewer"),
-        ("b_viewer", org_b, "viewer"),
-    ]:
-        member_add(organisation=organisation, user=users[name], role=role)
-    for organisation in (org_a, org_b):
-        organisation.api_access_enabled = True
-        organisation.save()
-    a1 = plan_create(owner=users["a_owner"], name="Secret harbour plan", organisation=org_a)
-    a2 = plan_create(owner=users["a_owner"], name="Other harbour plan", organisation=org_a)
-    b1 = plan_create(owner=users["b_owner"], name="Northern plan", organisation=org_b)
-    guest_editor = PlanMembership.objects.create(plan=a1, user=users["guest_editor"], role="editor")
-    PlanMembership.objects.create(plan=a1, user=users["guest_viewer"], role="viewer")
-    site = StructureNodeFactory.create(plan=a1, kind="site", name="Harbour site")
-    building = StructureNodeFactory.create(plan=a1, parent=site, kind="building", name="Hall")
-    component = StructureNodeFactory.create(plan=a1, parent=building, kind="component", code=None)
-    project = ProjectFactory.create(plan=a1, name="Roof works", year=2030)
-    action = ActionFactory.create(node=component, planned_year=2030, project=project)
-    suggestion_sync(plan=a1)
-    suggestion = Suggestion.objects.filter(plan=a1).first()
-    assert suggestion is not None
-    kwargs = {
-        "node_id": building.pk,  # every node page takes any kind; the budget rows a building
-        "action_id": action.pk,
-        "project_id": project.pk,
-        "membership_id": guest_editor.pk,
-        "suggestion_id": suggestion.pk,
-        "fmt": "csv",
+def _service_key(organisation: Organisation, *, plans: list[Plan] | None = None) -> str:
+    """A service-account key of the organisation (its services are helper B's: made here as
+    the model stores one)."""
+    raw = key_generate()
+    api_key = ApiKey.objects.create(
+        organisation=organisation,
+        name="ERP sync",
+        key_hash=key_hash(raw),
+        hint=key_hint(raw),
+        limited_to_plans=plans is not None,
+    )
+    if plans:
+        api_key.plans.set(plans)
+    return raw
+
+
+def _world_build() -> World:
+    users = {name: UserFactory.create(name=name) for name in PEOPLE}
+    founders = {
+        "A": UserFactory.create(name="Founder A"),
+        "B": UserFactory.create(name="Founder B"),
     }
-    return {"users": users, "plans": {"A1": a1, "A2": a2, "B1": b1}, "kwargs": kwargs}
+    organisations = {
+        key: organisation_create(name=f"Organisation {key} of the matrix", owner=founder)
+        for key, founder in founders.items()
+    }
+    for name, principal in PRINCIPALS.items():
+        for key, role in principal.organisation_roles.items():
+            member_add(organisation=organisations[key], user=users[name], role=role)
+    bystander = UserFactory.create(name="Bystander")
+    plans = {
+        "A1": _plan_world(
+            organisation=organisations["A"],
+            owner=founders["A"],
+            name="Quillfeather Court",
+            bystander=bystander,
+        ),
+        "B1": _plan_world(
+            organisation=organisations["B"],
+            owner=founders["B"],
+            name="Marrowgate Terrace",
+            bystander=bystander,
+        ),
+    }
+    a2 = plan_create(owner=founders["A"], name="Second plan of A", organisation=organisations["A"])
+    for name, principal in PRINCIPALS.items():
+        for plan_key, grant in principal.grants.items():
+            PlanMembershipFactory.create(plan=plans[plan_key].plan, user=users[name], role=grant)
+    for organisation in organisations.values():
+        organisation.api_access_enabled = True
+        organisation.save(update_fields=["api_access_enabled"])
+
+    sessions, keys, limited_keys, own_plans = {}, {}, {}, {}
+    for name, user in users.items():
+        client = Client()
+        client.force_login(user)
+        sessions[name] = client.cookies[settings.SESSION_COOKIE_NAME].value
+        # Everyone has a plan of their own, in a personal organisation with API access, so
+        # every key authenticates and the answers below are about the target plan alone.
+        own_plans[name] = plan_create(owner=user, name=f"Own plan of {name}")
+        personal = personal_organisation(user=user)
+        assert personal is not None
+        Organisation.objects.filter(pk=personal.pk).update(api_access_enabled=True)
+        keys[name] = api_key_create(user=user, name="Everything")[1]
+        limited_keys[name] = api_key_create(user=user, name="Own", plans=[own_plans[name]])[1]
+    service_keys = {
+        "A": _service_key(organisations["A"]),
+        "B": _service_key(organisations["B"]),
+        "A limited to A2": _service_key(organisations["A"], plans=[a2]),
+    }
+    own_import = PlanImport.objects.create(
+        owner=users["a-planner"],
+        idempotency_key=uuid.uuid4().hex,
+        file_format=PlanImportFormat.DOCUMENT,
+        filename="estate.json",
+        name="Estate",
+        status=PlanImportStatus.REJECTED,
+        problems=[{"message": "Bad row"}],
+    )
+    return World(
+        organisations=organisations,
+        plans=plans,
+        users=users,
+        sessions=sessions,
+        keys=keys,
+        limited_keys=limited_keys,
+        own_plans=own_plans,
+        service_keys=service_keys,
+        newcomer=UserFactory.create(name="Newcomer"),
+        own_import=own_import,
+    )
 
 
-def _url(route: str, number: int, kwargs: dict[str, Any]) -> str:
-    def fill(match: re.Match[str]) -> str:
-        name = match.group(2)
-        return str(number if name == "number" else kwargs[name])
-
-    return "/" + re.sub(r"<(?:(\w+):)?(\w+)>", fill, route)
-
-
-def _request(client: Client, method: str, url: str) -> Any:
-    with transaction.atomic():
-        response = client.get(url) if method == "GET" else client.post(url, {})
+@pytest.fixture(scope="module")
+def world(django_db_setup: Any, django_db_blocker: Any) -> Iterator[World]:
+    """Built once, in a transaction rolled back after the module's last test."""
+    with django_db_blocker.unblock():
+        atomic = transaction.atomic()
+        atomic.__enter__()
+        try:
+            built = _world_build()
+        except BaseException:
+            transaction.set_rollback(True)
+            atomic.__exit__(None, None, None)
+            raise
+    yield built
+    with django_db_blocker.unblock():
         transaction.set_rollback(True)
+        atomic.__exit__(None, None, None)
+
+
+def client_for(world: World, principal: str) -> Client:
+    client = Client()
+    if not PRINCIPALS[principal].anonymous:
+        client.cookies[settings.SESSION_COOKIE_NAME] = world.sessions[principal]
+    return client
+
+
+# --- the plan routes -------------------------------------------------------------------------
+
+
+Kwargs = Callable[[PlanWorld], list[dict[str, Any]]]
+Body = Callable[[PlanWorld, World], dict[str, Any]]
+
+
+def _none(w: PlanWorld) -> list[dict[str, Any]]:
+    return [{}]
+
+
+def _empty(w: PlanWorld, world: World) -> dict[str, Any]:
+    return {}
+
+
+@dataclass(frozen=True)
+class PlanRoute:
+    """What someone who may see the plan gets: `get` for a GET (None: the view does not answer
+    GET, 405), `post` = (the right needed, the answer) for a POST (None: 405). `kwargs`: the
+    URL's arguments besides the plan number (one dict per variant to request); `body`: a POST
+    body the view accepts; `query`: a query string for the GET."""
+
+    get: int | None
+    post: tuple[Right, int] | None
+    kwargs: Kwargs = _none
+    body: Body = _empty
+    query: str = ""
+
+
+def _fmts(w: PlanWorld) -> list[dict[str, Any]]:
+    return [{"fmt": "csv"}, {"fmt": "xlsx"}]
+
+
+PLAN_ROUTES: dict[str, PlanRoute] = {
+    "plan_detail": PlanRoute(200, None),
+    "plan_settings": PlanRoute(
+        200,
+        (Right.EDIT, 302),
+        body=lambda w, world: {
+            "plan-name": "Renamed",
+            "plan-description": "",
+            "plan-currency": "USD",
+        },
+    ),
+    "plan_delete": PlanRoute(
+        None,
+        (Right.MANAGE, 302),
+        body=lambda w, world: {"delete-confirm_name": w.plan.name},
+    ),
+    "node_root_create": PlanRoute(
+        None,
+        (Right.EDIT, 302),
+        body=lambda w, world: {"root-name": "New site", "root-kind": "site"},
+    ),
+    "node_lookup": PlanRoute(200, None, query="?q=roof"),
+    "node_children": PlanRoute(200, None, kwargs=lambda w: [{"node_id": w.building.pk}]),
+    "node_detail": PlanRoute(200, None, kwargs=lambda w: [{"node_id": w.component.pk}]),
+    "node_rename": PlanRoute(
+        None,
+        (Right.EDIT, 302),
+        kwargs=lambda w: [{"node_id": w.component.pk}],
+        body=lambda w, world: {"rename-name": "New roof"},
+    ),
+    "node_details": PlanRoute(
+        None,
+        (Right.EDIT, 302),
+        kwargs=lambda w: [{"node_id": w.component.pk}],
+        body=lambda w, world: {
+            "details-kind": "component",
+            "details-quantity": "12",
+            "details-unit": "m2",
+            "details-install_year": "1990",
+        },
+    ),
+    "node_move": PlanRoute(
+        None,
+        (Right.EDIT, 302),
+        kwargs=lambda w: [{"node_id": w.leaf.pk}],
+        body=lambda w, world: {"move-parent": str(w.site.pk)},
+    ),
+    "node_child_create": PlanRoute(
+        None,
+        (Right.EDIT, 302),
+        kwargs=lambda w: [{"node_id": w.building.pk}],
+        body=lambda w, world: {"child-name": "Boiler", "child-kind": "component"},
+    ),
+    "node_code": PlanRoute(
+        None,
+        (Right.EDIT, 302),
+        kwargs=lambda w: [{"node_id": w.leaf.pk}],
+        body=lambda w, world: {"code-code": w.code.code},
+    ),
+    "node_code_clear": PlanRoute(
+        None, (Right.EDIT, 302), kwargs=lambda w: [{"node_id": w.component.pk}]
+    ),
+    "node_delete": PlanRoute(200, (Right.EDIT, 302), kwargs=lambda w: [{"node_id": w.leaf.pk}]),
+    "plan_actions": PlanRoute(200, None),
+    "action_create": PlanRoute(
+        None,
+        (Right.EDIT, 302),
+        body=lambda w, world: {
+            "action-node": str(w.leaf.pk),
+            "action-title": "New fence",
+            "action-kind": "replacement",
+            "action-planned_year": "2033",
+            "action-estimated_cost": "500.00",
+            "action-project": "",
+        },
+    ),
+    "action_edit": PlanRoute(
+        200,
+        (Right.EDIT, 302),
+        kwargs=lambda w: [{"action_id": w.planned.pk}],
+        body=lambda w, world: {
+            "action-node": str(w.component.pk),
+            "action-title": "Replace the roof",
+            "action-kind": "replacement",
+            "action-planned_year": "2031",
+            "action-estimated_cost": "1900.00",
+            "action-project": str(w.project.pk),
+        },
+    ),
+    "action_cancel": PlanRoute(
+        None, (Right.EDIT, 302), kwargs=lambda w: [{"action_id": w.planned.pk}]
+    ),
+    "action_done": PlanRoute(
+        None, (Right.EDIT, 302), kwargs=lambda w: [{"action_id": w.planned.pk}]
+    ),
+    "action_reopen": PlanRoute(
+        None, (Right.EDIT, 302), kwargs=lambda w: [{"action_id": w.done.pk}]
+    ),
+    "project_list": PlanRoute(
+        200,
+        (Right.EDIT, 302),
+        body=lambda w, world: {"new-name": "Facade", "new-year": "2031"},
+    ),
+    "project_detail": PlanRoute(
+        200,
+        (Right.EDIT, 302),
+        kwargs=lambda w: [{"project_id": w.project.pk}],
+        body=lambda w, world: {"project-name": "Roof and gutters", "project-year": "2031"},
+    ),
+    "project_actions_add": PlanRoute(
+        None,
+        (Right.EDIT, 302),
+        kwargs=lambda w: [{"project_id": w.project.pk}],
+        body=lambda w, world: {"action": [str(w.loose.pk)]},
+    ),
+    "project_action_remove": PlanRoute(
+        None,
+        (Right.EDIT, 302),
+        kwargs=lambda w: [{"project_id": w.project.pk, "action_id": w.planned.pk}],
+    ),
+    "project_delete": PlanRoute(
+        None, (Right.EDIT, 302), kwargs=lambda w: [{"project_id": w.project.pk}]
+    ),
+    "export_actions": PlanRoute(200, None, kwargs=_fmts),
+    "export_budget": PlanRoute(200, None, kwargs=_fmts),
+    "members": PlanRoute(
+        200,
+        (Right.MANAGE, 302),
+        body=lambda w, world: {"add-email": world.newcomer.email, "add-role": "viewer"},
+    ),
+    "member_role_set": PlanRoute(
+        None,
+        (Right.MANAGE, 302),
+        kwargs=lambda w: [{"membership_id": w.bystander_grant.pk}],
+        body=lambda w, world: {f"m{w.bystander_grant.pk}-role": "editor"},
+    ),
+    "member_remove": PlanRoute(
+        None, (Right.MANAGE, 302), kwargs=lambda w: [{"membership_id": w.bystander_grant.pk}]
+    ),
+    # planning/suggestions/urls.py
+    "action_planning": PlanRoute(200, None),
+    "planning_building_rows": PlanRoute(200, None, kwargs=lambda w: [{"node_id": w.building.pk}]),
+    "suggestions_dismissed": PlanRoute(200, None),
+    "suggestions_dismiss": PlanRoute(
+        None,
+        (Right.EDIT, 302),
+        body=lambda w, world: {
+            "suggestion": [str(w.open_suggestion.pk)],
+            "reason": DismissReason.ACCEPTED,
+            "comment": "",
+        },
+    ),
+    "suggestion_apply": PlanRoute(
+        None, (Right.EDIT, 302), kwargs=lambda w: [{"suggestion_id": w.grouping_suggestion.pk}]
+    ),
+    "suggestion_dismiss": PlanRoute(
+        None,
+        (Right.EDIT, 302),
+        kwargs=lambda w: [{"suggestion_id": w.open_suggestion.pk}],
+        body=lambda w, world: {"reason": DismissReason.FALSE_POSITIVE, "comment": ""},
+    ),
+    "suggestion_restore": PlanRoute(
+        None, (Right.EDIT, 302), kwargs=lambda w: [{"suggestion_id": w.dismissed_suggestion.pk}]
+    ),
+}
+
+
+class Audience(enum.Enum):
+    """Who may use a planning URL that names no plan."""
+
+    PUBLIC = "anyone, signed in or not"
+    SIGNED_IN = "anyone signed in"
+    IMPORT_OWNER = "the import's owner; anyone else gets what a missing import gets"
+
+
+@dataclass(frozen=True)
+class OtherRoute:
+    audience: Audience
+    get: int | None
+    post: int | None
+    kwargs: Callable[[World], dict[str, Any]] = lambda world: {}
+    body: Callable[[World], dict[str, Any]] = lambda world: {}
+
+
+EXAMPLE_PLAN = Path(settings.BASE_DIR) / "docs" / "examples" / "plan.json"
+
+
+def _import_upload(world: World) -> dict[str, Any]:
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    return {
+        "import-plan_file": SimpleUploadedFile(
+            "plan.json", EXAMPLE_PLAN.read_bytes(), content_type="application/json"
+        ),
+        "import-name": "Imported",
+    }
+
+
+OTHER_ROUTES: dict[str, OtherRoute] = {
+    "plan_list": OtherRoute(
+        Audience.SIGNED_IN, 200, 302, body=lambda world: {"create-name": "A new plan"}
+    ),
+    "plan_import": OtherRoute(Audience.SIGNED_IN, 302, 302, body=_import_upload),
+    "plan_import_format": OtherRoute(Audience.PUBLIC, 200, None),
+    "plan_import_template": OtherRoute(
+        Audience.PUBLIC, 200, None, kwargs=lambda world: {"filename": "plan.json"}
+    ),
+    "plan_import_detail": OtherRoute(
+        Audience.IMPORT_OWNER, 200, None, kwargs=lambda world: {"import_id": world.own_import.pk}
+    ),
+    "plan_import_progress": OtherRoute(
+        Audience.IMPORT_OWNER, 200, None, kwargs=lambda world: {"import_id": world.own_import.pk}
+    ),
+}
+IMPORT_OWNER = "a-planner"
+
+
+# --- the URL resolver ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ResolvedRoute:
+    urlconf: str
+    namespace: str
+    name: str
+    route: str
+
+
+def _resolved(
+    patterns: list[Any], *, urlconf: str, namespace: str, prefix: str
+) -> Iterator[ResolvedRoute]:
+    for pattern in patterns:
+        if isinstance(pattern, URLResolver):
+            inner = pattern.urlconf_name  # a module once include() imported it
+            name = inner if isinstance(inner, str) else getattr(inner, "__name__", urlconf)
+            yield from _resolved(
+                pattern.url_patterns,
+                urlconf=name,
+                namespace=pattern.namespace or namespace,
+                prefix=prefix + str(pattern.pattern),
+            )
+        elif isinstance(pattern, URLPattern) and pattern.name:
+            yield ResolvedRoute(urlconf, namespace, pattern.name, prefix + str(pattern.pattern))
+
+
+def resolved_routes() -> list[ResolvedRoute]:
+    """Every named route the site answers, with the URL module that declares it."""
+    return list(_resolved(get_resolver().url_patterns, urlconf="", namespace="", prefix=""))
+
+
+def test_every_planning_url_has_a_row() -> None:
+    planning = {
+        r.name: r
+        for r in resolved_routes()
+        if r.urlconf in ("planning.urls", "planning.suggestions.urls")
+    }
+    assert "action_planning" in planning  # the included module is read too
+
+    assert set(planning) == set(PLAN_ROUTES) | set(OTHER_ROUTES), (
+        "every URL of planning/urls.py needs a row in PLAN_ROUTES or OTHER_ROUTES"
+    )
+    naming_a_plan = {name for name, r in planning.items() if "<int:number>" in r.route}
+    assert naming_a_plan == set(PLAN_ROUTES)
+
+
+def test_every_integrator_route_naming_a_plan_has_a_row() -> None:
+    integrator = [r for r in resolved_routes() if r.urlconf == "integrations.api_urls"]
+    assert integrator
+    naming_a_plan = {r.name for r in integrator if "planNumber" in r.route}
+    assert naming_a_plan == set(API_PLAN_ROUTES)
+
+
+# --- comparing with a missing plan -------------------------------------------------------------
+
+
+def _without_csrf_token(content: bytes) -> bytes:
+    return re.sub(rb'(name="csrfmiddlewaretoken" value=")[^"]+"', rb'\1"', content)
+
+
+def assert_same_as_missing(
+    response: Any, missing: Any, *, secret: str, swap: tuple[str, str]
+) -> None:
+    """`response` is exactly what the missing thing got: status, Location (with the missing
+    number or id in the place of the real one), the bytes but for the CSRF token, and the
+    secret (the plan's name) nowhere."""
+    assert response.status_code == missing.status_code
+    assert response.get("Location", "").replace(*swap) == missing.get("Location", "")
+    assert _without_csrf_token(response.body_bytes) == _without_csrf_token(missing.body_bytes)
+    assert secret.encode() not in response.body_bytes
+
+
+def _request(client: Client, method: str, url: str, body: dict[str, Any]) -> Any:
+    """The response, with its body read (a download's stream too) as `body_bytes`."""
+    response: Any = client.get(url) if method == "GET" else client.post(url, body)
+    if response.streaming:  # the test client closes it once the stream is read
+        response.body_bytes = b"".join(response.streaming_content)
+    else:
+        response.body_bytes = response.content
     return response
 
 
-@pytest.mark.parametrize("principal", sorted(PRINCIPALS))
-def test_every_plan_page_answers_by_the_principals_rights(client: Client, principal: str) -> None:
-    world = _world()
-    client.force_login(world["users"][principal])
-    routes = plan_routes()
-    assert len(routes) > 20  # the resolver walk found the plan pages
-    wrong = []
-    for plan_key, rights in (("A1", PRINCIPALS[principal][0]), ("B1", PRINCIPALS[principal][1])):
-        plan = world["plans"][plan_key]
-        for route, name in routes:
-            if plan_key == "B1" and any(
-                k in route
-                for k in ("node_id", "action_id", "project_id", "membership_id", "suggestion_id")
-            ):
-                continue  # the sample rows are A1's
-            url = _url(route, plan.number, world["kwargs"])
-            for method in ("GET", "POST"):
-                response = _request(client, method, url)
-                status = response.status_code
-                needed = MANAGE if name in MANAGING else EDIT
-                if rights == NONE:
-                    ok = status == 404 and plan.name not in response.content.decode()
-                elif method == "GET" or rights >= needed:
-                    ok = status not in (403, 404)
-                else:
-                    ok = status in (403, 405)
-                if not ok:
-                    wrong.append(f"{method} {url} ({name}) -> {status}")
-    assert wrong == [], f"{principal}: " + "; ".join(wrong)
+# --- the web matrix ----------------------------------------------------------------------------
 
 
-def test_anonymous_visitors_are_sent_to_the_login(client: Client) -> None:
-    world = _world()
-    a1 = world["plans"]["A1"]
-    for route, _name in plan_routes():
-        url = _url(route, a1.number, world["kwargs"])
-        response = _request(client, "GET", url)
-        assert response.status_code == 302 and "/accounts/login/" in response["Location"], url
+def expected_status(route: PlanRoute, method: str, role: PlanRole) -> int:
+    if method == "GET":
+        return route.get or 405
+    if route.post is None:
+        return 405
+    needed, status = route.post
+    return status if RIGHT_OF_ROLE[role] >= needed else 403
 
 
-@pytest.mark.parametrize("principal", sorted(PRINCIPALS))
-def test_the_api_answers_each_key_by_its_holders_rights(client: Client, principal: str) -> None:
-    world = _world()
-    _key, raw = api_key_create(user=world["users"][principal], name="matrix")
-    a_rights, b_rights = PRINCIPALS[principal]
-    expected = {
-        "A1": a_rights,
-        "A2": a_rights if principal.startswith("a_") else NONE,
-        "B1": b_rights,
-    }
-
-    def answer(number: int) -> Any:
-        return client.get(
-            f"/api/v1/platform/plans/{number}/suggestions", HTTP_AUTHORIZATION=f"Bearer {raw}"
-        )
-
-    missing = answer(999999)
-    for plan_key, rights in expected.items():
-        response = answer(world["plans"][plan_key].number)
-        if rights == NONE:  # exactly a missing plan's answer (a 403 for a key of no access)
-            assert (response.status_code, response.json()["messageKey"]) == (
-                missing.status_code,
-                missing.json()["messageKey"],
-            )
-            assert missing.status_code in (403, 404)
-        else:
-            assert response.status_code == 200, (principal, plan_key, response.json())
-
-
-def test_a_service_account_reads_its_organisations_plans_and_no_others(client: Client) -> None:
-    world = _world()
-    organisation = world["plans"]["A1"].organisation
-    _key, raw = api_key_create(
-        user=world["users"]["a_admin"], name="ERP", organisation=organisation
+def _plan_state(w: PlanWorld) -> tuple[Any, ...]:
+    """What a refused request must leave as it was."""
+    plan = w.plan
+    return (
+        list(Plan.objects.filter(pk=plan.pk).values_list("name", "currency", "data_version")),
+        list(
+            StructureNode.objects.filter(plan=plan)
+            .values_list("id", "name", "parent_id", "code_id")
+            .order_by("id")
+        ),
+        list(plan.actions.values_list("id", "title", "status", "project_id").order_by("id")),
+        list(Project.objects.filter(plan=plan).values_list("id", "name", "year").order_by("id")),
+        list(PlanMembership.objects.filter(plan=plan).values_list("id", "role").order_by("id")),
+        list(Suggestion.objects.filter(plan=plan).values_list("id", "status").order_by("id")),
     )
-    for plan_key, status in (("A1", 200), ("A2", 200), ("B1", 404)):
-        response = client.get(
-            f"/api/v1/platform/plans/{world['plans'][plan_key].number}/suggestions",
-            HTTP_AUTHORIZATION=f"Bearer {raw}",
+
+
+@pytest.mark.parametrize("route_name", list(PLAN_ROUTES))
+@pytest.mark.parametrize("plan_key", TARGET_PLANS)
+@pytest.mark.parametrize("principal", list(PRINCIPALS))
+def test_plan_route(world: World, principal: str, plan_key: str, route_name: str) -> None:
+    """A GET, then a POST (both, whatever the view answers: a method it does not answer is a
+    405 for those who see the plan and a missing plan's 404 for the others)."""
+    route = PLAN_ROUTES[route_name]
+    target = world.plans[plan_key]
+    for method in ("GET", "POST"):
+        for kwargs in route.kwargs(target):
+            _plan_request_check(world, principal, plan_key, route_name, method, kwargs)
+
+
+def _plan_request_check(
+    world: World,
+    principal: str,
+    plan_key: str,
+    route_name: str,
+    method: str,
+    kwargs: dict[str, Any],
+) -> None:
+    route = PLAN_ROUTES[route_name]
+    target = world.plans[plan_key]
+    number = target.plan.number
+    role = PRINCIPALS[principal].expected.get(plan_key)
+    client = client_for(world, principal)
+    body = route.body(target, world) if method == "POST" else {}
+    url = reverse(f"planning:{route_name}", kwargs={"number": number, **kwargs})
+    url += route.query if method == "GET" else ""
+    where = (principal, role, method, url)
+    before = _plan_state(target) if role is None or method == "POST" else None
+
+    response = _request(client, method, url, body)
+
+    if role is not None and not PRINCIPALS[principal].anonymous:
+        want = expected_status(route, method, role)
+        assert response.status_code == want, where
+        if want == 403:
+            assert _plan_state(target) == before, where
+        return
+    if PRINCIPALS[principal].anonymous:
+        assert response.status_code == 302, where
+        assert response["Location"].startswith(reverse("accounts:login")), where
+    else:
+        assert response.status_code == 404, where
+    assert _plan_state(target) == before, where
+    swap = (f"/plans/{number}/", f"/plans/{MISSING_NUMBER}/")
+    missing = _request(client, method, url.replace(*swap, 1), body)
+    assert_same_as_missing(response, missing, secret=target.plan.name, swap=swap)
+
+
+@pytest.mark.parametrize("method", ["GET", "POST"])
+@pytest.mark.parametrize("route_name", list(OTHER_ROUTES))
+@pytest.mark.parametrize("principal", list(PRINCIPALS))
+def test_route_naming_no_plan(world: World, principal: str, route_name: str, method: str) -> None:
+    route = OTHER_ROUTES[route_name]
+    client = client_for(world, principal)
+    url = reverse(f"planning:{route_name}", kwargs=route.kwargs(world))
+    body = route.body(world) if method == "POST" else {}
+    allowed = route.get if method == "GET" else route.post
+
+    response = _request(client, method, url, body)
+
+    anonymous = PRINCIPALS[principal].anonymous
+    if anonymous and route.audience is not Audience.PUBLIC:
+        assert response.status_code == 302
+        assert response["Location"].startswith(reverse("accounts:login"))
+        return
+    if route.audience is Audience.IMPORT_OWNER and principal != IMPORT_OWNER:
+        real = str(world.own_import.pk)
+        missing_id = str(uuid.uuid4())
+        missing = _request(client, method, url.replace(real, missing_id), body)
+        assert response.status_code == (404 if method == "GET" else 405)
+        assert_same_as_missing(
+            response, missing, secret=world.own_import.filename, swap=(real, missing_id)
         )
-        assert response.status_code == status, plan_key
+        return
+    assert response.status_code == (allowed or 405), (principal, url, method)
+    # No plan list shows a plan to someone who may not see it.
+    for key, target in world.plans.items():
+        if PRINCIPALS[principal].expected.get(key) is None:
+            assert target.plan.name.encode() not in response.body_bytes
 
 
-def test_a_missing_plan_and_a_foreign_one_answer_alike(client: Client) -> None:
-    world = _world()
-    client.force_login(world["users"]["b_owner"])
-    foreign = client.get(f"/plans/{world['plans']['A1'].number}/")
-    missing = client.get("/plans/999999/")
+# --- the integrator API ------------------------------------------------------------------------
 
-    assert foreign.status_code == missing.status_code == 404
-    assert StructureNode.objects.filter(plan=world["plans"]["A1"]).exists()
+
+@dataclass(frozen=True)
+class ApiPlanRoute:
+    """A route of integrations/api_urls.py that names a plan: its method and what a key that
+    may read the plan gets."""
+
+    method: str
+    status: int
+    message_key: str
+
+
+API_PLAN_ROUTES: dict[str, ApiPlanRoute] = {
+    "api-plan-suggestions": ApiPlanRoute("GET", 200, "ok"),
+}
+
+# Who reads through which key: every person's own key, the organisations' service accounts.
+API_PRINCIPALS = [*PEOPLE, "service-A", "service-B", "service-A-limited-to-A2", "no-key"]
+SERVICE_SEES = {"service-A": {"A1"}, "service-B": {"B1"}, "service-A-limited-to-A2": set()}
+
+
+def _api_key(world: World, principal: str) -> str | None:
+    if principal == "no-key":
+        return None
+    if principal.startswith("service-"):
+        return world.service_keys[
+            {"service-A": "A", "service-B": "B", "service-A-limited-to-A2": "A limited to A2"}[
+                principal
+            ]
+        ]
+    return world.keys[principal]
+
+
+def _sees(principal: str, plan_key: str) -> bool:
+    if principal in SERVICE_SEES:
+        return plan_key in SERVICE_SEES[principal]
+    if principal == "no-key":
+        return False
+    return plan_key in PRINCIPALS[principal].expected
+
+
+def _api_url(route_name: str, number: int) -> str:
+    return reverse(route_name, kwargs={"planNumber": str(number)})
+
+
+def _api_call(route: ApiPlanRoute, url: str, key: str | None) -> Any:
+    headers = {"Authorization": f"Bearer {key}"} if key else {}
+    return Client().generic(route.method, url, headers=headers)
+
+
+def assert_api_same_as_missing(response: Any, missing: Any, *, secret: str) -> None:
+    """The same status and envelope as for a missing plan number (the trace id aside)."""
+    body, missing_body = response.json(), missing.json()
+    body.pop("traceId"), missing_body.pop("traceId")
+    assert response.status_code == missing.status_code
+    assert body == missing_body
+    assert secret.encode() not in response.content
+
+
+def _api_case(
+    world: World,
+    *,
+    principal: str,
+    plan_key: str,
+    route_name: str,
+    key: str | None,
+    allowed: tuple[int, str] | None,
+) -> None:
+    """`allowed`: the status and messageKey for a key that may see the plan; None: the answer
+    must be exactly a missing plan's."""
+    route = API_PLAN_ROUTES[route_name]
+    target = world.plans[plan_key].plan
+    response = _api_call(route, _api_url(route_name, target.number), key)
+    if allowed is not None:
+        assert_envelope(response, *allowed)
+        return
+    missing = _api_call(route, _api_url(route_name, MISSING_NUMBER), key)
+    if key is not None:
+        assert_envelope(response, 404, "plans.not_found")
+    assert_api_same_as_missing(response, missing, secret=target.name)
+
+
+@pytest.mark.parametrize("route_name", list(API_PLAN_ROUTES))
+@pytest.mark.parametrize("plan_key", TARGET_PLANS)
+@pytest.mark.parametrize("principal", API_PRINCIPALS)
+def test_api_route(world: World, principal: str, plan_key: str, route_name: str) -> None:
+    route = API_PLAN_ROUTES[route_name]
+    sees = _sees(principal, plan_key)
+    _api_case(
+        world,
+        principal=principal,
+        plan_key=plan_key,
+        route_name=route_name,
+        key=_api_key(world, principal),
+        allowed=(route.status, route.message_key) if sees else None,
+    )
+
+
+@pytest.mark.parametrize("route_name", list(API_PLAN_ROUTES))
+@pytest.mark.parametrize("plan_key", TARGET_PLANS)
+@pytest.mark.parametrize("principal", PEOPLE)
+def test_api_key_limited_to_another_plan(
+    world: World, principal: str, plan_key: str, route_name: str
+) -> None:
+    """A key limited to the person's own plan reads that one and nothing else."""
+    route = API_PLAN_ROUTES[route_name]
+    key = world.limited_keys[principal]
+    own = _api_call(route, _api_url(route_name, world.own_plans[principal].number), key)
+    assert_envelope(own, route.status, route.message_key)
+
+    _api_case(
+        world, principal=principal, plan_key=plan_key, route_name=route_name, key=key, allowed=None
+    )
+
+
+def _api_access_off(world: World, plan_key: str) -> None:
+    Organisation.objects.filter(plans=world.plans[plan_key].plan).update(api_access_enabled=False)
+
+
+@pytest.mark.parametrize("route_name", list(API_PLAN_ROUTES))
+@pytest.mark.parametrize("plan_key", TARGET_PLANS)
+@pytest.mark.parametrize("principal", [*PEOPLE, "service-A", "service-B"])
+def test_api_organisation_without_api_access(
+    world: World, principal: str, plan_key: str, route_name: str, settings: Any
+) -> None:
+    """The plan's organisation has no API access: 403 for those who may see it, and still a
+    missing plan's 404 for everyone else (their keys work elsewhere)."""
+    settings.API_ACCESS_REQUIRES_GRANT = True
+    _api_access_off(world, plan_key)
+    sees = _sees(principal, plan_key)
+    if principal.startswith("service-") and sees:
+        allowed: tuple[int, str] | None = (403, "auth.api_access_disabled")  # at the key itself
+    elif principal.startswith("service-"):
+        allowed = None
+    else:
+        allowed = (403, "auth.api_access_disabled") if sees else None
+    _api_case(
+        world,
+        principal=principal,
+        plan_key=plan_key,
+        route_name=route_name,
+        key=_api_key(world, principal),
+        allowed=allowed,
+    )
+
+
+@pytest.mark.parametrize("route_name", list(API_PLAN_ROUTES))
+@pytest.mark.parametrize("plan_key", TARGET_PLANS)
+@pytest.mark.parametrize("principal", PEOPLE)
+def test_api_personal_override_reads_a_plan_of_an_organisation_without_api_access(
+    world: World, principal: str, plan_key: str, route_name: str, settings: Any
+) -> None:
+    """Staff's per-user override: every plan the person sees, nothing more."""
+    settings.API_ACCESS_REQUIRES_GRANT = True
+    _api_access_off(world, plan_key)
+    User.objects.filter(pk=world.users[principal].pk).update(api_access_enabled=True)
+    route = API_PLAN_ROUTES[route_name]
+    sees = _sees(principal, plan_key)
+    _api_case(
+        world,
+        principal=principal,
+        plan_key=plan_key,
+        route_name=route_name,
+        key=world.keys[principal],
+        allowed=(route.status, route.message_key) if sees else None,
+    )
+
+
+def test_the_world_is_what_the_table_says(world: World) -> None:
+    """The roles the table expects come from the memberships built, not from a typo: each
+    principal's organisation memberships and grants are exactly those listed."""
+    for name, principal in PRINCIPALS.items():
+        if principal.anonymous:
+            continue
+        user = world.users[name]
+        roles = {
+            key: user.organisation_memberships.get(organisation=organisation).role
+            for key, organisation in world.organisations.items()
+            if user.organisation_memberships.filter(organisation=organisation).exists()
+        }
+        assert roles == principal.organisation_roles
+        grants = {
+            key: PlanMembership.objects.get(plan=target.plan, user=user).role
+            for key, target in world.plans.items()
+            if PlanMembership.objects.filter(plan=target.plan, user=user).exists()
+        }
+        assert grants == principal.grants
