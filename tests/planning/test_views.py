@@ -1108,3 +1108,20 @@ def test_a_viewer_sees_no_new_project_form_and_cannot_post_one(
 
     assert "New project" not in client.get(url).content.decode()
     assert client.post(url, {"new-name": "X", "new-year": "2031"}).status_code == 403
+
+
+def test_mark_done_returns_to_the_row_it_was_pressed_on(client: Client, world: World) -> None:
+    client.force_login(world.owner.user)
+    page = client.get(
+        reverse("planning:plan_actions", args=[world.plan.number]) + "?page=1"
+    ).content.decode()
+    form = re.search(rf'actions/{world.action.pk}/done/".*?name="next" value="([^"]+)"', page, re.S)
+    assert form is not None
+
+    response = client.post(
+        reverse("planning:action_done", args=[world.plan.number, world.action.pk]),
+        {"next": form.group(1).replace("&amp;", "&")},
+    )
+
+    assert response.status_code == 302
+    assert response["Location"].endswith(f"?page=1#action-{world.action.pk}")
