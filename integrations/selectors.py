@@ -47,11 +47,15 @@ def api_key_by_hash(*, key_hash: str) -> ApiKey | None:
 
 def api_access_granted(*, user: User) -> bool:
     """Whether the API access policy lets this person's keys work anywhere: the policy is off,
-    staff gave the account itself access (an override: every plan it sees), or one of the
-    organisations whose plans it sees (a member's, or a guest's plan's) has API access."""
+    staff gave the account itself access (an override: every plan it sees), or one of its
+    organisations, or the organisation of a plan it is a guest of, has API access (an
+    organisation without plans yet included: the session check then answers)."""
     if user.api_access_enabled or not settings.API_ACCESS_REQUIRES_GRANT:
         return True
-    return plans_visible(user=user).filter(organisation__api_access_enabled=True).exists()
+    member = OrganisationMembership.objects.filter(
+        user=user, organisation__api_access_enabled=True
+    ).exists()
+    return member or plans_visible(user=user).filter(organisation__api_access_enabled=True).exists()
 
 
 def api_key_access_granted(*, api_key: ApiKey) -> bool:

@@ -299,3 +299,15 @@ def test_the_commands_make_a_service_account_and_grant_the_organisation_access(
 
     assert_envelope(_suggestions(client, world["plan"].number, raw), 200, "ok")
     assert_envelope(_suggestions(client, world["plan_2"].number, raw), 404, "plans.not_found")
+
+
+def test_a_member_of_an_organisation_with_access_but_no_plans_passes_the_session_check(
+    client: Client,
+) -> None:
+    person = UserFactory.create()
+    fresh = organisation_create(name="Fresh Co-op", owner=person)
+    fresh.api_access_enabled = True
+    fresh.save()
+    _key, raw = api_key_create(user=person, name="First")
+
+    assert_envelope(session_check(client, f"Bearer {raw}"), 200, "auth.api_key_valid")
