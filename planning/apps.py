@@ -9,7 +9,7 @@ class PlanningConfig(AppConfig):
     def ready(self) -> None:
         from jobs.registry import resumable_register
         from organisations.invitations import invitation_accepted
-        from planning.services import grant_from_invitation
+        from planning.grants import grant_from_invitation
         from planning.tasks import plan_import_resume, plan_imports_leased, plan_sync_on_data_change
         from planning.writes import plan_changed
 

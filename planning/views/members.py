@@ -11,7 +11,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
 from organisations.limits import invite_wait_minutes, too_many_invitations
-from planning import selectors, services
+from planning import grants, selectors
 from planning.access import plan_member_required, request_user
 from planning.access_rules import PlanAccess
 from planning.form_parts import form_submit
@@ -58,7 +58,7 @@ def members(request: HttpRequest, access: PlanAccess) -> HttpResponse:
         response.status_code = 429
         response["Retry-After"] = str(minutes * 60)
         return response
-    invitation = services.guest_invite(
+    invitation = grants.guest_invite(
         plan=access.plan,
         email=form.cleaned_data["email"],
         role=form.cleaned_data["role"],
@@ -77,7 +77,7 @@ def members(request: HttpRequest, access: PlanAccess) -> HttpResponse:
 def member_role_set(request: HttpRequest, access: PlanAccess, membership_id: int) -> HttpResponse:
     target = selectors.plan_membership_by_id(plan=access.plan, membership_id=membership_id)
     form = MemberRoleForm(request.POST, prefix=f"m{target.pk}")
-    if form_submit(form, lambda data: services.membership_role_set(membership=target, **data)):
+    if form_submit(form, lambda data: grants.membership_role_set(membership=target, **data)):
         messages.success(request, f"{target.user.email} is now {target.get_role_display()}.")
         return redirect("planning:members", number=access.plan.number)
     errors = [str(message) for messages_ in form.errors.values() for message in messages_]
@@ -89,7 +89,7 @@ def member_role_set(request: HttpRequest, access: PlanAccess, membership_id: int
 def member_remove(request: HttpRequest, access: PlanAccess, membership_id: int) -> HttpResponse:
     target = selectors.plan_membership_by_id(plan=access.plan, membership_id=membership_id)
     try:
-        services.membership_remove(membership=target)
+        grants.membership_remove(membership=target)
     except ValidationError as error:
         return _render_members(request, access, role_errors={target.pk: error.messages})
     messages.success(request, f"{target.user.email} removed from the plan.")

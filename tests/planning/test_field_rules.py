@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from django.core.exceptions import ValidationError
 
-from planning import services
+from planning import grants, services
 from planning.forms import ActionForm, MemberRoleForm, NodeCreateForm, PlanCreateForm
 from planning.importers import ImportProblem, ImportRejected, plan_import_document
 from planning.models import PlanMembership, StructureNode
@@ -99,7 +99,7 @@ def test_a_role_outside_the_choices_gets_the_models_message_from_form_and_servic
     assert not form.is_valid()
     assert form.errors["role"] == [message]
     with pytest.raises(ValidationError) as refused:
-        services.membership_role_set(membership=membership, role="boss")
+        grants.membership_role_set(membership=membership, role="boss")
     assert refused.value.message_dict == {"role": [message]}
     assert PlanMembership.objects.get(pk=membership.pk).role == membership.role
 

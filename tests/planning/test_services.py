@@ -8,15 +8,13 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from organisations.invitations import InvitationInvalid, invitation_accept, invitation_create
+from planning.grants import guest_invite, membership_remove, membership_role_set
 from planning.models import Action, ActionStatus, Plan, PlanMembership, PlanRole, StructureNode
 from planning.services import (
     action_cancel,
     action_create,
     action_mark_done,
     action_update,
-    guest_invite,
-    membership_remove,
-    membership_role_set,
     node_code_assign,
     node_code_clear,
     node_create,

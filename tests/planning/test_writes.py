@@ -12,7 +12,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django_tasks_db.models import DBTaskResult
 
-from planning import services
+from planning import grants, services
 from planning.models import ActionKind, NodeKind, Plan, PlanRole, Suggestion
 from planning.suggestions.services import (
     suggestion_apply_cost,
@@ -226,7 +226,7 @@ def test_a_membership_change_takes_the_lock_but_changes_no_version(
     before = version(plan)
 
     with django_capture_on_commit_callbacks() as callbacks:
-        services.membership_role_set(membership=grant, role=PlanRole.EDITOR)
+        grants.membership_role_set(membership=grant, role=PlanRole.EDITOR)
 
     assert version(plan) == before
     assert signals == []
