@@ -16,6 +16,7 @@ from datetime import timedelta
 
 from django.core.exceptions import ValidationError
 from django.core.mail import send_mail
+from django.core.mail.backends.base import BaseEmailBackend
 from django.db import transaction
 from django.dispatch import Signal
 from django.template.loader import render_to_string
@@ -57,7 +58,7 @@ def invitation_link(token: str) -> str:
     return site_link(reverse("invitation_open", args=[token]))
 
 
-def _send(invitation: Invitation, token: str) -> None:
+def _send(invitation: Invitation, token: str, connection: BaseEmailBackend | None) -> None:
     context = {
         "invitation": invitation,
         "organisation": invitation.organisation,
@@ -70,6 +71,7 @@ def _send(invitation: Invitation, token: str) -> None:
         message=render_to_string("organisations/email/invitation.txt", context),
         from_email=None,
         recipient_list=[invitation.email],
+        connection=connection,
     )
 
 
@@ -90,11 +92,14 @@ def invitation_create(
     plan_id: uuid.UUID | None = None,
     grant_role: str = "",
     send: bool = True,
+    connection: BaseEmailBackend | None = None,
 ) -> tuple[Invitation, str]:
     """Invites `email` (to the organisation with `role`, or as a guest of plan `plan_id` with
     `grant_role`) and mails the link; returns the invitation and its token (the caller shows
     it nowhere; the command prints it). A pending invitation of the same address to the same
-    thing is replaced (its link stops working)."""
+    thing is replaced (its link stops working). `connection`: the mail connection to send with
+    (the command's sends a console backend's output to stderr, so stdout holds the link
+    alone)."""
     email = _validated_email(email)
     if plan_id is None and role not in OrganisationRole.values:
         raise ValidationError({"role": f"Choose one of: {', '.join(OrganisationRole.values)}."})
@@ -121,7 +126,7 @@ def invitation_create(
         expires_at=now + timedelta(days=INVITATION_DAYS),
     )
     if send:
-        transaction.on_commit(lambda: _send(invitation, token))
+        transaction.on_commit(lambda: _send(invitation, token, connection))
     return invitation, token
 
 

@@ -236,3 +236,16 @@ def test_create_organisation_and_add_member_commands(owner: Any, capsys: Any) ->
 
     assert slug == "north-homes"
     assert _role(OrganisationMembership.objects.get(user=person, role="admin").organisation, person)
+
+
+def test_the_invite_command_prints_the_link_alone_with_the_console_mail_backend(
+    organisation: Any, capsys: Any, settings: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    settings.EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+
+    with django_capture_on_commit_callbacks(execute=True):
+        call_command("invite", organisation.slug, "pia@example.com", "--role", "viewer")
+
+    captured = capsys.readouterr()
+    assert re.fullmatch(r"https?://\S+/invitations/[\w-]+/", captured.out.strip())
+    assert "Subject: You are invited to Harbour Co-op" in captured.err

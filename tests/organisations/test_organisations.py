@@ -150,3 +150,30 @@ def test_an_organisation_is_created_from_the_list_and_its_creator_owns_it(
     organisation = Organisation.objects.get(name="North Homes")
     assert response["Location"] == f"/organisations/{organisation.slug}/"
     assert organisation.memberships.get().user == person
+
+
+def test_staff_switching_api_access_in_the_admin_is_logged(client: Client) -> None:
+    from accounts.models import SecurityEvent
+
+    staff = UserFactory.create(is_staff=True, is_superuser=True)
+    organisation = organisation_create(name="Co-op", owner=UserFactory.create())
+    client.force_login(staff)
+    url = f"/admin/organisations/organisation/{organisation.pk}/change/"
+    form = {
+        "name": "Co-op",
+        "slug": organisation.slug,
+        "api_access_enabled": "on",
+        "memberships-TOTAL_FORMS": "0",
+        "memberships-INITIAL_FORMS": "0",
+        "memberships-MIN_NUM_FORMS": "0",
+        "memberships-MAX_NUM_FORMS": "1000",
+        "created_at": "",
+    }
+
+    response = client.post(url, form)
+
+    assert response.status_code == 302, response.content.decode()[:2000]
+    organisation.refresh_from_db()
+    assert organisation.api_access_enabled
+    line = SecurityEvent.objects.get(organisation_id=organisation.pk)
+    assert line.kind == SecurityEvent.Kind.API_ACCESS_CHANGED and "by staff" in line.detail

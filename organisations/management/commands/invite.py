@@ -3,6 +3,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.core.mail import get_connection
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from accounts.management import plain_text
@@ -25,7 +26,12 @@ class Command(BaseCommand):
         organisation = command_organisation(slug)
         try:
             _invitation, token = invitation_create(
-                organisation=organisation, email=email, role=role, invited_by=None
+                organisation=organisation,
+                email=email,
+                role=role,
+                invited_by=None,
+                # A console backend (development) prints the email: to stderr, not stdout.
+                connection=get_connection(stream=self.stderr._out),
             )
         except ValidationError as error:
             raise CommandError(" ".join(error.messages)) from None
