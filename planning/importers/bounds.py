@@ -43,16 +43,28 @@ def _refuse(row: str, message: str) -> ImportRejected:
 
 # An escaped lone surrogate ("\ud800") is valid JSON that json.loads reads (the import then
 # lists it as a problem of its field) but ijson cannot decode; for the walk it is any character.
+# Python's own limit on the digits of an int made from text; json.loads refuses longer ones too.
+INT_DIGITS_MAX = 4_300
+# Anchored at the start of a run of digits, so each run is looked at once (no backtracking
+# through every position of a long run).
+_LONG_DIGITS = re.compile(rb"(?<![0-9])[0-9]{%d}" % (INT_DIGITS_MAX + 1))
 _SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 
 
 def document_bounds_check(content: bytes, filename: str) -> None:
     """Raises ImportRejected when the document is deeper, longer or bigger than a plan within
     the limits can be; returns silently otherwise (also for malformed JSON)."""
+    if _LONG_DIGITS.search(content):  # ijson's C parser fails on them (SystemError)
+        raise _refuse(
+            filename,
+            f"holds a run of more than {INT_DIGITS_MAX:,} digits; no number of a plan is that long",
+        )
     try:
         _walk(content, filename)
     except UnicodeDecodeError:
         _walk(_SURROGATE_ESCAPE.sub(rb"\\ufffd", content), filename)
+    except ArithmeticError:  # a number beyond what Decimal holds (1e9999999999999999999)
+        raise _refuse(filename, "not valid JSON: a number out of range") from None
 
 
 def _walk(content: bytes, filename: str) -> None:

@@ -400,6 +400,9 @@ def document_parse(content: bytes, filename: str) -> object:
     except RecursionError:
         problem = ImportProblem(filename, "", "not valid JSON: nested too deeply")
         raise ImportRejected([problem]) from None
+    except ArithmeticError:  # decimal.InvalidOperation: an exponent beyond Decimal's range
+        problem = ImportProblem(filename, "", "not valid JSON: a number out of range")
+        raise ImportRejected([problem]) from None
 
 
 def plan_import(

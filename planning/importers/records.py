@@ -15,6 +15,8 @@ from planning.importers.problems import ImportProblem
 from planning.models import CENT
 from planning.services import validated
 
+# A number with more digits than this is no year (and is not turned into an int).
+YEAR_DIGITS_MAX = 9
 # Amounts this large are refused by the models' digit limit; quantize() would fail on them.
 QUANTIZE_LIMIT = Decimal(10) ** 20
 
@@ -106,7 +108,13 @@ class RecordReader:
         value = self._value(field, required=required)
         if value is None:
             return None
-        if isinstance(value, Decimal) and value.is_finite() and value == value.to_integral():
+        # A year has a few digits: "2e999999999" would be a billion-digit int, so it is not made.
+        if (
+            isinstance(value, Decimal)
+            and value.is_finite()
+            and value.adjusted() < YEAR_DIGITS_MAX
+            and value == value.to_integral()
+        ):
             value = int(value)
         if isinstance(value, bool) or not isinstance(value, int):
             self.problem(field, f"must be a whole number (a year), got {describe(value)}")

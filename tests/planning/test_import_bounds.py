@@ -129,3 +129,37 @@ def test_a_byte_order_mark_does_not_switch_the_walk_off() -> None:
 
     with pytest.raises(ImportRejected, match="nested more than 8 levels"):
         document_bounds_check(hostile, "plan.json")
+
+
+def test_a_number_of_more_digits_than_python_reads_is_refused_not_a_crash() -> None:
+    from planning.importers.bounds import document_bounds_check
+    from planning.importers.problems import ImportRejected
+
+    hostile = b'{"name": "x", "nodes": [], "n": ' + b"1" * 5_000 + b"}"
+
+    with pytest.raises(ImportRejected, match="more than 4,300 digits"):
+        document_bounds_check(hostile, "plan.json")
+
+
+def test_a_number_beyond_decimals_range_is_a_listed_problem_not_a_crash() -> None:
+    from planning.importers.plan_document import document_parse
+    from planning.importers.problems import ImportRejected
+
+    with pytest.raises(ImportRejected, match="a number out of range"):
+        document_parse(b'{"name": "x", "nodes": [], "n": 1e9999999999999999999}', "plan.json")
+
+
+@pytest.mark.django_db
+def test_a_year_with_a_huge_exponent_is_a_problem_of_its_field(user: Any) -> None:
+    from planning.importers.plan_document import plan_import
+    from planning.importers.problems import ImportRejected
+
+    document = (
+        b'{"name": "x", "nodes": [{"ref": "S", "name": "Site", "kind": "site", '
+        b'"install_year": 2e999999999}]}'
+    )
+
+    with pytest.raises(ImportRejected) as rejected:
+        plan_import(owner=user, content=document, filename="plan.json")
+
+    assert "must be a whole number (a year)" in str(rejected.value.problems[0])
