@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db.models import Count, QuerySet
+from django.db.models import Case, Count, QuerySet, When
 from django.http import Http404
 from django.utils import timezone
 
@@ -17,10 +17,11 @@ def memberships_for_user(*, user: Any) -> QuerySet[OrganisationMembership]:
     """The user's memberships with their organisations, personal organisation first."""
     if not getattr(user, "is_authenticated", False):
         return OrganisationMembership.objects.none()
+    personal_first = Case(When(organisation__personal_for=user, then=0), default=1)
     return (
         OrganisationMembership.objects.filter(user=user)
         .select_related("organisation")
-        .order_by("organisation__personal_for", "organisation__name", "organisation__slug")
+        .order_by(personal_first, "organisation__name", "organisation__slug")
     )
 
 

@@ -177,3 +177,19 @@ def test_staff_switching_api_access_in_the_admin_is_logged(client: Client) -> No
     assert organisation.api_access_enabled
     line = SecurityEvent.objects.get(organisation_id=organisation.pk)
     assert line.kind == SecurityEvent.Kind.API_ACCESS_CHANGED and "by staff" in line.detail
+
+
+def test_the_personal_organisation_comes_first_then_by_name() -> None:
+    from organisations.selectors import memberships_for_user
+
+    person = UserFactory.create(name="Zed")
+    for name in ("Beta Co-op", "Alpha Homes"):
+        member_add(
+            organisation=organisation_create(name=name, owner=UserFactory.create()),
+            user=person,
+            role="viewer",
+        )
+
+    names = [m.organisation.name for m in memberships_for_user(user=person)]
+
+    assert names == ["Zed (personal)", "Alpha Homes", "Beta Co-op"]
