@@ -112,10 +112,6 @@ class ApiKey(models.Model):
         return f"{self.name} ({self.hint}…)"
 
     @property
-    def is_service_account(self) -> bool:
-        return self.organisation_id is not None
-
-    @property
     def holder_key(self) -> str:
         """Who the key speaks for, as the per-account throttle and the key limit count it."""
         if self.organisation_id is not None:

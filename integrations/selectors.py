@@ -2,25 +2,18 @@
 
 from __future__ import annotations
 
-import uuid
-
 from django.conf import settings
 from django.db.models import QuerySet
-from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
 from accounts.models import User
 from api.errors import ApiError
 from integrations.holders import KeyHolder
-from integrations.models import ApiAccessRequest, ApiKey, ApiKeyQuerySet
+from integrations.models import ApiAccessRequest, ApiKey
 from organisations.models import OrganisationMembership, OrganisationRole
 from organisations.selectors import memberships_for_user
 from planning.models import Plan
 from planning.selectors import plans_visible
-
-
-def api_key_list(*, user: User) -> ApiKeyQuerySet:
-    return ApiKey.objects.owned_by(user).prefetch_related("plans")
 
 
 def api_keys_at_limit(*, holder: KeyHolder) -> bool:
@@ -30,11 +23,6 @@ def api_keys_at_limit(*, holder: KeyHolder) -> bool:
     live = holder.keys().active_at(timezone.now()).count()
     limit: int = settings.API_KEYS_MAX_ACTIVE
     return live >= limit
-
-
-def api_key_get(*, user: User, api_key_id: uuid.UUID) -> ApiKey:
-    """One of the user's own keys; another user's key is a 404, exactly like a missing one."""
-    return get_object_or_404(ApiKey.objects.owned_by(user), pk=api_key_id)
 
 
 def api_key_by_hash(*, key_hash: str) -> ApiKey | None:

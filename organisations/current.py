@@ -12,9 +12,19 @@ from organisations.selectors import memberships_for_user
 SESSION_KEY = "organisation"
 
 
+def user_memberships(request: HttpRequest) -> list[OrganisationMembership]:
+    """The user's memberships, read once per request (the top bar's switcher and the plan list
+    both ask)."""
+    cached: list[OrganisationMembership] | None = getattr(request, "_memberships", None)
+    if cached is None:
+        cached = list(memberships_for_user(user=request.user))
+        request._memberships = cached  # type: ignore[attr-defined]
+    return cached
+
+
 def current_membership(request: HttpRequest) -> OrganisationMembership | None:
     """The membership of the chosen organisation (`?org=<slug>` chooses and remembers)."""
-    memberships = list(memberships_for_user(user=request.user))
+    memberships = user_memberships(request)
     if not memberships:
         return None
     chosen = request.GET.get("org") or request.session.get(SESSION_KEY)

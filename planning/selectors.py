@@ -72,10 +72,6 @@ def plan_access_get(*, user: Any, number: int) -> PlanAccess:
     return access
 
 
-def plan_get_for_user(*, user: Any, number: int) -> Plan:
-    return plan_access_get(user=user, number=number).plan
-
-
 def plans_with_access(*, user: Any) -> QuerySet[Plan]:
     """`plans_visible` annotated with the user's `organisation_role` and `grant_role`."""
     return plans_visible(user=user).annotate(**_role_of(user))

@@ -66,13 +66,6 @@ def endpoint_get(*, user: Any, endpoint_id: Any) -> WebhookEndpoint:
         raise Http404("No such webhook endpoint") from None
 
 
-def endpoint_plans(*, endpoint: WebhookEndpoint) -> QuerySet[Plan]:
-    """The plans an endpoint may be limited to: its organisation's, or those its owner sees."""
-    if endpoint.organisation_id is not None:
-        return Plan.objects.filter(organisation_id=endpoint.organisation_id).order_by("number")
-    return plans_visible(user=endpoint.owner)
-
-
 def endpoints_disabled_for_failing(*, user: Any) -> QuerySet[WebhookEndpoint]:
     return WebhookEndpoint.objects.filter(owner=user, disabled_reason=DisabledReason.FAILING)
 

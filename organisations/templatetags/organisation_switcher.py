@@ -7,8 +7,7 @@ from typing import Any
 
 from django import template
 
-from organisations.current import current_membership
-from organisations.selectors import memberships_for_user
+from organisations.current import current_membership, user_memberships
 
 register = template.Library()
 
@@ -20,6 +19,6 @@ def organisation_switcher(context: Any) -> dict[str, Any]:
         return {"memberships": []}
     current = current_membership(request)
     return {
-        "memberships": list(memberships_for_user(user=request.user)),
+        "memberships": user_memberships(request),
         "current": current.organisation.slug if current else "",
     }
