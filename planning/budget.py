@@ -1,28 +1,38 @@
-"""The planned budget of a plan for the action-planning view: live (planned) actions summed per
-building and year over a range of years, with the grand total per year, the rows of one building
-on request, and the cost chart drawn from the same figures.
+"""The planned budget of a plan for the action-planning view and the budget export: live
+(planned) actions summed per building and year over a range of years, in today's or in nominal
+prices (docs/design.md "Money"), with the grand total per year, the rows of one building on
+request, and the cost chart drawn from the same figures.
 
 Each action counts for its node's stored building (planning.tree: the node itself or its
 nearest building ancestor; "(no building)" when there is none), as the project-grouping rule
-anchors it. Two grouped queries (per building and year over the actions joined to their
-nodes, per kind and year over the actions alone), so the view reads buildings x years rows,
-never every action or every node. Rows are per building id:
-two buildings with the same name stay two rows, told apart by their labels
+anchors it, once for every occurrence in the range: a recurring action (`interval_years` n) in
+planned_year, + n, + 2n, ... (planning.money.occurrence_years). Rows are per building id: two
+buildings with the same name stay two rows, told apart by their labels
 (planning.tree.building_labels). The action-planning view keeps the result in the cache
 (planning.suggestions.figures_cache).
+
+Today's prices are linear, so they come from grouped queries (per building, year and interval
+over the actions joined to their nodes; per kind, year and interval over the actions alone),
+which read buildings x years rows, never every action. A nominal figure is rounded per
+occurrence, so a sum of them needs every action's cost: one query reads the live actions of the
+range (five columns) and one pass adds each occurrence's nominal cents (PriceIndex.nominal_cents:
+an integer multiplication and division); at 100,000 actions that pass is measured in
+docs/design.md "Money". Sums are kept in whole cents and become amounts at the end.
 """
 
 from __future__ import annotations
 
 import uuid
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Count, Sum
+from django.db.models import Count, Q, QuerySet, Sum
 
 from planning.models import CENT, Action, ActionKind, ActionStatus, Plan, StructureNode
+from planning.money import PriceIndex, amount_of, cents_of, occurrence_years
 from planning.tree import building_labels, node_subtree
 
 YEARS_DEFAULT = 10  # this year and the next nine
@@ -31,17 +41,85 @@ BUILDINGS_PER_PAGE = 25
 BUILDING_ROWS_MAX = 200  # node rows of one opened building
 CHART_SERIES_MAX = 6  # buildings drawn on their own in the chart; the rest are "Other buildings"
 NO_BUILDING = "(no building)"
+TODAY = "today"
+NOMINAL = "nominal"
+PRICES = (TODAY, NOMINAL)
 
 
-def _money(value: Any) -> Decimal:
+def _cents(value: Any) -> int:
     # SQLite sums come back as floats or ints: round to the cent as the column stores it.
-    return Decimal(str(value or 0)).quantize(CENT)
+    return cents_of(Decimal(str(value or 0)).quantize(CENT))
 
 
 def _as_uuid(value: Any) -> uuid.UUID | None:
     if value is None:
         return None
     return value if isinstance(value, uuid.UUID) else uuid.UUID(str(value))
+
+
+def live_actions(*, plan: Plan, year_from: int, year_to: int) -> QuerySet[Action]:
+    """The planned actions with an occurrence that may fall from `year_from` to `year_to`: a
+    one-off planned in the range, a recurring one planned before its end."""
+    return (
+        Action.objects.filter(plan=plan, status=ActionStatus.PLANNED)
+        .filter(
+            Q(planned_year__gte=year_from, planned_year__lte=year_to)
+            | Q(interval_years__isnull=False, planned_year__lt=year_from)
+        )
+        .order_by()
+    )
+
+
+class _Grid:
+    """Cents and occurrence counts per key and year of a range."""
+
+    def __init__(self, years: list[int]) -> None:
+        self.first, self.last = years[0], years[-1]
+        self.width = len(years)
+        self.cents: dict[Any, list[int]] = defaultdict(lambda: [0] * self.width)
+        self.counts: dict[Any, list[int]] = defaultdict(lambda: [0] * self.width)
+
+    def add_grouped(
+        self, key: Any, year: int, interval: int | None, total: Any, count: int
+    ) -> None:
+        """A group of actions of one planned year and interval (today's prices add up)."""
+        cents = _cents(total)
+        cells, counts = self.cents[key], self.counts[key]
+        for occurrence in occurrence_years(
+            planned_year=year, interval_years=interval, first=self.first, last=self.last
+        ):
+            cells[occurrence - self.first] += cents
+            counts[occurrence - self.first] += count
+
+    def add_nominal(
+        self,
+        rows: Iterable[tuple[Any, Any, int, int | None, Decimal]],
+        index: PriceIndex,
+        kinds: _Grid | None = None,
+    ) -> None:
+        """One action per row (key, kind, planned year, interval, cost): each occurrence's
+        nominal cents, rounded on its own."""
+        first, last = self.first, self.last
+        nominal = index.nominal_cents
+        for key, kind, year, interval, cost in rows:
+            cents = cents_of(cost)
+            cells, counts = self.cents[key], self.counts[key]
+            kind_cells = kinds.cents[kind] if kinds is not None else None
+            if interval is None:
+                occurrences: Iterable[int] = (year,)
+            else:
+                occurrences = occurrence_years(
+                    planned_year=year, interval_years=interval, first=first, last=last
+                )
+            for occurrence in occurrences:
+                value = nominal(cents, occurrence)
+                cells[occurrence - first] += value
+                counts[occurrence - first] += 1
+                if kind_cells is not None:
+                    kind_cells[occurrence - first] += value
+
+    def amounts(self, key: Any) -> list[Decimal]:
+        return [amount_of(cents) for cents in self.cents[key]]
 
 
 @dataclass
@@ -67,6 +145,7 @@ class Budget:
     year_totals: list[Decimal]
     total: Decimal
     by_kind: list[ChartSeries]
+    prices: str = TODAY  # TODAY or NOMINAL
 
     def by_building(self) -> list[ChartSeries]:
         """The largest buildings on their own, the rest summed as one series."""
@@ -88,44 +167,46 @@ class Budget:
         return series
 
 
-def plan_budget(*, plan: Plan, year_from: int, year_to: int) -> Budget:
+def plan_budget(*, plan: Plan, year_from: int, year_to: int, prices: str = TODAY) -> Budget:
     """Planned cost per building and year (and per action kind and year) from `year_from` to
-    `year_to` inclusive."""
+    `year_to` inclusive, in today's prices or nominal (`prices`)."""
     years = list(range(year_from, year_to + 1))
-    index = {year: i for i, year in enumerate(years)}
-    cells: dict[Any, list[Decimal]] = defaultdict(lambda: [CENT * 0] * len(years))
-    counts: dict[Any, list[int]] = defaultdict(lambda: [0] * len(years))
-    kinds: dict[str, list[Decimal]] = {kind: [CENT * 0] * len(years) for kind in ActionKind.values}
-    live = Action.objects.filter(
-        plan=plan,
-        status=ActionStatus.PLANNED,
-        planned_year__gte=year_from,
-        planned_year__lte=year_to,
-    ).order_by()
-    per_building = live.values_list("node__building_id", "planned_year").annotate(
-        total=Sum("estimated_cost"), count=Count("id")
-    )
-    for building_id, year, total, count in per_building:
-        key = _as_uuid(building_id)
-        cells[key][index[year]] += _money(total)
-        counts[key][index[year]] += count
-    # Per kind without the join: a third of the rows that grouping by building and kind gave.
-    for year, kind, total in live.values_list("planned_year", "kind").annotate(
-        total=Sum("estimated_cost")
-    ):
-        if kind in kinds:
-            kinds[kind][index[year]] += _money(total)
-    names = building_labels(plan=plan, building_ids=[k for k in cells if k is not None])
-    rows = [
-        BudgetRow(
-            building_id=key,
-            name=names.get(key, "") if key is not None else NO_BUILDING,
-            cells=values,
-            counts=counts[key],
-            total=sum(values, CENT * 0),
+    buildings, kinds = _Grid(years), _Grid(years)
+    live = live_actions(plan=plan, year_from=year_from, year_to=year_to)
+    index = PriceIndex.of(plan)
+    if prices == NOMINAL and not index.is_neutral:
+        buildings.add_nominal(
+            live.values_list(
+                "node__building_id", "kind", "planned_year", "interval_years", "estimated_cost"
+            ).iterator(chunk_size=5000),
+            index,
+            kinds=kinds,
         )
-        for key, values in cells.items()
-    ]
+    else:
+        per_building = live.values_list(
+            "node__building_id", "planned_year", "interval_years"
+        ).annotate(total=Sum("estimated_cost"), count=Count("id"))
+        for building_id, year, interval, total, count in per_building:
+            buildings.add_grouped(building_id, year, interval, total, count)
+        # Per kind without the join: a third of the rows that grouping by building and kind gave.
+        for year, interval, kind, total in live.values_list(
+            "planned_year", "interval_years", "kind"
+        ).annotate(total=Sum("estimated_cost")):
+            kinds.add_grouped(kind, year, interval, total, 0)
+    keys = [_as_uuid(key) for key in buildings.cents]
+    names = building_labels(plan=plan, building_ids=[k for k in keys if k is not None])
+    rows = []
+    for raw_key, key in zip(buildings.cents, keys, strict=True):
+        cells = buildings.amounts(raw_key)
+        rows.append(
+            BudgetRow(
+                building_id=key,
+                name=names.get(key, "") if key is not None else NO_BUILDING,
+                cells=cells,
+                counts=buildings.counts[raw_key],
+                total=sum(cells, CENT * 0),
+            )
+        )
     rows.sort(key=lambda row: (row.building_id is None, row.name.casefold(), str(row.building_id)))
     year_totals = [sum((row.cells[i] for row in rows), CENT * 0) for i in range(len(years))]
     return Budget(
@@ -134,9 +215,12 @@ def plan_budget(*, plan: Plan, year_from: int, year_to: int) -> Budget:
         year_totals=year_totals,
         total=sum(year_totals, CENT * 0),
         by_kind=[
-            ChartSeries(label=ActionKind(kind).label, values=values, css_class=f"kind-{kind}")
-            for kind, values in kinds.items()
+            ChartSeries(
+                label=ActionKind(kind).label, values=kinds.amounts(kind), css_class=f"kind-{kind}"
+            )
+            for kind in ActionKind.values
         ],
+        prices=prices if prices in PRICES else TODAY,
     )
 
 
@@ -149,36 +233,33 @@ class NodeBudgetRow:
 
 
 def building_budget_rows(
-    *, plan: Plan, building_id: Any, year_from: int, year_to: int
+    *, plan: Plan, building_id: Any, year_from: int, year_to: int, prices: str = TODAY
 ) -> tuple[list[NodeBudgetRow], int]:
     """The nodes of one building's subtree with planned cost in the range, with their cost per
     year (at most BUILDING_ROWS_MAX, the costliest first), and how many more there are. A node
     inside a nested building counts here too: the rows show where the money goes."""
     years = list(range(year_from, year_to + 1))
-    index = {year: i for i, year in enumerate(years)}
-    grouped = (
-        Action.objects.filter(
-            plan=plan,
-            status=ActionStatus.PLANNED,
-            planned_year__gte=year_from,
-            planned_year__lte=year_to,
-            node_id__in=node_subtree(node_id=building_id).values("id"),
-        )
-        .values("node_id", "planned_year")
-        .order_by()
-        .annotate(total=Sum("estimated_cost"), count=Count("id"))
-        .values_list("node_id", "planned_year", "total", "count")
+    grid = _Grid(years)
+    live = live_actions(plan=plan, year_from=year_from, year_to=year_to).filter(
+        node_id__in=node_subtree(node_id=building_id).values("id")
     )
-    rows: dict[Any, NodeBudgetRow] = {}
-    for node_id, year, total, count in grouped:
-        row = rows.setdefault(
-            node_id,
-            NodeBudgetRow(node=None, cells=[CENT * 0] * len(years), counts=[0] * len(years)),
+    index = PriceIndex.of(plan)
+    if prices == NOMINAL and not index.is_neutral:
+        grid.add_nominal(
+            live.values_list("node_id", "kind", "planned_year", "interval_years", "estimated_cost"),
+            index,
         )
-        row.cells[index[year]] = _money(total)
-        row.counts[index[year]] = count
-    for row in rows.values():
-        row.total = sum(row.cells, CENT * 0)
+    else:
+        for node_id, year, interval, total, count in live.values_list(
+            "node_id", "planned_year", "interval_years"
+        ).annotate(total=Sum("estimated_cost"), count=Count("id")):
+            grid.add_grouped(node_id, year, interval, total, count)
+    rows: dict[Any, NodeBudgetRow] = {}
+    for node_id in grid.cents:
+        cells = grid.amounts(node_id)
+        rows[node_id] = NodeBudgetRow(
+            node=None, cells=cells, counts=grid.counts[node_id], total=sum(cells, CENT * 0)
+        )
     ranked = sorted(rows.items(), key=lambda item: item[1].total, reverse=True)
     shown = dict(ranked[:BUILDING_ROWS_MAX])
     nodes = StructureNode.objects.filter(plan=plan, pk__in=list(shown)).select_related("code")

@@ -11,6 +11,9 @@ Paths come from one read of the plan's nodes (names, stored paths and buildings)
 100,000 actions makes a fixed number of queries. Both exports name a building by its label
 (planning.tree.building_labels, as the budget page does), and the budget sums per building id:
 two buildings with the same name stay two rows, told apart by their labels.
+
+Every amount is there twice, in today's prices and nominal (docs/design.md "Money"); the unit
+(currency, and what nominal means for this plan) is stated once, in the header.
 """
 
 from __future__ import annotations
@@ -18,32 +21,44 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Sum
+from django.db.models import Max, Min
 from openpyxl import Workbook
 
 from planning.action_list import ActionFilters, actions_filtered
-from planning.budget import NO_BUILDING
-from planning.models import CENT, ActionStatus, Plan, StructureNode
+from planning.budget import NOMINAL, TODAY, YEARS_DEFAULT, plan_budget
+from planning.models import ActionStatus, Plan, StructureNode
+from planning.money import PriceIndex, amount_of, cents_of
 from planning.tree import building_labels, path_ids
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-ACTION_HEADER = (
-    "Node path",
-    "Building",
-    "Code",
-    "Title",
-    "Kind",
-    "Year",
-    "Estimated cost",
-    "Currency",
-    "Status",
-    "Project",
-)
+
+
+def today_unit(plan: Plan) -> str:
+    return f"{plan.currency}, today's prices"
+
+
+def nominal_unit(plan: Plan) -> str:
+    return f"{plan.currency}, nominal: {PriceIndex.of(plan).describe()}"
+
+
+def action_header(plan: Plan) -> tuple[str, ...]:
+    return (
+        "Node path",
+        "Building",
+        "Code",
+        "Title",
+        "Kind",
+        "Year",
+        f"Estimated cost ({today_unit(plan)})",
+        f"Nominal cost ({nominal_unit(plan)})",
+        "Repeats every (years)",
+        "Status",
+        "Project",
+    )
 
 
 def spreadsheet_safe(value: Any) -> Any:
@@ -79,9 +94,11 @@ class _Places:
 
 
 def action_rows(*, plan: Plan, filters: ActionFilters) -> Iterator[tuple[Any, ...]]:
-    """The header, then one row per action matching `filters`, in the list's order."""
+    """The header, then one row per action matching `filters`, in the list's order. The
+    nominal cost is that of the action's planned year (a recurring action's next occurrence)."""
     places = _Places(plan)
-    yield ACTION_HEADER
+    index = PriceIndex.of(plan)
+    yield action_header(plan)
     actions = actions_filtered(plan=plan, filters=filters).values_list(
         "node_id",
         "node__code__code",
@@ -89,11 +106,12 @@ def action_rows(*, plan: Plan, filters: ActionFilters) -> Iterator[tuple[Any, ..
         "kind",
         "planned_year",
         "estimated_cost",
+        "interval_years",
         "status",
         "project__name",
     )
     # Empty text, not None, for an action without code or project: the same cell in both formats.
-    for node_id, code, title, kind, year, cost, status, project in actions.iterator(2000):
+    for node_id, code, title, kind, year, cost, interval, status, project in actions.iterator(2000):
         yield (
             places.path(node_id),
             places.building(node_id),
@@ -102,41 +120,46 @@ def action_rows(*, plan: Plan, filters: ActionFilters) -> Iterator[tuple[Any, ..
             kind,
             year,
             cost,
-            plan.currency,
+            amount_of(index.nominal_cents(cents_of(cost), year)),
+            interval if interval is not None else "",
             status,
             project or "",
         )
 
 
-def budget_rows(*, plan: Plan) -> Iterator[tuple[Any, ...]]:
-    """Planned cost (live actions) per building and year: a header of years, one row per
-    building by its label (actions outside any building under "(no building)"), and a total
-    row."""
-    sums: dict[Any, dict[int, Decimal]] = defaultdict(lambda: defaultdict(Decimal))
-    grouped = (
-        plan.actions.filter(status=ActionStatus.PLANNED)
-        .order_by()
-        .values_list("node__building_id", "planned_year")
-        .annotate(total=Sum("estimated_cost"))
+def budget_years(*, plan: Plan, this_year: int) -> tuple[int, int]:
+    """The years a budget export covers when none are chosen: from the earliest planned year
+    of a live action (overdue ones included) or this year, whichever comes first, to the latest
+    or the planning page's last default year, whichever comes later (recurring actions are
+    counted in every year of that range)."""
+    bounds = plan.actions.filter(status=ActionStatus.PLANNED).aggregate(
+        first=Min("planned_year"), last=Max("planned_year")
     )
-    for building_id, year, total in grouped:
-        sums[building_id][year] += Decimal(total)
-    labels = building_labels(plan=plan, building_ids=[b for b in sums if b is not None])
-    rows = sorted(
-        ((labels.get(b, "") if b is not None else NO_BUILDING, str(b or ""), b) for b in sums),
-        key=lambda row: (row[2] is not None, row[0], row[1]),
+    first = min(bounds["first"] or this_year, this_year)
+    last = max(bounds["last"] or this_year, this_year + YEARS_DEFAULT - 1)
+    return first, last
+
+
+def budget_rows(*, plan: Plan, year_from: int, year_to: int) -> Iterator[tuple[Any, ...]]:
+    """Planned cost (live actions, every occurrence) per building and year from `year_from` to
+    `year_to`: a header, one row per building by its label (actions outside any building under
+    "(no building)"), and a total row; each row holds the years in today's prices and their
+    total, then the same years nominal and their total."""
+    today = plan_budget(plan=plan, year_from=year_from, year_to=year_to, prices=TODAY)
+    nominal = plan_budget(plan=plan, year_from=year_from, year_to=year_to, prices=NOMINAL)
+    years = today.years
+    yield (
+        "Building",
+        *years,
+        f"Total ({today_unit(plan)})",
+        *(f"{year} nominal" for year in years),
+        f"Total nominal ({nominal_unit(plan)})",
     )
-    years = sorted({year for by_year in sums.values() for year in by_year})
-    yield ("Building", *years, "Total")
-    totals: dict[int, Decimal] = defaultdict(Decimal)
-    for label, _id, building_id in rows:
-        by_year = sums[building_id]
-        cells = [by_year.get(year, Decimal(0)).quantize(CENT) for year in years]
-        for year, cell in zip(years, cells, strict=True):
-            totals[year] += cell
-        yield (label, *cells, sum(cells, Decimal(0)).quantize(CENT))
-    year_totals = [totals[year].quantize(CENT) for year in years]
-    yield ("Total", *year_totals, sum(year_totals, Decimal(0)).quantize(CENT))
+    nominal_rows = {row.building_id: row for row in nominal.rows}
+    for row in today.rows:
+        other = nominal_rows[row.building_id]
+        yield (row.name, *row.cells, row.total, *other.cells, other.total)
+    yield ("Total", *today.year_totals, today.total, *nominal.year_totals, nominal.total)
 
 
 # In a CSV cell, a formula character after a separator some spreadsheet may split on (comma,

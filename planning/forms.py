@@ -282,6 +282,27 @@ class PlanSettingsForm(ModelRulesForm):
         return str(self.cleaned_data.get("currency") or "").strip().upper()
 
 
+class PlanMoneyForm(ModelRulesForm):
+    """The plan's prices (docs/design.md "Money"): every field but the budget is required."""
+
+    class Meta(ModelRulesForm.Meta):
+        model = Plan
+        fields = (
+            "price_base_year",
+            "index_rate_percent",
+            "overhead_percent",
+            "vat_percent",
+            "annual_budget",
+        )
+        labels: ClassVar = {
+            "price_base_year": "Price base year",
+            "index_rate_percent": "Index rate (% a year)",
+            "overhead_percent": "Overhead (%)",
+            "vat_percent": "VAT (%)",
+            "annual_budget": "Annual budget (today's prices)",
+        }
+
+
 class PlanDeleteForm(forms.Form):
     confirm_name = forms.CharField(
         label="Type the plan's name to confirm", max_length=200, strip=False

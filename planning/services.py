@@ -92,6 +92,37 @@ def plan_update(*, plan: Plan, name: str, description: str, currency: str) -> Pl
     return plan
 
 
+MONEY_FIELDS = (
+    "price_base_year",
+    "index_rate_percent",
+    "overhead_percent",
+    "vat_percent",
+    "annual_budget",
+)
+
+
+def plan_money_update(
+    *,
+    plan: Plan,
+    price_base_year: int,
+    index_rate_percent: Decimal,
+    overhead_percent: Decimal,
+    vat_percent: Decimal,
+    annual_budget: Decimal | None,
+) -> Plan:
+    """The plan's price index, markups and annual budget (docs/design.md "Money"): every
+    nominal figure of the plan follows them; no estimated cost changes."""
+    plan.price_base_year = price_base_year
+    plan.index_rate_percent = index_rate_percent
+    plan.overhead_percent = overhead_percent
+    plan.vat_percent = vat_percent
+    plan.annual_budget = annual_budget
+    validated(plan, exclude=["number"])
+    with plan_write(plan_id=plan.pk, data_changed=True):
+        plan.save(update_fields=[*MONEY_FIELDS, "updated_at"])
+    return plan
+
+
 @transaction.atomic
 def plan_delete(*, plan: Plan) -> None:
     """Deletes the plan with everything in it (structure, actions, projects, suggestions,

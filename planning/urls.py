@@ -23,6 +23,7 @@ urlpatterns = [
     ),
     path("<int:number>/", plans.plan_detail, name="plan_detail"),
     path("<int:number>/settings/", plans.plan_settings, name="plan_settings"),
+    path("<int:number>/settings/money/", plans.plan_money, name="plan_money"),
     path("<int:number>/delete/", plans.plan_delete, name="plan_delete"),
     path("<int:number>/nodes/add/", nodes.node_root_create, name="node_root_create"),
     path("<int:number>/nodes/lookup/", nodes.node_lookup, name="node_lookup"),

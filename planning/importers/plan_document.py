@@ -32,12 +32,20 @@ from planning.services import plan_size_check
 from planning.tree import DEPTH_MAX, DEPTH_MESSAGE
 
 NODE_FIELDS = ("ref", "parent_ref", "name", "kind", "code", "quantity", "unit", "install_year")
-ACTION_FIELDS = ("node_ref", "title", "kind", "planned_year", "estimated_cost", "status")
+ACTION_FIELDS = (
+    "node_ref",
+    "title",
+    "kind",
+    "planned_year",
+    "estimated_cost",
+    "status",
+    "interval_years",
+)
 DOCUMENT_FIELDS = ("name", "nodes", "actions")
 NODE_REQUIRED = ("ref", "name", "kind")
 ACTION_REQUIRED = ("node_ref", "title", "kind", "planned_year")
 # Fields holding a year or an amount: the CSV reader turns their text into numbers.
-YEAR_FIELDS = frozenset({"install_year", "planned_year"})
+YEAR_FIELDS = frozenset({"install_year", "planned_year", "interval_years"})
 AMOUNT_FIELDS = frozenset({"quantity", "estimated_cost"})
 
 
@@ -67,6 +75,7 @@ class ActionRow:
     planned_year: int
     estimated_cost: Decimal
     status: str
+    interval_years: int | None = None
 
 
 def _node_read(
@@ -118,6 +127,7 @@ def _action_read(
     planned_year = reader.year("planned_year", required=True)
     estimated_cost = reader.amount("estimated_cost")
     status = reader.text("status")
+    interval_years = reader.year("interval_years", meaning="years between occurrences")
     reader.model_rules(
         Action,
         {
@@ -126,6 +136,7 @@ def _action_read(
             "planned_year": planned_year,
             "estimated_cost": estimated_cost,
             "status": status,
+            "interval_years": interval_years,
         },
     )
     if not reader.valid:
@@ -138,6 +149,7 @@ def _action_read(
         planned_year,  # type: ignore[arg-type]  # required: not None when valid
         estimated_cost if estimated_cost is not None else Decimal("0.00"),
         status or ActionStatus.PLANNED,
+        interval_years,
     )
 
 

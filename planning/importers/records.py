@@ -102,14 +102,14 @@ class RecordReader:
             return None
         return value
 
-    def year(self, field: str, *, required: bool = False) -> int | None:
+    def year(self, field: str, *, required: bool = False, meaning: str = "a year") -> int | None:
         value = self._value(field, required=required)
         if value is None:
             return None
         if isinstance(value, Decimal) and value.is_finite() and value == value.to_integral():
             value = int(value)
         if isinstance(value, bool) or not isinstance(value, int):
-            self.problem(field, f"must be a whole number (a year), got {describe(value)}")
+            self.problem(field, f"must be a whole number ({meaning}), got {describe(value)}")
             return None
         return value
 

@@ -109,6 +109,7 @@ def plan_write(
                     planned_year=action.planned_year,
                     estimated_cost=action.estimated_cost,
                     status=action.status,
+                    interval_years=action.interval_years,
                 )
                 for action in actions
             ],

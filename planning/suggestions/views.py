@@ -26,7 +26,14 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from planning.access import actions_url, next_url, plan_member_required
 from planning.access_rules import PlanAccess
-from planning.budget import BUILDINGS_PER_PAGE, building_budget_rows, plan_budget
+from planning.budget import (
+    BUILDINGS_PER_PAGE,
+    NOMINAL,
+    TODAY,
+    Budget,
+    building_budget_rows,
+    plan_budget,
+)
 from planning.chart import cost_chart
 from planning.models import (
     Code,
@@ -39,7 +46,7 @@ from planning.models import (
     SuggestionStatus,
     SuggestionType,
 )
-from planning.money import money_format
+from planning.money import PriceIndex, money_format
 from planning.pages import plan_tab_context
 from planning.suggestions.figures_cache import plan_figure
 from planning.suggestions.forms import ApplyCodeForm, BulkDismissForm, DismissForm, PlanningViewForm
@@ -186,11 +193,26 @@ def action_planning(request: HttpRequest, access: PlanAccess) -> HttpResponse:
 
     form = PlanningViewForm(request.GET or None, plan=plan)
     year_from, year_to = form.years(this_year=timezone.now().year)
-    budget = figure(
-        "budget",
-        (year_from, year_to),
-        lambda: plan_budget(plan=plan, year_from=year_from, year_to=year_to),
-    )
+    prices = form.chosen_prices()
+
+    def budget_in(prices: str) -> Budget:
+        return figure(
+            "budget",
+            (year_from, year_to, prices),
+            lambda: plan_budget(plan=plan, year_from=year_from, year_to=year_to, prices=prices),
+        )
+
+    budget = budget_in(prices)
+    # The annual budget is in today's prices: the years above it are read there, whichever
+    # prices the page shows.
+    over_budget: list[int] = []
+    if plan.annual_budget is not None:
+        today = budget_in(TODAY)
+        over_budget = [
+            year
+            for year, total in zip(today.years, today.year_totals, strict=True)
+            if total > plan.annual_budget
+        ]
     buildings_page = Paginator(budget.rows, BUILDINGS_PER_PAGE).get_page(request.GET.get("bpage"))
 
     types = form.valid("suggestion_type") or []
@@ -231,7 +253,12 @@ def action_planning(request: HttpRequest, access: PlanAccess) -> HttpResponse:
             "form": form,
             "year_from": year_from,
             "year_to": year_to,
+            "prices": prices,
+            "prices_links": _prices_links(request, prices),
+            "price_index": PriceIndex.of(plan).describe(),
+            "over_budget": over_budget,
             "budget": budget,
+            "year_totals": list(zip(budget.years, budget.year_totals, strict=True)),
             "buildings_page": buildings_page,
             "chart_by_building": cost_chart(
                 years=budget.years, series=budget.by_building(), currency=plan.currency
@@ -264,6 +291,16 @@ def action_planning(request: HttpRequest, access: PlanAccess) -> HttpResponse:
     return render(request, "planning/action_planning.html", context)
 
 
+def _prices_links(request: HttpRequest, chosen: str) -> list[dict[str, Any]]:
+    """The today's / nominal switch: the page's own address with the other prices."""
+    links = []
+    for value, label in ((TODAY, "Today's prices"), (NOMINAL, "Nominal")):
+        query = request.GET.copy()
+        query["prices"] = value
+        links.append({"label": label, "query": query.urlencode(), "current": value == chosen})
+    return links
+
+
 @plan_member_required()
 @require_http_methods(["GET"])
 def building_rows(request: HttpRequest, access: PlanAccess, node_id: UUID) -> HttpResponse:
@@ -275,7 +312,11 @@ def building_rows(request: HttpRequest, access: PlanAccess, node_id: UUID) -> Ht
     form = PlanningViewForm(request.GET or None, plan=plan)
     year_from, year_to = form.years(this_year=timezone.now().year)
     rows, more = building_budget_rows(
-        plan=plan, building_id=node_id, year_from=year_from, year_to=year_to
+        plan=plan,
+        building_id=node_id,
+        year_from=year_from,
+        year_to=year_to,
+        prices=form.chosen_prices(),
     )
     return render(
         request,

@@ -1,5 +1,6 @@
-"""Downloads of a plan: its actions (with the Actions tab's filters) and its budget, as CSV or
-XLSX (planning.exports)."""
+"""Downloads of a plan: its actions (with the Actions tab's filters) and its budget (the years of
+the planning page's range when given, else planning.exports.budget_years), as CSV or XLSX
+(planning.exports)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from planning import exports
 from planning.access import plan_member_required
 from planning.access_rules import PlanAccess
 from planning.forms import ActionFilterForm
+from planning.suggestions.forms import PlanningViewForm
 
 _CONTENT_TYPES = {
     "csv": "text/csv; charset=utf-8",
@@ -49,5 +51,12 @@ def export_actions(request: HttpRequest, access: PlanAccess, fmt: str) -> HttpRe
 def export_budget(request: HttpRequest, access: PlanAccess, fmt: str) -> HttpResponse:
     if fmt not in _CONTENT_TYPES:
         raise Http404("No such export format")
-    rows = exports.budget_rows(plan=access.plan)
+    plan = access.plan
+    this_year = timezone.now().year
+    form = PlanningViewForm(request.GET or None, plan=plan)
+    if form.valid("year_from") is None and form.valid("year_to") is None:
+        year_from, year_to = exports.budget_years(plan=plan, this_year=this_year)
+    else:
+        year_from, year_to = form.years(this_year=this_year)
+    rows = exports.budget_rows(plan=plan, year_from=year_from, year_to=year_to)
     return _download(rows, fmt=fmt, name=_stem(access, "budget"), sheet="Budget")
