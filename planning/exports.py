@@ -29,7 +29,7 @@ from django.db.models import Max, Min
 from openpyxl import Workbook
 
 from planning.action_list import ActionFilters, actions_filtered
-from planning.budget import NOMINAL, TODAY, YEARS_DEFAULT, plan_budget
+from planning.budget import YEARS_DEFAULT, Budget
 from planning.models import ActionStatus, Plan, StructureNode
 from planning.money import PriceIndex, amount_of, cents_of
 from planning.tree import building_labels, path_ids
@@ -140,13 +140,12 @@ def budget_years(*, plan: Plan, this_year: int) -> tuple[int, int]:
     return first, last
 
 
-def budget_rows(*, plan: Plan, year_from: int, year_to: int) -> Iterator[tuple[Any, ...]]:
-    """Planned cost (live actions, every occurrence) per building and year from `year_from` to
-    `year_to`: a header, one row per building by its label (actions outside any building under
-    "(no building)"), and a total row; each row holds the years in today's prices and their
-    total, then the same years nominal and their total."""
-    today = plan_budget(plan=plan, year_from=year_from, year_to=year_to, prices=TODAY)
-    nominal = plan_budget(plan=plan, year_from=year_from, year_to=year_to, prices=NOMINAL)
+def budget_rows(*, plan: Plan, today: Budget, nominal: Budget) -> Iterator[tuple[Any, ...]]:
+    """Planned cost (live actions, every occurrence) per building and year, from `today` and
+    `nominal` (planning.budget.plan_budget of one range in both prices): a header, one row per
+    building by its label (actions outside any building under "(no building)"), and a total
+    row; each row holds the years in today's prices and their total, then the same years
+    nominal and their total."""
     years = today.years
     yield (
         "Building",

@@ -144,7 +144,16 @@ class ActionForm(ModelRulesForm):
 
     class Meta(ModelRulesForm.Meta):
         model = Action
-        fields = ("node", "title", "kind", "planned_year", "estimated_cost", "project")
+        fields = (
+            "node",
+            "title",
+            "kind",
+            "planned_year",
+            "interval_years",
+            "estimated_cost",
+            "project",
+        )
+        labels: ClassVar = {"interval_years": "Repeats every (years)"}
 
     def __init__(self, *args: Any, plan: Plan, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

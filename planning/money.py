@@ -63,7 +63,7 @@ class PriceIndex:
     index_rate_percent: Decimal = Decimal(0)
     overhead_percent: Decimal = Decimal(0)
     vat_percent: Decimal = Decimal(0)
-    _factors: dict[int, tuple[int, int]] = field(
+    _factors: dict[int, tuple[int, int, int]] = field(
         default_factory=dict, init=False, repr=False, compare=False, hash=False
     )
 
@@ -94,17 +94,21 @@ class PriceIndex:
         """One occurrence of `cost` (today's prices) in `year`, nominal, to the cent."""
         return amount_of(_half_up(Fraction(cost) * self.factor(year) * 100))
 
-    def nominal_cents(self, cents: int, year: int) -> int:
-        """`nominal` on whole cents (not negative, as estimated costs are): the per-year factor
-        p/q is kept as integers, so an occurrence costs one multiplication and one division."""
+    def cents_factor(self, year: int) -> tuple[int, int, int]:
+        """(2p, q, 2q) of the year's factor p/q: the nominal cents of c cents (not negative, as
+        estimated costs are) are floor(c x p/q + 1/2) == (c x 2p + q) // 2q, one integer
+        multiplication and one floor division (the budget inlines this for its pass)."""
         found = self._factors.get(year)
         if found is None:
             factor = self.factor(year)
-            found = (2 * factor.numerator, 2 * factor.denominator)
+            found = (2 * factor.numerator, factor.denominator, 2 * factor.denominator)
             self._factors[year] = found
-        twice_p, twice_q = found
-        # floor(c * p / q + 1/2) == (2cp + q) // 2q
-        return (cents * twice_p + twice_q // 2) // twice_q
+        return found
+
+    def nominal_cents(self, cents: int, year: int) -> int:
+        """`nominal` on whole cents."""
+        twice_p, q, twice_q = self.cents_factor(year)
+        return (cents * twice_p + q) // twice_q
 
     def describe(self) -> str:
         """The settings in words, for a heading or an export's header."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 from decimal import Decimal
 from typing import Any
 
@@ -20,6 +21,7 @@ from planning.models import (
     Action,
     ActionStatus,
     Code,
+    Completion,
     Plan,
     PlanMembership,
     PlanNumberCounter,
@@ -313,6 +315,7 @@ def action_create(
     estimated_cost: Decimal = Decimal(0),
     project: Project | None = None,
     status: str = ActionStatus.PLANNED,
+    interval_years: int | None = None,
 ) -> Action:
     with plan_write(plan_id=plan.pk, data_changed=True):
         # counted under the lock, so two concurrent additions cannot both fit
@@ -327,6 +330,7 @@ def action_create(
                 estimated_cost=Decimal(0) if estimated_cost is None else estimated_cost,
                 project=project,
                 status=status,
+                interval_years=interval_years,
             )
         )
 
@@ -339,6 +343,7 @@ def action_update(
     kind: str,
     planned_year: int,
     estimated_cost: Decimal,
+    interval_years: int | None,
     project: Project | None = None,
 ) -> Action:
     action.node = node
@@ -347,6 +352,7 @@ def action_update(
     action.planned_year = planned_year
     action.estimated_cost = Decimal(0) if estimated_cost is None else estimated_cost
     action.project = project
+    action.interval_years = interval_years
     with plan_write(plan_id=action.plan_id, data_changed=True):
         return _action_save(action)
 
@@ -358,10 +364,51 @@ def action_cancel(*, action: Action) -> Action:
     return action
 
 
-def action_mark_done(*, action: Action) -> Action:
+def action_mark_done(
+    *,
+    action: Action,
+    by: User | None = None,
+    completed_on: datetime.date | None = None,
+    actual_cost: Decimal | None = None,
+) -> Completion:
+    """Records the work as a Completion (docs/design.md "Money"). A one-off action is then done;
+    a recurring one stays planned and moves to its next occurrence, the completion's year plus
+    its interval."""
+    completed_on = completed_on or timezone.localdate()
     with plan_write(plan_id=action.plan_id, data_changed=True):
-        action.status = ActionStatus.DONE
-        action.save(update_fields=["status", "updated_at"])
+        action.refresh_from_db(fields=["planned_year", "interval_years", "status"])
+        if action.status != ActionStatus.PLANNED:
+            raise ValidationError("Only a planned action can be marked done.")
+        completion = Completion(
+            action=action,
+            completed_on=completed_on,
+            planned_year=action.planned_year,
+            actual_cost=actual_cost,
+            by=by,
+        )
+        validated(completion)
+        if action.interval_years is None:
+            action.status = ActionStatus.DONE
+        else:
+            action.planned_year = completed_on.year + action.interval_years
+            validated(action)  # the next year must still be a year a plan holds
+        completion.save(force_insert=True)
+        action.save(update_fields=["status", "planned_year", "updated_at"])
+    return completion
+
+
+def action_done_undo(*, action: Action) -> Action:
+    """The Undo of Mark done: its latest Completion goes, and the action is planned again for
+    the year it had (a recurring one moves back)."""
+    with plan_write(plan_id=action.plan_id, data_changed=True) as write:
+        completion = action.completions.order_by("-created_at", "-pk").first()
+        if completion is None:
+            write.data_changed = False
+            return action
+        action.planned_year = completion.planned_year
+        action.status = ActionStatus.PLANNED
+        completion.delete()
+        action.save(update_fields=["status", "planned_year", "updated_at"])
     return action
 
 

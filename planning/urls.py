@@ -52,6 +52,11 @@ urlpatterns = [
     ),
     path("<int:number>/actions/<uuid:action_id>/done/", actions.action_done, name="action_done"),
     path(
+        "<int:number>/actions/<uuid:action_id>/done/undo/",
+        actions.action_done_undo,
+        name="action_done_undo",
+    ),
+    path(
         "<int:number>/actions/<uuid:action_id>/reopen/", actions.action_reopen, name="action_reopen"
     ),
     path("<int:number>/projects/", projects.project_list, name="project_list"),

@@ -1,7 +1,7 @@
-"""Figures of the action-planning view kept in the `default` cache under the plan's
-`data_version`: the budget, the open count and the filter counts. Never stale, since
-the page syncs first and every change of the plan's data or suggestions raises the version
-(docs/design.md "Caching").
+"""Figures of the action-planning view and the budget export kept in the `default` cache under
+the plan's `data_version`: the budget (per range and prices), the open count and the filter
+counts. Never stale, since the page and the export sync first and every change of the plan's
+data or suggestions raises the version (docs/design.md "Caching").
 """
 
 from __future__ import annotations
@@ -11,6 +11,9 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from django.core.cache import cache
+
+from planning.budget import Budget, plan_budget
+from planning.models import Plan
 
 T = TypeVar("T")
 # A plan nobody looks at any more gives its memory back.
@@ -30,3 +33,14 @@ def plan_figure(
         found = compute()
         cache.set(key, found, CACHE_SECONDS)
     return found
+
+
+def budget_figure(*, plan: Plan, version: int, year_from: int, year_to: int, prices: str) -> Budget:
+    """planning.budget.plan_budget through the cache: the page and the export share it."""
+    return plan_figure(
+        plan_id=plan.pk,
+        version=version,
+        name="budget",
+        parts=(year_from, year_to, prices),
+        compute=lambda: plan_budget(plan=plan, year_from=year_from, year_to=year_to, prices=prices),
+    )

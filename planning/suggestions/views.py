@@ -32,7 +32,6 @@ from planning.budget import (
     TODAY,
     Budget,
     building_budget_rows,
-    plan_budget,
 )
 from planning.chart import cost_chart
 from planning.models import (
@@ -48,7 +47,7 @@ from planning.models import (
 )
 from planning.money import PriceIndex, money_format
 from planning.pages import plan_tab_context
-from planning.suggestions.figures_cache import plan_figure
+from planning.suggestions.figures_cache import budget_figure, plan_figure
 from planning.suggestions.forms import ApplyCodeForm, BulkDismissForm, DismissForm, PlanningViewForm
 from planning.suggestions.selectors import (
     SuggestionFilters,
@@ -196,10 +195,8 @@ def action_planning(request: HttpRequest, access: PlanAccess) -> HttpResponse:
     prices = form.chosen_prices()
 
     def budget_in(prices: str) -> Budget:
-        return figure(
-            "budget",
-            (year_from, year_to, prices),
-            lambda: plan_budget(plan=plan, year_from=year_from, year_to=year_to, prices=prices),
+        return budget_figure(
+            plan=plan, version=version, year_from=year_from, year_to=year_to, prices=prices
         )
 
     budget = budget_in(prices)

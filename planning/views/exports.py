@@ -13,8 +13,12 @@ from django.views.decorators.http import require_http_methods
 from planning import exports
 from planning.access import plan_member_required
 from planning.access_rules import PlanAccess
+from planning.budget import NOMINAL, TODAY
 from planning.forms import ActionFilterForm
+from planning.suggestions.figures_cache import budget_figure
 from planning.suggestions.forms import PlanningViewForm
+from planning.suggestions.selectors import plan_data_version
+from planning.suggestions.sync import suggestion_sync
 
 _CONTENT_TYPES = {
     "csv": "text/csv; charset=utf-8",
@@ -58,5 +62,13 @@ def export_budget(request: HttpRequest, access: PlanAccess, fmt: str) -> HttpRes
         year_from, year_to = exports.budget_years(plan=plan, this_year=this_year)
     else:
         year_from, year_to = form.years(this_year=this_year)
-    rows = exports.budget_rows(plan=plan, year_from=year_from, year_to=year_to)
+    # As the planning page does: a sync takes in changes made outside the services, so the
+    # version keys the cached budgets (docs/design.md "Caching") the page may already hold.
+    suggestion_sync(plan=plan)
+    version = plan_data_version(plan=plan)
+    today, nominal = (
+        budget_figure(plan=plan, version=version, year_from=year_from, year_to=year_to, prices=p)
+        for p in (TODAY, NOMINAL)
+    )
+    rows = exports.budget_rows(plan=plan, today=today, nominal=nominal)
     return _download(rows, fmt=fmt, name=_stem(access, "budget"), sheet="Budget")

@@ -536,9 +536,12 @@ def test_action_is_cancelled(client: Client, world: World) -> None:
     assert world.action.status == "cancelled"
 
 
-@pytest.mark.parametrize(("verb", "status"), [("cancel", "cancelled"), ("done", "done")])
+@pytest.mark.parametrize(
+    ("verb", "status", "undo_path"),
+    [("cancel", "cancelled", "reopen"), ("done", "done", "done/undo")],
+)
 def test_cancel_and_mark_done_offer_an_undo_that_reopens_the_action(
-    client: Client, world: World, verb: str, status: str
+    client: Client, world: World, verb: str, status: str, undo_path: str
 ) -> None:
     client.force_login(world.owner.user)
     actions = reverse("planning:plan_actions", args=[world.plan.number])
@@ -554,7 +557,7 @@ def test_cancel_and_mark_done_offer_an_undo_that_reopens_the_action(
     assert world.action.status == status
     page = response.content.decode()
     undo = re.search(r'<form method="post" action="([^"]+)" class="inline undo">', page)
-    assert undo is not None and undo.group(1).endswith(f"/actions/{world.action.pk}/reopen/")
+    assert undo is not None and undo.group(1).endswith(f"/actions/{world.action.pk}/{undo_path}/")
     assert f'value="{back}"' in page.replace("&amp;", "&")
     undone = client.post(undo.group(1), {"next": back})
     assert undone["Location"] == back
