@@ -26,6 +26,7 @@ from planning.models import (
     ActionKind,
     ActionStatus,
     Code,
+    ConditionGrade,
     NodeKind,
     Plan,
     PlanMembership,
@@ -98,6 +99,26 @@ class NodeDetailsForm(ModelRulesForm):
     class Meta(ModelRulesForm.Meta):
         model = StructureNode
         fields = ("kind", "quantity", "unit", "install_year")
+
+
+class NodeBuildingForm(ModelRulesForm):
+    class Meta(ModelRulesForm.Meta):
+        model = StructureNode
+        fields = ("address", "gross_floor_area_m2", "year_built")
+        labels: ClassVar = {"gross_floor_area_m2": "Gross floor area (m²)"}
+
+
+class NodeConditionForm(ModelRulesForm):
+    class Meta(ModelRulesForm.Meta):
+        model = StructureNode
+        fields = ("condition_grade", "condition_assessed_on")
+        widgets: ClassVar = {"condition_assessed_on": forms.DateInput(attrs={"type": "date"})}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Not assessed is a choice too (the model's choices are the grades alone).
+        grades = [(str(value), label) for value, label in ConditionGrade.choices]
+        choices_set(self, "condition_grade", [("", "not assessed"), *grades])
 
 
 class NodeRenameForm(ModelRulesForm):

@@ -18,6 +18,8 @@ from organisations.models import Organisation
 from organisations.selectors import membership_of, personal_membership
 from planning.catalog import STARTER_CATALOG
 from planning.models import (
+    BUILDING_FIELDS,
+    COMPONENT_FIELDS,
     Action,
     ActionStatus,
     Code,
@@ -244,6 +246,40 @@ def node_details_update(
         if kind_changed:  # the subtree's stored fields change with it (planning.tree)
             subtree_refresh(node_id=node.pk)
             node.refresh_from_db(fields=["path", "building"])
+    return node
+
+
+def node_building_update(
+    *,
+    node: StructureNode,
+    address: str,
+    gross_floor_area_m2: Decimal | None,
+    year_built: int | None,
+) -> StructureNode:
+    """A building's address, gross floor area (m2, the key figures divide by it) and year
+    built; refused on a node that is not a building."""
+    node.address = (address or "").strip()
+    node.gross_floor_area_m2 = gross_floor_area_m2
+    node.year_built = year_built
+    validated(node)
+    with plan_write(plan_id=node.plan_id, data_changed=True):
+        node.save(update_fields=list(BUILDING_FIELDS))
+    return node
+
+
+def node_condition_update(
+    *,
+    node: StructureNode,
+    condition_grade: int | None,
+    condition_assessed_on: datetime.date | None,
+) -> StructureNode:
+    """A component's condition grade (0-3) and when it was assessed; refused on a node that is
+    not a component."""
+    node.condition_grade = condition_grade
+    node.condition_assessed_on = condition_assessed_on
+    validated(node)
+    with plan_write(plan_id=node.plan_id, data_changed=True):
+        node.save(update_fields=list(COMPONENT_FIELDS))
     return node
 
 

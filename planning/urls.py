@@ -32,6 +32,12 @@ urlpatterns = [
     path("<int:number>/nodes/<uuid:node_id>/rename/", nodes.node_rename, name="node_rename"),
     path("<int:number>/nodes/<uuid:node_id>/details/", nodes.node_details, name="node_details"),
     path("<int:number>/nodes/<uuid:node_id>/move/", nodes.node_move, name="node_move"),
+    path("<int:number>/nodes/<uuid:node_id>/building/", nodes.node_building, name="node_building"),
+    path(
+        "<int:number>/nodes/<uuid:node_id>/condition/",
+        nodes.node_condition,
+        name="node_condition",
+    ),
     path(
         "<int:number>/nodes/<uuid:node_id>/children/add/",
         nodes.node_child_create,

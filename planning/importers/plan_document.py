@@ -13,6 +13,7 @@ field problems, with the same messages the forms and services give.
 
 from __future__ import annotations
 
+import datetime
 import json
 import uuid
 from collections.abc import Mapping, Sequence
@@ -31,7 +32,21 @@ from planning.models import CENT, Action, ActionStatus, Code, Plan, StructureNod
 from planning.services import plan_size_check
 from planning.tree import DEPTH_MAX, DEPTH_MESSAGE
 
-NODE_FIELDS = ("ref", "parent_ref", "name", "kind", "code", "quantity", "unit", "install_year")
+NODE_FIELDS = (
+    "ref",
+    "parent_ref",
+    "name",
+    "kind",
+    "code",
+    "quantity",
+    "unit",
+    "install_year",
+    "address",
+    "gross_floor_area_m2",
+    "year_built",
+    "condition_grade",
+    "condition_assessed_on",
+)
 ACTION_FIELDS = (
     "node_ref",
     "title",
@@ -45,8 +60,10 @@ DOCUMENT_FIELDS = ("name", "nodes", "actions")
 NODE_REQUIRED = ("ref", "name", "kind")
 ACTION_REQUIRED = ("node_ref", "title", "kind", "planned_year")
 # Fields holding a year or an amount: the CSV reader turns their text into numbers.
-YEAR_FIELDS = frozenset({"install_year", "planned_year", "interval_years"})
-AMOUNT_FIELDS = frozenset({"quantity", "estimated_cost"})
+YEAR_FIELDS = frozenset(
+    {"install_year", "planned_year", "interval_years", "year_built", "condition_grade"}
+)
+AMOUNT_FIELDS = frozenset({"quantity", "estimated_cost", "gross_floor_area_m2"})
 
 
 # One record of the document: where it is (for messages) and its raw key/value pairs.
@@ -64,6 +81,11 @@ class NodeRow:
     quantity: Decimal | None
     unit: str
     install_year: int | None
+    address: str = ""
+    gross_floor_area_m2: Decimal | None = None
+    year_built: int | None = None
+    condition_grade: int | None = None
+    condition_assessed_on: datetime.date | None = None
 
 
 @dataclass(frozen=True)
@@ -94,6 +116,13 @@ def _node_read(
     quantity = reader.amount("quantity")
     unit = reader.text("unit")
     install_year = reader.year("install_year")
+    building = {
+        "address": reader.text("address"),
+        "gross_floor_area_m2": reader.amount("gross_floor_area_m2"),
+        "year_built": reader.year("year_built"),
+    }
+    grade = reader.year("condition_grade", meaning="a grade from 0 to 3")
+    assessed_on = reader.date("condition_assessed_on")
     reader.model_rules(
         StructureNode,
         {
@@ -102,6 +131,9 @@ def _node_read(
             "quantity": quantity,
             "unit": unit,
             "install_year": install_year,
+            **building,
+            "condition_grade": grade,
+            "condition_assessed_on": assessed_on,
         },
     )
     if not reader.valid:
@@ -110,7 +142,22 @@ def _node_read(
         if ref is None:
             return None
         return NodeRow(row, ref, parent_ref, "", "", code, None, "", None)
-    return NodeRow(row, ref, parent_ref, name, kind, code, quantity, unit or "", install_year)
+    return NodeRow(
+        row,
+        ref,
+        parent_ref,
+        name,
+        kind,
+        code,
+        quantity,
+        unit or "",
+        install_year,
+        address=building["address"] or "",
+        gross_floor_area_m2=building["gross_floor_area_m2"],
+        year_built=building["year_built"],
+        condition_grade=grade,
+        condition_assessed_on=assessed_on,
+    )
 
 
 def _action_read(

@@ -93,6 +93,11 @@ def plan_write(
                     quantity=node.quantity,
                     unit=node.unit,
                     install_year=node.install_year,
+                    address=node.address,
+                    gross_floor_area_m2=node.gross_floor_area_m2,
+                    year_built=node.year_built,
+                    condition_grade=node.condition_grade,
+                    condition_assessed_on=node.condition_assessed_on,
                     path=path,
                     building_id=building_id,
                 )

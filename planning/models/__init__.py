@@ -40,7 +40,14 @@ from planning.models.plans import (
     PlanRole,
     plan_currency_default,
 )
-from planning.models.structure import Code, NodeKind, StructureNode
+from planning.models.structure import (
+    BUILDING_FIELDS,
+    COMPONENT_FIELDS,
+    Code,
+    ConditionGrade,
+    NodeKind,
+    StructureNode,
+)
 from planning.models.suggestions import (
     DismissReason,
     Resolution,
@@ -51,7 +58,9 @@ from planning.models.suggestions import (
 )
 
 __all__ = [
+    "BUILDING_FIELDS",
     "CENT",
+    "COMPONENT_FIELDS",
     "CURRENCY_VALIDATORS",
     "INDEX_RATE_RANGE",
     "INTERVAL_RANGE",
@@ -67,6 +76,7 @@ __all__ = [
     "ActionStatus",
     "Code",
     "Completion",
+    "ConditionGrade",
     "DismissReason",
     "NodeKind",
     "Plan",

@@ -12,7 +12,8 @@ from typing import Any, TypeVar
 
 from django.core.cache import cache
 
-from planning.budget import Budget, plan_budget
+from planning.budget import TODAY, Budget, plan_budget
+from planning.key_figures import YEARS, PlanKeyFigures, plan_key_figures
 from planning.models import Plan
 
 T = TypeVar("T")
@@ -43,4 +44,18 @@ def budget_figure(*, plan: Plan, version: int, year_from: int, year_to: int, pri
         name="budget",
         parts=(year_from, year_to, prices),
         compute=lambda: plan_budget(plan=plan, year_from=year_from, year_to=year_to, prices=prices),
+    )
+
+
+def key_figures_figure(*, plan: Plan, version: int, year: int) -> PlanKeyFigures:
+    """planning.key_figures.plan_key_figures through the cache, on the cached ten-year budget."""
+    ten_years = budget_figure(
+        plan=plan, version=version, year_from=year, year_to=year + YEARS - 1, prices=TODAY
+    )
+    return plan_figure(
+        plan_id=plan.pk,
+        version=version,
+        name="key_figures",
+        parts=(year,),
+        compute=lambda: plan_key_figures(plan=plan, year=year, budget=ten_years),
     )

@@ -47,7 +47,7 @@ from planning.models import (
 )
 from planning.money import PriceIndex, money_format
 from planning.pages import plan_tab_context
-from planning.suggestions.figures_cache import budget_figure, plan_figure
+from planning.suggestions.figures_cache import budget_figure, key_figures_figure, plan_figure
 from planning.suggestions.forms import ApplyCodeForm, BulkDismissForm, DismissForm, PlanningViewForm
 from planning.suggestions.selectors import (
     SuggestionFilters,
@@ -191,7 +191,8 @@ def action_planning(request: HttpRequest, access: PlanAccess) -> HttpResponse:
         )
 
     form = PlanningViewForm(request.GET or None, plan=plan)
-    year_from, year_to = form.years(this_year=timezone.now().year)
+    this_year = timezone.now().year
+    year_from, year_to = form.years(this_year=this_year)
     prices = form.chosen_prices()
 
     def budget_in(prices: str) -> Budget:
@@ -211,6 +212,10 @@ def action_planning(request: HttpRequest, access: PlanAccess) -> HttpResponse:
             if total > plan.annual_budget
         ]
     buildings_page = Paginator(budget.rows, BUILDINGS_PER_PAGE).get_page(request.GET.get("bpage"))
+    key_figures = key_figures_figure(plan=plan, version=version, year=this_year)
+    key_figures_page = Paginator(key_figures.buildings, BUILDINGS_PER_PAGE).get_page(
+        request.GET.get("kpage")
+    )
 
     types = form.valid("suggestion_type") or []
     severities = form.valid("severity") or []
@@ -244,6 +249,8 @@ def action_planning(request: HttpRequest, access: PlanAccess) -> HttpResponse:
     query.pop("page", None)
     building_query = request.GET.copy()
     building_query.pop("bpage", None)
+    key_figures_query = request.GET.copy()
+    key_figures_query.pop("kpage", None)
     context = plan_tab_context(access, "planning")
     context.update(
         {
@@ -272,6 +279,9 @@ def action_planning(request: HttpRequest, access: PlanAccess) -> HttpResponse:
             "chosen_severities": severities,
             "page_query": query.urlencode(),
             "building_query": building_query.urlencode(),
+            "key_figures": key_figures,
+            "key_figures_page": key_figures_page,
+            "key_figures_query": key_figures_query.urlencode(),
             "bulk_form": BulkDismissForm(auto_id="id_bulk_%s"),
             "dismiss_reasons": DismissReason.choices,
             "comment_max": DISMISS_COMMENT_MAX,

@@ -15,7 +15,7 @@ from planning.access import plan_member_required
 from planning.access_rules import PlanAccess
 from planning.budget import NOMINAL, TODAY
 from planning.forms import ActionFilterForm
-from planning.suggestions.figures_cache import budget_figure
+from planning.suggestions.figures_cache import budget_figure, key_figures_figure
 from planning.suggestions.forms import PlanningViewForm
 from planning.suggestions.selectors import plan_data_version
 from planning.suggestions.sync import suggestion_sync
@@ -70,5 +70,6 @@ def export_budget(request: HttpRequest, access: PlanAccess, fmt: str) -> HttpRes
         budget_figure(plan=plan, version=version, year_from=year_from, year_to=year_to, prices=p)
         for p in (TODAY, NOMINAL)
     )
-    rows = exports.budget_rows(plan=plan, today=today, nominal=nominal)
+    key_figures = key_figures_figure(plan=plan, version=version, year=this_year)
+    rows = exports.budget_rows(plan=plan, today=today, nominal=nominal, key_figures=key_figures)
     return _download(rows, fmt=fmt, name=_stem(access, "budget"), sheet="Budget")
