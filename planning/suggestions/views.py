@@ -245,6 +245,13 @@ def action_planning(request: HttpRequest, access: PlanAccess) -> HttpResponse:
         back = f"{here}#suggestion-{neighbour.pk}" if neighbour else f"{here}#suggestions"
         cards.append(_card(suggestion, plan=plan, codes=codes, nodes=nodes, back=back))
 
+    # The budget line is drawn where the bars are in its prices (today's); the years above it
+    # are named in both.
+    chart_budget: dict[str, Any] = {
+        "currency": plan.currency,
+        "annual_budget": plan.annual_budget if prices == TODAY else None,
+        "over_budget": frozenset(over_budget),
+    }
     query = request.GET.copy()
     query.pop("page", None)
     building_query = request.GET.copy()
@@ -265,11 +272,9 @@ def action_planning(request: HttpRequest, access: PlanAccess) -> HttpResponse:
             "year_totals": list(zip(budget.years, budget.year_totals, strict=True)),
             "buildings_page": buildings_page,
             "chart_by_building": cost_chart(
-                years=budget.years, series=budget.by_building(), currency=plan.currency
+                years=budget.years, series=budget.by_building(), **chart_budget
             ),
-            "chart_by_kind": cost_chart(
-                years=budget.years, series=budget.by_kind, currency=plan.currency
-            ),
+            "chart_by_kind": cost_chart(years=budget.years, series=budget.by_kind, **chart_budget),
             "cards": cards,
             "page": suggestions_page,
             "open_count": page.count,

@@ -403,3 +403,7 @@ def test_years_above_the_annual_budget_are_marked_in_words(owner_client: Client,
 
     assert "Above it in 1 year: 2027" in html
     assert html.count("▲ over budget") == 1
+    assert ">▲2027</text>" in html and ">▲2028</text>" not in html  # the chart's year labels
+    assert 'class="budget-line"' not in html  # the bars are nominal, the budget today's prices
+    today = _planning(owner_client, plan, year_from=2026, year_to=2028)
+    assert 'class="budget-line"' in today and "Annual budget 500.00\u00a0EUR" in today
