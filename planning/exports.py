@@ -14,12 +14,16 @@ two buildings with the same name stay two rows, told apart by their labels.
 
 Every amount is there twice, in today's prices and nominal (docs/design.md "Money"); the unit
 (currency, and what nominal means for this plan) is stated once, in the header.
+
+`plan_document` is the plan itself in the import format (docs/design.md "Imports"): it
+re-imports to the same plan, and the export of that plan is the same file.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import json
 import re
 from collections.abc import Iterable, Iterator
 from decimal import Decimal
@@ -206,6 +210,107 @@ def _key_figure_cells(figures: KeyFigures) -> tuple[Any, ...]:
         figures.debt,
         cell(figures.debt_per_m2),
     )
+
+
+def _text(value: Decimal | None) -> str | None:
+    """An amount as a decimal string: the import reads it exactly, as no JSON float would."""
+    return None if value is None else f"{value:f}"
+
+
+def plan_document(*, plan: Plan) -> dict[str, Any]:
+    """The plan in the import format, with its optional plan fields. Nodes are named by their
+    `ref` (an imported node keeps the one of its file; a node made on the pages is named by its
+    id), parents before children, then by ref; actions by node, year, title and the rest, so
+    the same plan always gives the same document."""
+    nodes = list(
+        StructureNode.objects.filter(plan=plan)
+        .order_by()
+        .values_list(
+            "id",
+            "ref",
+            "parent_id",
+            "path",
+            "name",
+            "kind",
+            "code__code",
+            "quantity",
+            "unit",
+            "install_year",
+            "address",
+            "gross_floor_area_m2",
+            "year_built",
+            "condition_grade",
+            "condition_assessed_on",
+        )
+    )
+    refs = {row[0]: row[1] or row[0].hex for row in nodes}
+    documents = [
+        {
+            "ref": refs[node_id],
+            "parent_ref": refs[parent_id] if parent_id is not None else None,
+            "name": name,
+            "kind": kind,
+            "code": code,
+            "quantity": _text(quantity),
+            "unit": unit,
+            "install_year": install_year,
+            "address": address,
+            "gross_floor_area_m2": _text(area),
+            "year_built": year_built,
+            "condition_grade": grade,
+            "condition_assessed_on": assessed_on.isoformat() if assessed_on else None,
+        }
+        for (
+            node_id,
+            _ref,
+            parent_id,
+            _path,
+            name,
+            kind,
+            code,
+            quantity,
+            unit,
+            install_year,
+            address,
+            area,
+            year_built,
+            grade,
+            assessed_on,
+        ) in sorted(nodes, key=lambda row: (len(path_ids(row[3])), refs[row[0]]))
+    ]
+    rows = plan.actions.order_by().values_list(
+        "node_id", "planned_year", "title", "kind", "status", "estimated_cost", "interval_years"
+    )
+    actions = [
+        {
+            "node_ref": refs[node_id],
+            "title": title,
+            "kind": kind,
+            "planned_year": year,
+            "estimated_cost": _text(cost),
+            "status": status,
+            "interval_years": interval,
+        }
+        for node_id, year, title, kind, status, cost, interval in sorted(
+            rows.iterator(2000), key=lambda row: (refs[row[0]], *row[1:6], row[6] or 0)
+        )
+    ]
+    return {
+        "name": plan.name,
+        "description": plan.description,
+        "currency": plan.currency,
+        "price_base_year": plan.price_base_year,
+        "index_rate_percent": _text(plan.index_rate_percent),
+        "overhead_percent": _text(plan.overhead_percent),
+        "vat_percent": _text(plan.vat_percent),
+        "annual_budget": _text(plan.annual_budget),
+        "nodes": documents,
+        "actions": actions,
+    }
+
+
+def as_json(document: dict[str, Any]) -> bytes:
+    return json.dumps(document, ensure_ascii=False, indent=1).encode()
 
 
 # In a CSV cell, a formula character after a separator some spreadsheet may split on (comma,

@@ -88,6 +88,7 @@ urlpatterns = [
     ),
     path("<int:number>/export/actions.<str:fmt>", exports.export_actions, name="export_actions"),
     path("<int:number>/export/budget.<str:fmt>", exports.export_budget, name="export_budget"),
+    path("<int:number>/export/plan.json", exports.export_plan, name="export_plan"),
     path("<int:number>/members/", members.members, name="members"),
     path(
         "<int:number>/members/<int:membership_id>/role/",

@@ -56,7 +56,17 @@ ACTION_FIELDS = (
     "status",
     "interval_years",
 )
-DOCUMENT_FIELDS = ("name", "nodes", "actions")
+# Optional plan fields (docs/design.md "Money"): a plan's JSON export writes them.
+PLAN_FIELDS = (
+    "description",
+    "currency",
+    "price_base_year",
+    "index_rate_percent",
+    "overhead_percent",
+    "vat_percent",
+    "annual_budget",
+)
+DOCUMENT_FIELDS = ("name", "nodes", "actions", *PLAN_FIELDS)
 NODE_REQUIRED = ("ref", "name", "kind")
 ACTION_REQUIRED = ("node_ref", "title", "kind", "planned_year")
 # Fields holding a year or an amount: the CSV reader turns their text into numbers.
@@ -126,6 +136,7 @@ def _node_read(
     reader.model_rules(
         StructureNode,
         {
+            "ref": ref,
             "name": name,
             "kind": kind,
             "quantity": quantity,
@@ -292,6 +303,26 @@ def _sequence(
     return value
 
 
+def plan_fields_read(document: object, problems: ProblemCollector) -> dict[str, object]:
+    """The optional plan fields of a document (PLAN_FIELDS) that it gives, checked by the Plan
+    model's rules; a bad one is a problem of the document (no row)."""
+    if not isinstance(document, Mapping):
+        return {}
+    reader = RecordReader(document, "", (0, 0), problems)
+    currency = reader.text("currency")
+    values: dict[str, object] = {
+        "description": reader.text("description"),
+        "currency": currency.strip().upper() if currency else None,  # as the Settings form
+        "price_base_year": reader.year("price_base_year"),
+        "index_rate_percent": reader.amount("index_rate_percent"),
+        "overhead_percent": reader.amount("overhead_percent"),
+        "vat_percent": reader.amount("vat_percent"),
+        "annual_budget": reader.amount("annual_budget"),
+    }
+    reader.model_rules(Plan, values)
+    return {field: value for field, value in values.items() if value is not None}
+
+
 def plan_document_records(
     document: object, *, source: str, problems: ProblemCollector, name: str | None
 ) -> tuple[str | None, list[Record] | None, list[Record]]:
@@ -324,8 +355,10 @@ def plan_records_import(
     action_records: Sequence[Record],
     problems: ProblemCollector | None = None,
     observer: ImportObserver | None = None,
+    plan_fields: Mapping[str, object] | None = None,
 ) -> Plan:
     """Checks every record, then writes the plan, or raises ImportRejected with every problem.
+    `plan_fields`: the checked optional plan fields (plan_fields_read).
 
     `problems` may already hold what a file reader found (bad rows of a CSV file); the records
     are still checked so that one run reports everything. `node_records` None means the nodes
@@ -387,6 +420,7 @@ def plan_records_import(
         actions=[action for _position, action in actions],
         code_ids=code_ids,
         observer=observer,
+        plan_fields=plan_fields or {},
     )
 
 
@@ -407,6 +441,7 @@ def plan_import_document(
     plan_name, node_records, action_records = plan_document_records(
         document, source=source, problems=problems, name=name
     )
+    plan_fields = plan_fields_read(document, problems)
     return plan_records_import(
         owner=owner,
         name=plan_name,
@@ -414,6 +449,7 @@ def plan_import_document(
         action_records=action_records,
         problems=problems,
         observer=observer,
+        plan_fields=plan_fields,
     )
 
 

@@ -7,7 +7,8 @@ sync is queued on commit (a second chance should the job's own first sync fail).
 from __future__ import annotations
 
 import uuid
-from typing import TYPE_CHECKING, TypeVar
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from django.db import connection, models, transaction
 
@@ -62,9 +63,14 @@ def plan_write(
     actions: list[ActionRow],
     code_ids: dict[str, uuid.UUID],
     observer: ImportObserver,
+    plan_fields: Mapping[str, Any] | None = None,
 ) -> Plan:
     plan = plan_create(owner=owner, name=name)
     with writes.plan_write(plan_id=plan.pk, data_changed=True):
+        if plan_fields:  # checked by the reader (the Plan model's rules)
+            for field, value in plan_fields.items():
+                setattr(plan, field, value)
+            plan.save(update_fields=list(plan_fields))
         # Ids chosen here let a child name its parent without reading the parent back.
         node_ids = {node.ref: uuid.uuid4() for node in nodes}
         rows = _RowWriter(total=len(nodes) + len(actions), observer=observer)
@@ -86,6 +92,7 @@ def plan_write(
                 StructureNode(
                     id=node_ids[node.ref],
                     plan=plan,
+                    ref=node.ref,
                     parent_id=node_ids[node.parent_ref] if node.parent_ref is not None else None,
                     name=node.name,
                     kind=node.kind,

@@ -1,7 +1,8 @@
-# Building data on structure nodes (address, gross floor area, year built) and a component's
-# condition (grade 0-3, assessed on), docs/design.md "Domain". The check constraints make
-# SQLite rebuild planning_structurenode, which its change triggers forbid: they are set aside
-# around the migration as in 0015.
+# Building data on structure nodes (address, gross floor area, year built), a component's
+# condition (grade 0-3, assessed on), docs/design.md "Domain", and the node's `ref` from its
+# import file (unique in a plan when given). The check constraints make SQLite rebuild
+# planning_structurenode, which its change triggers forbid: they are set aside around the
+# migration as in 0015.
 
 import importlib
 
@@ -42,8 +43,17 @@ class Migration(migrations.Migration):
         ),
         migrations.AddField(
             model_name='structurenode',
+            name='ref',
+            field=models.CharField(blank=True, db_default='', default='', editable=False, max_length=200),
+        ),
+        migrations.AddField(
+            model_name='structurenode',
             name='year_built',
             field=models.PositiveSmallIntegerField(blank=True, null=True, validators=[django.core.validators.MinValueValidator(1900, message='Enter a year between 1900 and 2200.'), django.core.validators.MaxValueValidator(2200, message='Enter a year between 1900 and 2200.')]),
+        ),
+        migrations.AddConstraint(
+            model_name='structurenode',
+            constraint=models.UniqueConstraint(condition=models.Q(('ref', ''), _negated=True), fields=('plan', 'ref'), name='structure_node_ref_unique'),
         ),
         migrations.AddConstraint(
             model_name='structurenode',

@@ -106,6 +106,10 @@ class StructureNode(models.Model):
     install_year = models.PositiveSmallIntegerField(
         null=True, blank=True, validators=YEAR_VALIDATORS
     )
+    # The node's `ref` in the plan file it was imported from (docs/design.md "Imports"): a plan's
+    # export names each node by it, so an export re-imports to the same file. Empty for a node
+    # made on the pages (the export then names it by its id).
+    ref = models.CharField(max_length=200, blank=True, default="", db_default="", editable=False)
     # A building's data (the key figures divide by its area: docs/design.md "Money").
     address = models.CharField(max_length=300, blank=True, default="", db_default="")
     gross_floor_area_m2 = models.DecimalField(
@@ -159,6 +163,9 @@ class StructureNode(models.Model):
             ),
             models.CheckConstraint(
                 condition=~Q(parent=models.F("id")), name="structure_node_not_own_parent"
+            ),
+            models.UniqueConstraint(
+                fields=["plan", "ref"], condition=~Q(ref=""), name="structure_node_ref_unique"
             ),
             models.CheckConstraint(
                 condition=Q(gross_floor_area_m2__isnull=True) | Q(gross_floor_area_m2__gt=0),

@@ -1,6 +1,6 @@
 """Downloads of a plan: its actions (with the Actions tab's filters) and its budget (the years of
-the planning page's range when given, else planning.exports.budget_years), as CSV or XLSX
-(planning.exports)."""
+the planning page's range when given, else planning.exports.budget_years), as CSV or XLSX, and
+the whole plan in the import format (JSON) (planning.exports)."""
 
 from __future__ import annotations
 
@@ -48,6 +48,17 @@ def export_actions(request: HttpRequest, access: PlanAccess, fmt: str) -> HttpRe
     filters = ActionFilterForm(request.GET or None, plan=access.plan).filters()
     rows = exports.action_rows(plan=access.plan, filters=filters)
     return _download(rows, fmt=fmt, name=_stem(access, "actions"), sheet="Actions")
+
+
+@plan_member_required()
+@require_http_methods(["GET"])
+def export_plan(request: HttpRequest, access: PlanAccess) -> HttpResponse:
+    """The plan in the import format (JSON): it re-imports to the same plan."""
+    content = exports.as_json(exports.plan_document(plan=access.plan))
+    response = HttpResponse(content, content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{_stem(access, "plan")}.json"'
+    response["Cache-Control"] = "private, no-store"
+    return response
 
 
 @plan_member_required()

@@ -66,6 +66,7 @@ def _urls(w: World) -> dict[str, tuple[str, str]]:
         "project_page": ("GET", reverse("planning:project_detail", args=[n, project])),
         "export_actions": ("GET", reverse("planning:export_actions", args=[n, "csv"])),
         "export_budget": ("GET", reverse("planning:export_budget", args=[n, "xlsx"])),
+        "export_plan": ("GET", reverse("planning:export_plan", args=[n])),
         "plan_settings": ("POST", reverse("planning:plan_settings", args=[n])),
         "plan_money": ("POST", reverse("planning:plan_money", args=[n])),
         "plan_delete": ("POST", reverse("planning:plan_delete", args=[n])),
@@ -174,6 +175,7 @@ PAGE_NAMES = [
     "project_page",
     "export_actions",
     "export_budget",
+    "export_plan",
     *EDIT_POSTS,
     *OWNER_POSTS,
 ]
