@@ -165,6 +165,19 @@ class Budget:
     by_kind: list[ChartSeries]
     prices: str = TODAY  # TODAY or NOMINAL
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled (the figures cache) as whole cents: a Decimal pickles as text, and reading
+        the page's budget back was a good part of the planning page's time."""
+        rows = [
+            (row.building_id, row.name, [cents_of(cell) for cell in row.cells], row.counts)
+            for row in self.rows
+        ]
+        kinds = [
+            (series.label, [cents_of(value) for value in series.values], series.css_class)
+            for series in self.by_kind
+        ]
+        return (_budget_restore, (self.years, rows, kinds, self.prices))
+
     def by_building(self) -> list[ChartSeries]:
         """The largest buildings on their own, the rest summed as one series."""
         ranked = sorted(self.rows, key=lambda row: row.total, reverse=True)
@@ -183,6 +196,36 @@ class Budget:
                 )
             )
         return series
+
+
+def _budget_restore(
+    years: list[int],
+    rows: list[tuple[uuid.UUID | None, str, list[int], list[int]]],
+    kinds: list[tuple[str, list[int], str]],
+    prices: str,
+) -> Budget:
+    restored = [
+        BudgetRow(
+            building_id=building_id,
+            name=name,
+            cells=[amount_of(cents) for cents in cells],
+            counts=counts,
+            total=amount_of(sum(cells)),
+        )
+        for building_id, name, cells, counts in rows
+    ]
+    year_totals = [amount_of(sum(row[2][i] for row in rows)) for i in range(len(years))]
+    return Budget(
+        years=years,
+        rows=restored,
+        year_totals=year_totals,
+        total=sum(year_totals, CENT * 0),
+        by_kind=[
+            ChartSeries(label=label, values=[amount_of(cents) for cents in values], css_class=css)
+            for label, values, css in kinds
+        ],
+        prices=prices,
+    )
 
 
 def plan_budget(*, plan: Plan, year_from: int, year_to: int, prices: str = TODAY) -> Budget:

@@ -59,11 +59,22 @@ class KeyFigures:
 
 
 @dataclass(frozen=True)
+class PlanSummary:
+    plan: KeyFigures
+    buildings: int
+    buildings_with_area: int
+
+
+@dataclass(frozen=True)
 class PlanKeyFigures:
     year: int  # Y
     plan: KeyFigures
     buildings: list[KeyFigures]  # every building of the plan, by label
     buildings_with_area: int
+
+    def summary(self) -> PlanSummary:
+        counted = sum(1 for figures in self.buildings if figures.building_id is not None)
+        return PlanSummary(self.plan, counted, self.buildings_with_area)
 
 
 def ten_year_budget(*, plan: Plan, year: int) -> Budget:

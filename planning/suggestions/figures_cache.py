@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 from django.core.cache import cache
 
 from planning.budget import TODAY, Budget, plan_budget
-from planning.key_figures import YEARS, PlanKeyFigures, plan_key_figures
+from planning.key_figures import YEARS, PlanKeyFigures, PlanSummary, plan_key_figures
 from planning.models import Plan
 
 T = TypeVar("T")
@@ -48,14 +48,27 @@ def budget_figure(*, plan: Plan, version: int, year_from: int, year_to: int, pri
 
 
 def key_figures_figure(*, plan: Plan, version: int, year: int) -> PlanKeyFigures:
-    """planning.key_figures.plan_key_figures through the cache, on the cached ten-year budget."""
-    ten_years = budget_figure(
-        plan=plan, version=version, year_from=year, year_to=year + YEARS - 1, prices=TODAY
+    """planning.key_figures.plan_key_figures through the cache, on the cached ten-year budget
+    (read only when the figures are computed)."""
+
+    def compute() -> PlanKeyFigures:
+        ten_years = budget_figure(
+            plan=plan, version=version, year_from=year, year_to=year + YEARS - 1, prices=TODAY
+        )
+        return plan_key_figures(plan=plan, year=year, budget=ten_years)
+
+    return plan_figure(
+        plan_id=plan.pk, version=version, name="key_figures", parts=(year,), compute=compute
     )
+
+
+def plan_key_figures_figure(*, plan: Plan, version: int, year: int) -> PlanSummary:
+    """The plan's own key figures alone (the planning page's card): a small entry, so the page
+    does not read every building's figures back on each visit."""
     return plan_figure(
         plan_id=plan.pk,
         version=version,
-        name="key_figures",
+        name="plan_key_figures",
         parts=(year,),
-        compute=lambda: plan_key_figures(plan=plan, year=year, budget=ten_years),
+        compute=lambda: key_figures_figure(plan=plan, version=version, year=year).summary(),
     )

@@ -47,7 +47,12 @@ from planning.models import (
 )
 from planning.money import PriceIndex, money_format
 from planning.pages import plan_tab_context
-from planning.suggestions.figures_cache import budget_figure, key_figures_figure, plan_figure
+from planning.suggestions.figures_cache import (
+    budget_figure,
+    key_figures_figure,
+    plan_figure,
+    plan_key_figures_figure,
+)
 from planning.suggestions.forms import ApplyCodeForm, BulkDismissForm, DismissForm, PlanningViewForm
 from planning.suggestions.selectors import (
     SuggestionFilters,
@@ -212,10 +217,7 @@ def action_planning(request: HttpRequest, access: PlanAccess) -> HttpResponse:
             if total > plan.annual_budget
         ]
     buildings_page = Paginator(budget.rows, BUILDINGS_PER_PAGE).get_page(request.GET.get("bpage"))
-    key_figures = key_figures_figure(plan=plan, version=version, year=this_year)
-    key_figures_page = Paginator(key_figures.buildings, BUILDINGS_PER_PAGE).get_page(
-        request.GET.get("kpage")
-    )
+    key_figures = plan_key_figures_figure(plan=plan, version=version, year=this_year)
 
     types = form.valid("suggestion_type") or []
     severities = form.valid("severity") or []
@@ -256,8 +258,7 @@ def action_planning(request: HttpRequest, access: PlanAccess) -> HttpResponse:
     query.pop("page", None)
     building_query = request.GET.copy()
     building_query.pop("bpage", None)
-    key_figures_query = request.GET.copy()
-    key_figures_query.pop("kpage", None)
+
     context = plan_tab_context(access, "planning")
     context.update(
         {
@@ -285,8 +286,6 @@ def action_planning(request: HttpRequest, access: PlanAccess) -> HttpResponse:
             "page_query": query.urlencode(),
             "building_query": building_query.urlencode(),
             "key_figures": key_figures,
-            "key_figures_page": key_figures_page,
-            "key_figures_query": key_figures_query.urlencode(),
             "bulk_form": BulkDismissForm(auto_id="id_bulk_%s"),
             "dismiss_reasons": DismissReason.choices,
             "comment_max": DISMISS_COMMENT_MAX,
@@ -311,6 +310,23 @@ def _prices_links(request: HttpRequest, chosen: str) -> list[dict[str, Any]]:
         query["prices"] = value
         links.append({"label": label, "query": query.urlencode(), "current": value == chosen})
     return links
+
+
+KEY_FIGURES_PER_PAGE = 50
+
+
+@plan_member_required()
+@require_http_methods(["GET"])
+def key_figures_list(request: HttpRequest, access: PlanAccess) -> HttpResponse:
+    """Every building's key figures (docs/design.md "Money"), by name, 50 a page."""
+    plan = access.plan
+    suggestion_sync(plan=plan)
+    this_year = timezone.now().year
+    figures = key_figures_figure(plan=plan, version=plan_data_version(plan=plan), year=this_year)
+    page = Paginator(figures.buildings, KEY_FIGURES_PER_PAGE).get_page(request.GET.get("page"))
+    context = plan_tab_context(access, "planning")
+    context.update({"key_figures": figures, "page": page})
+    return render(request, "planning/suggestions/key_figures.html", context)
 
 
 @plan_member_required()

@@ -138,7 +138,12 @@ def test_the_planning_page_shows_the_plans_key_figures_and_each_buildings(
 
     assert f'Key figures <small class="help">{Y}\u2013{Y + 9}' in page
     assert '<dd data-figure="debt">600.00\u00a0EUR</dd>' in page
-    assert f'data-building-id="{estate["south"].pk}"><th scope="row">' in page
+    assert "sum of the 2 buildings with a gross floor area (of 3)" in page
+    per_building = owner_client.get(reverse("planning:key_figures", args=[plan.number]))
+    listed = per_building.content.decode()
+    assert f'data-building-id="{estate["south"].pk}"><th scope="row">' in listed
+    assert '<td class="num">0.33</td>' in listed  # South's debt per m2
+    assert '<th scope="row">The plan</th><td class="num">1300.00</td>' in listed
 
 
 def test_the_budget_export_has_each_buildings_key_figures(

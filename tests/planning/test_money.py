@@ -11,6 +11,7 @@ from decimal import ROUND_HALF_UP, Decimal, localcontext
 from typing import Any
 
 import pytest
+from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
@@ -407,3 +408,16 @@ def test_years_above_the_annual_budget_are_marked_in_words(owner_client: Client,
     assert 'class="budget-line"' not in html  # the bars are nominal, the budget today's prices
     today = _planning(owner_client, plan, year_from=2026, year_to=2028)
     assert 'class="budget-line"' in today and "Annual budget 500.00\u00a0EUR" in today
+
+
+def test_a_budget_read_back_from_the_cache_is_the_same_budget(user: Any) -> None:
+    plan = _random_plan(user)
+    budget = plan_budget(plan=plan, year_from=2026, year_to=2040, prices=NOMINAL)
+
+    cache.set("budget", budget)  # the test cache keeps values pickled, as Redis does
+    restored = cache.get("budget")
+
+    assert restored == budget
+    assert [str(cell) for cell in restored.rows[0].cells] == [
+        str(cell) for cell in budget.rows[0].cells
+    ]
