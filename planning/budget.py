@@ -25,7 +25,7 @@ from __future__ import annotations
 import uuid
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any
 
@@ -44,7 +44,6 @@ CHART_SERIES_MAX = 6  # buildings drawn on their own in the chart; the rest are 
 NO_BUILDING = "(no building)"
 TODAY = "today"
 NOMINAL = "nominal"
-PRICES = (TODAY, NOMINAL)
 
 
 def _cents(value: Any) -> int:
@@ -109,18 +108,25 @@ class _Grid:
         self,
         rows: Iterable[tuple[Any, Any, int, int | None, int]],
         index: PriceIndex,
-        kinds: _Grid | None = None,
+        kinds: _Grid,
+        today: _Grid,
+        today_kinds: _Grid,
     ) -> None:
         """One action per row (key, kind, planned year, interval, cost in cents): each
         occurrence's nominal cents, rounded on its own (PriceIndex.cents_factor, inlined: this
-        loop runs once per occurrence)."""
+        loop runs once per occurrence), into this grid and `kinds`, and its cents in today's
+        prices into `today` and `today_kinds` on the way."""
         first, last = self.first, self.last
         factors = [index.cents_factor(year) for year in range(first, last + 1)]
-        grid_cents, grid_counts = self.cents, self.counts
-        kind_cents = kinds.cents if kinds is not None else None
+        grid_cents, grid_counts, kind_cents = self.cents, self.counts, kinds.cents
+        today_cents, today_counts, today_kind_cents = today.cents, today.counts, today_kinds.cents
         for key, kind, year, interval, cents in rows:
-            cells, counts = grid_cents[key], grid_counts[key]
-            kind_cells = kind_cents[kind] if kind_cents is not None else None
+            cells, counts, kind_cells = grid_cents[key], grid_counts[key], kind_cents[kind]
+            plain, plain_counts, plain_kind = (
+                today_cents[key],
+                today_counts[key],
+                today_kind_cents[kind],
+            )
             if interval is None:  # a one-off: the query read only those of the range
                 offsets: Iterable[int] = (year - first,)
             else:
@@ -133,8 +139,10 @@ class _Grid:
                 value = (cents * twice_p + q) // twice_q
                 cells[offset] += value
                 counts[offset] += 1
-                if kind_cells is not None:
-                    kind_cells[offset] += value
+                kind_cells[offset] += value
+                plain[offset] += cents
+                plain_counts[offset] += 1
+                plain_kind[offset] += cents
 
     def amounts(self, key: Any) -> list[Decimal]:
         return [amount_of(cents) for cents in self.cents[key]]
@@ -231,23 +239,48 @@ def _budget_restore(
 def plan_budget(*, plan: Plan, year_from: int, year_to: int, prices: str = TODAY) -> Budget:
     """Planned cost per building and year (and per action kind and year) from `year_from` to
     `year_to` inclusive, in today's prices or nominal (`prices`)."""
+    if prices == NOMINAL:
+        return plan_budgets(plan=plan, year_from=year_from, year_to=year_to)[1]
     years = list(range(year_from, year_to + 1))
     buildings, kinds = _Grid(years), _Grid(years)
     live = live_actions(plan=plan, year_from=year_from, year_to=year_to)
-    index = PriceIndex.of(plan)
-    if prices == NOMINAL and not index.is_neutral:
-        buildings.add_nominal(nominal_rows(live, "node__building_id"), index, kinds=kinds)
-    else:
-        per_building = live.values_list(
-            "node__building_id", "planned_year", "interval_years"
-        ).annotate(total=Sum("estimated_cost"), count=Count("id"))
-        for building_id, year, interval, total, count in per_building:
-            buildings.add_grouped(building_id, year, interval, total, count)
-        # Per kind without the join: a third of the rows that grouping by building and kind gave.
-        for year, interval, kind, total in live.values_list(
-            "planned_year", "interval_years", "kind"
-        ).annotate(total=Sum("estimated_cost")):
-            kinds.add_grouped(kind, year, interval, total, 0)
+    per_building = live.values_list("node__building_id", "planned_year", "interval_years").annotate(
+        total=Sum("estimated_cost"), count=Count("id")
+    )
+    for building_id, year, interval, total, count in per_building:
+        buildings.add_grouped(building_id, year, interval, total, count)
+    # Per kind without the join: a third of the rows that grouping by building and kind gave.
+    for year, interval, kind, total in live.values_list(
+        "planned_year", "interval_years", "kind"
+    ).annotate(total=Sum("estimated_cost")):
+        kinds.add_grouped(kind, year, interval, total, 0)
+    return _budget_of(plan, years, buildings, kinds, TODAY)
+
+
+def plan_budgets(*, plan: Plan, year_from: int, year_to: int) -> tuple[Budget, Budget]:
+    """The budget of the range in today's prices and nominal, from one pass over the live
+    actions (the nominal page and the export need both: the key figures and the annual budget
+    are in today's prices)."""
+    if PriceIndex.of(plan).is_neutral:  # nominal is today's prices: no pass needed
+        today = plan_budget(plan=plan, year_from=year_from, year_to=year_to)
+        return today, replace(today, prices=NOMINAL)
+    years = list(range(year_from, year_to + 1))
+    grids = [_Grid(years) for _ in range(4)]
+    live = live_actions(plan=plan, year_from=year_from, year_to=year_to)
+    grids[2].add_nominal(
+        nominal_rows(live, "node__building_id"),
+        PriceIndex.of(plan),
+        kinds=grids[3],
+        today=grids[0],
+        today_kinds=grids[1],
+    )
+    return (
+        _budget_of(plan, years, grids[0], grids[1], TODAY),
+        _budget_of(plan, years, grids[2], grids[3], NOMINAL),
+    )
+
+
+def _budget_of(plan: Plan, years: list[int], buildings: _Grid, kinds: _Grid, prices: str) -> Budget:
     keys = [_as_uuid(key) for key in buildings.cents]
     names = building_labels(plan=plan, building_ids=[k for k in keys if k is not None])
     rows = []
@@ -275,7 +308,7 @@ def plan_budget(*, plan: Plan, year_from: int, year_to: int, prices: str = TODAY
             )
             for kind in ActionKind.values
         ],
-        prices=prices if prices in PRICES else TODAY,
+        prices=prices,
     )
 
 
@@ -311,7 +344,14 @@ def building_budget_rows(
     )
     index = PriceIndex.of(plan)
     if prices == NOMINAL and not index.is_neutral:
-        grid.add_nominal(nominal_rows(live, "node_id"), index)
+        years_grids = [_Grid(years) for _ in range(3)]
+        grid.add_nominal(
+            nominal_rows(live, "node_id"),
+            index,
+            kinds=years_grids[0],
+            today=years_grids[1],
+            today_kinds=years_grids[2],
+        )
     else:
         for node_id, year, interval, total, count in live.values_list(
             "node_id", "planned_year", "interval_years"

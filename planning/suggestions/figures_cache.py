@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 
 from django.core.cache import cache
 
-from planning.budget import TODAY, Budget, plan_budget
+from planning.budget import NOMINAL, TODAY, Budget, plan_budget, plan_budgets
 from planning.key_figures import YEARS, PlanKeyFigures, PlanSummary, plan_key_figures
 from planning.models import Plan
 
@@ -37,14 +37,28 @@ def plan_figure(
 
 
 def budget_figure(*, plan: Plan, version: int, year_from: int, year_to: int, prices: str) -> Budget:
-    """planning.budget.plan_budget through the cache: the page and the export share it."""
-    return plan_figure(
-        plan_id=plan.pk,
-        version=version,
-        name="budget",
-        parts=(year_from, year_to, prices),
-        compute=lambda: plan_budget(plan=plan, year_from=year_from, year_to=year_to, prices=prices),
-    )
+    """planning.budget.plan_budget through the cache: the page and the export share it. The
+    pass that computes a nominal budget gives today's on the way (plan_budgets), which is kept
+    too: the page's annual budget and key figures, and the export, read it next."""
+
+    def figure(prices: str, compute: Callable[[], Budget]) -> Budget:
+        return plan_figure(
+            plan_id=plan.pk,
+            version=version,
+            name="budget",
+            parts=(year_from, year_to, prices),
+            compute=compute,
+        )
+
+    if prices != NOMINAL:
+        return figure(prices, lambda: plan_budget(plan=plan, year_from=year_from, year_to=year_to))
+
+    def both() -> Budget:
+        today, nominal = plan_budgets(plan=plan, year_from=year_from, year_to=year_to)
+        figure(TODAY, lambda: today)
+        return nominal
+
+    return figure(NOMINAL, both)
 
 
 def key_figures_figure(*, plan: Plan, version: int, year: int) -> PlanKeyFigures:

@@ -77,9 +77,10 @@ def export_budget(request: HttpRequest, access: PlanAccess, fmt: str) -> HttpRes
     # version keys the cached budgets (docs/design.md "Caching") the page may already hold.
     suggestion_sync(plan=plan)
     version = plan_data_version(plan=plan)
-    today, nominal = (
+    # Nominal first: its pass gives today's prices on the way (budget_figure).
+    nominal, today = (
         budget_figure(plan=plan, version=version, year_from=year_from, year_to=year_to, prices=p)
-        for p in (TODAY, NOMINAL)
+        for p in (NOMINAL, TODAY)
     )
     key_figures = key_figures_figure(plan=plan, version=version, year=this_year)
     rows = exports.budget_rows(plan=plan, today=today, nominal=nominal, key_figures=key_figures)

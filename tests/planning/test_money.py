@@ -15,7 +15,7 @@ from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
-from planning.budget import NOMINAL, TODAY, plan_budget
+from planning.budget import NOMINAL, TODAY, plan_budget, plan_budgets
 from planning.models import ActionStatus, NodeKind, Plan, PlanRole
 from planning.money import PriceIndex, occurrence_years
 from tests.factories import (
@@ -421,3 +421,13 @@ def test_a_budget_read_back_from_the_cache_is_the_same_budget(user: Any) -> None
     assert [str(cell) for cell in restored.rows[0].cells] == [
         str(cell) for cell in budget.rows[0].cells
     ]
+
+
+def test_the_nominal_pass_gives_the_same_todays_budget_as_the_grouped_queries(user: Any) -> None:
+    plan = _random_plan(user)
+
+    today, nominal = plan_budgets(plan=plan, year_from=2020, year_to=2045)
+
+    assert today == plan_budget(plan=plan, year_from=2020, year_to=2045, prices=TODAY)
+    assert nominal == plan_budget(plan=plan, year_from=2020, year_to=2045, prices=NOMINAL)
+    assert today.total != nominal.total
