@@ -2,10 +2,11 @@
 building each listed action belongs to.
 
 Filters combine (AND): words of `q` each in the title, the node's name or its code; kind;
-status; a year range; a node's subtree (`node`) and a building's subtree (`building`), both
-read from the stored paths (planning.tree.node_subtree); a project, or
-"none" for actions without one. The order is one column, ascending or descending, then year,
-title and id so pages never overlap.
+status; a year range (an action that occurs in it: a one-off planned in it, a recurring one
+with an occurrence in it, as the budget counts them); a node's subtree (`node`) and a
+building's subtree (`building`), both read from the stored paths (planning.tree.node_subtree);
+a project, or "none" for actions without one. The order is one column, ascending or
+descending, then year, title and id so pages never overlap.
 """
 
 from __future__ import annotations
@@ -14,10 +15,12 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import F, Q, QuerySet
+from django.db.models import ExpressionWrapper, F, IntegerField, Q, QuerySet, Value
 
-from planning.models import Action, Plan
+from planning.models import Action, ActionStatus, Plan
 from planning.tree import building_labels, node_subtree
+
+NEXT_YEARS_SHOWN = 3
 
 SORT_COLUMNS: dict[str, tuple[Any, ...]] = {
     "year": ("planned_year",),
@@ -58,10 +61,7 @@ def actions_filtered(*, plan: Plan, filters: ActionFilters) -> QuerySet[Action]:
         actions = actions.filter(kind=filters.kind)
     if filters.status:
         actions = actions.filter(status=filters.status)
-    if filters.year_from is not None:
-        actions = actions.filter(planned_year__gte=filters.year_from)
-    if filters.year_to is not None:
-        actions = actions.filter(planned_year__lte=filters.year_to)
+    actions = _occurring(actions, filters.year_from, filters.year_to)
     for subtree_root in (filters.node_id, filters.building_id):
         if subtree_root is not None:
             actions = actions.filter(node_id__in=node_subtree(node_id=subtree_root).values("id"))
@@ -77,10 +77,41 @@ def actions_filtered(*, plan: Plan, filters: ActionFilters) -> QuerySet[Action]:
     return actions.order_by(*order, "planned_year", "title", "id")
 
 
+def _occurring(actions: QuerySet[Action], first: int | None, last: int | None) -> QuerySet[Action]:
+    """The actions with an occurrence from `first` to `last` (either may be open)."""
+    if last is not None:
+        actions = actions.filter(planned_year__lte=last)
+    if first is None:
+        return actions
+    if last is None:  # a recurring action occurs in some year after any year
+        return actions.filter(Q(planned_year__gte=first) | Q(interval_years__isnull=False))
+    # A recurring action planned before `first` next occurs in p + ceil((first - p) / n) * n
+    # (integer division: both databases divide integers whole).
+    n = F("interval_years")
+    next_from_first = ExpressionWrapper(
+        F("planned_year") + (Value(first) - F("planned_year") + n - 1) / n * n,
+        output_field=IntegerField(),
+    )
+    return actions.alias(next_from_first=next_from_first).filter(
+        Q(planned_year__gte=first)
+        | Q(interval_years__isnull=False, planned_year__lt=first, next_from_first__lte=last)
+    )
+
+
 @dataclass
 class ActionRow:
     action: Action
     building: str
+
+    @property
+    def next_years(self) -> list[int]:
+        """A recurring planned action's next occurrences (its planned year first)."""
+        action = self.action
+        if action.interval_years is None or action.status != ActionStatus.PLANNED:
+            return []
+        return [
+            action.planned_year + step * action.interval_years for step in range(NEXT_YEARS_SHOWN)
+        ]
 
 
 def action_rows(*, plan: Plan, actions: list[Action]) -> list[ActionRow]:

@@ -1,28 +1,39 @@
-"""The planned budget of a plan for the action-planning view: live (planned) actions summed per
-building and year over a range of years, with the grand total per year, the rows of one building
-on request, and the cost chart drawn from the same figures.
+"""The planned budget of a plan for the action-planning view and the budget export: live
+(planned) actions summed per building and year over a range of years, in today's or in nominal
+prices (docs/design.md "Money"), with the grand total per year, the rows of one building on
+request, and the cost chart drawn from the same figures.
 
 Each action counts for its node's stored building (planning.tree: the node itself or its
 nearest building ancestor; "(no building)" when there is none), as the project-grouping rule
-anchors it. Two grouped queries (per building and year over the actions joined to their
-nodes, per kind and year over the actions alone), so the view reads buildings x years rows,
-never every action or every node. Rows are per building id:
-two buildings with the same name stay two rows, told apart by their labels
+anchors it, once for every occurrence in the range: a recurring action (`interval_years` n) in
+planned_year, + n, + 2n, ... (planning.money.occurrence_years). Rows are per building id: two
+buildings with the same name stay two rows, told apart by their labels
 (planning.tree.building_labels). The action-planning view keeps the result in the cache
 (planning.suggestions.figures_cache).
+
+Today's prices are linear, so they come from grouped queries (per building, year and interval
+over the actions joined to their nodes; per kind, year and interval over the actions alone),
+which read buildings x years rows, never every action. A nominal figure is rounded per
+occurrence, so a sum of them needs every action's cost: one query reads the live actions of the
+range (five columns) and one pass adds each occurrence's nominal cents (PriceIndex.nominal_cents:
+an integer multiplication and division); at 100,000 actions that pass is measured in
+docs/design.md "Money". Sums are kept in whole cents and become amounts at the end.
 """
 
 from __future__ import annotations
 
 import uuid
 from collections import defaultdict
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Count, Sum
+from django.db.models import BigIntegerField, CharField, Count, F, Q, QuerySet, Sum
+from django.db.models.functions import Cast, Round
 
 from planning.models import CENT, Action, ActionKind, ActionStatus, Plan, StructureNode
+from planning.money import PriceIndex, amount_of, cents_of, occurrence_years
 from planning.tree import building_labels, node_subtree
 
 YEARS_DEFAULT = 10  # this year and the next nine
@@ -31,17 +42,110 @@ BUILDINGS_PER_PAGE = 25
 BUILDING_ROWS_MAX = 200  # node rows of one opened building
 CHART_SERIES_MAX = 6  # buildings drawn on their own in the chart; the rest are "Other buildings"
 NO_BUILDING = "(no building)"
+TODAY = "today"
+NOMINAL = "nominal"
 
 
-def _money(value: Any) -> Decimal:
+def _cents(value: Any) -> int:
     # SQLite sums come back as floats or ints: round to the cent as the column stores it.
-    return Decimal(str(value or 0)).quantize(CENT)
+    return cents_of(Decimal(str(value or 0)).quantize(CENT))
 
 
 def _as_uuid(value: Any) -> uuid.UUID | None:
     if value is None:
         return None
     return value if isinstance(value, uuid.UUID) else uuid.UUID(str(value))
+
+
+def nominal_rows(actions: QuerySet[Action], key: str) -> QuerySet[Any]:
+    """(key, kind, planned year, interval, cost in whole cents) of each action, the key as
+    text: the nominal pass reads 100,000 of these, and integers and text are what a database
+    driver hands over fastest (a Decimal and a UUID per row cost more than the pass itself)."""
+    return actions.values_list(
+        Cast(key, output_field=CharField()),
+        "kind",
+        "planned_year",
+        "interval_years",
+        Cast(Round(F("estimated_cost") * 100), output_field=BigIntegerField()),
+    )
+
+
+def live_actions(*, plan: Plan, year_from: int, year_to: int) -> QuerySet[Action]:
+    """The planned actions with an occurrence that may fall from `year_from` to `year_to`: a
+    one-off planned in the range, a recurring one planned before its end."""
+    return (
+        Action.objects.filter(plan=plan, status=ActionStatus.PLANNED)
+        .filter(
+            Q(planned_year__gte=year_from, planned_year__lte=year_to)
+            | Q(interval_years__isnull=False, planned_year__lt=year_from)
+        )
+        .order_by()
+    )
+
+
+class _Grid:
+    """Cents and occurrence counts per key and year of a range."""
+
+    def __init__(self, years: list[int]) -> None:
+        self.first, self.last = years[0], years[-1]
+        self.width = len(years)
+        self.cents: dict[Any, list[int]] = defaultdict(lambda: [0] * self.width)
+        self.counts: dict[Any, list[int]] = defaultdict(lambda: [0] * self.width)
+
+    def add_grouped(
+        self, key: Any, year: int, interval: int | None, total: Any, count: int
+    ) -> None:
+        """A group of actions of one planned year and interval (today's prices add up)."""
+        cents = _cents(total)
+        cells, counts = self.cents[key], self.counts[key]
+        for occurrence in occurrence_years(
+            planned_year=year, interval_years=interval, first=self.first, last=self.last
+        ):
+            cells[occurrence - self.first] += cents
+            counts[occurrence - self.first] += count
+
+    def add_nominal(
+        self,
+        rows: Iterable[tuple[Any, Any, int, int | None, int]],
+        index: PriceIndex,
+        kinds: _Grid,
+        today: _Grid,
+        today_kinds: _Grid,
+    ) -> None:
+        """One action per row (key, kind, planned year, interval, cost in cents): each
+        occurrence's nominal cents, rounded on its own (PriceIndex.cents_factor, inlined: this
+        loop runs once per occurrence), into this grid and `kinds`, and its cents in today's
+        prices into `today` and `today_kinds` on the way."""
+        first, last = self.first, self.last
+        factors = [index.cents_factor(year) for year in range(first, last + 1)]
+        grid_cents, grid_counts, kind_cents = self.cents, self.counts, kinds.cents
+        today_cents, today_counts, today_kind_cents = today.cents, today.counts, today_kinds.cents
+        for key, kind, year, interval, cents in rows:
+            cells, counts, kind_cells = grid_cents[key], grid_counts[key], kind_cents[kind]
+            plain, plain_counts, plain_kind = (
+                today_cents[key],
+                today_counts[key],
+                today_kind_cents[kind],
+            )
+            if interval is None:  # a one-off: the query read only those of the range
+                offsets: Iterable[int] = (year - first,)
+            else:
+                years = occurrence_years(
+                    planned_year=year, interval_years=interval, first=first, last=last
+                )
+                offsets = range(years.start - first, years.stop - first, years.step)
+            for offset in offsets:
+                twice_p, q, twice_q = factors[offset]
+                value = (cents * twice_p + q) // twice_q
+                cells[offset] += value
+                counts[offset] += 1
+                kind_cells[offset] += value
+                plain[offset] += cents
+                plain_counts[offset] += 1
+                plain_kind[offset] += cents
+
+    def amounts(self, key: Any) -> list[Decimal]:
+        return [amount_of(cents) for cents in self.cents[key]]
 
 
 @dataclass
@@ -67,6 +171,20 @@ class Budget:
     year_totals: list[Decimal]
     total: Decimal
     by_kind: list[ChartSeries]
+    prices: str = TODAY  # TODAY or NOMINAL
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled (the figures cache) as whole cents: a Decimal pickles as text, and reading
+        the page's budget back was a good part of the planning page's time."""
+        rows = [
+            (row.building_id, row.name, [cents_of(cell) for cell in row.cells], row.counts)
+            for row in self.rows
+        ]
+        kinds = [
+            (series.label, [cents_of(value) for value in series.values], series.css_class)
+            for series in self.by_kind
+        ]
+        return (_budget_restore, (self.years, rows, kinds, self.prices))
 
     def by_building(self) -> list[ChartSeries]:
         """The largest buildings on their own, the rest summed as one series."""
@@ -88,44 +206,95 @@ class Budget:
         return series
 
 
-def plan_budget(*, plan: Plan, year_from: int, year_to: int) -> Budget:
+def _budget_restore(
+    years: list[int],
+    rows: list[tuple[uuid.UUID | None, str, list[int], list[int]]],
+    kinds: list[tuple[str, list[int], str]],
+    prices: str,
+) -> Budget:
+    restored = [
+        BudgetRow(
+            building_id=building_id,
+            name=name,
+            cells=[amount_of(cents) for cents in cells],
+            counts=counts,
+            total=amount_of(sum(cells)),
+        )
+        for building_id, name, cells, counts in rows
+    ]
+    year_totals = [amount_of(sum(row[2][i] for row in rows)) for i in range(len(years))]
+    return Budget(
+        years=years,
+        rows=restored,
+        year_totals=year_totals,
+        total=sum(year_totals, CENT * 0),
+        by_kind=[
+            ChartSeries(label=label, values=[amount_of(cents) for cents in values], css_class=css)
+            for label, values, css in kinds
+        ],
+        prices=prices,
+    )
+
+
+def plan_budget(*, plan: Plan, year_from: int, year_to: int, prices: str = TODAY) -> Budget:
     """Planned cost per building and year (and per action kind and year) from `year_from` to
-    `year_to` inclusive."""
+    `year_to` inclusive, in today's prices or nominal (`prices`)."""
+    if prices == NOMINAL:
+        return plan_budgets(plan=plan, year_from=year_from, year_to=year_to)[1]
     years = list(range(year_from, year_to + 1))
-    index = {year: i for i, year in enumerate(years)}
-    cells: dict[Any, list[Decimal]] = defaultdict(lambda: [CENT * 0] * len(years))
-    counts: dict[Any, list[int]] = defaultdict(lambda: [0] * len(years))
-    kinds: dict[str, list[Decimal]] = {kind: [CENT * 0] * len(years) for kind in ActionKind.values}
-    live = Action.objects.filter(
-        plan=plan,
-        status=ActionStatus.PLANNED,
-        planned_year__gte=year_from,
-        planned_year__lte=year_to,
-    ).order_by()
-    per_building = live.values_list("node__building_id", "planned_year").annotate(
+    buildings, kinds = _Grid(years), _Grid(years)
+    live = live_actions(plan=plan, year_from=year_from, year_to=year_to)
+    per_building = live.values_list("node__building_id", "planned_year", "interval_years").annotate(
         total=Sum("estimated_cost"), count=Count("id")
     )
-    for building_id, year, total, count in per_building:
-        key = _as_uuid(building_id)
-        cells[key][index[year]] += _money(total)
-        counts[key][index[year]] += count
+    for building_id, year, interval, total, count in per_building:
+        buildings.add_grouped(building_id, year, interval, total, count)
     # Per kind without the join: a third of the rows that grouping by building and kind gave.
-    for year, kind, total in live.values_list("planned_year", "kind").annotate(
-        total=Sum("estimated_cost")
-    ):
-        if kind in kinds:
-            kinds[kind][index[year]] += _money(total)
-    names = building_labels(plan=plan, building_ids=[k for k in cells if k is not None])
-    rows = [
-        BudgetRow(
-            building_id=key,
-            name=names.get(key, "") if key is not None else NO_BUILDING,
-            cells=values,
-            counts=counts[key],
-            total=sum(values, CENT * 0),
+    for year, interval, kind, total in live.values_list(
+        "planned_year", "interval_years", "kind"
+    ).annotate(total=Sum("estimated_cost")):
+        kinds.add_grouped(kind, year, interval, total, 0)
+    return _budget_of(plan, years, buildings, kinds, TODAY)
+
+
+def plan_budgets(*, plan: Plan, year_from: int, year_to: int) -> tuple[Budget, Budget]:
+    """The budget of the range in today's prices and nominal, from one pass over the live
+    actions (the nominal page and the export need both: the key figures and the annual budget
+    are in today's prices)."""
+    if PriceIndex.of(plan).is_neutral:  # nominal is today's prices: no pass needed
+        today = plan_budget(plan=plan, year_from=year_from, year_to=year_to)
+        return today, replace(today, prices=NOMINAL)
+    years = list(range(year_from, year_to + 1))
+    grids = [_Grid(years) for _ in range(4)]
+    live = live_actions(plan=plan, year_from=year_from, year_to=year_to)
+    grids[2].add_nominal(
+        nominal_rows(live, "node__building_id"),
+        PriceIndex.of(plan),
+        kinds=grids[3],
+        today=grids[0],
+        today_kinds=grids[1],
+    )
+    return (
+        _budget_of(plan, years, grids[0], grids[1], TODAY),
+        _budget_of(plan, years, grids[2], grids[3], NOMINAL),
+    )
+
+
+def _budget_of(plan: Plan, years: list[int], buildings: _Grid, kinds: _Grid, prices: str) -> Budget:
+    keys = [_as_uuid(key) for key in buildings.cents]
+    names = building_labels(plan=plan, building_ids=[k for k in keys if k is not None])
+    rows = []
+    for raw_key, key in zip(buildings.cents, keys, strict=True):
+        cells = buildings.amounts(raw_key)
+        rows.append(
+            BudgetRow(
+                building_id=key,
+                name=names.get(key, "") if key is not None else NO_BUILDING,
+                cells=cells,
+                counts=buildings.counts[raw_key],
+                total=sum(cells, CENT * 0),
+            )
         )
-        for key, values in cells.items()
-    ]
     rows.sort(key=lambda row: (row.building_id is None, row.name.casefold(), str(row.building_id)))
     year_totals = [sum((row.cells[i] for row in rows), CENT * 0) for i in range(len(years))]
     return Budget(
@@ -134,10 +303,24 @@ def plan_budget(*, plan: Plan, year_from: int, year_to: int) -> Budget:
         year_totals=year_totals,
         total=sum(year_totals, CENT * 0),
         by_kind=[
-            ChartSeries(label=ActionKind(kind).label, values=values, css_class=f"kind-{kind}")
-            for kind, values in kinds.items()
+            ChartSeries(
+                label=ActionKind(kind).label, values=kinds.amounts(kind), css_class=f"kind-{kind}"
+            )
+            for kind in ActionKind.values
         ],
+        prices=prices,
     )
+
+
+def planned_total(*, actions: QuerySet[Action], year_from: int, year_to: int) -> Decimal:
+    """Today's prices of every occurrence from `year_from` to `year_to` of `actions` (a filter
+    of live_actions for that range): one grouped query."""
+    grid = _Grid(list(range(year_from, year_to + 1)))
+    for year, interval, total in actions.values_list("planned_year", "interval_years").annotate(
+        total=Sum("estimated_cost")
+    ):
+        grid.add_grouped(None, year, interval, total, 0)
+    return amount_of(sum(grid.cents[None]))
 
 
 @dataclass
@@ -149,36 +332,37 @@ class NodeBudgetRow:
 
 
 def building_budget_rows(
-    *, plan: Plan, building_id: Any, year_from: int, year_to: int
+    *, plan: Plan, building_id: Any, year_from: int, year_to: int, prices: str = TODAY
 ) -> tuple[list[NodeBudgetRow], int]:
     """The nodes of one building's subtree with planned cost in the range, with their cost per
     year (at most BUILDING_ROWS_MAX, the costliest first), and how many more there are. A node
     inside a nested building counts here too: the rows show where the money goes."""
     years = list(range(year_from, year_to + 1))
-    index = {year: i for i, year in enumerate(years)}
-    grouped = (
-        Action.objects.filter(
-            plan=plan,
-            status=ActionStatus.PLANNED,
-            planned_year__gte=year_from,
-            planned_year__lte=year_to,
-            node_id__in=node_subtree(node_id=building_id).values("id"),
-        )
-        .values("node_id", "planned_year")
-        .order_by()
-        .annotate(total=Sum("estimated_cost"), count=Count("id"))
-        .values_list("node_id", "planned_year", "total", "count")
+    grid = _Grid(years)
+    live = live_actions(plan=plan, year_from=year_from, year_to=year_to).filter(
+        node_id__in=node_subtree(node_id=building_id).values("id")
     )
-    rows: dict[Any, NodeBudgetRow] = {}
-    for node_id, year, total, count in grouped:
-        row = rows.setdefault(
-            node_id,
-            NodeBudgetRow(node=None, cells=[CENT * 0] * len(years), counts=[0] * len(years)),
+    index = PriceIndex.of(plan)
+    if prices == NOMINAL and not index.is_neutral:
+        years_grids = [_Grid(years) for _ in range(3)]
+        grid.add_nominal(
+            nominal_rows(live, "node_id"),
+            index,
+            kinds=years_grids[0],
+            today=years_grids[1],
+            today_kinds=years_grids[2],
         )
-        row.cells[index[year]] = _money(total)
-        row.counts[index[year]] = count
-    for row in rows.values():
-        row.total = sum(row.cells, CENT * 0)
+    else:
+        for node_id, year, interval, total, count in live.values_list(
+            "node_id", "planned_year", "interval_years"
+        ).annotate(total=Sum("estimated_cost"), count=Count("id")):
+            grid.add_grouped(node_id, year, interval, total, count)
+    rows: dict[Any, NodeBudgetRow] = {}
+    for node_id in grid.cents:
+        cells = grid.amounts(node_id)
+        rows[_as_uuid(node_id)] = NodeBudgetRow(
+            node=None, cells=cells, counts=grid.counts[node_id], total=sum(cells, CENT * 0)
+        )
     ranked = sorted(rows.items(), key=lambda item: item[1].total, reverse=True)
     shown = dict(ranked[:BUILDING_ROWS_MAX])
     nodes = StructureNode.objects.filter(plan=plan, pk__in=list(shown)).select_related("code")

@@ -41,6 +41,13 @@ class YearLabel:
     x: float
     year: int
     total: str
+    over_budget: bool = False
+
+
+@dataclass
+class BudgetLine:
+    y: float
+    label: str
 
 
 @dataclass
@@ -54,6 +61,7 @@ class Chart:
     ticks: list[Tick]
     years: list[YearLabel]
     legend: list[ChartSeries]
+    budget_line: BudgetLine | None = None
 
 
 def _nice_step(peak: Decimal) -> Decimal:
@@ -75,9 +83,18 @@ def axis_label(value: Decimal, currency: str) -> str:
     return f"{value.normalize():f}\u00a0{currency}".strip()
 
 
-def cost_chart(*, years: list[int], series: list[ChartSeries], currency: str) -> Chart:
+def cost_chart(
+    *,
+    years: list[int],
+    series: list[ChartSeries],
+    currency: str,
+    annual_budget: Decimal | None = None,
+    over_budget: frozenset[int] = frozenset(),
+) -> Chart:
+    """`annual_budget`: a dashed line at that amount (only when the bars are in the budget's
+    prices); `over_budget`: the years whose label says they are above it."""
     totals = [sum((s.values[i] for s in series), Decimal(0)) for i in range(len(years))]
-    peak = max(totals, default=Decimal(0))
+    peak = max([*totals, annual_budget or Decimal(0)], default=Decimal(0))
     step = _nice_step(peak) if peak > 0 else Decimal(1)
     top_value = step * TICKS if peak > 0 else Decimal(1)
     while top_value < peak:
@@ -118,7 +135,12 @@ def cost_chart(*, years: list[int], series: list[ChartSeries], currency: str) ->
             )
             stacked += amount
         labels.append(
-            YearLabel(x=round(x + bar / 2, 1), year=year, total=money_format(totals[i], currency))
+            YearLabel(
+                x=round(x + bar / 2, 1),
+                year=year,
+                total=money_format(totals[i], currency),
+                over_budget=year in over_budget,
+            )
         )
     return Chart(
         width=WIDTH,
@@ -130,4 +152,10 @@ def cost_chart(*, years: list[int], series: list[ChartSeries], currency: str) ->
         ticks=ticks,
         years=labels,
         legend=series,
+        budget_line=BudgetLine(
+            y=round(y_of(annual_budget), 1),
+            label=f"Annual budget {money_format(annual_budget, currency)}",
+        )
+        if annual_budget is not None and annual_budget > 0
+        else None,
     )

@@ -11,39 +11,59 @@ Paths come from one read of the plan's nodes (names, stored paths and buildings)
 100,000 actions makes a fixed number of queries. Both exports name a building by its label
 (planning.tree.building_labels, as the budget page does), and the budget sums per building id:
 two buildings with the same name stay two rows, told apart by their labels.
+
+Every amount is there twice, in today's prices and nominal (docs/design.md "Money"); the unit
+(currency, and what nominal means for this plan) is stated once, in the header.
+
+`plan_document` is the plan itself in the import format (docs/design.md "Imports"): it
+re-imports to the same plan, and the export of that plan is the same file.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import json
 import re
-from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Sum
+from django.db.models import Max, Min
 from openpyxl import Workbook
 
 from planning.action_list import ActionFilters, actions_filtered
-from planning.budget import NO_BUILDING
-from planning.models import CENT, ActionStatus, Plan, StructureNode
+from planning.budget import YEARS_DEFAULT, Budget
+from planning.key_figures import KeyFigures, PlanKeyFigures
+from planning.models import ActionStatus, Plan, StructureNode
+from planning.money import PriceIndex, amount_of, cents_of
 from planning.tree import building_labels, path_ids
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-ACTION_HEADER = (
-    "Node path",
-    "Building",
-    "Code",
-    "Title",
-    "Kind",
-    "Year",
-    "Estimated cost",
-    "Currency",
-    "Status",
-    "Project",
-)
+
+
+def today_unit(plan: Plan) -> str:
+    return f"{plan.currency}, today's prices"
+
+
+def nominal_unit(plan: Plan) -> str:
+    return f"{plan.currency}, nominal: {PriceIndex.of(plan).describe()}"
+
+
+def action_header(plan: Plan) -> tuple[str, ...]:
+    return (
+        "Node path",
+        "Building",
+        "Code",
+        "Title",
+        "Kind",
+        "Year",
+        f"Estimated cost ({today_unit(plan)})",
+        f"Nominal cost ({nominal_unit(plan)})",
+        "Repeats every (years)",
+        "Status",
+        "Project",
+    )
 
 
 def spreadsheet_safe(value: Any) -> Any:
@@ -79,9 +99,11 @@ class _Places:
 
 
 def action_rows(*, plan: Plan, filters: ActionFilters) -> Iterator[tuple[Any, ...]]:
-    """The header, then one row per action matching `filters`, in the list's order."""
+    """The header, then one row per action matching `filters`, in the list's order. The
+    nominal cost is that of the action's planned year (a recurring action's next occurrence)."""
     places = _Places(plan)
-    yield ACTION_HEADER
+    index = PriceIndex.of(plan)
+    yield action_header(plan)
     actions = actions_filtered(plan=plan, filters=filters).values_list(
         "node_id",
         "node__code__code",
@@ -89,11 +111,12 @@ def action_rows(*, plan: Plan, filters: ActionFilters) -> Iterator[tuple[Any, ..
         "kind",
         "planned_year",
         "estimated_cost",
+        "interval_years",
         "status",
         "project__name",
     )
     # Empty text, not None, for an action without code or project: the same cell in both formats.
-    for node_id, code, title, kind, year, cost, status, project in actions.iterator(2000):
+    for node_id, code, title, kind, year, cost, interval, status, project in actions.iterator(2000):
         yield (
             places.path(node_id),
             places.building(node_id),
@@ -102,41 +125,192 @@ def action_rows(*, plan: Plan, filters: ActionFilters) -> Iterator[tuple[Any, ..
             kind,
             year,
             cost,
-            plan.currency,
+            amount_of(index.nominal_cents(cents_of(cost), year)),
+            interval if interval is not None else "",
             status,
             project or "",
         )
 
 
-def budget_rows(*, plan: Plan) -> Iterator[tuple[Any, ...]]:
-    """Planned cost (live actions) per building and year: a header of years, one row per
-    building by its label (actions outside any building under "(no building)"), and a total
-    row."""
-    sums: dict[Any, dict[int, Decimal]] = defaultdict(lambda: defaultdict(Decimal))
-    grouped = (
-        plan.actions.filter(status=ActionStatus.PLANNED)
+def budget_years(*, plan: Plan, this_year: int) -> tuple[int, int]:
+    """The years a budget export covers when none are chosen: from the earliest planned year
+    of a live action (overdue ones included) or this year, whichever comes first, to the latest
+    or the planning page's last default year, whichever comes later (recurring actions are
+    counted in every year of that range)."""
+    bounds = plan.actions.filter(status=ActionStatus.PLANNED).aggregate(
+        first=Min("planned_year"), last=Max("planned_year")
+    )
+    first = min(bounds["first"] or this_year, this_year)
+    last = max(bounds["last"] or this_year, this_year + YEARS_DEFAULT - 1)
+    return first, last
+
+
+def budget_rows(
+    *, plan: Plan, today: Budget, nominal: Budget, key_figures: PlanKeyFigures
+) -> Iterator[tuple[Any, ...]]:
+    """Planned cost (live actions, every occurrence) per building and year, from `today` and
+    `nominal` (planning.budget.plan_budget of one range in both prices), with each building's
+    key figures: a header, one row per building by its label (a building with debt but no cost
+    in the range too; actions outside any building under "(no building)"), and a total row
+    with the plan's figures. A row holds the building's area and key figures, then the years
+    in today's prices and their total, then the same years nominal and their total."""
+    years = today.years
+    span = key_figures.plan.year_span
+    yield (
+        "Building",
+        "Gross floor area (m2)",
+        f"Planned cost per m2 per year ({span}, today's prices)",
+        f"Maintenance debt (planned before {key_figures.year}, today's prices)",
+        "Debt per m2",
+        *years,
+        f"Total ({today_unit(plan)})",
+        *(f"{year} nominal" for year in years),
+        f"Total nominal ({nominal_unit(plan)})",
+    )
+    zeros = [Decimal("0.00")] * len(years)
+    today_rows = {row.building_id: row for row in today.rows}
+    nominal_rows = {row.building_id: row for row in nominal.rows}
+    figures_of = {figures.building_id: figures for figures in key_figures.buildings}
+    # Every building of the range's budget, and those with debt only, in the page's order.
+    shown = [row.building_id for row in today.rows]
+    shown += [b for b, figures in figures_of.items() if figures.debt and b not in today_rows]
+    for building_id in sorted(shown, key=lambda b: (b is None, _label(b, figures_of, today_rows))):
+        row, other = today_rows.get(building_id), nominal_rows.get(building_id)
+        figures = figures_of.get(building_id)
+        yield (
+            row.name if row is not None else figures.name if figures is not None else "",
+            *(_key_figure_cells(figures) if figures is not None else ("", "", "", "")),
+            *(row.cells if row else zeros),
+            row.total if row else Decimal("0.00"),
+            *(other.cells if other else zeros),
+            other.total if other else Decimal("0.00"),
+        )
+    yield (
+        "Total",
+        *_key_figure_cells(key_figures.plan),
+        *today.year_totals,
+        today.total,
+        *nominal.year_totals,
+        nominal.total,
+    )
+
+
+def _label(building_id: Any, figures_of: dict[Any, KeyFigures], rows: dict[Any, Any]) -> str:
+    found = rows.get(building_id) or figures_of.get(building_id)
+    return found.name.casefold() if found is not None else ""
+
+
+def _key_figure_cells(figures: KeyFigures) -> tuple[Any, ...]:
+    def cell(value: Decimal | None) -> Decimal | str:
+        return "" if value is None else value
+
+    return (
+        cell(figures.area),
+        cell(figures.cost_per_m2_year),
+        figures.debt,
+        cell(figures.debt_per_m2),
+    )
+
+
+def _text(value: Decimal | None) -> str | None:
+    """An amount as a decimal string: the import reads it exactly, as no JSON float would."""
+    return None if value is None else f"{value:f}"
+
+
+def plan_document(*, plan: Plan) -> dict[str, Any]:
+    """The plan in the import format, with its optional plan fields. Nodes are named by their
+    `ref` (an imported node keeps the one of its file; a node made on the pages is named by its
+    id), parents before children, then by ref; actions by node, year, title and the rest, so
+    the same plan always gives the same document."""
+    nodes = list(
+        StructureNode.objects.filter(plan=plan)
         .order_by()
-        .values_list("node__building_id", "planned_year")
-        .annotate(total=Sum("estimated_cost"))
+        .values_list(
+            "id",
+            "ref",
+            "parent_id",
+            "path",
+            "name",
+            "kind",
+            "code__code",
+            "quantity",
+            "unit",
+            "install_year",
+            "address",
+            "gross_floor_area_m2",
+            "year_built",
+            "condition_grade",
+            "condition_assessed_on",
+        )
     )
-    for building_id, year, total in grouped:
-        sums[building_id][year] += Decimal(total)
-    labels = building_labels(plan=plan, building_ids=[b for b in sums if b is not None])
-    rows = sorted(
-        ((labels.get(b, "") if b is not None else NO_BUILDING, str(b or ""), b) for b in sums),
-        key=lambda row: (row[2] is not None, row[0], row[1]),
+    refs = {row[0]: row[1] or row[0].hex for row in nodes}
+    documents = [
+        {
+            "ref": refs[node_id],
+            "parent_ref": refs[parent_id] if parent_id is not None else None,
+            "name": name,
+            "kind": kind,
+            "code": code,
+            "quantity": _text(quantity),
+            "unit": unit,
+            "install_year": install_year,
+            "address": address,
+            "gross_floor_area_m2": _text(area),
+            "year_built": year_built,
+            "condition_grade": grade,
+            "condition_assessed_on": assessed_on.isoformat() if assessed_on else None,
+        }
+        for (
+            node_id,
+            _ref,
+            parent_id,
+            _path,
+            name,
+            kind,
+            code,
+            quantity,
+            unit,
+            install_year,
+            address,
+            area,
+            year_built,
+            grade,
+            assessed_on,
+        ) in sorted(nodes, key=lambda row: (len(path_ids(row[3])), refs[row[0]]))
+    ]
+    rows = plan.actions.order_by().values_list(
+        "node_id", "planned_year", "title", "kind", "status", "estimated_cost", "interval_years"
     )
-    years = sorted({year for by_year in sums.values() for year in by_year})
-    yield ("Building", *years, "Total")
-    totals: dict[int, Decimal] = defaultdict(Decimal)
-    for label, _id, building_id in rows:
-        by_year = sums[building_id]
-        cells = [by_year.get(year, Decimal(0)).quantize(CENT) for year in years]
-        for year, cell in zip(years, cells, strict=True):
-            totals[year] += cell
-        yield (label, *cells, sum(cells, Decimal(0)).quantize(CENT))
-    year_totals = [totals[year].quantize(CENT) for year in years]
-    yield ("Total", *year_totals, sum(year_totals, Decimal(0)).quantize(CENT))
+    actions = [
+        {
+            "node_ref": refs[node_id],
+            "title": title,
+            "kind": kind,
+            "planned_year": year,
+            "estimated_cost": _text(cost),
+            "status": status,
+            "interval_years": interval,
+        }
+        for node_id, year, title, kind, status, cost, interval in sorted(
+            rows.iterator(2000), key=lambda row: (refs[row[0]], *row[1:6], row[6] or 0)
+        )
+    ]
+    return {
+        "name": plan.name,
+        "description": plan.description,
+        "currency": plan.currency,
+        "price_base_year": plan.price_base_year,
+        "index_rate_percent": _text(plan.index_rate_percent),
+        "overhead_percent": _text(plan.overhead_percent),
+        "vat_percent": _text(plan.vat_percent),
+        "annual_budget": _text(plan.annual_budget),
+        "nodes": documents,
+        "actions": actions,
+    }
+
+
+def as_json(document: dict[str, Any]) -> bytes:
+    return json.dumps(document, ensure_ascii=False, indent=1).encode()
 
 
 # In a CSV cell, a formula character after a separator some spreadsheet may split on (comma,

@@ -26,6 +26,7 @@ from planning.models import (
     ActionKind,
     ActionStatus,
     Code,
+    ConditionGrade,
     NodeKind,
     Plan,
     PlanMembership,
@@ -101,6 +102,26 @@ class NodeDetailsForm(ModelRulesForm):
         fields = ("kind", "quantity", "unit", "install_year")
 
 
+class NodeBuildingForm(ModelRulesForm):
+    class Meta(ModelRulesForm.Meta):
+        model = StructureNode
+        fields = ("address", "gross_floor_area_m2", "year_built")
+        labels: ClassVar = {"gross_floor_area_m2": "Gross floor area (m²)"}
+
+
+class NodeConditionForm(ModelRulesForm):
+    class Meta(ModelRulesForm.Meta):
+        model = StructureNode
+        fields = ("condition_grade", "condition_assessed_on")
+        widgets: ClassVar = {"condition_assessed_on": forms.DateInput(attrs={"type": "date"})}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Not assessed is a choice too (the model's choices are the grades alone).
+        grades = [(str(value), label) for value, label in ConditionGrade.choices]
+        choices_set(self, "condition_grade", [("", "not assessed"), *grades])
+
+
 class NodeRenameForm(ModelRulesForm):
     class Meta(ModelRulesForm.Meta):
         model = StructureNode
@@ -145,7 +166,16 @@ class ActionForm(ModelRulesForm):
 
     class Meta(ModelRulesForm.Meta):
         model = Action
-        fields = ("node", "title", "kind", "planned_year", "estimated_cost", "project")
+        fields = (
+            "node",
+            "title",
+            "kind",
+            "planned_year",
+            "interval_years",
+            "estimated_cost",
+            "project",
+        )
+        labels: ClassVar = {"interval_years": "Repeats every (years)"}
 
     def __init__(self, *args: Any, plan: Plan, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -281,6 +311,27 @@ class PlanSettingsForm(ModelRulesForm):
 
     def clean_currency(self) -> str:
         return str(self.cleaned_data.get("currency") or "").strip().upper()
+
+
+class PlanMoneyForm(ModelRulesForm):
+    """The plan's prices (docs/design.md "Money"): every field but the budget is required."""
+
+    class Meta(ModelRulesForm.Meta):
+        model = Plan
+        fields = (
+            "price_base_year",
+            "index_rate_percent",
+            "overhead_percent",
+            "vat_percent",
+            "annual_budget",
+        )
+        labels: ClassVar = {
+            "price_base_year": "Price base year",
+            "index_rate_percent": "Index rate (% a year)",
+            "overhead_percent": "Overhead (%)",
+            "vat_percent": "VAT (%)",
+            "annual_budget": "Annual budget (today's prices)",
+        }
 
 
 class PlanDeleteForm(forms.Form):

@@ -24,6 +24,7 @@ from planning.forms import (
     PlanCreateForm,
     PlanDeleteForm,
     PlanImportForm,
+    PlanMoneyForm,
     PlanSettingsForm,
 )
 from planning.tree import node_search, tree_overview
@@ -161,6 +162,7 @@ def plan_settings_render(
     access: PlanAccess,
     *,
     settings_form: PlanSettingsForm | None = None,
+    money_form: PlanMoneyForm | None = None,
     delete_form: PlanDeleteForm | None = None,
 ) -> HttpResponse:
     plan = access.plan
@@ -176,6 +178,7 @@ def plan_settings_render(
                     "currency": plan.currency,
                 },
             ),
+            "money_form": money_form or PlanMoneyForm(prefix="money", instance=plan),
             "delete_form": delete_form or PlanDeleteForm(prefix="delete", plan=plan),
         }
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 from decimal import Decimal
 from typing import Any
 
@@ -16,9 +17,12 @@ from organisations.models import Invitation, Organisation
 from organisations.selectors import membership_of, personal_membership
 from planning.catalog import STARTER_CATALOG
 from planning.models import (
+    BUILDING_FIELDS,
+    COMPONENT_FIELDS,
     Action,
     ActionStatus,
     Code,
+    Completion,
     Plan,
     PlanNumberCounter,
     Project,
@@ -87,6 +91,37 @@ def plan_update(*, plan: Plan, name: str, description: str, currency: str) -> Pl
     validated(plan, exclude=["number"])
     with plan_write(plan_id=plan.pk, data_changed=True):
         plan.save(update_fields=["name", "description", "currency", "updated_at"])
+    return plan
+
+
+MONEY_FIELDS = (
+    "price_base_year",
+    "index_rate_percent",
+    "overhead_percent",
+    "vat_percent",
+    "annual_budget",
+)
+
+
+def plan_money_update(
+    *,
+    plan: Plan,
+    price_base_year: int,
+    index_rate_percent: Decimal,
+    overhead_percent: Decimal,
+    vat_percent: Decimal,
+    annual_budget: Decimal | None,
+) -> Plan:
+    """The plan's price index, markups and annual budget (docs/design.md "Money"): every
+    nominal figure of the plan follows them; no estimated cost changes."""
+    plan.price_base_year = price_base_year
+    plan.index_rate_percent = index_rate_percent
+    plan.overhead_percent = overhead_percent
+    plan.vat_percent = vat_percent
+    plan.annual_budget = annual_budget
+    validated(plan, exclude=["number"])
+    with plan_write(plan_id=plan.pk, data_changed=True):
+        plan.save(update_fields=[*MONEY_FIELDS, "updated_at"])
     return plan
 
 
@@ -217,6 +252,40 @@ def node_details_update(
     return node
 
 
+def node_building_update(
+    *,
+    node: StructureNode,
+    address: str,
+    gross_floor_area_m2: Decimal | None,
+    year_built: int | None,
+) -> StructureNode:
+    """A building's address, gross floor area (m2, the key figures divide by it) and year
+    built; refused on a node that is not a building."""
+    node.address = (address or "").strip()
+    node.gross_floor_area_m2 = gross_floor_area_m2
+    node.year_built = year_built
+    validated(node)
+    with plan_write(plan_id=node.plan_id, data_changed=True):
+        node.save(update_fields=list(BUILDING_FIELDS))
+    return node
+
+
+def node_condition_update(
+    *,
+    node: StructureNode,
+    condition_grade: int | None,
+    condition_assessed_on: datetime.date | None,
+) -> StructureNode:
+    """A component's condition grade (0-3) and when it was assessed; refused on a node that is
+    not a component."""
+    node.condition_grade = condition_grade
+    node.condition_assessed_on = condition_assessed_on
+    validated(node)
+    with plan_write(plan_id=node.plan_id, data_changed=True):
+        node.save(update_fields=list(COMPONENT_FIELDS))
+    return node
+
+
 def node_move(*, node: StructureNode, parent: StructureNode | None) -> StructureNode:
     """Moves `node` (with its subtree) under `parent`, or makes it a root when `parent` is None;
     the subtree's stored paths and buildings follow in a few set-based updates."""
@@ -285,6 +354,7 @@ def action_create(
     estimated_cost: Decimal = Decimal(0),
     project: Project | None = None,
     status: str = ActionStatus.PLANNED,
+    interval_years: int | None = None,
 ) -> Action:
     with plan_write(plan_id=plan.pk, data_changed=True):
         # counted under the lock, so two concurrent additions cannot both fit
@@ -299,6 +369,7 @@ def action_create(
                 estimated_cost=Decimal(0) if estimated_cost is None else estimated_cost,
                 project=project,
                 status=status,
+                interval_years=interval_years,
             )
         )
 
@@ -311,6 +382,7 @@ def action_update(
     kind: str,
     planned_year: int,
     estimated_cost: Decimal,
+    interval_years: int | None,
     project: Project | None = None,
 ) -> Action:
     action.node = node
@@ -319,6 +391,7 @@ def action_update(
     action.planned_year = planned_year
     action.estimated_cost = Decimal(0) if estimated_cost is None else estimated_cost
     action.project = project
+    action.interval_years = interval_years
     with plan_write(plan_id=action.plan_id, data_changed=True):
         return _action_save(action)
 
@@ -330,10 +403,51 @@ def action_cancel(*, action: Action) -> Action:
     return action
 
 
-def action_mark_done(*, action: Action) -> Action:
+def action_mark_done(
+    *,
+    action: Action,
+    by: User | None = None,
+    completed_on: datetime.date | None = None,
+    actual_cost: Decimal | None = None,
+) -> Completion:
+    """Records the work as a Completion (docs/design.md "Money"). A one-off action is then done;
+    a recurring one stays planned and moves to its next occurrence, the completion's year plus
+    its interval."""
+    completed_on = completed_on or timezone.localdate()
     with plan_write(plan_id=action.plan_id, data_changed=True):
-        action.status = ActionStatus.DONE
-        action.save(update_fields=["status", "updated_at"])
+        action.refresh_from_db(fields=["planned_year", "interval_years", "status"])
+        if action.status != ActionStatus.PLANNED:
+            raise ValidationError("Only a planned action can be marked done.")
+        completion = Completion(
+            action=action,
+            completed_on=completed_on,
+            planned_year=action.planned_year,
+            actual_cost=actual_cost,
+            by=by,
+        )
+        validated(completion)
+        if action.interval_years is None:
+            action.status = ActionStatus.DONE
+        else:
+            action.planned_year = completed_on.year + action.interval_years
+            validated(action)  # the next year must still be a year a plan holds
+        completion.save(force_insert=True)
+        action.save(update_fields=["status", "planned_year", "updated_at"])
+    return completion
+
+
+def action_done_undo(*, action: Action) -> Action:
+    """The Undo of Mark done: its latest Completion goes, and the action is planned again for
+    the year it had (a recurring one moves back)."""
+    with plan_write(plan_id=action.plan_id, data_changed=True) as write:
+        completion = action.completions.order_by("-created_at", "-pk").first()
+        if completion is None:
+            write.data_changed = False
+            return action
+        action.planned_year = completion.planned_year
+        action.status = ActionStatus.PLANNED
+        completion.delete()
+        action.save(update_fields=["status", "planned_year", "updated_at"])
     return action
 
 

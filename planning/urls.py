@@ -23,6 +23,7 @@ urlpatterns = [
     ),
     path("<int:number>/", plans.plan_detail, name="plan_detail"),
     path("<int:number>/settings/", plans.plan_settings, name="plan_settings"),
+    path("<int:number>/settings/money/", plans.plan_money, name="plan_money"),
     path("<int:number>/delete/", plans.plan_delete, name="plan_delete"),
     path("<int:number>/nodes/add/", nodes.node_root_create, name="node_root_create"),
     path("<int:number>/nodes/lookup/", nodes.node_lookup, name="node_lookup"),
@@ -31,6 +32,12 @@ urlpatterns = [
     path("<int:number>/nodes/<uuid:node_id>/rename/", nodes.node_rename, name="node_rename"),
     path("<int:number>/nodes/<uuid:node_id>/details/", nodes.node_details, name="node_details"),
     path("<int:number>/nodes/<uuid:node_id>/move/", nodes.node_move, name="node_move"),
+    path("<int:number>/nodes/<uuid:node_id>/building/", nodes.node_building, name="node_building"),
+    path(
+        "<int:number>/nodes/<uuid:node_id>/condition/",
+        nodes.node_condition,
+        name="node_condition",
+    ),
     path(
         "<int:number>/nodes/<uuid:node_id>/children/add/",
         nodes.node_child_create,
@@ -50,6 +57,11 @@ urlpatterns = [
         "<int:number>/actions/<uuid:action_id>/cancel/", actions.action_cancel, name="action_cancel"
     ),
     path("<int:number>/actions/<uuid:action_id>/done/", actions.action_done, name="action_done"),
+    path(
+        "<int:number>/actions/<uuid:action_id>/done/undo/",
+        actions.action_done_undo,
+        name="action_done_undo",
+    ),
     path(
         "<int:number>/actions/<uuid:action_id>/reopen/", actions.action_reopen, name="action_reopen"
     ),
@@ -76,6 +88,7 @@ urlpatterns = [
     ),
     path("<int:number>/export/actions.<str:fmt>", exports.export_actions, name="export_actions"),
     path("<int:number>/export/budget.<str:fmt>", exports.export_budget, name="export_budget"),
+    path("<int:number>/export/plan.json", exports.export_plan, name="export_plan"),
     path("<int:number>/members/", members.members, name="members"),
     path(
         "<int:number>/members/<int:membership_id>/role/",

@@ -496,6 +496,41 @@ PLAN_ROUTES: dict[str, PlanRoute] = {
     "action_done": PlanRoute(
         None, (Right.EDIT, 302), kwargs=lambda w: [{"action_id": w.planned.pk}]
     ),
+    "action_done_undo": PlanRoute(
+        None, (Right.EDIT, 302), kwargs=lambda w: [{"action_id": w.done.pk}]
+    ),
+    "plan_money": PlanRoute(
+        None,
+        (Right.EDIT, 302),
+        body=lambda w, world: {
+            "money-price_base_year": "2026",
+            "money-index_rate_percent": "3",
+            "money-overhead_percent": "10",
+            "money-vat_percent": "24",
+            "money-annual_budget": "",
+        },
+    ),
+    "node_building": PlanRoute(
+        None,
+        (Right.EDIT, 302),
+        kwargs=lambda w: [{"node_id": w.building.pk}],
+        body=lambda w, world: {
+            "building-address": "Main street 1",
+            "building-gross_floor_area_m2": "1200",
+            "building-year_built": "1975",
+        },
+    ),
+    "node_condition": PlanRoute(
+        None,
+        (Right.EDIT, 302),
+        kwargs=lambda w: [{"node_id": w.component.pk}],
+        body=lambda w, world: {
+            "condition-condition_grade": "2",
+            "condition-condition_assessed_on": "2026-05-01",
+        },
+    ),
+    "key_figures": PlanRoute(200, None),
+    "export_plan": PlanRoute(200, None),
     "action_reopen": PlanRoute(
         None, (Right.EDIT, 302), kwargs=lambda w: [{"action_id": w.done.pk}]
     ),

@@ -54,6 +54,7 @@ SECTIONS = (
     "Jobs",
     "Imports",
     "Exports",
+    "Money",
     "Web app",
     "Limits",
     "Layers",

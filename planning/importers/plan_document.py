@@ -13,6 +13,7 @@ field problems, with the same messages the forms and services give.
 
 from __future__ import annotations
 
+import datetime
 import json
 import uuid
 from collections.abc import Mapping, Sequence
@@ -33,14 +34,48 @@ from planning.models import CENT, Action, ActionStatus, Code, Plan, StructureNod
 from planning.services import plan_size_check
 from planning.tree import DEPTH_MAX, DEPTH_MESSAGE
 
-NODE_FIELDS = ("ref", "parent_ref", "name", "kind", "code", "quantity", "unit", "install_year")
-ACTION_FIELDS = ("node_ref", "title", "kind", "planned_year", "estimated_cost", "status")
-DOCUMENT_FIELDS = ("name", "nodes", "actions")
+NODE_FIELDS = (
+    "ref",
+    "parent_ref",
+    "name",
+    "kind",
+    "code",
+    "quantity",
+    "unit",
+    "install_year",
+    "address",
+    "gross_floor_area_m2",
+    "year_built",
+    "condition_grade",
+    "condition_assessed_on",
+)
+ACTION_FIELDS = (
+    "node_ref",
+    "title",
+    "kind",
+    "planned_year",
+    "estimated_cost",
+    "status",
+    "interval_years",
+)
+# Optional plan fields (docs/design.md "Money"): a plan's JSON export writes them.
+PLAN_FIELDS = (
+    "description",
+    "currency",
+    "price_base_year",
+    "index_rate_percent",
+    "overhead_percent",
+    "vat_percent",
+    "annual_budget",
+)
+DOCUMENT_FIELDS = ("name", "nodes", "actions", *PLAN_FIELDS)
 NODE_REQUIRED = ("ref", "name", "kind")
 ACTION_REQUIRED = ("node_ref", "title", "kind", "planned_year")
 # Fields holding a year or an amount: the CSV reader turns their text into numbers.
-YEAR_FIELDS = frozenset({"install_year", "planned_year"})
-AMOUNT_FIELDS = frozenset({"quantity", "estimated_cost"})
+YEAR_FIELDS = frozenset(
+    {"install_year", "planned_year", "interval_years", "year_built", "condition_grade"}
+)
+AMOUNT_FIELDS = frozenset({"quantity", "estimated_cost", "gross_floor_area_m2"})
 
 
 # One record of the document: where it is (for messages) and its raw key/value pairs.
@@ -58,6 +93,11 @@ class NodeRow:
     quantity: Decimal | None
     unit: str
     install_year: int | None
+    address: str = ""
+    gross_floor_area_m2: Decimal | None = None
+    year_built: int | None = None
+    condition_grade: int | None = None
+    condition_assessed_on: datetime.date | None = None
 
 
 @dataclass(frozen=True)
@@ -69,6 +109,7 @@ class ActionRow:
     planned_year: int
     estimated_cost: Decimal
     status: str
+    interval_years: int | None = None
 
 
 def _node_read(
@@ -87,14 +128,25 @@ def _node_read(
     quantity = reader.amount("quantity")
     unit = reader.text("unit")
     install_year = reader.year("install_year")
+    building = {
+        "address": reader.text("address"),
+        "gross_floor_area_m2": reader.amount("gross_floor_area_m2"),
+        "year_built": reader.year("year_built"),
+    }
+    grade = reader.year("condition_grade", meaning="a grade from 0 to 3")
+    assessed_on = reader.date("condition_assessed_on")
     reader.model_rules(
         StructureNode,
         {
+            "ref": ref,
             "name": name,
             "kind": kind,
             "quantity": quantity,
             "unit": unit,
             "install_year": install_year,
+            **building,
+            "condition_grade": grade,
+            "condition_assessed_on": assessed_on,
         },
     )
     if not reader.valid:
@@ -103,7 +155,22 @@ def _node_read(
         if ref is None:
             return None
         return NodeRow(row, ref, parent_ref, "", "", code, None, "", None)
-    return NodeRow(row, ref, parent_ref, name, kind, code, quantity, unit or "", install_year)
+    return NodeRow(
+        row,
+        ref,
+        parent_ref,
+        name,
+        kind,
+        code,
+        quantity,
+        unit or "",
+        install_year,
+        address=building["address"] or "",
+        gross_floor_area_m2=building["gross_floor_area_m2"],
+        year_built=building["year_built"],
+        condition_grade=grade,
+        condition_assessed_on=assessed_on,
+    )
 
 
 def _action_read(
@@ -120,6 +187,7 @@ def _action_read(
     planned_year = reader.year("planned_year", required=True)
     estimated_cost = reader.amount("estimated_cost")
     status = reader.text("status")
+    interval_years = reader.year("interval_years", meaning="years between occurrences")
     reader.model_rules(
         Action,
         {
@@ -128,6 +196,7 @@ def _action_read(
             "planned_year": planned_year,
             "estimated_cost": estimated_cost,
             "status": status,
+            "interval_years": interval_years,
         },
     )
     if not reader.valid:
@@ -140,6 +209,7 @@ def _action_read(
         planned_year,  # type: ignore[arg-type]  # required: not None when valid
         estimated_cost if estimated_cost is not None else Decimal("0.00"),
         status or ActionStatus.PLANNED,
+        interval_years,
     )
 
 
@@ -235,6 +305,26 @@ def _sequence(
     return value
 
 
+def plan_fields_read(document: object, problems: ProblemCollector) -> dict[str, object]:
+    """The optional plan fields of a document (PLAN_FIELDS) that it gives, checked by the Plan
+    model's rules; a bad one is a problem of the document (no row)."""
+    if not isinstance(document, Mapping):
+        return {}
+    reader = RecordReader(document, "", (0, 0), problems)
+    currency = reader.text("currency")
+    values: dict[str, object] = {
+        "description": reader.text("description"),
+        "currency": currency.strip().upper() if currency else None,  # as the Settings form
+        "price_base_year": reader.year("price_base_year"),
+        "index_rate_percent": reader.amount("index_rate_percent"),
+        "overhead_percent": reader.amount("overhead_percent"),
+        "vat_percent": reader.amount("vat_percent"),
+        "annual_budget": reader.amount("annual_budget"),
+    }
+    reader.model_rules(Plan, values)
+    return {field: value for field, value in values.items() if value is not None}
+
+
 def plan_document_records(
     document: object, *, source: str, problems: ProblemCollector, name: str | None
 ) -> tuple[str | None, list[Record] | None, list[Record]]:
@@ -268,8 +358,10 @@ def plan_records_import(
     action_records: Sequence[Record],
     problems: ProblemCollector | None = None,
     observer: ImportObserver | None = None,
+    plan_fields: Mapping[str, object] | None = None,
 ) -> Plan:
     """Checks every record, then writes the plan, or raises ImportRejected with every problem.
+    `plan_fields`: the checked optional plan fields (plan_fields_read).
 
     `problems` may already hold what a file reader found (bad rows of a CSV file); the records
     are still checked so that one run reports everything. `node_records` None means the nodes
@@ -332,6 +424,7 @@ def plan_records_import(
         actions=[action for _position, action in actions],
         code_ids=code_ids,
         observer=observer,
+        plan_fields=plan_fields or {},
     )
 
 
@@ -353,6 +446,7 @@ def plan_import_document(
     plan_name, node_records, action_records = plan_document_records(
         document, source=source, problems=problems, name=name
     )
+    plan_fields = plan_fields_read(document, problems)
     return plan_records_import(
         owner=owner,
         organisation=organisation,
@@ -361,6 +455,7 @@ def plan_import_document(
         action_records=action_records,
         problems=problems,
         observer=observer,
+        plan_fields=plan_fields,
     )
 
 

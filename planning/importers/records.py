@@ -3,6 +3,7 @@ rules on them, and every problem noted with its row and field (in file order).""
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Mapping, Sequence
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
@@ -104,7 +105,7 @@ class RecordReader:
             return None
         return value
 
-    def year(self, field: str, *, required: bool = False) -> int | None:
+    def year(self, field: str, *, required: bool = False, meaning: str = "a year") -> int | None:
         value = self._value(field, required=required)
         if value is None:
             return None
@@ -117,9 +118,22 @@ class RecordReader:
         ):
             value = int(value)
         if isinstance(value, bool) or not isinstance(value, int):
-            self.problem(field, f"must be a whole number (a year), got {describe(value)}")
+            self.problem(field, f"must be a whole number ({meaning}), got {describe(value)}")
             return None
         return value
+
+    def date(self, field: str) -> datetime.date | None:
+        """An ISO date (YYYY-MM-DD), as the exports write it."""
+        value = self._value(field, required=False)
+        if value is None:
+            return None
+        if isinstance(value, str):
+            try:
+                return datetime.date.fromisoformat(value)
+            except ValueError:
+                pass
+        self.problem(field, f"must be a date as YYYY-MM-DD, got {describe(value)}")
+        return None
 
     def amount(self, field: str, *, required: bool = False) -> Decimal | None:
         value = self._value(field, required=required)

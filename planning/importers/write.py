@@ -7,7 +7,8 @@ sync is queued on commit (a second chance should the job's own first sync fail).
 from __future__ import annotations
 
 import uuid
-from typing import TYPE_CHECKING, TypeVar
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from django.db import connection, models, transaction
 
@@ -64,9 +65,14 @@ def plan_write(
     actions: list[ActionRow],
     code_ids: dict[str, uuid.UUID],
     observer: ImportObserver,
+    plan_fields: Mapping[str, Any] | None = None,
 ) -> Plan:
     plan = plan_create(owner=owner, name=name, organisation=organisation)
     with writes.plan_write(plan_id=plan.pk, data_changed=True):
+        if plan_fields:  # checked by the reader (the Plan model's rules)
+            for field, value in plan_fields.items():
+                setattr(plan, field, value)
+            plan.save(update_fields=list(plan_fields))
         # Ids chosen here let a child name its parent without reading the parent back.
         node_ids = {node.ref: uuid.uuid4() for node in nodes}
         rows = _RowWriter(total=len(nodes) + len(actions), observer=observer)
@@ -88,6 +94,7 @@ def plan_write(
                 StructureNode(
                     id=node_ids[node.ref],
                     plan=plan,
+                    ref=node.ref,
                     parent_id=node_ids[node.parent_ref] if node.parent_ref is not None else None,
                     name=node.name,
                     kind=node.kind,
@@ -95,6 +102,11 @@ def plan_write(
                     quantity=node.quantity,
                     unit=node.unit,
                     install_year=node.install_year,
+                    address=node.address,
+                    gross_floor_area_m2=node.gross_floor_area_m2,
+                    year_built=node.year_built,
+                    condition_grade=node.condition_grade,
+                    condition_assessed_on=node.condition_assessed_on,
                     path=path,
                     building_id=building_id,
                 )
@@ -111,6 +123,7 @@ def plan_write(
                     planned_year=action.planned_year,
                     estimated_cost=action.estimated_cost,
                     status=action.status,
+                    interval_years=action.interval_years,
                 )
                 for action in actions
             ],

@@ -9,7 +9,14 @@ ValidationErrors into its problem list, so every way in refuses a bad value with
 message. The models live in one module per part of the domain; import them from here.
 """
 
-from planning.models.actions import Action, ActionKind, ActionStatus, Project
+from planning.models.actions import (
+    INTERVAL_RANGE,
+    Action,
+    ActionKind,
+    ActionStatus,
+    Completion,
+    Project,
+)
 from planning.models.changes import PlanChange
 from planning.models.fields import (
     CENT,
@@ -25,13 +32,22 @@ from planning.models.fields import (
 from planning.models.imports import PlanImport, PlanImportFormat, PlanImportStatus
 from planning.models.plans import (
     CURRENCY_VALIDATORS,
+    INDEX_RATE_RANGE,
+    MARKUP_RANGE,
     Plan,
     PlanMembership,
     PlanNumberCounter,
     PlanRole,
     plan_currency_default,
 )
-from planning.models.structure import Code, NodeKind, StructureNode
+from planning.models.structure import (
+    BUILDING_FIELDS,
+    COMPONENT_FIELDS,
+    Code,
+    ConditionGrade,
+    NodeKind,
+    StructureNode,
+)
 from planning.models.suggestions import (
     DismissReason,
     Resolution,
@@ -42,8 +58,13 @@ from planning.models.suggestions import (
 )
 
 __all__ = [
+    "BUILDING_FIELDS",
     "CENT",
+    "COMPONENT_FIELDS",
     "CURRENCY_VALIDATORS",
+    "INDEX_RATE_RANGE",
+    "INTERVAL_RANGE",
+    "MARKUP_RANGE",
     "MAX_PLAN_NUMBER",
     "MAX_YEAR",
     "MIN_YEAR",
@@ -54,6 +75,8 @@ __all__ = [
     "ActionKind",
     "ActionStatus",
     "Code",
+    "Completion",
+    "ConditionGrade",
     "DismissReason",
     "NodeKind",
     "Plan",

@@ -5,6 +5,8 @@ from __future__ import annotations
 import uuid
 from typing import ClassVar
 
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 
@@ -45,6 +47,17 @@ class ActionKind(models.TextChoices):
     REPLACEMENT = "replacement", "Replacement"
 
 
+# An action may repeat every 1 to 100 years (docs/design.md "Money").
+INTERVAL_RANGE = (1, 100)
+_INTERVAL_MESSAGE = (
+    f"Enter a whole number of years between {INTERVAL_RANGE[0]} and {INTERVAL_RANGE[1]}."
+)
+INTERVAL_VALIDATORS = [
+    MinValueValidator(INTERVAL_RANGE[0], message=_INTERVAL_MESSAGE),
+    MaxValueValidator(INTERVAL_RANGE[1], message=_INTERVAL_MESSAGE),
+]
+
+
 class ActionStatus(models.TextChoices):
     PLANNED = "planned", "Planned"
     DONE = "done", "Done"
@@ -64,6 +77,14 @@ class Action(models.Model):
     planned_year = models.PositiveSmallIntegerField(validators=YEAR_VALIDATORS)
     estimated_cost = models.DecimalField(
         max_digits=14, decimal_places=2, default=0, validators=NOT_NEGATIVE
+    )
+    # A recurring action occurs in planned_year (its next occurrence), + n, + 2n, ...
+    interval_years = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        validators=INTERVAL_VALIDATORS,
+        verbose_name="repeats every (years)",
+        help_text="Leave empty for a one-off action.",
     )
     status = models.CharField(
         max_length=10,
@@ -94,7 +115,47 @@ class Action(models.Model):
             models.CheckConstraint(
                 condition=Q(estimated_cost__gte=0), name="action_estimated_cost_not_negative"
             ),
+            models.CheckConstraint(
+                condition=Q(interval_years__isnull=True)
+                | (
+                    Q(interval_years__gte=INTERVAL_RANGE[0])
+                    & Q(interval_years__lte=INTERVAL_RANGE[1])
+                ),
+                name="action_interval_years_range",
+            ),
         ]
 
     def __str__(self) -> str:
         return self.title
+
+
+class Completion(models.Model):
+    """Work done on an action (Mark done): when, at what cost, by whom, and which occurrence
+    (`planned_year`, the action's planned year before it was marked done)."""
+
+    action = models.ForeignKey(Action, on_delete=models.CASCADE, related_name="completions")
+    completed_on = models.DateField()
+    planned_year = models.PositiveSmallIntegerField(validators=YEAR_VALIDATORS)
+    actual_cost = models.DecimalField(
+        max_digits=14, decimal_places=2, null=True, blank=True, validators=NOT_NEGATIVE
+    )
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("completed_on", "created_at")
+        constraints: ClassVar = [
+            models.CheckConstraint(
+                condition=Q(actual_cost__isnull=True) | Q(actual_cost__gte=0),
+                name="completion_actual_cost_not_negative",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.action} done {self.completed_on}"

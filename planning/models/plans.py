@@ -6,11 +6,20 @@ import uuid
 from typing import ClassVar
 
 from django.conf import settings
-from django.core.validators import RegexValidator
+from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 
-from planning.models.fields import MAX_PLAN_NUMBER, NAME_VALIDATORS, choice_messages
+from planning.models.fields import (
+    MAX_PLAN_NUMBER,
+    MAX_YEAR,
+    MIN_YEAR,
+    NAME_VALIDATORS,
+    NOT_NEGATIVE,
+    YEAR_VALIDATORS,
+    choice_messages,
+)
 
 
 class PlanNumberCounter(models.Model):
@@ -41,6 +50,31 @@ CURRENCY_VALIDATORS = [
 ]
 
 
+def this_year() -> int:
+    return timezone.now().year
+
+
+def percent_validators(low: int, high: int) -> list[MinValueValidator | MaxValueValidator]:
+    message = f"Enter a percentage between {low} and {high}."
+    return [MinValueValidator(low, message=message), MaxValueValidator(high, message=message)]
+
+
+# The money settings (docs/design.md "Money"): their ranges, written once.
+INDEX_RATE_RANGE = (-10, 50)
+MARKUP_RANGE = (0, 100)
+
+
+def _percent_field(low: int, high: int, help_text: str) -> models.DecimalField:
+    return models.DecimalField(
+        max_digits=5,
+        decimal_places=2,
+        default=0,
+        db_default=0,
+        validators=percent_validators(low, high),
+        help_text=help_text,
+    )
+
+
 class Plan(models.Model):
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     number = models.PositiveIntegerField(unique=True, editable=False)
@@ -58,6 +92,26 @@ class Plan(models.Model):
         default=plan_currency_default,
         validators=CURRENCY_VALIDATORS,
         help_text="ISO 4217 code, e.g. EUR, USD, CHF.",
+    )
+    # Money (docs/design.md "Money"): estimated costs are in the prices of `price_base_year`;
+    # nominal figures index them by `index_rate_percent` a year and add overhead and VAT.
+    price_base_year = models.PositiveSmallIntegerField(
+        default=this_year,
+        validators=YEAR_VALIDATORS,
+        help_text="The year whose prices the estimated costs are in.",
+    )
+    index_rate_percent = _percent_field(
+        *INDEX_RATE_RANGE, "Yearly price rise (negative for a fall), in %."
+    )
+    overhead_percent = _percent_field(*MARKUP_RANGE, "Added to every cost (fees, site), in %.")
+    vat_percent = _percent_field(*MARKUP_RANGE, "Added after the overhead, in %.")
+    annual_budget = models.DecimalField(
+        max_digits=14,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        validators=NOT_NEGATIVE,
+        help_text="Today's prices; the planning page marks the years above it. Optional.",
     )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -79,6 +133,27 @@ class Plan(models.Model):
             models.CheckConstraint(
                 condition=Q(number__gte=1) & Q(number__lte=MAX_PLAN_NUMBER),
                 name="plan_number_positive",
+            ),
+            models.CheckConstraint(
+                condition=Q(price_base_year__gte=MIN_YEAR) & Q(price_base_year__lte=MAX_YEAR),
+                name="plan_price_base_year_range",
+            ),
+            models.CheckConstraint(
+                condition=Q(index_rate_percent__gte=INDEX_RATE_RANGE[0])
+                & Q(index_rate_percent__lte=INDEX_RATE_RANGE[1]),
+                name="plan_index_rate_range",
+            ),
+            *(
+                models.CheckConstraint(
+                    condition=Q(**{f"{name}__gte": MARKUP_RANGE[0]})
+                    & Q(**{f"{name}__lte": MARKUP_RANGE[1]}),
+                    name=f"plan_{name}_range",
+                )
+                for name in ("overhead_percent", "vat_percent")
+            ),
+            models.CheckConstraint(
+                condition=Q(annual_budget__isnull=True) | Q(annual_budget__gte=0),
+                name="plan_annual_budget_not_negative",
             ),
         ]
 

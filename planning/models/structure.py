@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import uuid
+from decimal import Decimal
 from typing import ClassVar
 
-from django.core.validators import MinValueValidator
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 
@@ -67,6 +69,21 @@ class NodeKind(models.TextChoices):
     COMPONENT = "component", "Component"
 
 
+class ConditionGrade(models.IntegerChoices):
+    """A component's condition (docs/design.md "Domain")."""
+
+    NO_SYMPTOMS = 0, "0: no symptoms"
+    MINOR = 1, "1: minor symptoms"
+    MODERATE = 2, "2: moderate symptoms"
+    SEVERE = 3, "3: severe symptoms"
+
+
+_AREA_MESSAGE = "Enter a floor area above 0 m²."
+# Which kind of node may carry which of the building and component fields.
+BUILDING_FIELDS = ("address", "gross_floor_area_m2", "year_built")
+COMPONENT_FIELDS = ("condition_grade", "condition_assessed_on")
+
+
 class StructureNode(models.Model):
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     plan = models.ForeignKey(Plan, on_delete=models.CASCADE, related_name="nodes")
@@ -89,6 +106,30 @@ class StructureNode(models.Model):
     install_year = models.PositiveSmallIntegerField(
         null=True, blank=True, validators=YEAR_VALIDATORS
     )
+    # The node's `ref` in the plan file it was imported from (docs/design.md "Imports"): a plan's
+    # export names each node by it, so an export re-imports to the same file. Empty for a node
+    # made on the pages (the export then names it by its id).
+    ref = models.CharField(max_length=200, blank=True, default="", db_default="", editable=False)
+    # A building's data (the key figures divide by its area: docs/design.md "Money").
+    address = models.CharField(max_length=300, blank=True, default="", db_default="")
+    gross_floor_area_m2 = models.DecimalField(
+        "gross floor area (m²)",
+        max_digits=12,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(Decimal("0.01"), message=_AREA_MESSAGE)],
+    )
+    year_built = models.PositiveSmallIntegerField(null=True, blank=True, validators=YEAR_VALIDATORS)
+    # A component's last condition assessment.
+    condition_grade = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        choices=ConditionGrade.choices,
+        validators=[MaxValueValidator(3, message="Enter a condition grade from 0 to 3.")],
+        error_messages={"invalid_choice": "Enter a condition grade from 0 to 3."},
+    )
+    condition_assessed_on = models.DateField("condition assessed on", null=True, blank=True)
     # Stored facts of the tree, written only by planning.tree (docs/design.md "Structure tree"):
     # the ancestors' ids, root first ("<hex id>/" each; "" for a root), and the building the
     # node is in (itself if a building, else its nearest building ancestor, else none).
@@ -123,7 +164,44 @@ class StructureNode(models.Model):
             models.CheckConstraint(
                 condition=~Q(parent=models.F("id")), name="structure_node_not_own_parent"
             ),
+            models.UniqueConstraint(
+                fields=["plan", "ref"], condition=~Q(ref=""), name="structure_node_ref_unique"
+            ),
+            models.CheckConstraint(
+                condition=Q(gross_floor_area_m2__isnull=True) | Q(gross_floor_area_m2__gt=0),
+                name="structure_node_floor_area_positive",
+            ),
+            models.CheckConstraint(
+                condition=Q(year_built__isnull=True)
+                | (Q(year_built__gte=MIN_YEAR) & Q(year_built__lte=MAX_YEAR)),
+                name="structure_node_year_built_range",
+            ),
+            models.CheckConstraint(
+                condition=Q(condition_grade__isnull=True) | Q(condition_grade__lte=3),
+                name="structure_node_condition_grade_range",
+            ),
         ]
 
     def __str__(self) -> str:
         return self.name
+
+    def clean(self) -> None:
+        """Building data only on a building, a condition only on a component."""
+        errors: dict[str, str] = {}
+        if self.kind not in NodeKind.values:  # the kind's own message says what is wrong
+            return
+        for fields, kind, what in (
+            (BUILDING_FIELDS, NodeKind.BUILDING, "a building"),
+            (COMPONENT_FIELDS, NodeKind.COMPONENT, "a component"),
+        ):
+            if self.kind == kind:
+                continue
+            for name in fields:
+                if getattr(self, name) not in (None, ""):
+                    label = str(getattr(StructureNode._meta.get_field(name), "verbose_name", name))
+                    article = "an" if label[0] in "aeiou" else "a"
+                    errors[name] = (
+                        f"Only {what} has {article} {label}; clear it for a {self.kind} node."
+                    )
+        if errors:
+            raise ValidationError(errors)

@@ -1,7 +1,7 @@
-"""Figures of the action-planning view kept in the `default` cache under the plan's
-`data_version`: the budget, the open count and the filter counts. Never stale, since
-the page syncs first and every change of the plan's data or suggestions raises the version
-(docs/design.md "Caching").
+"""Figures of the action-planning view and the budget export kept in the `default` cache under
+the plan's `data_version`: the budget (per range and prices), the open count and the filter
+counts. Never stale, since the page and the export sync first and every change of the plan's
+data or suggestions raises the version (docs/design.md "Caching").
 """
 
 from __future__ import annotations
@@ -12,11 +12,15 @@ from typing import Any, TypeVar
 
 from django.core.cache import cache
 
+from planning.budget import NOMINAL, TODAY, Budget, plan_budget, plan_budgets
+from planning.key_figures import YEARS, PlanKeyFigures, PlanSummary, plan_key_figures
+from planning.models import Plan
+
 T = TypeVar("T")
 # A plan nobody looks at any more gives its memory back.
 CACHE_SECONDS = 30 * 60
 # Bump when a cached figure changes shape: entries of the old shape are then never read.
-FIGURES_FORMAT = 2
+FIGURES_FORMAT = 3
 
 
 def plan_figure(
@@ -30,3 +34,55 @@ def plan_figure(
         found = compute()
         cache.set(key, found, CACHE_SECONDS)
     return found
+
+
+def budget_figure(*, plan: Plan, version: int, year_from: int, year_to: int, prices: str) -> Budget:
+    """planning.budget.plan_budget through the cache: the page and the export share it. The
+    pass that computes a nominal budget gives today's on the way (plan_budgets), which is kept
+    too: the page's annual budget and key figures, and the export, read it next."""
+
+    def figure(prices: str, compute: Callable[[], Budget]) -> Budget:
+        return plan_figure(
+            plan_id=plan.pk,
+            version=version,
+            name="budget",
+            parts=(year_from, year_to, prices),
+            compute=compute,
+        )
+
+    if prices != NOMINAL:
+        return figure(prices, lambda: plan_budget(plan=plan, year_from=year_from, year_to=year_to))
+
+    def both() -> Budget:
+        today, nominal = plan_budgets(plan=plan, year_from=year_from, year_to=year_to)
+        figure(TODAY, lambda: today)
+        return nominal
+
+    return figure(NOMINAL, both)
+
+
+def key_figures_figure(*, plan: Plan, version: int, year: int) -> PlanKeyFigures:
+    """planning.key_figures.plan_key_figures through the cache, on the cached ten-year budget
+    (read only when the figures are computed)."""
+
+    def compute() -> PlanKeyFigures:
+        ten_years = budget_figure(
+            plan=plan, version=version, year_from=year, year_to=year + YEARS - 1, prices=TODAY
+        )
+        return plan_key_figures(plan=plan, year=year, budget=ten_years)
+
+    return plan_figure(
+        plan_id=plan.pk, version=version, name="key_figures", parts=(year,), compute=compute
+    )
+
+
+def plan_key_figures_figure(*, plan: Plan, version: int, year: int) -> PlanSummary:
+    """The plan's own key figures alone (the planning page's card): a small entry, so the page
+    does not read every building's figures back on each visit."""
+    return plan_figure(
+        plan_id=plan.pk,
+        version=version,
+        name="plan_key_figures",
+        parts=(year,),
+        compute=lambda: key_figures_figure(plan=plan, version=version, year=year).summary(),
+    )

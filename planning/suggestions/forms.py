@@ -6,7 +6,7 @@ from typing import Any
 from django import forms
 from django.http import QueryDict
 
-from planning.budget import YEARS_DEFAULT, YEARS_MAX
+from planning.budget import NOMINAL, TODAY, YEARS_DEFAULT, YEARS_MAX
 from planning.form_parts import NodePicker, node_picker_bind
 from planning.models import (
     MAX_YEAR,
@@ -50,6 +50,9 @@ class PlanningViewForm(forms.Form):
 
     year_from = forms.IntegerField(required=False, min_value=MIN_YEAR, max_value=MAX_YEAR)
     year_to = forms.IntegerField(required=False, min_value=MIN_YEAR, max_value=MAX_YEAR)
+    prices = forms.ChoiceField(
+        required=False, choices=[(TODAY, "Today's prices"), (NOMINAL, "Nominal")]
+    )
     suggestion_type = forms.MultipleChoiceField(
         required=False, choices=SuggestionType.choices, widget=forms.CheckboxSelectMultiple
     )
@@ -99,6 +102,10 @@ class PlanningViewForm(forms.Form):
         if last is None:
             last = min(MAX_YEAR, first + YEARS_DEFAULT - 1)
         return first, last
+
+    def chosen_prices(self) -> str:
+        """TODAY or NOMINAL (docs/design.md "Money"); today's prices unless nominal is chosen."""
+        return str(self.valid("prices") or TODAY)
 
     def valid(self, name: str) -> Any:
         """The cleaned value of one field, or its empty value when it had an error."""

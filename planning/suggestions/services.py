@@ -179,6 +179,7 @@ def _deviation_apply(suggestion: Suggestion, fix: str) -> tuple[Suggestion, Acti
             kind=action.kind,
             planned_year=reference if fix == "year" else action.planned_year,
             estimated_cost=reference if fix == "cost" else action.estimated_cost,
+            interval_years=action.interval_years,
             project=action.project,
         )
         return _resolve_applied(write, suggestion), action

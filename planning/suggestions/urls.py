@@ -14,6 +14,7 @@ urlpatterns = [
         name="planning_building_rows",
     ),
     path("dismissed/", views.dismissed_list, name="suggestions_dismissed"),
+    path("key-figures/", views.key_figures_list, name="key_figures"),
     path("suggestions/dismiss/", views.suggestions_dismiss_view, name="suggestions_dismiss"),
     path(
         "suggestions/<uuid:suggestion_id>/apply/",

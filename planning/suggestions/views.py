@@ -26,7 +26,13 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from planning.access import actions_url, next_url, plan_member_required
 from planning.access_rules import PlanAccess
-from planning.budget import BUILDINGS_PER_PAGE, building_budget_rows, plan_budget
+from planning.budget import (
+    BUILDINGS_PER_PAGE,
+    NOMINAL,
+    TODAY,
+    Budget,
+    building_budget_rows,
+)
 from planning.chart import cost_chart
 from planning.models import (
     Code,
@@ -39,9 +45,14 @@ from planning.models import (
     SuggestionStatus,
     SuggestionType,
 )
-from planning.money import money_format
+from planning.money import PriceIndex, money_format
 from planning.pages import plan_tab_context
-from planning.suggestions.figures_cache import plan_figure
+from planning.suggestions.figures_cache import (
+    budget_figure,
+    key_figures_figure,
+    plan_figure,
+    plan_key_figures_figure,
+)
 from planning.suggestions.forms import ApplyCodeForm, BulkDismissForm, DismissForm, PlanningViewForm
 from planning.suggestions.selectors import (
     SuggestionFilters,
@@ -185,13 +196,28 @@ def action_planning(request: HttpRequest, access: PlanAccess) -> HttpResponse:
         )
 
     form = PlanningViewForm(request.GET or None, plan=plan)
-    year_from, year_to = form.years(this_year=timezone.now().year)
-    budget = figure(
-        "budget",
-        (year_from, year_to),
-        lambda: plan_budget(plan=plan, year_from=year_from, year_to=year_to),
-    )
+    this_year = timezone.now().year
+    year_from, year_to = form.years(this_year=this_year)
+    prices = form.chosen_prices()
+
+    def budget_in(prices: str) -> Budget:
+        return budget_figure(
+            plan=plan, version=version, year_from=year_from, year_to=year_to, prices=prices
+        )
+
+    budget = budget_in(prices)
+    # The annual budget is in today's prices: the years above it are read there, whichever
+    # prices the page shows.
+    over_budget: list[int] = []
+    if plan.annual_budget is not None:
+        today = budget_in(TODAY)
+        over_budget = [
+            year
+            for year, total in zip(today.years, today.year_totals, strict=True)
+            if total > plan.annual_budget
+        ]
     buildings_page = Paginator(budget.rows, BUILDINGS_PER_PAGE).get_page(request.GET.get("bpage"))
+    key_figures = plan_key_figures_figure(plan=plan, version=version, year=this_year)
 
     types = form.valid("suggestion_type") or []
     severities = form.valid("severity") or []
@@ -221,24 +247,35 @@ def action_planning(request: HttpRequest, access: PlanAccess) -> HttpResponse:
         back = f"{here}#suggestion-{neighbour.pk}" if neighbour else f"{here}#suggestions"
         cards.append(_card(suggestion, plan=plan, codes=codes, nodes=nodes, back=back))
 
+    # The budget line is drawn where the bars are in its prices (today's); the years above it
+    # are named in both.
+    chart_budget: dict[str, Any] = {
+        "currency": plan.currency,
+        "annual_budget": plan.annual_budget if prices == TODAY else None,
+        "over_budget": frozenset(over_budget),
+    }
     query = request.GET.copy()
     query.pop("page", None)
     building_query = request.GET.copy()
     building_query.pop("bpage", None)
+
     context = plan_tab_context(access, "planning")
     context.update(
         {
             "form": form,
             "year_from": year_from,
             "year_to": year_to,
+            "prices": prices,
+            "prices_links": _prices_links(request, prices),
+            "price_index": PriceIndex.of(plan).describe(),
+            "over_budget": over_budget,
             "budget": budget,
+            "year_totals": list(zip(budget.years, budget.year_totals, strict=True)),
             "buildings_page": buildings_page,
             "chart_by_building": cost_chart(
-                years=budget.years, series=budget.by_building(), currency=plan.currency
+                years=budget.years, series=budget.by_building(), **chart_budget
             ),
-            "chart_by_kind": cost_chart(
-                years=budget.years, series=budget.by_kind, currency=plan.currency
-            ),
+            "chart_by_kind": cost_chart(years=budget.years, series=budget.by_kind, **chart_budget),
             "cards": cards,
             "page": suggestions_page,
             "open_count": page.count,
@@ -248,6 +285,7 @@ def action_planning(request: HttpRequest, access: PlanAccess) -> HttpResponse:
             "chosen_severities": severities,
             "page_query": query.urlencode(),
             "building_query": building_query.urlencode(),
+            "key_figures": key_figures,
             "bulk_form": BulkDismissForm(auto_id="id_bulk_%s"),
             "dismiss_reasons": DismissReason.choices,
             "comment_max": DISMISS_COMMENT_MAX,
@@ -264,6 +302,33 @@ def action_planning(request: HttpRequest, access: PlanAccess) -> HttpResponse:
     return render(request, "planning/action_planning.html", context)
 
 
+def _prices_links(request: HttpRequest, chosen: str) -> list[dict[str, Any]]:
+    """The today's / nominal switch: the page's own address with the other prices."""
+    links = []
+    for value, label in ((TODAY, "Today's prices"), (NOMINAL, "Nominal")):
+        query = request.GET.copy()
+        query["prices"] = value
+        links.append({"label": label, "query": query.urlencode(), "current": value == chosen})
+    return links
+
+
+KEY_FIGURES_PER_PAGE = 50
+
+
+@plan_member_required()
+@require_http_methods(["GET"])
+def key_figures_list(request: HttpRequest, access: PlanAccess) -> HttpResponse:
+    """Every building's key figures (docs/design.md "Money"), by name, 50 a page."""
+    plan = access.plan
+    suggestion_sync(plan=plan)
+    this_year = timezone.now().year
+    figures = key_figures_figure(plan=plan, version=plan_data_version(plan=plan), year=this_year)
+    page = Paginator(figures.buildings, KEY_FIGURES_PER_PAGE).get_page(request.GET.get("page"))
+    context = plan_tab_context(access, "planning")
+    context.update({"key_figures": figures, "page": page})
+    return render(request, "planning/suggestions/key_figures.html", context)
+
+
 @plan_member_required()
 @require_http_methods(["GET"])
 def building_rows(request: HttpRequest, access: PlanAccess, node_id: UUID) -> HttpResponse:
@@ -275,7 +340,11 @@ def building_rows(request: HttpRequest, access: PlanAccess, node_id: UUID) -> Ht
     form = PlanningViewForm(request.GET or None, plan=plan)
     year_from, year_to = form.years(this_year=timezone.now().year)
     rows, more = building_budget_rows(
-        plan=plan, building_id=node_id, year_from=year_from, year_to=year_to
+        plan=plan,
+        building_id=node_id,
+        year_from=year_from,
+        year_to=year_to,
+        prices=form.chosen_prices(),
     )
     return render(
         request,

@@ -1,5 +1,6 @@
 """Actions: the plan's Actions tab, adding an action there, editing, cancelling and marking one
-done (each returns to the list with the filters and page the user was on)."""
+done (each returns to the list with the filters and page the user was on; Mark done of a
+recurring action moves it to its next occurrence)."""
 
 from __future__ import annotations
 
@@ -7,13 +8,14 @@ import uuid
 from typing import Any
 
 from django.contrib import messages
+from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from planning import selectors, services
-from planning.access import actions_url, next_url, plan_member_required
+from planning.access import actions_url, next_url, plan_member_required, request_user
 from planning.access_rules import PlanAccess
 from planning.form_parts import form_submit
 from planning.forms import ActionForm
@@ -61,6 +63,7 @@ def action_edit(request: HttpRequest, access: PlanAccess, action_id: Any) -> Htt
                 "kind": action.kind,
                 "planned_year": action.planned_year,
                 "estimated_cost": action.estimated_cost,
+                "interval_years": action.interval_years,
                 "project": str(action.project_id) if action.project_id else "",
             },
         )
@@ -109,12 +112,15 @@ def _uuids(value: str) -> list[uuid.UUID]:
         return []
 
 
-def _undoable(request: HttpRequest, access: PlanAccess, action: Action, text: str) -> str:
-    """Says what happened with an Undo button (it reopens the action) and returns where to go:
-    the message's `undo` tag and the session's `undo` entry are read by base.html."""
+def _undoable(
+    request: HttpRequest, access: PlanAccess, action: Action, text: str, *, undo: str
+) -> str:
+    """Says what happened with an Undo button (a POST to the action's `undo` address: reopen,
+    or done/undo) and returns where to go: the message's `undo` tag and the session's `undo`
+    entry are read by base.html."""
     back = next_url(request, access.plan, actions_url(access.plan))
     plan_root = reverse("planning:plan_detail", args=[access.plan.number])
-    request.session["undo"] = {"url": f"{plan_root}actions/{action.pk}/reopen/", "next": back}
+    request.session["undo"] = {"url": f"{plan_root}actions/{action.pk}/{undo}/", "next": back}
     messages.success(request, text, extra_tags="undo")
     return back
 
@@ -124,16 +130,36 @@ def _undoable(request: HttpRequest, access: PlanAccess, action: Action, text: st
 def action_cancel(request: HttpRequest, access: PlanAccess, action_id: Any) -> HttpResponse:
     action = selectors.action_get(plan=access.plan, action_id=action_id)
     services.action_cancel(action=action)
-    return redirect(_undoable(request, access, action, f"Action “{action.title}” cancelled."))
+    text = f"Action “{action.title}” cancelled."
+    return redirect(_undoable(request, access, action, text, undo="reopen"))
 
 
 @plan_member_required(edit=True)
 @require_POST
 def action_done(request: HttpRequest, access: PlanAccess, action_id: Any) -> HttpResponse:
     action = selectors.action_get(plan=access.plan, action_id=action_id)
-    services.action_mark_done(action=action)
-    text = f"Action “{action.title}” marked done."
-    return redirect(_undoable(request, access, action, text))
+    try:
+        services.action_mark_done(action=action, by=request_user(request))
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+        return redirect(next_url(request, access.plan, actions_url(access.plan)))
+    if action.interval_years is None:
+        text = f"Action “{action.title}” marked done."
+    else:
+        text = f"Action “{action.title}” marked done; it comes again in {action.planned_year}."
+    return redirect(_undoable(request, access, action, text, undo="done/undo"))
+
+
+@plan_member_required(edit=True)
+@require_POST
+def action_done_undo(request: HttpRequest, access: PlanAccess, action_id: Any) -> HttpResponse:
+    """The Undo of Mark done: the completion goes and the action has its year back."""
+    action = selectors.action_get(plan=access.plan, action_id=action_id)
+    services.action_done_undo(action=action)
+    messages.success(
+        request, f"Action “{action.title}” is planned for {action.planned_year} again."
+    )
+    return redirect(next_url(request, access.plan, actions_url(access.plan)))
 
 
 @plan_member_required(edit=True)

@@ -1,5 +1,5 @@
-"""Node pages: a node's details, its place in the tree, its catalog code; adding a top-level node
-from the plan page."""
+"""Node pages: a node's details, a building's data and key figures, a component's condition, its
+place in the tree, its catalog code; adding a top-level node from the plan page."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
 from planning import selectors, services
@@ -18,11 +19,14 @@ from planning.form_parts import form_submit
 from planning.forms import (
     CodeAssignForm,
     CodeSearchForm,
+    NodeBuildingForm,
+    NodeConditionForm,
     NodeCreateForm,
     NodeDetailsForm,
     NodeMoveForm,
     NodeRenameForm,
 )
+from planning.key_figures import building_key_figures
 from planning.models import NodeKind, StructureNode
 from planning.pages import plan_detail_render
 from planning.suggestions.selectors import suggestions_open_queryset
@@ -128,6 +132,13 @@ def _render_node_detail(
                     "install_year": node.install_year,
                 },
             ),
+            "building_form": forms.get("building_form")
+            or NodeBuildingForm(prefix="building", instance=node),
+            "condition_form": forms.get("condition_form")
+            or NodeConditionForm(prefix="condition", instance=node),
+            "key_figures": building_key_figures(node=node, year=timezone.localdate().year)
+            if node.kind == NodeKind.BUILDING
+            else None,
             "move_form": forms.get("move_form") or NodeMoveForm(prefix="move", node=node),
             "child_form": forms.get("child_form")
             or NodeCreateForm(prefix="child", initial={"kind": _child_kind(node)}),
@@ -186,6 +197,30 @@ def node_details(request: HttpRequest, access: PlanAccess, node_id: Any) -> Http
         return redirect(_node_url(node))
     node.refresh_from_db()
     return _render_node_detail(request, access, node, details_form=form)
+
+
+@plan_member_required(edit=True)
+@require_POST
+def node_building(request: HttpRequest, access: PlanAccess, node_id: Any) -> HttpResponse:
+    node = selectors.node_get(plan=access.plan, node_id=node_id)
+    form = NodeBuildingForm(request.POST, prefix="building")
+    if form_submit(form, lambda data: services.node_building_update(node=node, **data)):
+        messages.success(request, f"Building data of “{node.name}” saved.")
+        return redirect(_node_url(node))
+    node.refresh_from_db()
+    return _render_node_detail(request, access, node, building_form=form)
+
+
+@plan_member_required(edit=True)
+@require_POST
+def node_condition(request: HttpRequest, access: PlanAccess, node_id: Any) -> HttpResponse:
+    node = selectors.node_get(plan=access.plan, node_id=node_id)
+    form = NodeConditionForm(request.POST, prefix="condition")
+    if form_submit(form, lambda data: services.node_condition_update(node=node, **data)):
+        messages.success(request, f"Condition of “{node.name}” saved.")
+        return redirect(_node_url(node))
+    node.refresh_from_db()
+    return _render_node_detail(request, access, node, condition_form=form)
 
 
 @plan_member_required(edit=True)

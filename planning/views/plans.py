@@ -1,6 +1,6 @@
 """The plan list (with the create form), the plan page (its Structure tab) and the plan's
-settings: name, description, currency, and deleting it (owners only, confirmed by typing the
-plan's name)."""
+settings: name, description, currency, its prices (index, markups, annual budget), and deleting
+it (owners only, confirmed by typing the plan's name)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from planning import services
 from planning.access import plan_member_required, request_user
 from planning.access_rules import PlanAccess
 from planning.form_parts import form_submit
-from planning.forms import PlanCreateForm, PlanDeleteForm, PlanSettingsForm
+from planning.forms import PlanCreateForm, PlanDeleteForm, PlanMoneyForm, PlanSettingsForm
 from planning.pages import plan_detail_render, plan_list_render, plan_settings_render
 
 
@@ -58,6 +58,18 @@ def plan_settings(request: HttpRequest, access: PlanAccess) -> HttpResponse:
         return redirect("planning:plan_settings", number=access.plan.number)
     access.plan.refresh_from_db()
     return plan_settings_render(request, access, settings_form=form)
+
+
+@plan_member_required(edit=True)
+@require_POST
+def plan_money(request: HttpRequest, access: PlanAccess) -> HttpResponse:
+    """The plan's prices: price base year, index rate, overhead, VAT, annual budget."""
+    form = PlanMoneyForm(request.POST, prefix="money")
+    if form_submit(form, lambda data: services.plan_money_update(plan=access.plan, **data)):
+        messages.success(request, "Prices and budget saved.")
+        return redirect("planning:plan_settings", number=access.plan.number)
+    access.plan.refresh_from_db()
+    return plan_settings_render(request, access, money_form=form)
 
 
 @plan_member_required(owner=True)

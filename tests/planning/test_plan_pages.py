@@ -420,16 +420,24 @@ def test_budget_export_sums_planned_cost_per_building_and_year(
     ActionFactory.create(node=estate["site"], planned_year=2030, estimated_cost=Decimal("7"))
 
     response = owner_client.get(
-        reverse("planning:export_budget", args=[estate["plan"].number, "csv"])
+        reverse("planning:export_budget", args=[estate["plan"].number, "csv"]),
+        {"year_from": 2027, "year_to": 2031},
     )
 
-    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
+    # the building, then its key figures (four columns), then the years
+    rows = [
+        [row[0], *row[5:11]]
+        for row in csv.reader(io.StringIO(response.content.decode("utf-8-sig")))
+    ]
     inspect_cost = f"{estate['inspect_pump'].estimated_cost:.2f}"
     hall_total = f"{Decimal('12000') + estate['inspect_pump'].estimated_cost:.2f}"
-    assert rows[0] == ["Building", "2027", "2030", "2031", "Total"]
-    assert rows[1] == ["(no building)", "0.00", "7.00", "0.00", "7.00"]
-    assert rows[2] == ["Hall A", inspect_cost, "0.00", "12000.00", hall_total]
-    assert rows[3] == ["Shed B", "0.00", "0.00", "50.50", "50.50"]  # the done action is left out
+    total = "Total (EUR, today's prices)"
+    assert rows[0] == ["Building", "2027", "2028", "2029", "2030", "2031", total]
+    # as on the planning page: buildings by name, then actions outside any building
+    assert rows[1] == ["Hall A", inspect_cost, "0.00", "0.00", "0.00", "12000.00", hall_total]
+    # the done action is left out
+    assert rows[2] == ["Shed B", "0.00", "0.00", "0.00", "0.00", "50.50", "50.50"]
+    assert rows[3] == ["(no building)", "0.00", "0.00", "0.00", "7.00", "0.00", "7.00"]
     assert rows[4][0] == "Total"
 
 

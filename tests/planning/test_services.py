@@ -220,6 +220,7 @@ def test_action_update_is_not_an_addition(settings: Any) -> None:
         kind=action.kind,
         planned_year=action.planned_year,
         estimated_cost=action.estimated_cost,
+        interval_years=None,
     )
 
     action.refresh_from_db()
@@ -290,6 +291,7 @@ def test_action_in_a_project_of_another_plan_is_refused() -> None:
             kind=action.kind,
             planned_year=action.planned_year,
             estimated_cost=action.estimated_cost,
+            interval_years=None,
             project=foreign_project,
         )
 
@@ -309,6 +311,7 @@ def test_action_update_changes_the_fields() -> None:
         kind="inspection",
         planned_year=2040,
         estimated_cost=Decimal("5.50"),
+        interval_years=None,
         project=project,
     )
 

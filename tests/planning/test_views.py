@@ -66,7 +66,9 @@ def _urls(w: World) -> dict[str, tuple[str, str]]:
         "project_page": ("GET", reverse("planning:project_detail", args=[n, project])),
         "export_actions": ("GET", reverse("planning:export_actions", args=[n, "csv"])),
         "export_budget": ("GET", reverse("planning:export_budget", args=[n, "xlsx"])),
+        "export_plan": ("GET", reverse("planning:export_plan", args=[n])),
         "plan_settings": ("POST", reverse("planning:plan_settings", args=[n])),
+        "plan_money": ("POST", reverse("planning:plan_money", args=[n])),
         "plan_delete": ("POST", reverse("planning:plan_delete", args=[n])),
         "project_edit": ("POST", reverse("planning:project_detail", args=[n, project])),
         "project_delete": ("POST", reverse("planning:project_delete", args=[n, project])),
@@ -86,6 +88,9 @@ def _urls(w: World) -> dict[str, tuple[str, str]]:
         "node_rename": ("POST", reverse("planning:node_rename", args=[n, node])),
         "node_move": ("POST", reverse("planning:node_move", args=[n, node])),
         "node_details": ("POST", reverse("planning:node_details", args=[n, node])),
+        "node_building": ("POST", reverse("planning:node_building", args=[n, node])),
+        "node_condition": ("POST", reverse("planning:node_condition", args=[n, node])),
+        "action_done_undo": ("POST", reverse("planning:action_done_undo", args=[n, action])),
         "node_child_create": ("POST", reverse("planning:node_child_create", args=[n, node])),
         "node_code": ("POST", reverse("planning:node_code", args=[n, node])),
         "node_code_clear": ("POST", reverse("planning:node_code_clear", args=[n, node])),
@@ -104,6 +109,9 @@ EDIT_POSTS = [
     "node_root_create",
     "node_rename",
     "node_details",
+    "node_building",
+    "node_condition",
+    "action_done_undo",
     "node_move",
     "node_child_create",
     "node_code",
@@ -114,6 +122,7 @@ EDIT_POSTS = [
     "action_cancel",
     "action_done",
     "plan_settings",
+    "plan_money",
     "project_edit",
     "project_delete",
     "project_actions_add",
@@ -166,6 +175,7 @@ PAGE_NAMES = [
     "project_page",
     "export_actions",
     "export_budget",
+    "export_plan",
     *EDIT_POSTS,
     *OWNER_POSTS,
 ]
@@ -541,9 +551,12 @@ def test_action_is_cancelled(client: Client, world: World) -> None:
     assert world.action.status == "cancelled"
 
 
-@pytest.mark.parametrize(("verb", "status"), [("cancel", "cancelled"), ("done", "done")])
+@pytest.mark.parametrize(
+    ("verb", "status", "undo_path"),
+    [("cancel", "cancelled", "reopen"), ("done", "done", "done/undo")],
+)
 def test_cancel_and_mark_done_offer_an_undo_that_reopens_the_action(
-    client: Client, world: World, verb: str, status: str
+    client: Client, world: World, verb: str, status: str, undo_path: str
 ) -> None:
     client.force_login(world.owner.user)
     actions = reverse("planning:plan_actions", args=[world.plan.number])
@@ -559,7 +572,7 @@ def test_cancel_and_mark_done_offer_an_undo_that_reopens_the_action(
     assert world.action.status == status
     page = response.content.decode()
     undo = re.search(r'<form method="post" action="([^"]+)" class="inline undo">', page)
-    assert undo is not None and undo.group(1).endswith(f"/actions/{world.action.pk}/reopen/")
+    assert undo is not None and undo.group(1).endswith(f"/actions/{world.action.pk}/{undo_path}/")
     assert f'value="{back}"' in page.replace("&amp;", "&")
     undone = client.post(undo.group(1), {"next": back})
     assert undone["Location"] == back

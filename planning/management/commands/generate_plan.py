@@ -22,14 +22,24 @@ NODES_PER_BUILDING = 50
 NODES_PER_SYSTEM = 10
 SYSTEM_NAMES = ("Roof", "Facade", "Heating", "Ventilation", "Electrical", "Sanitary", "Fire")
 SHARE_WITHOUT_CODE = 0.15
+# Intervals of the recurring actions, by kind (years).
+INTERVALS = {"inspection": (1, 2, 3, 5), "repair": (5, 8, 10, 15), "replacement": (20, 25, 30)}
 
 
 def synthetic_plan_document(
-    *, nodes: int, actions: int, seed: int, year: int, codes: list[Code]
+    *,
+    nodes: int,
+    actions: int,
+    seed: int,
+    year: int,
+    codes: list[Code],
+    recurring: float = 0.0,
 ) -> dict[str, Any]:
     """A plan document with `nodes` nodes (sites, buildings, systems, then components) and
-    `actions` actions spread over the components, the same for the same arguments."""
+    `actions` actions spread over the components, the same for the same arguments; a share
+    `recurring` of the actions repeats (an interval by kind)."""
     rng = random.Random(seed)  # noqa: S311 - test data, not secrets
+    repeats = random.Random(seed + 1)  # noqa: S311 - its own stream: the rest stays the same
     sites = max(1, round(nodes / NODES_PER_SITE))
     buildings = min(nodes - sites, max(1, round(nodes / NODES_PER_BUILDING)))
     systems = min(nodes - sites - buildings, max(1, round(nodes / NODES_PER_SYSTEM)))
@@ -82,16 +92,17 @@ def synthetic_plan_document(
         unit_cost = float(code.unit_cost) if code and code.unit_cost else 100.0
         kind = rng.choice(kinds)
         share = {"inspection": 0.02, "repair": 0.15}.get(kind, 1.0)
-        document_actions.append(
-            {
-                "node_ref": ref,
-                "title": f"{kind.capitalize()} {index + 1}",
-                "kind": kind,
-                "planned_year": year + rng.randint(0, 9),
-                "estimated_cost": round(unit_cost * quantity * share * rng.uniform(0.7, 1.3), 2),
-                "status": ActionStatus.PLANNED,
-            }
-        )
+        action = {
+            "node_ref": ref,
+            "title": f"{kind.capitalize()} {index + 1}",
+            "kind": kind,
+            "planned_year": year + rng.randint(0, 9),
+            "estimated_cost": round(unit_cost * quantity * share * rng.uniform(0.7, 1.3), 2),
+            "status": ActionStatus.PLANNED,
+        }
+        if recurring and repeats.random() < recurring:
+            action["interval_years"] = repeats.choice(INTERVALS[kind])
+        document_actions.append(action)
     return {
         "name": f"Synthetic plan ({nodes} nodes, {actions} actions)",
         "nodes": document_nodes,
@@ -119,6 +130,13 @@ class Command(BaseCommand):
             help="The organisation the plan goes into (default: the owner's personal one); "
             "the owner must be one of its owners, admins or planners.",
         )
+        parser.add_argument(
+            "--recurring",
+            type=float,
+            default=0.0,
+            metavar="SHARE",
+            help="share of the actions that repeat (0 to 1, e.g. 0.33)",
+        )
 
     def handle(
         self,
@@ -129,8 +147,11 @@ class Command(BaseCommand):
         org: str | None,
         name: str | None,
         seed: int,
+        recurring: float,
         **options: Any,
     ) -> None:
+        if not 0 <= recurring <= 1:
+            raise CommandError("--recurring is a share between 0 and 1.")
         try:  # before building a document that the import would refuse anyway
             plan_size_check(nodes=nodes, actions=actions)
         except ValidationError as error:
@@ -147,6 +168,7 @@ class Command(BaseCommand):
             seed=seed,
             year=timezone.now().year,
             codes=list(Code.objects.order_by("code")),
+            recurring=recurring,
         )
         built = time.perf_counter()
         try:

@@ -1,0 +1,176 @@
+"""The plan's export in the import format (docs/design.md "Imports"): it carries the money
+settings, intervals, building data and conditions, re-imports to the same plan, and the export
+of the re-imported plan is the same file."""
+
+from __future__ import annotations
+
+import datetime
+import json
+from decimal import Decimal
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from planning.importers import ImportRejected, plan_import
+from planning.models import ActionStatus, NodeKind, Plan, PlanRole
+from planning.services import (
+    action_create,
+    node_building_update,
+    node_condition_update,
+    node_create,
+    plan_money_update,
+)
+from tests.factories import PlanFactory, PlanMembershipFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def plan(user: Any) -> Plan:
+    """A plan made on the pages (no refs), with everything the format carries."""
+    plan = PlanFactory.create(name="Quay „Nord“", description="Two sheds", currency="CHF")
+    PlanMembershipFactory.create(plan=plan, user=user, role=PlanRole.OWNER)
+    plan_money_update(
+        plan=plan,
+        price_base_year=2025,
+        index_rate_percent=Decimal("2.75"),
+        overhead_percent=Decimal("8"),
+        vat_percent=Decimal("7.7"),
+        annual_budget=Decimal("150000"),
+    )
+    site = node_create(plan=plan, name="Quay", kind=NodeKind.SITE)
+    for number in (1, 2):
+        shed = node_create(plan=plan, parent=site, name=f"Shed {number}", kind=NodeKind.BUILDING)
+        node_building_update(
+            node=shed,
+            address=f"Quay {number}",
+            gross_floor_area_m2=Decimal("412.25") * number,
+            year_built=1950 + number,
+        )
+        door = node_create(
+            plan=plan,
+            parent=shed,
+            name="Door",
+            kind=NodeKind.COMPONENT,
+            quantity=Decimal("2.5"),
+            unit="pcs",
+            install_year=1990,
+        )
+        node_condition_update(
+            node=door, condition_grade=number, condition_assessed_on=datetime.date(2025, 4, number)
+        )
+        action_create(
+            plan=plan,
+            node=door,
+            title="Oil hinges",
+            kind="repair",
+            planned_year=2027,
+            estimated_cost=Decimal("80.10"),
+            interval_years=2,
+        )
+        action_create(
+            plan=plan,
+            node=door,
+            title="Replace",
+            kind="replacement",
+            planned_year=2040,
+            estimated_cost=Decimal("5000"),
+            status=ActionStatus.CANCELLED if number == 2 else ActionStatus.PLANNED,
+        )
+    action_create(plan=plan, node=site, title="Survey", kind="inspection", planned_year=2026)
+    return plan
+
+
+def _export(client: Client, plan: Plan) -> dict[str, Any]:
+    response = client.get(reverse("planning:export_plan", args=[plan.number]))
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/json; charset=utf-8"
+    return dict(json.loads(response.content))
+
+
+def test_the_export_carries_the_money_settings_and_the_new_columns(
+    client: Client, user: Any, plan: Plan
+) -> None:
+    client.force_login(user)
+
+    document = _export(client, plan)
+
+    assert {k: v for k, v in document.items() if k not in ("nodes", "actions")} == {
+        "name": "Quay „Nord“",
+        "description": "Two sheds",
+        "currency": "CHF",
+        "price_base_year": 2025,
+        "index_rate_percent": "2.75",
+        "overhead_percent": "8.00",
+        "vat_percent": "7.70",
+        "annual_budget": "150000.00",
+    }
+    shed = next(node for node in document["nodes"] if node["name"] == "Shed 2")
+    assert (shed["address"], shed["gross_floor_area_m2"], shed["year_built"]) == (
+        "Quay 2",
+        "824.50",
+        1952,
+    )
+    doors = [node for node in document["nodes"] if node["name"] == "Door"]
+    assert sorted(node["condition_assessed_on"] for node in doors) == ["2025-04-01", "2025-04-02"]
+    assert {action["interval_years"] for action in document["actions"]} == {2, None}
+
+
+def test_export_import_export_gives_the_same_file(client: Client, user: Any, plan: Plan) -> None:
+    client.force_login(user)
+    first = client.get(reverse("planning:export_plan", args=[plan.number])).content
+
+    copy = plan_import(owner=user, content=first, filename="plan.json")
+    second = client.get(reverse("planning:export_plan", args=[copy.number])).content
+
+    assert copy.number != plan.number
+    assert second == first
+    copy.refresh_from_db()
+    assert (copy.index_rate_percent, copy.annual_budget, copy.currency) == (
+        Decimal("2.75"),
+        Decimal("150000"),
+        "CHF",
+    )
+
+
+def test_an_imported_file_keeps_its_refs(client: Client, user: Any) -> None:
+    content = json.dumps(
+        {
+            "name": "Small",
+            "nodes": [
+                {"ref": "B-7", "name": "Hall", "kind": "building"},
+                {"ref": "R", "parent_ref": "B-7", "name": "Roof", "kind": "component"},
+            ],
+            "actions": [{"node_ref": "R", "title": "Fix", "kind": "repair", "planned_year": 2030}],
+        }
+    ).encode()
+    imported = plan_import(owner=user, content=content, filename="small.json")
+    client.force_login(user)
+
+    document = _export(client, imported)
+
+    assert [(n["ref"], n["parent_ref"]) for n in document["nodes"]] == [("B-7", None), ("R", "B-7")]
+    assert document["actions"][0]["node_ref"] == "R"
+
+
+@pytest.mark.parametrize(
+    ("fields", "problem"),
+    [
+        ({"index_rate_percent": 60}, "index_rate_percent: Enter a percentage between -10 and 50."),
+        ({"vat_percent": "-1"}, "vat_percent: Enter a percentage between 0 and 100."),
+        ({"price_base_year": 1700}, "price_base_year: Enter a year between 1900 and 2200."),
+        ({"currency": "E1R"}, "currency: Enter a 3-letter currency code such as EUR or USD."),
+        ({"annual_budget": "lots"}, 'annual_budget: must be a number, got "lots"'),
+    ],
+)
+def test_bad_plan_fields_in_a_file_are_listed_problems(
+    user: Any, fields: dict[str, Any], problem: str
+) -> None:
+    content = json.dumps({"name": "P", "nodes": [], **fields}).encode()
+
+    with pytest.raises(ImportRejected) as rejected:
+        plan_import(owner=user, content=content, filename="plan.json")
+
+    assert [str(p) for p in rejected.value.problems] == [problem]
