@@ -146,6 +146,13 @@ IMPORT_MAX_ATTEMPTS = env_int("IMPORT_MAX_ATTEMPTS", 3, minimum=1)
 # row lock: imports not yet finished (queued or running), and test-event deliveries still pending.
 IMPORTS_QUEUED_MAX = env_int("IMPORTS_QUEUED_MAX", 2, minimum=1)
 WEBHOOK_TEST_EVENTS_PENDING_MAX = env_int("WEBHOOK_TEST_EVENTS_PENDING_MAX", 3, minimum=1)
+REPORTS_QUEUED_MAX = env_int("REPORTS_QUEUED_MAX", 2, minimum=1)
+# Board reports (planning.report_jobs): a running one holds its lease this long (printing the PDF
+# cannot renew it midway, so it is longer than the largest plan takes); a plan keeps its newest
+# REPORTS_KEPT_PER_PLAN finished reports.
+REPORT_LEASE_SECONDS = env_int("REPORT_LEASE_SECONDS", 180, minimum=1)
+REPORT_MAX_ATTEMPTS = env_int("REPORT_MAX_ATTEMPTS", 2, minimum=1)
+REPORTS_KEPT_PER_PLAN = env_int("REPORTS_KEPT_PER_PLAN", 5, minimum=1)
 
 # --- Cache (throttling counters). Point REDIS_URL at Redis when running several servers. ----
 REDIS_URL = env_str("REDIS_URL", "")

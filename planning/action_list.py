@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 from django.db.models import ExpressionWrapper, F, IntegerField, Q, QuerySet, Value
 
-from planning.models import Action, ActionStatus, Plan
+from planning.models import Action, ActionStatus, Completion, Plan
 from planning.tree import building_labels, node_subtree
 
 NEXT_YEARS_SHOWN = 3
@@ -102,6 +103,12 @@ def _occurring(actions: QuerySet[Action], first: int | None, last: int | None) -
 class ActionRow:
     action: Action
     building: str
+    completion: Completion | None = None  # the latest Mark done of the action
+
+    @property
+    def actual_cost(self) -> Decimal | None:
+        """What the latest completed work cost, when it was recorded."""
+        return self.completion.actual_cost if self.completion else None
 
     @property
     def next_years(self) -> list[int]:
@@ -120,10 +127,16 @@ def action_rows(*, plan: Plan, actions: list[Action]) -> list[ActionRow]:
     labels = building_labels(
         plan=plan, building_ids={a.node.building_id for a in actions if a.node.building_id}
     )
+    latest: dict[Any, Completion] = {}
+    for completion in Completion.objects.filter(action__in=actions).order_by(
+        "completed_on", "created_at", "pk"
+    ):
+        latest[completion.action_id] = completion  # the last one read is the latest
     return [
         ActionRow(
             action=action,
             building=labels.get(action.node.building_id, "") if action.node.building_id else "",
+            completion=latest.get(action.pk),
         )
         for action in actions
     ]

@@ -10,7 +10,13 @@ class PlanningConfig(AppConfig):
         from jobs.registry import resumable_register
         from organisations.invitations import invitation_accepted
         from planning.grants import grant_from_invitation
-        from planning.tasks import plan_import_resume, plan_imports_leased, plan_sync_on_data_change
+        from planning.report_jobs import plan_reports_leased
+        from planning.tasks import (
+            plan_import_resume,
+            plan_imports_leased,
+            plan_report_resume,
+            plan_sync_on_data_change,
+        )
         from planning.writes import plan_changed
 
         invitation_accepted.connect(
@@ -20,4 +26,7 @@ class PlanningConfig(AppConfig):
 
         resumable_register(
             label="plan imports", rows=plan_imports_leased, resume=plan_import_resume
+        )
+        resumable_register(
+            label="plan reports", rows=plan_reports_leased, resume=plan_report_resume
         )

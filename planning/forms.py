@@ -26,6 +26,7 @@ from planning.models import (
     ActionKind,
     ActionStatus,
     Code,
+    Completion,
     ConditionGrade,
     NodeKind,
     Plan,
@@ -209,6 +210,20 @@ def _uuid_or_none(value: Any) -> list[uuid.UUID]:
         return [uuid.UUID(str(value))]
     except ValueError:
         return []
+
+
+class ActionDoneForm(ModelRulesForm):
+    """Mark done: when the work was completed (blank: today) and what it cost (optional)."""
+
+    class Meta(ModelRulesForm.Meta):
+        model = Completion
+        fields = ("completed_on", "actual_cost")
+        labels: ClassVar = {"completed_on": "Completed on", "actual_cost": "Actual cost"}
+        widgets: ClassVar = {"completed_on": forms.DateInput(attrs={"type": "date"})}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["completed_on"].required = False
 
 
 class ActionFilterForm(forms.Form):

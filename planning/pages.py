@@ -152,6 +152,7 @@ def plan_actions_render(
             "sort_links": _sort_links(kept, sort or "year"),
             "action_form": action_form or ActionForm(prefix="action", plan=plan),
             "next_url": request.get_full_path(),
+            "today": timezone.localdate(),
         }
     )
     return render(request, "planning/plan_actions.html", context)

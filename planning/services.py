@@ -413,15 +413,21 @@ def action_mark_done(
     """Records the work as a Completion (docs/design.md "Money"). A one-off action is then done;
     a recurring one stays planned and moves to its next occurrence, the completion's year plus
     its interval."""
-    completed_on = completed_on or timezone.localdate()
+    today = timezone.localdate()
+    completed_on = completed_on or today
+    if completed_on > today:
+        raise ValidationError({"completed_on": "Work cannot be completed after today."})
     with plan_write(plan_id=action.plan_id, data_changed=True):
-        action.refresh_from_db(fields=["planned_year", "interval_years", "status"])
+        action.refresh_from_db(
+            fields=["planned_year", "interval_years", "status", "estimated_cost"]
+        )
         if action.status != ActionStatus.PLANNED:
             raise ValidationError("Only a planned action can be marked done.")
         completion = Completion(
             action=action,
             completed_on=completed_on,
             planned_year=action.planned_year,
+            estimated_cost=action.estimated_cost,
             actual_cost=actual_cost,
             by=by,
         )

@@ -14,7 +14,8 @@ from django_tasks import task
 
 from jobs.leases import leases_resume
 from planning.importers.jobs import UNFINISHED, plan_import_run
-from planning.models import Plan, PlanImport
+from planning.models import Plan, PlanImport, PlanReport
+from planning.report_jobs import plan_report_run
 from planning.suggestions.sync import suggestion_sync
 
 logger = logging.getLogger(__name__)
@@ -54,6 +55,24 @@ def plan_import_enqueue(*, import_id: object) -> None:
     """Enqueues the import's job once the current transaction commits."""
     job_import_id = str(import_id)
     transaction.on_commit(lambda: plan_import_job.enqueue(import_id=job_import_id))
+
+
+@task()
+def plan_report_job(*, report_id: str) -> None:
+    """Prints a board report (planning.report_jobs)."""
+    plan_report_run(report_id=report_id)
+
+
+def plan_report_enqueue(*, report_id: object) -> None:
+    """Enqueues the report's job once the current transaction commits."""
+    job_report_id = str(report_id)
+    transaction.on_commit(lambda: plan_report_job.enqueue(report_id=job_report_id))
+
+
+def plan_report_resume(report: PlanReport) -> None:
+    """Runs again a report whose job died (jobs.leases took it over)."""
+    logger.warning("plan report %s stopped renewing its lease; running it again", report.pk)
+    plan_report_job.enqueue(report_id=str(report.pk))
 
 
 def plan_imports_leased() -> QuerySet[PlanImport]:

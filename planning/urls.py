@@ -2,7 +2,17 @@ from __future__ import annotations
 
 from django.urls import include, path
 
-from planning.views import actions, exports, imports, members, nodes, plans, projects
+from planning.views import (
+    actions,
+    exports,
+    follow_up,
+    imports,
+    members,
+    nodes,
+    plans,
+    projects,
+    reports,
+)
 
 app_name = "planning"
 
@@ -89,6 +99,18 @@ urlpatterns = [
     path("<int:number>/export/actions.<str:fmt>", exports.export_actions, name="export_actions"),
     path("<int:number>/export/budget.<str:fmt>", exports.export_budget, name="export_budget"),
     path("<int:number>/export/plan.json", exports.export_plan, name="export_plan"),
+    path("<int:number>/reports/", reports.plan_reports, name="plan_reports"),
+    path("<int:number>/follow-up/", follow_up.follow_up, name="follow_up"),
+    path(
+        "<int:number>/reports/<uuid:report_id>/progress/",
+        reports.plan_report_progress,
+        name="plan_report_progress",
+    ),
+    path(
+        "<int:number>/reports/<uuid:report_id>/report.pdf",
+        reports.plan_report_download,
+        name="plan_report_download",
+    ),
     path("<int:number>/members/", members.members, name="members"),
     path(
         "<int:number>/members/<int:membership_id>/role/",

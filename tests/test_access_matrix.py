@@ -58,6 +58,8 @@ from planning.models import (
     PlanImportFormat,
     PlanImportStatus,
     PlanMembership,
+    PlanReport,
+    PlanReportStatus,
     PlanRole,
     Project,
     StructureNode,
@@ -169,6 +171,7 @@ class PlanWorld:
     dismissed_suggestion: Suggestion
     bystander_grant: PlanMembership
     code: Code
+    report: PlanReport  # a finished board report
 
 
 @dataclass
@@ -247,6 +250,14 @@ def _plan_world(
             plan=plan, user=bystander, role=PlanRole.VIEWER
         ),
         code=code,
+        report=PlanReport.objects.create(
+            plan=plan,
+            requested_by=owner,
+            prices="today",
+            status=PlanReportStatus.DONE,
+            pdf=b"%PDF-1.7 matrix",
+            size=15,
+        ),
     )
 
 
@@ -530,6 +541,10 @@ PLAN_ROUTES: dict[str, PlanRoute] = {
         },
     ),
     "key_figures": PlanRoute(200, None),
+    "follow_up": PlanRoute(200, None, query="?year_from=2025&year_to=2031"),
+    "plan_reports": PlanRoute(200, (Right.VIEW, 302), body=lambda w, world: {"prices": "today"}),
+    "plan_report_progress": PlanRoute(200, None, kwargs=lambda w: [{"report_id": w.report.pk}]),
+    "plan_report_download": PlanRoute(200, None, kwargs=lambda w: [{"report_id": w.report.pk}]),
     "export_plan": PlanRoute(200, None),
     "action_reopen": PlanRoute(
         None, (Right.EDIT, 302), kwargs=lambda w: [{"action_id": w.done.pk}]

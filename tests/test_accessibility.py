@@ -60,6 +60,8 @@ def _pages(w: World) -> list[str]:
         reverse("planning:plan_actions", args=[n]),
         reverse("planning:plan_settings", args=[n]),
         reverse("planning:members", args=[n]),
+        reverse("planning:plan_reports", args=[n]),
+        reverse("planning:follow_up", args=[n]),
         reverse("planning:action_planning", args=[n]),
         reverse("planning:node_detail", args=[n, w.component.pk]),
         reverse("planning:action_edit", args=[n, w.action.pk]),

@@ -40,6 +40,7 @@ from planning.models.plans import (
     PlanRole,
     plan_currency_default,
 )
+from planning.models.reports import PlanReport, PlanReportStatus
 from planning.models.structure import (
     BUILDING_FIELDS,
     COMPONENT_FIELDS,
@@ -86,6 +87,8 @@ __all__ = [
     "PlanImportStatus",
     "PlanMembership",
     "PlanNumberCounter",
+    "PlanReport",
+    "PlanReportStatus",
     "PlanRole",
     "Project",
     "Resolution",

@@ -130,12 +130,18 @@ class Action(models.Model):
 
 
 class Completion(models.Model):
-    """Work done on an action (Mark done): when, at what cost, by whom, and which occurrence
-    (`planned_year`, the action's planned year before it was marked done)."""
+    """Work done on an action (Mark done): when, at what cost against which estimate, by whom,
+    and which occurrence (`planned_year`, the action's planned year before it was marked
+    done)."""
 
     action = models.ForeignKey(Action, on_delete=models.CASCADE, related_name="completions")
     completed_on = models.DateField()
     planned_year = models.PositiveSmallIntegerField(validators=YEAR_VALIDATORS)
+    # The action's estimate when the work was done: what the actual cost is compared with, so a
+    # later change of the estimate (a recurring action's next occurrence) leaves it be.
+    estimated_cost = models.DecimalField(
+        max_digits=14, decimal_places=2, null=True, blank=True, validators=NOT_NEGATIVE
+    )
     actual_cost = models.DecimalField(
         max_digits=14, decimal_places=2, null=True, blank=True, validators=NOT_NEGATIVE
     )

@@ -18,7 +18,7 @@ from planning import selectors, services
 from planning.access import actions_url, next_url, plan_member_required, request_user
 from planning.access_rules import PlanAccess
 from planning.form_parts import form_submit
-from planning.forms import ActionForm
+from planning.forms import ActionDoneForm, ActionForm
 from planning.models import Action, Suggestion
 from planning.money import money_format
 from planning.pages import plan_actions_render
@@ -138,11 +138,27 @@ def action_cancel(request: HttpRequest, access: PlanAccess, action_id: Any) -> H
 @require_POST
 def action_done(request: HttpRequest, access: PlanAccess, action_id: Any) -> HttpResponse:
     action = selectors.action_get(plan=access.plan, action_id=action_id)
+    form = ActionDoneForm(request.POST)
+    back = next_url(request, access.plan, actions_url(access.plan))
+    if not form.is_valid():
+        problems = [
+            f"{form[name].label}: {' '.join(str(e) for e in errors)}"
+            for name, errors in form.errors.items()
+        ]
+        messages.error(request, f"“{action.title}” was not marked done. " + " ".join(problems))
+        return redirect(back)
     try:
-        services.action_mark_done(action=action, by=request_user(request))
+        services.action_mark_done(
+            action=action,
+            by=request_user(request),
+            completed_on=form.cleaned_data["completed_on"],
+            actual_cost=form.cleaned_data["actual_cost"],
+        )
     except ValidationError as error:
-        messages.error(request, " ".join(error.messages))
-        return redirect(next_url(request, access.plan, actions_url(access.plan)))
+        messages.error(
+            request, f"“{action.title}” was not marked done. " + " ".join(error.messages)
+        )
+        return redirect(back)
     if action.interval_years is None:
         text = f"Action “{action.title}” marked done."
     else:

@@ -2,7 +2,7 @@
 
 An upload is imported by a background job (planning.importers.jobs): the POST only keeps the
 file and answers at once with a redirect to the import's page, which shows a progress bar
-(static/js/import-progress.js polls the progress URL) and then the problems, or sends the user
+(static/js/job-progress.js polls the progress URL) and then the problems, or sends the user
 on to the new plan.
 """
 

@@ -220,7 +220,7 @@ def test_resume_jobs_takes_up_stale_work_and_keeps_one_periodic_run_queued(
     call_command("resume_jobs", stdout=out)
     call_command("resume_jobs", stdout=StringIO())  # a second worker starting
 
-    assert "Taken up: plan imports 0, webhook deliveries 1." in out.getvalue()
+    assert "Taken up: plan imports 0, plan reports 0, webhook deliveries 1." in out.getvalue()
     periodic = DBTaskResult.objects.filter(task_path="jobs.tasks.jobs_tick")
     assert periodic.count() == 1
     deliveries = DBTaskResult.objects.filter(task_path="webhooks.tasks.webhook_deliver")

@@ -1,5 +1,5 @@
-// Progress bar of an import's page: polls the progress URL once a second and, when the job
-// has ended, reloads the page (which then shows the problems or opens the new plan).
+// Progress bar of a job's page (an import, a board report): polls the progress URL once a
+// second and, when the job has ended, reloads the page (which then shows the outcome).
 (function () {
   "use strict";
   var section = document.querySelector("[data-progress-url]");
@@ -7,8 +7,8 @@
     return;
   }
   var url = section.getAttribute("data-progress-url");
-  var bar = document.getElementById("import-bar");
-  var label = document.getElementById("import-label");
+  var bar = section.querySelector("progress");
+  var label = section.querySelector("[aria-live]");
   function show(state) {
     bar.value = state.percent;
     bar.textContent = state.percent + "%";
