@@ -16,7 +16,8 @@ from urllib.parse import urlencode
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest
+from django.http.response import HttpResponseBase
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 
@@ -24,7 +25,7 @@ from accounts.models import User
 from planning import selectors
 from planning.models import Plan
 
-PlanView = Callable[..., HttpResponse]
+PlanView = Callable[..., HttpResponseBase]
 
 
 def plan_member_required(
@@ -39,7 +40,7 @@ def plan_member_required(
     def decorate(view: PlanView) -> PlanView:
         @login_required
         @wraps(view)
-        def wrapped(request: HttpRequest, number: int, **kwargs: Any) -> HttpResponse:
+        def wrapped(request: HttpRequest, number: int, **kwargs: Any) -> HttpResponseBase:
             membership = selectors.plan_access_get(user=request.user, number=number)
             if request.method == "POST":
                 if owner and not membership.can_manage:

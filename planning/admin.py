@@ -6,8 +6,27 @@ from django.contrib import admin
 from django.db import transaction
 from django.http import HttpRequest
 
+from planning.history import history_context
 from planning.models import Action, Code, Plan, PlanMembership, Project, StructureNode, Suggestion
 from planning.tree import node_place, subtree_refresh
+
+
+class HistoryAdmin(admin.ModelAdmin):
+    """Changes made in the admin enter the plan's history with the staff member as the actor
+    (planning.history): each admin page that writes runs in a transaction that hands the actor
+    to the history triggers."""
+
+    def changeform_view(self, request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
+        with transaction.atomic(), history_context():
+            return super().changeform_view(request, *args, **kwargs)
+
+    def delete_view(self, request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
+        with transaction.atomic(), history_context():
+            return super().delete_view(request, *args, **kwargs)
+
+    def changelist_view(self, request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
+        with transaction.atomic(), history_context():  # bulk delete, list_editable
+            return super().changelist_view(request, *args, **kwargs)
 
 
 @admin.register(Code)
@@ -24,7 +43,7 @@ class PlanMembershipInline(admin.TabularInline):
 
 
 @admin.register(Plan)
-class PlanAdmin(admin.ModelAdmin):
+class PlanAdmin(HistoryAdmin):
     list_display = ("number", "name", "created_at", "last_synced_at")
     search_fields = ("name", "=number")
     readonly_fields = ("number", "created_at", "updated_at", "last_synced_at")
@@ -36,7 +55,7 @@ class PlanAdmin(admin.ModelAdmin):
 
 
 @admin.register(StructureNode)
-class StructureNodeAdmin(admin.ModelAdmin):
+class StructureNodeAdmin(HistoryAdmin):
     list_display = ("name", "kind", "plan", "parent", "code", "install_year")
     list_filter = ("kind",)
     search_fields = ("name", "plan__name")
@@ -55,14 +74,14 @@ class StructureNodeAdmin(admin.ModelAdmin):
 
 
 @admin.register(Project)
-class ProjectAdmin(admin.ModelAdmin):
+class ProjectAdmin(HistoryAdmin):
     list_display = ("name", "year", "plan")
     search_fields = ("name", "plan__name")
     raw_id_fields = ("plan",)
 
 
 @admin.register(Action)
-class ActionAdmin(admin.ModelAdmin):
+class ActionAdmin(HistoryAdmin):
     list_display = ("title", "plan", "node", "kind", "planned_year", "estimated_cost", "status")
     list_filter = ("kind", "status")
     search_fields = ("title", "plan__name")

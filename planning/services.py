@@ -16,6 +16,7 @@ from accounts.models import User
 from organisations.models import Invitation, Organisation
 from organisations.selectors import membership_of, personal_membership
 from planning.catalog import STARTER_CATALOG
+from planning.history import history_context, history_quiet
 from planning.models import (
     BUILDING_FIELDS,
     COMPONENT_FIELDS,
@@ -23,6 +24,7 @@ from planning.models import (
     ActionStatus,
     Code,
     Completion,
+    HistoryEntry,
     Plan,
     PlanNumberCounter,
     Project,
@@ -77,8 +79,9 @@ def plan_create(
         organisation=organisation,
     )
     validated(plan, exclude=["number"])
-    plan.number = plan_number_allocate()
-    plan.save(force_insert=True)
+    with transaction.atomic(savepoint=False), history_context():
+        plan.number = plan_number_allocate()
+        plan.save(force_insert=True)
     return plan
 
 
@@ -132,7 +135,9 @@ def plan_delete(*, plan: Plan) -> None:
     plan_lock(plan_id=plan.pk)  # no version, signal or sync: nothing of the plan is left
     plan_id = plan.pk
     Invitation.objects.filter(plan_id=plan_id).delete()  # its guests' links die with it
-    plan.delete()
+    with history_quiet(), history_context():  # its history goes with it
+        plan.delete()
+    HistoryEntry.objects.filter(plan_id=plan_id).delete()
     changes_discard(plan_id=plan_id)  # written by the triggers while its rows went
 
 

@@ -6,12 +6,14 @@ from planning.views import (
     actions,
     exports,
     follow_up,
+    history,
     imports,
     members,
     nodes,
     plans,
     projects,
     reports,
+    versions,
 )
 
 app_name = "planning"
@@ -101,6 +103,15 @@ urlpatterns = [
     path("<int:number>/export/plan.json", exports.export_plan, name="export_plan"),
     path("<int:number>/reports/", reports.plan_reports, name="plan_reports"),
     path("<int:number>/follow-up/", follow_up.follow_up, name="follow_up"),
+    path("<int:number>/history/", history.plan_history_page, name="plan_history"),
+    path("<int:number>/versions/", versions.plan_versions, name="plan_versions"),
+    path("<int:number>/versions/<uuid:version_id>/", versions.plan_version, name="plan_version"),
+    path(
+        "<int:number>/versions/<uuid:version_id>/comparison.<str:fmt>",
+        versions.plan_version_export,
+        name="plan_version_export",
+    ),
+    path("<int:number>/history.csv", history.plan_history_csv, name="plan_history_csv"),
     path(
         "<int:number>/reports/<uuid:report_id>/progress/",
         reports.plan_report_progress,

@@ -32,6 +32,7 @@ from django.db import transaction
 from django.db.models import F
 from django.dispatch import Signal
 
+from planning.history import history_context
 from planning.models import Plan
 
 # Sent by `plan_write` inside the transaction of a change, with `plan_id`, `data_changed`
@@ -120,7 +121,7 @@ def plan_write(
     key = str(plan_id)
     opened = _open_writes.get()
     outer = opened.get(key)
-    with transaction.atomic():
+    with transaction.atomic(), history_context():
         write = PlanWrite(
             plan_id=plan_id,
             data_changed=data_changed,

@@ -61,6 +61,7 @@ from planning.models import (
     PlanReport,
     PlanReportStatus,
     PlanRole,
+    PlanVersion,
     Project,
     StructureNode,
     Suggestion,
@@ -70,6 +71,7 @@ from planning.models import (
 from planning.services import plan_create
 from planning.suggestions.services import suggestions_dismiss
 from planning.suggestions.sync import suggestion_sync
+from planning.versions import plan_adopt
 from tests.envelope import assert_envelope
 from tests.factories import (
     ActionFactory,
@@ -172,6 +174,7 @@ class PlanWorld:
     bystander_grant: PlanMembership
     code: Code
     report: PlanReport  # a finished board report
+    version: PlanVersion  # an adopted version
 
 
 @dataclass
@@ -250,6 +253,7 @@ def _plan_world(
             plan=plan, user=bystander, role=PlanRole.VIEWER
         ),
         code=code,
+        version=plan_adopt(plan=plan, name="Adopted in the matrix"),
         report=PlanReport.objects.create(
             plan=plan,
             requested_by=owner,
@@ -542,6 +546,19 @@ PLAN_ROUTES: dict[str, PlanRoute] = {
     ),
     "key_figures": PlanRoute(200, None),
     "follow_up": PlanRoute(200, None, query="?year_from=2025&year_to=2031"),
+    "plan_history": PlanRoute(200, None),
+    "plan_versions": PlanRoute(
+        200,
+        (Right.MANAGE, 302),
+        body=lambda w, world: {"name": "Board", "decided_on": "2026-01-01", "note": ""},
+    ),
+    "plan_version": PlanRoute(200, None, kwargs=lambda w: [{"version_id": w.version.pk}]),
+    "plan_version_export": PlanRoute(
+        200,
+        None,
+        kwargs=lambda w: [{"version_id": w.version.pk, **fmt} for fmt in _fmts(w)],
+    ),
+    "plan_history_csv": PlanRoute(200, None),
     "plan_reports": PlanRoute(200, (Right.VIEW, 302), body=lambda w, world: {"prices": "today"}),
     "plan_report_progress": PlanRoute(200, None, kwargs=lambda w: [{"report_id": w.report.pk}]),
     "plan_report_download": PlanRoute(200, None, kwargs=lambda w: [{"report_id": w.report.pk}]),

@@ -13,6 +13,7 @@ from organisations.invitations import invitation_create
 from organisations.services import member_add
 from planning.models import PlanImport, PlanImportFormat, PlanImportStatus
 from planning.suggestions.sync import suggestion_sync
+from planning.versions import plan_adopt
 from tests.conftest import TEST_PASSWORD, browser_login
 from tests.factories import UserFactory
 from tests.planning.test_views import World, world  # noqa: F401 - the fixture
@@ -45,6 +46,9 @@ def _pages(w: World) -> list[str]:
     )
     ApiAccessRequest.objects.create(organisation=organisation, requested_by=requester)
     slug = organisation.slug
+    version = plan_adopt(plan=w.plan, name="Adopted by the board")
+    w.action.planned_year += 1  # a difference for the comparison to show
+    w.action.save()
     return [
         reverse("planning:plan_list"),
         reverse("planning:plan_list") + f"?org={slug}",
@@ -62,6 +66,9 @@ def _pages(w: World) -> list[str]:
         reverse("planning:members", args=[n]),
         reverse("planning:plan_reports", args=[n]),
         reverse("planning:follow_up", args=[n]),
+        reverse("planning:plan_history", args=[n]),
+        reverse("planning:plan_versions", args=[n]),
+        reverse("planning:plan_version", args=[n, version.pk]),
         reverse("planning:action_planning", args=[n]),
         reverse("planning:node_detail", args=[n, w.component.pk]),
         reverse("planning:action_edit", args=[n, w.action.pk]),

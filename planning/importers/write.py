@@ -11,13 +11,23 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from django.db import connection, models, transaction
+from django.utils import timezone
 
+from accounts.actor import IMPORT, Actor, acting, current_actor
 from accounts.models import User
 from api.chunks import chunked
 from organisations.models import Organisation
 from planning import writes
+from planning.history import history_context, history_quiet
 from planning.importers.progress import PROGRESS_STEP, ImportObserver
-from planning.models import Action, Plan, StructureNode
+from planning.models import (
+    Action,
+    HistoryEntity,
+    HistoryEntry,
+    HistoryOperation,
+    Plan,
+    StructureNode,
+)
 from planning.services import plan_create
 from planning.tree import child_fields
 
@@ -66,6 +76,56 @@ def plan_write(
     code_ids: dict[str, uuid.UUID],
     observer: ImportObserver,
     plan_fields: Mapping[str, Any] | None = None,
+) -> Plan:
+    actor = import_actor()
+    # One entry for the whole import, below; its rows write none.
+    with acting(actor), history_quiet(), history_context():
+        plan = _plan_rows_write(
+            owner=owner,
+            organisation=organisation,
+            name=name,
+            nodes=nodes,
+            actions=actions,
+            code_ids=code_ids,
+            observer=observer,
+            plan_fields=plan_fields,
+        )
+    HistoryEntry.objects.create(
+        plan_id=plan.pk,
+        at=timezone.now(),
+        actor_kind=actor.kind,
+        actor_id=actor.id,
+        actor_label=actor.label,
+        entity=HistoryEntity.PLAN,
+        entity_uuid=plan.pk,
+        entity_label=plan.name[:300],
+        operation=HistoryOperation.IMPORT,
+        summary=f"Imported {len(nodes):,} nodes and {len(actions):,} actions",
+    )
+    observer.plan_written(plan)
+    return plan
+
+
+def import_actor() -> Actor:
+    """Who an import's entry names: the import job's own actor, else an import by whoever
+    runs it (a person, a command)."""
+    actor = current_actor()
+    if actor is not None and actor.kind == IMPORT:
+        return actor
+    by = f" by {actor.label}" if actor is not None and actor.label else ""
+    return Actor(kind=IMPORT, label=f"import{by}")
+
+
+def _plan_rows_write(
+    *,
+    owner: User,
+    organisation: Organisation | None,
+    name: str,
+    nodes: list[NodeRow],
+    actions: list[ActionRow],
+    code_ids: dict[str, uuid.UUID],
+    observer: ImportObserver,
+    plan_fields: Mapping[str, Any] | None,
 ) -> Plan:
     plan = plan_create(owner=owner, name=name, organisation=organisation)
     with writes.plan_write(plan_id=plan.pk, data_changed=True):
@@ -128,7 +188,6 @@ def plan_write(
                 for action in actions
             ],
         )
-    observer.plan_written(plan)
     return plan
 
 

@@ -29,6 +29,13 @@ from planning.models.fields import (
     choice_messages,
     validate_not_blank,
 )
+from planning.models.history import (
+    HistoryActorKind,
+    HistoryContext,
+    HistoryEntity,
+    HistoryEntry,
+    HistoryOperation,
+)
 from planning.models.imports import PlanImport, PlanImportFormat, PlanImportStatus
 from planning.models.plans import (
     CURRENCY_VALIDATORS,
@@ -57,6 +64,7 @@ from planning.models.suggestions import (
     SuggestionStatus,
     SuggestionType,
 )
+from planning.models.versions import PlanVersion, VersionAction, VersionNode, VersionProject
 
 __all__ = [
     "BUILDING_FIELDS",
@@ -79,6 +87,11 @@ __all__ = [
     "Completion",
     "ConditionGrade",
     "DismissReason",
+    "HistoryActorKind",
+    "HistoryContext",
+    "HistoryEntity",
+    "HistoryEntry",
+    "HistoryOperation",
     "NodeKind",
     "Plan",
     "PlanChange",
@@ -90,6 +103,7 @@ __all__ = [
     "PlanReport",
     "PlanReportStatus",
     "PlanRole",
+    "PlanVersion",
     "Project",
     "Resolution",
     "Severity",
@@ -97,6 +111,9 @@ __all__ = [
     "Suggestion",
     "SuggestionStatus",
     "SuggestionType",
+    "VersionAction",
+    "VersionNode",
+    "VersionProject",
     "choice_messages",
     "plan_currency_default",
     "validate_not_blank",

@@ -15,3 +15,9 @@ register = template.Library()
 @register.filter
 def money(amount: Decimal | int | None, currency: Any = "") -> str:
     return money_format(amount, str(currency or ""))
+
+
+@register.filter
+def get_item(mapping: Any, key: Any) -> Any:
+    """`mapping[key]`, or "" when it has none (a name looked up by id in a template)."""
+    return mapping.get(key, "") if mapping else ""

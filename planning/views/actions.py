@@ -19,6 +19,7 @@ from planning.access import actions_url, next_url, plan_member_required, request
 from planning.access_rules import PlanAccess
 from planning.form_parts import form_submit
 from planning.forms import ActionDoneForm, ActionForm
+from planning.history_read import entity_history
 from planning.models import Action, Suggestion
 from planning.money import money_format
 from planning.pages import plan_actions_render
@@ -77,6 +78,7 @@ def action_edit(request: HttpRequest, access: PlanAccess, action_id: Any) -> Htt
             "form": form,
             "can_edit": access.can_edit,
             "next": request.POST.get("next") or request.GET.get("next", ""),
+            "history": entity_history(plan=plan, entity_id=action.pk),
         },
     )
 

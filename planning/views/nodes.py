@@ -26,6 +26,7 @@ from planning.forms import (
     NodeMoveForm,
     NodeRenameForm,
 )
+from planning.history_read import entity_history
 from planning.key_figures import building_key_figures
 from planning.models import NodeKind, StructureNode
 from planning.pages import plan_detail_render
@@ -147,6 +148,7 @@ def _render_node_detail(
             "query": query,
             # The catalog is searched on request, not listed on every visit.
             "search_results": list(selectors.code_search(query=query)) if query else [],
+            "history": entity_history(plan=plan, entity_id=node.pk),
             "own_actions": list(
                 node.actions.select_related("project").order_by("planned_year", "title", "id")[
                     :NODE_ACTIONS_SHOWN

@@ -135,7 +135,7 @@ def test_the_follow_up_equals_a_recomputation_from_the_actions(plan: Plan, user:
     figures = plan_follow_up(plan=plan, year_from=first, year_to=last)
 
     # The recomputation: occurrences of the live actions, then every completion.
-    expected = {
+    expected: dict[int, dict[str, Any]] = {
         year: {"planned": Decimal(0), "done": 0, "actual": Decimal(0), "variance": Decimal(0)}
         for year in range(first, last + 1)
     }
@@ -149,12 +149,12 @@ def test_the_follow_up_equals_a_recomputation_from_the_actions(plan: Plan, user:
             expected[year]["planned"] += action.estimated_cost
     for completion in Completion.objects.filter(action__plan=plan):
         if first <= completion.planned_year <= last:
-            expected[completion.planned_year]["planned"] += completion.estimated_cost
+            expected[completion.planned_year]["planned"] += completion.estimated_cost or 0
         year = completion.completed_on.year
         expected[year]["done"] += 1
         if completion.actual_cost is not None:
             expected[year]["actual"] += completion.actual_cost
-            expected[year]["variance"] += completion.actual_cost - completion.estimated_cost
+            expected[year]["variance"] += completion.actual_cost - (completion.estimated_cost or 0)
     got = {
         int(row.label): {
             "planned": row.planned,

@@ -1,0 +1,188 @@
+"""The Versions tab: adopt the plan as it stands (owners and admins), the adopted versions, and
+a version compared with the plan now or with another version (planning.versions;
+docs/design.md "Versions")."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_http_methods
+
+from planning import exports
+from planning.access import plan_member_required, request_user
+from planning.access_rules import PlanAccess
+from planning.form_parts import NodePicker, form_submit, node_picker_bind
+from planning.models import MAX_YEAR, MIN_YEAR, NodeKind, PlanVersion, StructureNode
+from planning.pages import plan_tab_context
+from planning.versions import (
+    NAME_MAX,
+    NOTE_MAX,
+    Side,
+    comparison_rows,
+    plan_adopt,
+    versions_compare,
+)
+
+DIFFERENCES_PER_PAGE = 50
+YEARS_DEFAULT = 10
+YEARS_MAX = 30
+NOW = "now"
+
+
+class AdoptForm(forms.Form):
+    name = forms.CharField(
+        max_length=NAME_MAX, label="Name", help_text="e.g. “Adopted by the board, spring 2026”"
+    )
+    decided_on = forms.DateField(
+        label="Decision date", widget=forms.DateInput(attrs={"type": "date"})
+    )
+    note = forms.CharField(
+        required=False, max_length=NOTE_MAX, label="Note", widget=forms.Textarea(attrs={"rows": 3})
+    )
+
+
+class CompareForm(forms.Form):
+    """GET parameters of a version's page; a bad value is reported and its default used."""
+
+    against = forms.ChoiceField(required=False, label="Compare with")
+    building = forms.UUIDField(
+        required=False, label="Building", widget=NodePicker(kind=NodeKind.BUILDING)
+    )
+    year_from = forms.IntegerField(
+        required=False, min_value=MIN_YEAR, max_value=MAX_YEAR, label="From year"
+    )
+    year_to = forms.IntegerField(
+        required=False, min_value=MIN_YEAR, max_value=MAX_YEAR, label="To year"
+    )
+
+    def __init__(self, *args: Any, version: PlanVersion, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        others = version.plan.versions.exclude(pk=version.pk).order_by("-number")[:100]
+        against = self.fields["against"]
+        assert isinstance(against, forms.ChoiceField)
+        against.choices = [
+            (NOW, "The plan now"),
+            *((str(v.pk), f"Version {v.number}: {v.name}") for v in others),
+        ]
+        self.plan = version.plan
+        node_picker_bind(self, "building", version.plan)
+
+    def clean_building(self) -> uuid.UUID | None:
+        value = self.cleaned_data.get("building")
+        if value and not StructureNode.objects.filter(plan=self.plan, pk=value).exists():
+            raise forms.ValidationError(
+                "No building of this plan has this id; pick one from the list."
+            )
+        return value
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        first, last = cleaned.get("year_from"), cleaned.get("year_to")
+        if first is not None and last is not None:
+            if last < first:
+                self.add_error("year_to", "The last year comes before the first.")
+            elif last - first + 1 > YEARS_MAX:
+                self.add_error("year_to", f"Compare at most {YEARS_MAX} years at a time.")
+        return cleaned
+
+    def value(self, name: str) -> Any:
+        """The cleaned value of one field, or None when it was not given or had an error."""
+        if not self.is_bound:
+            return None
+        self.is_valid()
+        return None if name in self.errors else self.cleaned_data.get(name)
+
+    def years(self) -> list[int]:
+        this_year = timezone.localdate().year
+        first, last = self.value("year_from"), self.value("year_to")
+        if "year_to" in self.errors:
+            first = last = None
+        first = first or (last - YEARS_DEFAULT + 1 if last else this_year)
+        last = last or first + YEARS_DEFAULT - 1
+        return list(range(first, last + 1))
+
+
+@plan_member_required()
+@require_http_methods(["GET", "POST"])
+def plan_versions(request: HttpRequest, access: PlanAccess) -> HttpResponse:
+    plan = access.plan
+    form = AdoptForm(request.POST or None, initial={"decided_on": timezone.localdate()})
+    if request.method == "POST":
+        if not access.can_manage:
+            raise PermissionDenied("Only the plan's owners and its organisation's admins adopt it.")
+        user = request_user(request)
+        version = form_submit(form, lambda data: plan_adopt(plan=plan, by=user, **data))
+        if version is not None:
+            messages.success(request, f"Adopted version {version.number} “{version.name}”.")
+            return redirect("planning:plan_version", number=plan.number, version_id=version.pk)
+    context = plan_tab_context(access, "versions")
+    context.update({"form": form, "versions": list(plan.versions.order_by("-number")[:200])})
+    return render(request, "planning/versions.html", context)
+
+
+def _comparison(request: HttpRequest, access: PlanAccess, version_id: uuid.UUID) -> tuple[Any, ...]:
+    version = get_object_or_404(PlanVersion, plan=access.plan, pk=version_id)
+    form = CompareForm(request.GET or None, version=version)
+    against = form.value("against") or NOW
+    if against == NOW:
+        old, new = Side(plan=access.plan, version=version), Side(plan=access.plan)
+    else:
+        other = get_object_or_404(PlanVersion, plan=access.plan, pk=against)
+        # The older version is the "before" side, whichever was chosen where.
+        first, second = sorted((version, other), key=lambda v: v.number)
+        old, new = Side(plan=access.plan, version=first), Side(plan=access.plan, version=second)
+    comparison = versions_compare(
+        old=old, new=new, years=form.years(), building=form.value("building")
+    )
+    return version, form, comparison
+
+
+@plan_member_required()
+@require_GET
+def plan_version(request: HttpRequest, access: PlanAccess, version_id: uuid.UUID) -> HttpResponse:
+    version, form, comparison = _comparison(request, access, version_id)
+    page = Paginator(comparison.differences, DIFFERENCES_PER_PAGE).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    context = plan_tab_context(access, "versions")
+    context.update(
+        {
+            "version": version,
+            "form": form,
+            "comparison": comparison,
+            "differences_page": page,
+            "query": query.urlencode(),
+            "counts": {kind: comparison.count(kind) for kind in ("added", "removed", "changed")},
+        }
+    )
+    return render(request, "planning/version_detail.html", context)
+
+
+@plan_member_required()
+@require_GET
+def plan_version_export(
+    request: HttpRequest, access: PlanAccess, version_id: uuid.UUID, fmt: str
+) -> HttpResponse:
+    if fmt not in ("csv", "xlsx"):
+        raise Http404("No such export format")
+    version, _form, comparison = _comparison(request, access, version_id)
+    rows = comparison_rows(comparison)
+    if fmt == "csv":
+        content = exports.as_csv(rows)
+        content_type = "text/csv; charset=utf-8"
+    else:
+        content = exports.as_xlsx(rows, title="Comparison")
+        content_type = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+    response = HttpResponse(content, content_type=content_type)
+    name = f"plan-{access.plan.number}-version-{version.number}-comparison.{fmt}"
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    response["Cache-Control"] = "private, no-store"
+    return response
