@@ -74,4 +74,11 @@ def history_context() -> Iterator[None]:
         _applied.reset(token)
         raise
     _applied.reset(token)
+    if previous is None and connection.vendor == "postgresql" and _outermost():
+        return  # the transaction ends with this block, and the setting with it
     _apply(previous[0] if previous is not None else None)
+
+
+def _outermost() -> bool:
+    """True when the innermost atomic block is the transaction itself (no block around it)."""
+    return len(connection.atomic_blocks) == 1

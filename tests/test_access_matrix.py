@@ -893,10 +893,20 @@ class ApiPlanRoute:
     method: str
     status: int
     message_key: str
+    arguments: Callable[[Plan], dict[str, str]] = lambda plan: {}  # the URL's other ones
+
+
+def _version_of(plan: Plan) -> dict[str, str]:
+    """The id of an adopted version of the plan (adopted here if it has none)."""
+    version = PlanVersion.objects.filter(plan=plan).first() or plan_adopt(plan=plan, name="V")
+    return {"versionId": str(version.pk)}
 
 
 API_PLAN_ROUTES: dict[str, ApiPlanRoute] = {
     "api-plan-suggestions": ApiPlanRoute("GET", 200, "ok"),
+    "api-plan-history": ApiPlanRoute("GET", 200, "ok"),
+    "api-plan-versions": ApiPlanRoute("GET", 200, "ok"),
+    "api-plan-version-actions": ApiPlanRoute("GET", 200, "ok", _version_of),
 }
 
 # Who reads through which key: every person's own key, the organisations' service accounts.
@@ -924,8 +934,10 @@ def _sees(principal: str, plan_key: str) -> bool:
     return plan_key in PRINCIPALS[principal].expected
 
 
-def _api_url(route_name: str, number: int) -> str:
-    return reverse(route_name, kwargs={"planNumber": str(number)})
+def _api_url(route_name: str, number: int, plan: Plan) -> str:
+    """The route's URL with `number` as the plan number and `plan`'s other arguments."""
+    extra = API_PLAN_ROUTES[route_name].arguments(plan)
+    return reverse(route_name, kwargs={"planNumber": str(number), **extra})
 
 
 def _api_call(route: ApiPlanRoute, url: str, key: str | None) -> Any:
@@ -955,11 +967,11 @@ def _api_case(
     must be exactly a missing plan's."""
     route = API_PLAN_ROUTES[route_name]
     target = world.plans[plan_key].plan
-    response = _api_call(route, _api_url(route_name, target.number), key)
+    response = _api_call(route, _api_url(route_name, target.number, target), key)
     if allowed is not None:
         assert_envelope(response, *allowed)
         return
-    missing = _api_call(route, _api_url(route_name, MISSING_NUMBER), key)
+    missing = _api_call(route, _api_url(route_name, MISSING_NUMBER, target), key)
     if key is not None:
         assert_envelope(response, 404, "plans.not_found")
     assert_api_same_as_missing(response, missing, secret=target.name)
@@ -990,7 +1002,8 @@ def test_api_key_limited_to_another_plan(
     """A key limited to the person's own plan reads that one and nothing else."""
     route = API_PLAN_ROUTES[route_name]
     key = world.limited_keys[principal]
-    own = _api_call(route, _api_url(route_name, world.own_plans[principal].number), key)
+    own_plan = world.own_plans[principal]
+    own = _api_call(route, _api_url(route_name, own_plan.number, own_plan), key)
     assert_envelope(own, route.status, route.message_key)
 
     _api_case(

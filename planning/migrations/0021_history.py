@@ -247,6 +247,7 @@ def _postgresql_drop() -> list[str]:
 SQLITE_ACTOR = "(SELECT c.actor FROM planning_historycontext c WHERE c.id = 1)"
 
 
+# SQLite's %f has milliseconds; Django writes and compares six digits of a second as text.
 def _sqlite_trigger(entity: str, spec: dict, event: str) -> str:
     row = "OLD" if event == "DELETE" else "NEW"
     pairs = []
@@ -270,7 +271,7 @@ def _sqlite_trigger(entity: str, spec: dict, event: str) -> str:
     WHEN {when}
     BEGIN
       INSERT INTO planning_historyentry ({ENTRY_COLUMNS})
-      SELECT {expressions['plan']}, strftime('%Y-%m-%d %H:%M:%f', 'now'),
+      SELECT {expressions['plan']}, strftime('%Y-%m-%d %H:%M:%f', 'now') || '000',
              COALESCE(json_extract(a.actor, '$.kind'), 'system'),
              COALESCE(json_extract(a.actor, '$.id'), ''),
              COALESCE(json_extract(a.actor, '$.label'), ''),

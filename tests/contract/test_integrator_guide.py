@@ -15,6 +15,7 @@ import pytest
 from api.errors import ERROR_CATALOG
 from api.openapi import AUTH_ERRORS
 from planning.models import Plan
+from planning.versions import plan_adopt
 from tests.factories import StructureNodeFactory
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -22,7 +23,7 @@ GUIDE = (ROOT / "docs" / "integrators.md").read_text()
 BLOCKS = re.findall(r"```(sh|python)\n(.*?)```", GUIDE, flags=re.DOTALL)
 SH_BLOCKS = [code for lang, code in BLOCKS if lang == "sh"]
 PYTHON_BLOCKS = [code for lang, code in BLOCKS if lang == "python"]
-(SETUP, SESSION_CHECK, LIST, FILTERS, CONDITIONAL, GZIP, TRACE_ID) = SH_BLOCKS
+(SETUP, SESSION_CHECK, LIST, FILTERS, CONDITIONAL, GZIP, TRACE_ID, RECORD) = SH_BLOCKS
 # The last block, the webhook signature check, runs in tests/webhooks/test_integrator_guide.py.
 (PYTHON_LIST, PYTHON_PAGES, _PYTHON_WEBHOOK_SIGNATURE) = PYTHON_BLOCKS
 
@@ -100,6 +101,21 @@ def test_suggestion_list_command(guide_env):
     assert body["success"] is True
     assert body["data"]["plan_number"] == 1
     assert body["data"]["open_count"] == len(body["data"]["suggestions"]) > 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_record_commands_read_the_history_and_a_versions_actions(guide_env):
+    env, raw_key = guide_env
+    plan = Plan.objects.get(number=1)
+    plan_adopt(plan=plan, name="Adopted by the board")
+
+    output = run_shell_block(RECORD, env, raw_key)
+    first, end = json.JSONDecoder().raw_decode(output)  # curl adds no newline between them
+    second, _ = json.JSONDecoder().raw_decode(output[end:].lstrip())
+
+    assert first["data"]["entries"][0]["operation"] == "import"
+    actions = second["data"]["actions"]
+    assert len(actions) == plan.actions.count() > 0
 
 
 @pytest.mark.django_db(transaction=True)
