@@ -34,11 +34,13 @@ from planning.key_figures import YEARS, PlanKeyFigures, plan_key_figures
 from planning.models import Action, Plan, Severity, StructureNode, Suggestion, SuggestionStatus
 from planning.money import PriceIndex, amount_of, cents_of, occurrence_years
 from planning.tree import building_labels
+from planning.versions import ActionDifference, Comparison, Side, versions_compare
 
 BUILDING_ROWS = 40
 LARGEST_ACTIONS = 20
 LARGEST_ACTIONS_YEARS = 5
 CRITICAL_SUGGESTIONS = 25
+CHANGES_LISTED = 15
 STYLESHEET = Path(settings.BASE_DIR) / "static" / "css" / "board-report.css"
 
 # Steps of the report job, with the share of the bar each one reaches when done.
@@ -91,6 +93,7 @@ class ReportContent:
     largest_to: int
     critical: list[Suggestion]
     critical_count: int
+    since_version: Comparison | None  # the plan now against its latest adopted version
     action_count: int
     node_count: int
     extra: dict[str, Any] = field(default_factory=dict)
@@ -99,6 +102,19 @@ class ReportContent:
     def bars(self) -> list[tuple[Any, str]]:
         """The chart's segments with their fills."""
         return [(seg, SERIES_FILLS.get(seg.css_class, "#8c959f")) for seg in self.chart.segments]
+
+    @property
+    def largest_changes(self) -> list[ActionDifference]:
+        """The changes since the version that move the most money, at most CHANGES_LISTED."""
+        if self.since_version is None:
+            return []
+
+        def moved(difference: ActionDifference) -> int:
+            before = difference.before.cost_cents if difference.before else 0
+            after = difference.after.cost_cents if difference.after else 0
+            return abs(after - before)
+
+        return sorted(self.since_version.differences, key=moved, reverse=True)[:CHANGES_LISTED]
 
     @property
     def prices_label(self) -> str:
@@ -222,9 +238,17 @@ def report_content(
         largest_to=largest_to,
         critical=list(critical.select_related("structure_node")[:CRITICAL_SUGGESTIONS]),
         critical_count=critical.count(),
+        since_version=_since_latest_version(plan, list(range(year_from, year_to + 1))),
         action_count=Action.objects.filter(plan=plan).count(),
         node_count=StructureNode.objects.filter(plan=plan).count(),
     )
+
+
+def _since_latest_version(plan: Plan, years: list[int]) -> Comparison | None:
+    latest = plan.versions.order_by("-number").first()
+    if latest is None:
+        return None
+    return versions_compare(old=Side(plan, latest), new=Side(plan), years=years)
 
 
 def report_html(content: ReportContent) -> str:

@@ -210,6 +210,18 @@ class Comparison:
         return sum(1 for d in self.differences if d.kind == kind)
 
     @property
+    def count_added(self) -> int:
+        return self.count("added")
+
+    @property
+    def count_removed(self) -> int:
+        return self.count("removed")
+
+    @property
+    def count_changed(self) -> int:
+        return self.count("changed")
+
+    @property
     def old_total(self) -> Decimal:
         return sum(self.old_totals, Decimal(0))
 

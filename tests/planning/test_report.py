@@ -29,6 +29,7 @@ from planning.models import (
 )
 from planning.money import PriceIndex, occurrence_years
 from planning.report import BUILDING_ROWS, largest_occurrences, report_content, report_pdf
+from planning.versions import plan_adopt
 from tests.conftest import run_queued_jobs
 from tests.factories import (
     ActionFactory,
@@ -183,6 +184,18 @@ def test_the_pdf_holds_the_name_the_total_the_ten_years_and_the_critical_suggest
         assert str(year) in text
     assert "Replacement cost on “Roof” deviates from the reference" in text
     assert "New roof" in text and "Far away" not in text
+
+
+def test_the_pdf_lists_the_changes_since_the_last_adopted_version(
+    plan: Plan, tmp_path: Path
+) -> None:
+    assert "The plan has not been adopted yet" in _pdf_text(report_pdf(plan=plan), tmp_path)
+    plan_adopt(plan=plan, name="Adopted in spring", decided_on=timezone.localdate())
+    plan.actions.filter(title="New roof").update(estimated_cost=Decimal("95000"))
+    text = " ".join(_pdf_text(report_pdf(plan=plan), tmp_path).split())  # lines wrap
+    assert "Compared with version 1 “Adopted in spring”" in text
+    assert "0 actions added, 0 removed, 1 changed" in text
+    assert "(+15,000.00 EUR)" in text and "95,000.00" in text
 
 
 def _reports_url(plan: Plan) -> str:
