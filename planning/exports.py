@@ -29,13 +29,13 @@ from collections.abc import Iterable, Iterator
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Max, Min
+from django.db.models import Max, Min, OuterRef, Subquery
 from openpyxl import Workbook
 
 from planning.action_list import ActionFilters, actions_filtered
 from planning.budget import YEARS_DEFAULT, Budget
 from planning.key_figures import KeyFigures, PlanKeyFigures
-from planning.models import ActionStatus, Plan, StructureNode
+from planning.models import ActionStatus, Completion, Plan, StructureNode
 from planning.money import PriceIndex, amount_of, cents_of
 from planning.tree import building_labels, path_ids
 
@@ -63,6 +63,8 @@ def action_header(plan: Plan) -> tuple[str, ...]:
         "Repeats every (years)",
         "Status",
         "Project",
+        "Completed on",
+        f"Actual cost ({plan.currency})",
     )
 
 
@@ -104,19 +106,33 @@ def action_rows(*, plan: Plan, filters: ActionFilters) -> Iterator[tuple[Any, ..
     places = _Places(plan)
     index = PriceIndex.of(plan)
     yield action_header(plan)
-    actions = actions_filtered(plan=plan, filters=filters).values_list(
-        "node_id",
-        "node__code__code",
-        "title",
-        "kind",
-        "planned_year",
-        "estimated_cost",
-        "interval_years",
-        "status",
-        "project__name",
+    latest = Completion.objects.filter(action=OuterRef("pk")).order_by(
+        "-completed_on", "-created_at", "-pk"
     )
-    # Empty text, not None, for an action without code or project: the same cell in both formats.
-    for node_id, code, title, kind, year, cost, interval, status, project in actions.iterator(2000):
+    actions = (
+        actions_filtered(plan=plan, filters=filters)
+        .annotate(
+            done_on=Subquery(latest.values("completed_on")[:1]),
+            actual=Subquery(latest.values("actual_cost")[:1]),
+        )
+        .values_list(
+            "node_id",
+            "node__code__code",
+            "title",
+            "kind",
+            "planned_year",
+            "estimated_cost",
+            "interval_years",
+            "status",
+            "project__name",
+            "done_on",
+            "actual",
+        )
+    )
+    # Empty text, not None, for an action without code, project or completion: the same cell
+    # in both formats. The completion is the latest Mark done (planned and actual side by side).
+    for row in actions.iterator(2000):
+        node_id, code, title, kind, year, cost, interval, status, project, done_on, actual = row
         yield (
             places.path(node_id),
             places.building(node_id),
@@ -129,6 +145,8 @@ def action_rows(*, plan: Plan, filters: ActionFilters) -> Iterator[tuple[Any, ..
             interval if interval is not None else "",
             status,
             project or "",
+            done_on or "",
+            actual if actual is not None else "",
         )
 
 

@@ -4,7 +4,9 @@ recomputation from the actions and their completions."""
 
 from __future__ import annotations
 
+import csv
 import datetime
+import io
 import random
 from decimal import Decimal
 from typing import Any
@@ -188,3 +190,20 @@ def test_the_follow_up_tab_shows_a_year_and_a_building(
     )
     assert bad.status_code == 200
     assert "The last year comes before the first." in bad.content.decode()
+
+
+def test_the_actions_export_has_the_estimate_and_the_actual_cost_side_by_side(
+    client: Client, user: Any, house: Any
+) -> None:
+    action = ActionFactory.create(
+        node=house, title="Paint", planned_year=THIS_YEAR, estimated_cost=Decimal("800.00")
+    )
+    action_mark_done(action=action, by=user, actual_cost=Decimal("910.00"))
+    client.force_login(user)
+    url = reverse("planning:export_actions", args=[action.plan.number, "csv"])
+    rows = list(csv.reader(io.StringIO(client.get(url).content.decode("utf-8-sig"))))
+    header, row = rows[0], rows[1]
+    got = dict(zip(header, row, strict=True))
+    assert Decimal(got["Estimated cost (EUR, today's prices)"]) == Decimal("800")
+    assert got["Completed on"] == TODAY.isoformat()
+    assert Decimal(got["Actual cost (EUR)"]) == Decimal("910")
