@@ -1,4 +1,4 @@
-"""The reduced public OpenAPI description: the two integrator operations and nothing else.
+"""The reduced public OpenAPI description: the integrator operations and nothing else.
 
 Views describe their success payload; this module supplies the envelope around it, the error
 responses with examples (from the one error catalog), the allow-list hook that keeps web-app
@@ -18,6 +18,9 @@ from api.errors import ERROR_CATALOG
 PUBLIC_OPERATIONS = {
     ("/api/v1/platform/plans/{planNumber}/suggestions", "GET"),
     ("/api/v1/auth/session/api-key", "POST"),
+    ("/api/v1/platform/plans/{planNumber}/history", "GET"),
+    ("/api/v1/platform/plans/{planNumber}/versions", "GET"),
+    ("/api/v1/platform/plans/{planNumber}/versions/{versionId}/actions", "GET"),
 }
 
 AUTH_ERRORS = {

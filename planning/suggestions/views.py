@@ -34,6 +34,7 @@ from planning.budget import (
     building_budget_rows,
 )
 from planning.chart import cost_chart
+from planning.follow_up import plan_follow_up
 from planning.models import (
     Code,
     DismissReason,
@@ -218,6 +219,12 @@ def action_planning(request: HttpRequest, access: PlanAccess) -> HttpResponse:
         ]
     buildings_page = Paginator(budget.rows, BUILDINGS_PER_PAGE).get_page(request.GET.get("bpage"))
     key_figures = plan_key_figures_figure(plan=plan, version=version, year=this_year)
+    # Planned and actual side by side for this year (planning.follow_up), cached as the rest.
+    this_year_follow_up = figure(
+        "follow_up",
+        (this_year,),
+        lambda: plan_follow_up(plan=plan, year_from=this_year, year_to=this_year).years[0],
+    )
 
     types = form.valid("suggestion_type") or []
     severities = form.valid("severity") or []
@@ -286,6 +293,7 @@ def action_planning(request: HttpRequest, access: PlanAccess) -> HttpResponse:
             "page_query": query.urlencode(),
             "building_query": building_query.urlencode(),
             "key_figures": key_figures,
+            "follow_up": this_year_follow_up,
             "bulk_form": BulkDismissForm(auto_id="id_bulk_%s"),
             "dismiss_reasons": DismissReason.choices,
             "comment_max": DISMISS_COMMENT_MAX,

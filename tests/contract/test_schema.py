@@ -15,6 +15,10 @@ pytestmark = pytest.mark.django_db
 
 LIST = "/platform/plans/{planNumber}/suggestions"
 SESSION = "/auth/session/api-key"
+HISTORY = "/platform/plans/{planNumber}/history"
+VERSIONS = "/platform/plans/{planNumber}/versions"
+VERSION_ACTIONS = "/platform/plans/{planNumber}/versions/{versionId}/actions"
+PATHS = {LIST, SESSION, HISTORY, VERSIONS, VERSION_ACTIONS}
 ERROR_STATUSES = {"400", "401", "403", "405", "406", "413", "429", "500", "503"}
 
 
@@ -36,7 +40,7 @@ def test_schema_is_served_as_json_to_accept_application_json(client):
 
     assert response.status_code == 200
     assert response["Content-Type"].startswith("application/json")
-    assert response.json()["paths"].keys() == {LIST, SESSION}
+    assert response.json()["paths"].keys() == PATHS
 
 
 def test_schema_is_served_as_yaml_to_accept_openapi_yaml(client):
@@ -44,14 +48,14 @@ def test_schema_is_served_as_yaml_to_accept_openapi_yaml(client):
 
     assert response.status_code == 200
     assert response["Content-Type"].startswith("application/vnd.oai.openapi")
-    assert yaml.safe_load(response.content)["paths"].keys() == {LIST, SESSION}
+    assert yaml.safe_load(response.content)["paths"].keys() == PATHS
 
 
 def test_schema_is_served_as_yaml_on_request(client):
     response = client.get("/api/v1/schema/?format=yaml")
 
     assert response.status_code == 200
-    assert yaml.safe_load(response.content)["paths"].keys() == {LIST, SESSION}
+    assert yaml.safe_load(response.content)["paths"].keys() == PATHS
 
 
 def test_schema_is_a_valid_openapi_document(client):
@@ -67,10 +71,16 @@ def test_schema_generation_has_no_warnings_or_errors():
     assert not GENERATOR_STATS  # drf-spectacular counts every warning and error it emits
 
 
-def test_schema_has_exactly_the_two_integrator_operations(schema):
+def test_schema_has_exactly_the_integrator_operations(schema):
     operations = {(path, method) for path, ops in schema["paths"].items() for method in ops}
 
-    assert operations == {(LIST, "get"), (SESSION, "post")}
+    assert operations == {
+        (LIST, "get"),
+        (SESSION, "post"),
+        (HISTORY, "get"),
+        (VERSIONS, "get"),
+        (VERSION_ACTIONS, "get"),
+    }
     assert schema["servers"] == [{"url": "/api/v1", "description": "This server"}]
 
 

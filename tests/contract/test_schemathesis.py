@@ -10,19 +10,31 @@ from pathlib import Path
 
 import pytest
 
+from planning.models import Plan
+from planning.versions import plan_adopt
+
 pytestmark = pytest.mark.django_db(transaction=True)
 SCHEMATHESIS = Path(sys.executable).with_name("schemathesis")
 # The list's `cursor` is valid only as this server issued it, with `limit` and the filters it
 # was issued for, and `structure_node_id` only as a node of the plan: rules no schema can
 # express, so a schema-valid request may rightly get 400 `validation.query` there (what
 # schemathesis recommends for ST202). Every other status of that check stays as it was.
-CONFIG = """
+# The same holds for the `cursor` of the plan's history and of a version's actions.
+CURSOR_OPERATIONS = (
+    "GET /platform/plans/{planNumber}/suggestions",
+    "GET /platform/plans/{planNumber}/history",
+    "GET /platform/plans/{planNumber}/versions/{versionId}/actions",
+)
+CONFIG = "".join(
+    f"""
 [[operations]]
-include-name = "GET /platform/plans/{planNumber}/suggestions"
+include-name = "{name}"
 checks.positive_data_acceptance.expected-statuses = [
     "2xx", "3xx", "400", "401", "403", "404", "409", "429", "5xx",
 ]
 """
+    for name in CURSOR_OPERATIONS
+)
 
 
 def test_schemathesis_finds_no_failure(live_server, plan_one_key, settings, tmp_path):
@@ -32,7 +44,14 @@ def test_schemathesis_finds_no_failure(live_server, plan_one_key, settings, tmp_
         "api_key": "100000/minute",
     }
     raw_key = plan_one_key  # plan #1 is the planNumber example, so real data is exercised
-    (tmp_path / "schemathesis.toml").write_text(CONFIG)  # read from the working directory
+    # An adopted version of plan 1, whose id the version's actions are asked with.
+    version = plan_adopt(plan=Plan.objects.get(number=1), name="Adopted for the contract")
+    config = CONFIG + f"""
+[[operations]]
+include-name = "GET /platform/plans/{{planNumber}}/versions/{{versionId}}/actions"
+parameters = {{ versionId = "{version.pk}" }}
+"""
+    (tmp_path / "schemathesis.toml").write_text(config)  # read from the working directory
 
     result = subprocess.run(
         [

@@ -207,3 +207,19 @@ def test_the_actions_export_has_the_estimate_and_the_actual_cost_side_by_side(
     assert Decimal(got["Estimated cost (EUR, today's prices)"]) == Decimal("800")
     assert got["Completed on"] == TODAY.isoformat()
     assert Decimal(got["Actual cost (EUR)"]) == Decimal("910")
+
+
+def test_the_planning_page_shows_this_years_planned_and_actual(
+    client: Client, user: Any, plan: Plan, house: Any
+) -> None:
+    action = ActionFactory.create(
+        node=house, planned_year=THIS_YEAR, estimated_cost=Decimal("1000.00")
+    )
+    ActionFactory.create(node=house, planned_year=THIS_YEAR, estimated_cost=Decimal("500.00"))
+    client.force_login(user)
+    url = reverse("planning:action_planning", args=[plan.number])
+    assert "planned 1,500.00\u00a0EUR; 0 actions done" in client.get(url).content.decode()
+    action_mark_done(action=action, by=user, actual_cost=Decimal("1100.00"))
+    page = client.get(url).content.decode()
+    assert "planned 1,500.00\u00a0EUR; 1 action done, estimated at 1,000.00\u00a0EUR" in page
+    assert "actual cost 1,100.00\u00a0EUR (+100.00\u00a0EUR on the 1 with a recorded cost)" in page
