@@ -46,11 +46,14 @@ def test_schemathesis_finds_no_failure(live_server, plan_one_key, settings, tmp_
     raw_key = plan_one_key  # plan #1 is the planNumber example, so real data is exercised
     # An adopted version of plan 1, whose id the version's actions are asked with.
     version = plan_adopt(plan=Plan.objects.get(number=1), name="Adopted for the contract")
-    config = CONFIG + f"""
+    config = (
+        CONFIG
+        + f"""
 [[operations]]
 include-name = "GET /platform/plans/{{planNumber}}/versions/{{versionId}}/actions"
 parameters = {{ versionId = "{version.pk}" }}
 """
+    )
     (tmp_path / "schemathesis.toml").write_text(config)  # read from the working directory
 
     result = subprocess.run(
