@@ -5,12 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import ImproperlyConfigured
-from rest_framework.exceptions import NotAcceptable
+from rest_framework.exceptions import NotAcceptable, Throttled
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
+from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from api.throttling import ApiKeyThrottle, ApiUserThrottle
+from api.errors import ApiError
+from api.throttling import ApiKeyThrottle, ApiUserThrottle, AuthFailureThrottle
 
 # OPTIONS answers 405 (there is no metadata document), so no route lists it in `Allow`.
 ANSWERED_METHODS = [method for method in APIView.http_method_names if method != "options"]
@@ -38,6 +40,45 @@ class IntegratorApiView(ApiView):
     permission_classes = [IsAuthenticated]
     throttle_classes = [ApiKeyThrottle, ApiUserThrottle]
     _not_acceptable = False
+    # The limits that counted this request, for its RateLimit headers.
+    _limits: list[ApiKeyThrottle] = []
+
+    def perform_authentication(self, request: Request) -> None:
+        """Failed authentications are limited per client address: past the limit the address
+        gets 429 before its key is read; each 401 counts one failure."""
+        failures = AuthFailureThrottle()
+        if failures.exceeded(request._request):
+            self._limits = [failures]
+            raise Throttled(wait=failures.wait())
+        try:
+            super().perform_authentication(request)
+        except ApiError as error:
+            if error.status == 401:
+                failures.failed()
+            raise
+
+    def check_throttles(self, request: Request) -> None:
+        """DRF's, keeping each limit for the RateLimit headers."""
+        self._limits = []
+        waits = []
+        for throttle in self.get_throttles():
+            allowed = throttle.allow_request(request, self)
+            if isinstance(throttle, ApiKeyThrottle) and throttle.rate is not None:
+                self._limits.append(throttle)
+            if not allowed:
+                waits.append(throttle.wait())
+        if waits:
+            raise Throttled(wait=max((w for w in waits if w is not None), default=None))
+
+    def finalize_response(
+        self, request: Request, response: Response, *args: Any, **kwargs: Any
+    ) -> Response:
+        """Every answer a limit counted, and every 429, says the tightest limit out loud."""
+        response = super().finalize_response(request, response, *args, **kwargs)
+        if self._limits:
+            tightest = min(self._limits, key=lambda limit: limit.remaining)
+            response["RateLimit-Policy"], response["RateLimit"] = tightest.rate_limit_headers()
+        return response
 
     def get_authenticators(self) -> list[Any]:
         if not self.authentication_classes:

@@ -149,7 +149,26 @@ _ERROR_HEADERS = {
         "required": True,
     }
 }
+# The tightest limit that counted the request (IETF httpapi-ratelimit-headers, draft 10).
+_RATE_LIMIT_HEADERS = {
+    "RateLimit-Policy": {
+        "description": (
+            'The tightest limit that applies: its name ("key", "account" or "address"), quota '
+            '`q` and window `w` in seconds, e.g. `"key";q=600;w=60`.'
+        ),
+        "schema": {"type": "string"},
+    },
+    "RateLimit": {
+        "description": (
+            "What is left of that limit: `r` requests in the next `t` seconds, e.g. "
+            '`"key";r=597;t=42`.'
+        ),
+        "schema": {"type": "string"},
+    },
+}
 _STATUS_HEADERS: dict[str, dict[str, Any]] = {
+    "200": _RATE_LIMIT_HEADERS,
+    "304": _RATE_LIMIT_HEADERS,
     "401": {
         "WWW-Authenticate": {
             "description": "Always `Bearer` with a realm.",
@@ -162,14 +181,16 @@ _STATUS_HEADERS: dict[str, dict[str, Any]] = {
             "description": "Seconds to wait before the next request.",
             "schema": {"type": "integer", "minimum": 1},
             "required": True,
-        }
+        },
+        **_RATE_LIMIT_HEADERS,
     },
 }
 
 
 def add_response_headers(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
-    """POSTPROCESSING_HOOK: document X-Request-ID, WWW-Authenticate, Retry-After and the
-    errors' Cache-Control, and the headers an operation declared with `response_headers`."""
+    """POSTPROCESSING_HOOK: document X-Request-ID, WWW-Authenticate, Retry-After, the rate-limit
+    headers and the errors' Cache-Control, and the headers an operation declared with
+    `response_headers`."""
     for operations in result.get("paths", {}).values():
         for operation in operations.values():
             own = operation.pop(_HEADERS_EXTENSION, {})

@@ -95,6 +95,26 @@ class ApiKeyThrottle(SettingsRateThrottle):
             if not self.cache.add(key, 1, timeout=2 * self.duration):
                 self.cache.incr(key)
 
+    # The name of this limit in the RateLimit headers (docs/design.md "Limits").
+    policy_name = "key"
+
+    @property
+    def remaining(self) -> int:
+        """Requests left in the sliding window after this one (0 when refused)."""
+        estimate = self.current_count + math.ceil(
+            self.previous_count * (1 - self.elapsed / self.duration)
+        )
+        return max(self.num_requests - estimate - 1, 0)
+
+    def rate_limit_headers(self) -> tuple[str, str]:
+        """(RateLimit-Policy, RateLimit) of this limit (IETF httpapi-ratelimit-headers, draft
+        10): its quota and window, what is left and the seconds until the window moves on."""
+        reset = max(math.ceil(self.duration - self.elapsed), 1)
+        return (
+            f'"{self.policy_name}";q={self.num_requests};w={self.duration}',
+            f'"{self.policy_name}";r={self.remaining};t={reset}',
+        )
+
     def wait(self) -> float | None:
         """Seconds until the next request is allowed (the Retry-After of a 429)."""
         # Allowed again once ceil(weighted previous) + current <= limit - 1, the previous
@@ -115,9 +135,44 @@ class ApiUserThrottle(ApiKeyThrottle):
     service accounts."""
 
     scope = "api_user"
+    policy_name = "account"
 
     def get_cache_key(self, request: Any, view: Any) -> str:
         holder = getattr(request.auth, "holder_key", None)
         if holder is not None:
             return self.cache_key_for(str(holder))
         return self.cache_key_for(f"addr:{self.get_ident(request)}")
+
+
+class AuthFailureThrottle(ApiKeyThrottle):
+    """Failed authentications (no key, a malformed, unknown, revoked or expired one) per client
+    address (rate: MAINTPLAN_THROTTLE_RATES["api_auth_failure"]): past the limit the address gets
+    429 before its key is even read. Only failures count; the same sliding-window counter."""
+
+    scope = "api_auth_failure"
+    policy_name = "address"
+
+    def get_cache_key(self, request: Any, view: Any) -> str:
+        return self.cache_key_for(f"addr:{self.get_ident(request)}")
+
+    def exceeded(self, request: Any) -> bool:
+        """True when the address used up its failures (nothing is counted)."""
+        if self.rate is None:
+            return False
+        base_key = self.get_cache_key(request, None)
+        self.now = self.timer()
+        window = int(self.now // self.duration)
+        self._current_key = f"{base_key}:{window}"
+        counts = self.cache.get_many([self._current_key, f"{base_key}:{window - 1}"])
+        self.elapsed = self.now - window * self.duration
+        self.previous_count = counts.get(f"{base_key}:{window - 1}", 0)
+        self.current_count = counts.get(self._current_key, 0)
+        estimate = self.current_count + math.ceil(
+            self.previous_count * (1 - self.elapsed / self.duration)
+        )
+        return estimate >= self.num_requests
+
+    def failed(self) -> None:
+        """Counts one failure of the address read by `exceeded`."""
+        if self.rate is not None:
+            self._count(self._current_key)
