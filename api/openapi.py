@@ -144,7 +144,7 @@ _TRACE_HEADER = {
 }
 _ERROR_HEADERS = {
     "Cache-Control": {
-        "description": "`no-store` on every error: no cache may keep one (api.errors.ApiError).",
+        "description": "`no-store` on every error: no cache may keep one.",
         "schema": {"type": "string"},
         "required": True,
     }

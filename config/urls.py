@@ -8,12 +8,7 @@ from django.template.loader import render_to_string
 from django.urls import URLPattern, URLResolver, include, path, re_path
 from django.views import defaults
 from django.views.decorators.csrf import csrf_exempt
-from drf_spectacular.renderers import (
-    OpenApiJsonRenderer,
-    OpenApiJsonRenderer2,
-    OpenApiYamlRenderer,
-)
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
+from drf_spectacular.views import SpectacularSwaggerSplitView
 
 from accounts import views as accounts_views
 from api.base import ANSWERED_METHODS
@@ -24,22 +19,14 @@ from api.errors import (
     database_unavailable,
     error_json_response,
 )
+from api.schema import PublicSchemaView
 from config import health
 
 api_v1: list[URLPattern | URLResolver] = [
     path("", include("accounts.api_urls")),
     path("", include("integrations.api_urls")),
-    # The public schema: JSON by default (application/vnd.oai.openapi+json, or application/json
-    # when that is what Accept asks for), YAML with ?format=yaml or
-    # Accept: application/vnd.oai.openapi.
-    path(
-        "schema/",
-        SpectacularAPIView.as_view(
-            renderer_classes=[OpenApiJsonRenderer, OpenApiJsonRenderer2, OpenApiYamlRenderer],
-            http_method_names=ANSWERED_METHODS,
-        ),
-        name="api-schema",
-    ),
+    # The public schema (api.schema): JSON, or YAML on request; ETag and gzip.
+    path("schema/", PublicSchemaView.as_view(), name="api-schema"),
     # The split view serves the start-up script from its own URL (?script), so the page has no
     # inline script for the Content-Security-Policy to refuse.
     path(

@@ -165,7 +165,7 @@ class CreateProjectActionSerializer(serializers.Serializer):
 
 
 class SuggestionSerializer(serializers.Serializer):
-    """Describes `suggestion_payload` for the schema (the payload itself is built directly)."""
+    """One open suggestion: what the platform proposes for a node of the plan."""
 
     id = serializers.UUIDField()
     suggestion_type = serializers.ChoiceField(choices=SuggestionType.choices)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 import warnings
 
@@ -214,3 +215,25 @@ def test_success_responses_reference_the_envelopes(schema):
 
     assert list_200["schema"] == {"$ref": "#/components/schemas/SuggestionListEnvelope"}
     assert session_200["schema"] == {"$ref": "#/components/schemas/ApiKeySessionEnvelope"}
+
+
+def test_the_schema_has_an_etag_gzip_and_yaml_and_its_errors_are_json(client):
+    first = client.get("/api/v1/schema/", HTTP_ACCEPT_ENCODING="gzip")
+    assert first.status_code == 200
+    assert first["Content-Encoding"] == "gzip"
+    assert json.loads(gzip.decompress(first.content))["openapi"].startswith("3.")
+    again = client.get("/api/v1/schema/", HTTP_IF_NONE_MATCH=first["ETag"])
+    assert again.status_code == 304 and again.content == b""
+    as_yaml = client.get("/api/v1/schema/", HTTP_ACCEPT="application/yaml")
+    assert as_yaml.status_code == 200 and as_yaml["Content-Type"].startswith("application/yaml")
+    assert yaml.safe_load(as_yaml.content)["paths"].keys() == PATHS
+    refused = client.get("/api/v1/schema/", HTTP_ACCEPT="text/html")
+    assert refused.status_code == 406
+    assert refused["Content-Type"] == "application/json"
+    assert refused.json()["messageKey"] == "routing.not_acceptable"
+
+
+def test_no_internal_note_leaks_into_the_schema(schema):
+    text = json.dumps(schema)
+    for internal in ("suggestion_payload", "built directly", "api.errors", "docs/design.md", ".py"):
+        assert internal not in text
