@@ -18,6 +18,11 @@ from api.errors import ERROR_CATALOG
 PUBLIC_OPERATIONS = {
     ("/api/v1/platform/plans/{planNumber}/suggestions", "GET"),
     ("/api/v1/auth/session/api-key", "POST"),
+    ("/api/v1/platform/plans", "GET"),
+    ("/api/v1/platform/plans/{planNumber}", "GET"),
+    ("/api/v1/platform/plans/{planNumber}/nodes", "GET"),
+    ("/api/v1/platform/plans/{planNumber}/actions", "GET"),
+    ("/api/v1/platform/plans/{planNumber}/projects", "GET"),
     ("/api/v1/platform/plans/{planNumber}/history", "GET"),
     ("/api/v1/platform/plans/{planNumber}/versions", "GET"),
     ("/api/v1/platform/plans/{planNumber}/versions/{versionId}/actions", "GET"),

@@ -2,13 +2,34 @@ from __future__ import annotations
 
 from django.urls import path
 
-from integrations import api, history_api, suggestions_api
+from integrations import api, history_api, platform_api, suggestions_api
 
 urlpatterns = [
     path(
         "auth/session/api-key",
         api.ApiKeySessionCheckApi.as_view(),
         name="api-session-api-key",
+    ),
+    path("platform/plans", platform_api.PlanListApi.as_view(), name="api-plans"),
+    path(
+        "platform/plans/<str:planNumber>",
+        platform_api.PlanDetailApi.as_view(),
+        name="api-plan",
+    ),
+    path(
+        "platform/plans/<str:planNumber>/nodes",
+        platform_api.PlanNodeListApi.as_view(),
+        name="api-plan-nodes",
+    ),
+    path(
+        "platform/plans/<str:planNumber>/actions",
+        platform_api.PlanActionListApi.as_view(),
+        name="api-plan-actions",
+    ),
+    path(
+        "platform/plans/<str:planNumber>/projects",
+        platform_api.PlanProjectListApi.as_view(),
+        name="api-plan-projects",
     ),
     path(
         "platform/plans/<str:planNumber>/suggestions",

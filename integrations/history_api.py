@@ -14,142 +14,40 @@ added while a client pages come after it, none repeats.
 
 from __future__ import annotations
 
-import hashlib
 import uuid
 from datetime import datetime
 from typing import Any
 
-from django.core import signing
 from django.http import QueryDict
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from api.base import IntegratorApiView
-from api.compression import gzip_response
-from api.conditional import etag_matches, not_modified
-from api.envelope import api_response
 from api.errors import ApiError
 from api.openapi import envelope_serializer, error_responses
-from api.renderers import FastJSONRenderer
-from integrations.authentication import ApiKeyAuthentication
-from integrations.models import ApiKey
+from integrations.paging import (
+    CURSOR,
+    IF_NONE_MATCH,
+    LIMIT,
+    NOT_MODIFIED,
+    PLAN_NUMBER,
+    RecordApi,
+    cursor_parse,
+    etag_of,
+    key_of,
+    limit_parse,
+    next_cursor,
+)
 from integrations.selectors import plan_for_key
 from integrations.suggestions_api import plan_number_parse
 from planning.models import (
-    MAX_PLAN_NUMBER,
     HistoryEntity,
     HistoryEntry,
     Plan,
     PlanVersion,
     VersionAction,
 )
-
-LIMIT_DEFAULT = 100
-LIMIT_MAX = 1000
-_CURSOR_SALT = "maintplan.record-cursor"
-_FORMAT = 1
-
-
-def _etag(*parts: object) -> str:
-    text = "|".join(str(part) for part in (_FORMAT, *parts))
-    return f'W/"{hashlib.sha256(text.encode()).hexdigest()[:32]}"'
-
-
-def _limit(params: QueryDict, errors: dict[str, list[str]]) -> int:
-    raw = params.get("limit")
-    if raw is None:
-        return LIMIT_DEFAULT
-    if not raw.isascii() or not raw.isdigit() or not 1 <= int(raw) <= LIMIT_MAX:
-        errors["limit"] = [f"Must be a whole number from 1 to {LIMIT_MAX}."]
-        return LIMIT_DEFAULT
-    return int(raw)
-
-
-def _cursor(params: QueryDict, binding: str, errors: dict[str, list[str]]) -> int | None:
-    """The id after which the page starts, from a cursor this service signed for `binding`."""
-    raw = params.get("cursor")
-    if raw is None:
-        return None
-    try:
-        cursor_format, cursor_binding, after = signing.Signer(salt=_CURSOR_SALT).unsign_object(raw)
-    except (signing.BadSignature, ValueError, TypeError):
-        errors["cursor"] = ["Not a cursor of this list (altered or outdated): start again."]
-        return None
-    if cursor_format != _FORMAT or cursor_binding != binding or not isinstance(after, int):
-        errors["cursor"] = [
-            "This cursor belongs to other filters or another list: send the same filters as "
-            "for the first page."
-        ]
-        return None
-    return after
-
-
-def _next_cursor(binding: str, rows: list[Any], limit: int, more: bool) -> str | None:
-    if not more or not rows:
-        return None
-    return signing.Signer(salt=_CURSOR_SALT).sign_object([_FORMAT, binding, rows[-1].pk])
-
-
-def _key(request: Request) -> ApiKey:
-    assert isinstance(request.auth, ApiKey)  # ApiKeyAuthentication raises otherwise
-    return request.auth
-
-
-class _RecordApi(IntegratorApiView):
-    authentication_classes = [ApiKeyAuthentication]
-    renderer_classes = [FastJSONRenderer]
-
-    def finalize_response(
-        self, request: Request, response: Response, *args: Any, **kwargs: Any
-    ) -> Response:
-        response = super().finalize_response(request, response, *args, **kwargs)
-        if response.status_code == 200:
-            response.render()
-            gzip_response(request, response)
-        return response
-
-    def answer(self, request: Request, etag: str, build: Any) -> Response:
-        headers = {"ETag": etag, "Cache-Control": "private, no-cache", "Vary": "Accept-Encoding"}
-        if etag_matches(request, etag):
-            return not_modified(headers)
-        response = api_response(request, build())
-        for name, value in headers.items():
-            response[name] = value
-        return response
-
-
-PLAN_NUMBER = OpenApiParameter(
-    "planNumber",
-    {"type": "integer", "minimum": 1, "maximum": MAX_PLAN_NUMBER},
-    OpenApiParameter.PATH,
-    description="The plan's number, as shown in the web app.",
-    examples=[OpenApiExample("Demo plan", value=1)],
-)
-LIMIT = OpenApiParameter(
-    "limit",
-    {"type": "integer", "minimum": 1, "maximum": LIMIT_MAX},
-    OpenApiParameter.QUERY,
-    description=f"Page size (default {LIMIT_DEFAULT}).",
-)
-CURSOR = OpenApiParameter(
-    "cursor",
-    {"type": "string", "minLength": 1},
-    OpenApiParameter.QUERY,
-    description=(
-        "The `next_cursor` of the previous page, with the same filters; an altered cursor or "
-        "one of other filters is 400 `validation.query`."
-    ),
-)
-IF_NONE_MATCH = OpenApiParameter(
-    "If-None-Match",
-    {"type": "string"},
-    OpenApiParameter.HEADER,
-    description="The `ETag` of an answer you kept: while it is unchanged the answer is 304.",
-)
-NOT_MODIFIED = OpenApiResponse(description="Not modified: the `If-None-Match` named this answer.")
-
 
 # --- history ----------------------------------------------------------------------------------
 
@@ -200,7 +98,7 @@ def _entry_payload(entry: HistoryEntry) -> dict[str, Any]:
     }
 
 
-class PlanHistoryApi(_RecordApi):
+class PlanHistoryApi(RecordApi):
     @extend_schema(
         operation_id="listPlanHistory",
         summary="List the change history of a plan",
@@ -249,12 +147,12 @@ class PlanHistoryApi(_RecordApi):
         entity = params.get("entity")
         if entity is not None and entity not in HistoryEntity.values:
             errors["entity"] = [f"'{entity}' is not one of: {', '.join(HistoryEntity.values)}."]
-        limit = _limit(params, errors)
+        limit = limit_parse(params, errors)
         binding = f"history|{number}|{since.isoformat() if since else ''}|{entity or ''}"
-        after = _cursor(params, binding, errors)
+        after = cursor_parse(params, binding, errors)
         if errors:
             raise ApiError("validation.query", errors=errors)
-        plan = plan_for_key(api_key=_key(request), number=number)
+        plan = plan_for_key(api_key=key_of(request), number=number)
         entries = HistoryEntry.objects.filter(plan_id=plan.pk)
         if since is not None:
             entries = entries.filter(at__gte=since)
@@ -267,7 +165,7 @@ class PlanHistoryApi(_RecordApi):
             .order_by("-id")
             .values_list("id", flat=True)[:1]
         )
-        etag = _etag(plan.pk, next(iter(newest), 0), binding, after, limit)
+        etag = etag_of(plan.pk, next(iter(newest), 0), binding, after, limit)
 
         def build() -> dict[str, Any]:
             rows = list(entries.order_by("id")[: limit + 1])
@@ -276,7 +174,7 @@ class PlanHistoryApi(_RecordApi):
                 "plan_id": str(plan.pk),
                 "plan_number": plan.number,
                 "entries": [_entry_payload(entry) for entry in page],
-                "next_cursor": _next_cursor(binding, page, limit, len(rows) > limit),
+                "next_cursor": next_cursor(binding, page, limit, len(rows) > limit),
             }
 
         return self.answer(request, etag, build)
@@ -340,7 +238,7 @@ def _version_payload(version: PlanVersion) -> dict[str, Any]:
     }
 
 
-class PlanVersionListApi(_RecordApi):
+class PlanVersionListApi(RecordApi):
     @extend_schema(
         operation_id="listPlanVersions",
         summary="List the adopted versions of a plan",
@@ -358,9 +256,9 @@ class PlanVersionListApi(_RecordApi):
     )
     def get(self, request: Request, planNumber: str) -> Response:
         number = plan_number_parse(planNumber)
-        plan = plan_for_key(api_key=_key(request), number=number)
+        plan = plan_for_key(api_key=key_of(request), number=number)
         versions = list(PlanVersion.objects.filter(plan=plan).order_by("-number"))
-        etag = _etag(plan.pk, "versions", *(str(v.pk) for v in versions))
+        etag = etag_of(plan.pk, "versions", *(str(v.pk) for v in versions))
         return self.answer(
             request,
             etag,
@@ -398,7 +296,7 @@ def _uuid(value: Any) -> str | None:
     return str(value) if value is not None else None
 
 
-class PlanVersionActionsApi(_RecordApi):
+class PlanVersionActionsApi(RecordApi):
     @extend_schema(
         operation_id="listPlanVersionActions",
         summary="List the actions of an adopted version",
@@ -436,12 +334,12 @@ class PlanVersionActionsApi(_RecordApi):
         number = plan_number_parse(planNumber)
         params = request.query_params
         errors: dict[str, list[str]] = {}
-        limit = _limit(params, errors)
+        limit = limit_parse(params, errors)
         binding = f"version-actions|{number}|{versionId}"
-        after = _cursor(params, binding, errors)
+        after = cursor_parse(params, binding, errors)
         if errors:
             raise ApiError("validation.query", errors=errors)
-        plan: Plan = plan_for_key(api_key=_key(request), number=number)
+        plan: Plan = plan_for_key(api_key=key_of(request), number=number)
         try:
             version_id = uuid.UUID(versionId)
         except ValueError:
@@ -449,7 +347,7 @@ class PlanVersionActionsApi(_RecordApi):
         version = PlanVersion.objects.filter(plan=plan, pk=version_id).first()
         if version is None:
             raise ApiError("versions.not_found")
-        etag = _etag(version.pk, after, limit)  # a version never changes
+        etag = etag_of(version.pk, after, limit)  # a version never changes
 
         def build() -> dict[str, Any]:
             rows = VersionAction.objects.filter(version=version)
@@ -475,7 +373,7 @@ class PlanVersionActionsApi(_RecordApi):
                     }
                     for row in page
                 ],
-                "next_cursor": _next_cursor(binding, page, limit, len(found) > limit),
+                "next_cursor": next_cursor(binding, page, limit, len(found) > limit),
             }
 
         return self.answer(request, etag, build)

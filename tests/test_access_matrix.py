@@ -904,6 +904,10 @@ def _version_of(plan: Plan) -> dict[str, str]:
 
 API_PLAN_ROUTES: dict[str, ApiPlanRoute] = {
     "api-plan-suggestions": ApiPlanRoute("GET", 200, "ok"),
+    "api-plan": ApiPlanRoute("GET", 200, "ok"),
+    "api-plan-nodes": ApiPlanRoute("GET", 200, "ok"),
+    "api-plan-actions": ApiPlanRoute("GET", 200, "ok"),
+    "api-plan-projects": ApiPlanRoute("GET", 200, "ok"),
     "api-plan-history": ApiPlanRoute("GET", 200, "ok"),
     "api-plan-versions": ApiPlanRoute("GET", 200, "ok"),
     "api-plan-version-actions": ApiPlanRoute("GET", 200, "ok", _version_of),

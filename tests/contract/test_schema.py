@@ -19,7 +19,14 @@ SESSION = "/auth/session/api-key"
 HISTORY = "/platform/plans/{planNumber}/history"
 VERSIONS = "/platform/plans/{planNumber}/versions"
 VERSION_ACTIONS = "/platform/plans/{planNumber}/versions/{versionId}/actions"
-PATHS = {LIST, SESSION, HISTORY, VERSIONS, VERSION_ACTIONS}
+RESOURCES = [
+    "/platform/plans",
+    "/platform/plans/{planNumber}",
+    "/platform/plans/{planNumber}/nodes",
+    "/platform/plans/{planNumber}/actions",
+    "/platform/plans/{planNumber}/projects",
+]
+PATHS = {LIST, SESSION, HISTORY, VERSIONS, VERSION_ACTIONS, *RESOURCES}
 ERROR_STATUSES = {"400", "401", "403", "405", "406", "413", "429", "500", "503"}
 
 
@@ -81,6 +88,7 @@ def test_schema_has_exactly_the_integrator_operations(schema):
         (HISTORY, "get"),
         (VERSIONS, "get"),
         (VERSION_ACTIONS, "get"),
+        *((path, "get") for path in RESOURCES),
     }
     assert schema["servers"] == [{"url": "/api/v1", "description": "This server"}]
 

@@ -21,6 +21,10 @@ SCHEMATHESIS = Path(sys.executable).with_name("schemathesis")
 # schemathesis recommends for ST202). Every other status of that check stays as it was.
 # The same holds for the `cursor` of the plan's history and of a version's actions.
 CURSOR_OPERATIONS = (
+    "GET /platform/plans",
+    "GET /platform/plans/{planNumber}/nodes",
+    "GET /platform/plans/{planNumber}/actions",
+    "GET /platform/plans/{planNumber}/projects",
     "GET /platform/plans/{planNumber}/suggestions",
     "GET /platform/plans/{planNumber}/history",
     "GET /platform/plans/{planNumber}/versions/{versionId}/actions",
@@ -42,6 +46,7 @@ def test_schemathesis_finds_no_failure(live_server, plan_one_key, settings, tmp_
     settings.MAINTPLAN_THROTTLE_RATES = {
         **settings.MAINTPLAN_THROTTLE_RATES,
         "api_key": "100000/minute",
+        "api_auth_failure": "100000/minute",
     }
     raw_key = plan_one_key  # plan #1 is the planNumber example, so real data is exercised
     # An adopted version of plan 1, whose id the version's actions are asked with.
