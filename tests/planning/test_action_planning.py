@@ -216,7 +216,9 @@ def test_cost_fix_sets_the_reference_and_resolves_in_one_step(
         {"fix": "cost", "next": back},
     )
 
-    assert response.status_code == 302 and response["Location"] == back
+    # the same filters, at the message shown above the card the anchor named
+    assert response.status_code == 302
+    assert response["Location"] == f"{planning_url(items['plan'])}?severity=warning#confirmation"
     replacement = items["roof"].actions.get(kind=ActionKind.REPLACEMENT)
     assert replacement.estimated_cost == Decimal("1000.00")
     deviation.refresh_from_db()
@@ -224,6 +226,68 @@ def test_cost_fix_sets_the_reference_and_resolves_in_one_step(
     owner_client.get(planning_url(items["plan"]))  # the next sync agrees: nothing to reopen
     deviation.refresh_from_db()
     assert (deviation.status, deviation.resolution) == ("resolved", "applied")
+
+
+def _fix_cost(client: Client, plan: Plan) -> Suggestion:
+    deviation = Suggestion.objects.get(plan=plan, suggestion_type="deviation")
+    client.post(f"{planning_url(plan)}suggestions/{deviation.pk}/apply/", {"fix": "cost"})
+    return deviation
+
+
+def test_undo_of_a_fix_puts_the_cost_back_and_reopens_the_suggestion(
+    owner_client: Client, user: Any
+) -> None:
+    items = make_plan(user)
+    owner_client.get(planning_url(items["plan"]))
+    deviation = _fix_cost(owner_client, items["plan"])
+
+    response = owner_client.post(
+        f"{planning_url(items['plan'])}suggestions/{deviation.pk}/apply/undo/",
+        {"next": planning_url(items["plan"])},
+        follow=True,
+    )
+
+    assert items["roof"].actions.get(kind=ActionKind.REPLACEMENT).estimated_cost == Decimal(
+        "1800.00"
+    )
+    deviation.refresh_from_db()
+    assert (deviation.status, deviation.resolution) == ("open", "")
+    html = response.content.decode()
+    # shown above the suggestion, back in its place
+    assert re.search(rf'id="confirmation".*Fix undone.*id="suggestion-{deviation.pk}"', html, re.S)
+
+
+def test_undo_of_a_fix_leaves_a_cost_changed_since(owner_client: Client, user: Any) -> None:
+    items = make_plan(user)
+    owner_client.get(planning_url(items["plan"]))
+    deviation = _fix_cost(owner_client, items["plan"])
+    replacement = items["roof"].actions.get(kind=ActionKind.REPLACEMENT)
+    replacement.estimated_cost = Decimal("1234.00")
+    replacement.save()
+
+    response = owner_client.post(
+        f"{planning_url(items['plan'])}suggestions/{deviation.pk}/apply/undo/", follow=True
+    )
+
+    assert "The action has changed since the fix, so it was not undone." in (
+        response.content.decode()
+    )
+    replacement.refresh_from_db()
+    assert replacement.estimated_cost == Decimal("1234.00")
+
+
+def test_undo_of_a_fix_needs_the_fix_of_this_session(owner_client: Client, user: Any) -> None:
+    items = make_plan(user)
+    owner_client.get(planning_url(items["plan"]))
+    deviation = Suggestion.objects.get(plan=items["plan"], suggestion_type="deviation")
+
+    response = owner_client.post(
+        f"{planning_url(items['plan'])}suggestions/{deviation.pk}/apply/undo/", follow=True
+    )
+
+    assert "There is nothing to undo." in response.content.decode()
+    deviation.refresh_from_db()
+    assert deviation.status == "open"
 
 
 def test_timing_fix_moves_the_action_to_the_due_year(owner_client: Client, user: Any) -> None:
@@ -501,7 +565,7 @@ def test_several_suggestions_are_dismissed_with_one_reason(owner_client: Client,
         f"{planning_url(items['plan'])}suggestions/dismiss/", {"reason": "accepted"}, follow=True
     )
 
-    assert response["Location"] == back
+    assert response["Location"] == f"{planning_url(items['plan'])}?page=1#confirmation"
     for one in (missing, deviation):
         one.refresh_from_db()
         assert (one.status, one.dismiss_reason, one.dismiss_comment) == (

@@ -133,7 +133,7 @@ def test_fix_dismiss_and_restore_keep_the_filters_page_and_card(
     before = page.locator("#open-count").inner_text()
     card.get_by_role("button", name="Set cost to reference").click()
     expect(page.get_by_role("status")).to_contain_text("the reference")
-    assert f"?{filters}&page=2#suggestion-" in page.url
+    assert f"?{filters}&page=2#confirmation" in page.url
     expect(page.locator(f"#suggestion-{suggestion_id}")).to_have_count(0)
     expect(page.locator("#open-count")).not_to_have_text(before)
     fixed = Suggestion.objects.get(pk=suggestion_id)
