@@ -50,7 +50,7 @@ from planning.models import (
     SuggestionStatus,
     SuggestionType,
 )
-from planning.money import PriceIndex, money_format
+from planning.money import GridUnit, PriceIndex, money_format
 from planning.pages import plan_tab_context
 from planning.suggestions.figures_cache import (
     budget_figure,
@@ -83,7 +83,7 @@ from planning.suggestions.sync import suggestion_sync
 
 T = TypeVar("T")
 CONFIRMATION_NEAR = "planning_confirmation_near"
-SUGGESTIONS_PER_PAGE = 25
+SUGGESTIONS_PER_PAGE = 24  # whole rows of 2, 3 or 4 cards
 DISMISSED_PER_PAGE = 50
 
 
@@ -283,6 +283,7 @@ def action_planning(request: HttpRequest, access: PlanAccess) -> HttpResponse:
             "over_budget": over_budget,
             "budget": budget,
             "year_totals": list(zip(budget.years, budget.year_totals, strict=True)),
+            "grid_unit": GridUnit.of(largest=budget.total, currency=plan.currency),
             "buildings_page": buildings_page,
             "chart_by_building": cost_chart(
                 years=budget.years, series=budget.by_building(), **chart_budget
@@ -352,17 +353,23 @@ def building_rows(request: HttpRequest, access: PlanAccess, node_id: UUID) -> Ht
         raise Http404("No such building")
     form = PlanningViewForm(request.GET or None, plan=plan)
     year_from, year_to = form.years(this_year=timezone.now().year)
+    prices = form.chosen_prices()
     rows, more = building_budget_rows(
+        plan=plan, building_id=node_id, year_from=year_from, year_to=year_to, prices=prices
+    )
+    # The grid's unit comes from the page's grand total: the same cached budget the page read.
+    budget = budget_figure(
         plan=plan,
-        building_id=node_id,
+        version=plan_data_version(plan=plan),
         year_from=year_from,
         year_to=year_to,
-        prices=form.chosen_prices(),
+        prices=prices,
     )
+    grid_unit = GridUnit.of(largest=budget.total, currency=plan.currency)
     return render(
         request,
         "planning/suggestions/_building_rows.html",
-        {"plan": plan, "rows": rows, "more": more, "building_id": node_id},
+        {"plan": plan, "rows": rows, "more": more, "building_id": node_id, "grid_unit": grid_unit},
     )
 
 

@@ -120,14 +120,14 @@ def test_page_syncs_and_shows_grid_chart_and_open_suggestions(
     assert grid["head"][2:] == [str(year) for year in range(this_year, this_year + 10)]
     house = grid["House A"]
     column = {year: 2 + year - this_year for year in (2030, 2031, 2032)}
-    assert house[1] == "2,150.00"  # the building's total
+    assert house[1] == "2,150"  # the building's total
     assert (house[column[2030]], house[column[2031]], house[column[2032]]) == (
-        "2,050.00",
+        "2,050",
         "",
-        "100.00",
+        "100",
     )
-    assert grid["Total per year"][1] == "2,150.00"
-    assert grid["Total per year"][column[2030]] == "2,050.00"
+    assert grid["Total per year"][1] == "2,150"
+    assert grid["Total per year"][column[2030]] == "2,050"
     assert "2030, House A: 2,050.00\xa0EUR" in html  # the chart's hover text
     assert "2030, Replacement: 1,800.00\xa0EUR" in html
 
@@ -360,7 +360,8 @@ def test_dismiss_with_reason_and_comment(owner_client: Client, user: Any) -> Non
     assert deviation.status == "dismissed"
     assert (deviation.dismiss_reason, deviation.dismissed_by) == ("planned_elsewhere", user)
     assert deviation.dismiss_comment == "In the 2030 framework contract"
-    assert "deviates from the reference" not in response.content.decode().split("<aside")[1]
+    suggestions = response.content.decode().split('id="suggestions"')[1]
+    assert "deviates from the reference" not in suggestions
 
 
 @pytest.mark.parametrize(
@@ -480,10 +481,10 @@ def test_many_suggestions_are_shown_a_page_at_a_time(owner_client: Client, user:
         StructureNodeFactory.create(plan=plan, name=f"Widget {i:02d}")
     first = owner_client.get(planning_url(plan)).content.decode()
     third = owner_client.get(f"{planning_url(plan)}?page=3").content.decode()
-    assert first.count('class="card suggestion"') == 25
-    assert third.count('class="card suggestion"') == 3
+    assert first.count('class="card suggestion"') == 24
+    assert third.count('class="card suggestion"') == 5
     assert "53 open" in first
-    assert "Suggestions 51" in third
+    assert "Suggestions 49" in third
     assert "53 of 53" in third
     assert 'href="?page=2#suggestions"' in first
 
@@ -499,7 +500,7 @@ def test_year_range_is_chosen_and_a_bad_one_falls_back_to_the_default(
     garbage = owner_client.get(url, {"year_from": "soon", "year_to": "1e9"})
 
     assert _grid(chosen)["head"] == ["Building", "Total", "2031", "2032"]
-    assert _grid(chosen)["House A"][1] == "100.00"
+    assert _grid(chosen)["House A"][1] == "100"
     assert "The last year comes before the first." in backwards
     assert len(_grid(backwards)["head"]) == 12  # the default ten years
     assert garbage.status_code == 200 and 'class="error"' in garbage.content.decode()
@@ -518,7 +519,7 @@ def test_a_building_opens_to_its_nodes(owner_client: Client, user: Any) -> None:
 
     assert f'data-node-id="{items["roof"].pk}"' in fragment
     assert f'data-node-id="{items["fan"].pk}"' in fragment
-    assert "1,900.00" in fragment  # the roof: 1,800 + 100 planned
+    assert ">1,900<" in fragment  # the roof: 1,800 + 100 planned
     assert foreign.status_code == 404
 
 
@@ -632,14 +633,14 @@ def test_budget_and_counts_follow_every_change_whatever_makes_it(
 
     items = make_plan(user)
     url = planning_url(items["plan"])
-    assert _grid(owner_client.get(url).content.decode())["House A"][1] == "2,150.00"
+    assert _grid(owner_client.get(url).content.decode())["House A"][1] == "2,150"
 
     # a change the web app never saw: the triggers record it, the sync raises the version
     Action.objects.filter(node=items["fan"]).update(estimated_cost=Decimal("1250.00"))
     StructureNodeFactory.create(plan=items["plan"], parent=items["building"], name="Unknown")
     html = owner_client.get(url).content.decode()
 
-    assert _grid(html)["House A"][1] == "3,150.00"
+    assert _grid(html)["House A"][1] == "3,150"
     assert "4 open" in html
     assert 'value="missing_code"> Missing code <span class="count">(2)</span>' in html
 
