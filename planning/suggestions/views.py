@@ -40,6 +40,7 @@ from planning.budget import (
 )
 from planning.chart import cost_chart
 from planning.models import (
+    Action,
     Code,
     DismissReason,
     NodeKind,
@@ -59,6 +60,7 @@ from planning.suggestions.figures_cache import (
     plan_key_figures_figure,
 )
 from planning.suggestions.forms import ApplyCodeForm, BulkDismissForm, DismissForm, PlanningViewForm
+from planning.suggestions.rules import money_for_people
 from planning.suggestions.selectors import (
     SuggestionFilters,
     SuggestionPayload,
@@ -83,6 +85,7 @@ from planning.suggestions.sync import suggestion_sync
 
 T = TypeVar("T")
 CONFIRMATION_NEAR = "planning_confirmation_near"
+GROUPED_LISTED = 5  # actions a grouping card lists before "and N more"
 SUGGESTIONS_PER_PAGE = 24  # whole rows of 2, 3 or 4 cards
 DISMISSED_PER_PAGE = 50
 
@@ -108,6 +111,7 @@ def _card(
     plan: Plan,
     codes: dict[str, Code],
     nodes: dict[Any, StructureNode],
+    grouped: dict[str, Action],
     back: str,
 ) -> dict[str, Any]:
     payload: SuggestionPayload = suggestion_payload(suggestion)
@@ -124,6 +128,10 @@ def _card(
         "next": back,
     }
     card["anchor"] = f"suggestion-{suggestion_id}"
+    card["title"], card["body"] = (
+        money_for_people(text, recommended=recommended, currency=plan.currency)
+        for text in (payload["title"], payload["body"])
+    )
     if suggestion_type == SuggestionType.MISSING_CODE:
         # Rendered by hand in the card: Django's form rendering, 25 cards a page, was a third of
         # the page's time. ApplyCodeForm checks the choice when it comes back.
@@ -131,6 +139,18 @@ def _card(
             (str(code.pk), f"{code.code} {code.name}")
             for code in _prefill_codes(recommended, codes)
         ]
+    elif suggestion_type == SuggestionType.PROJECT_GROUPING:
+        item_ids = recommended.get("group_item_ids", [])
+        listed = [grouped[i] for i in item_ids[:GROUPED_LISTED] if i in grouped]
+        card["grouped"] = [
+            {
+                "title": action.title,
+                "year": action.planned_year,
+                "cost": money_format(action.estimated_cost, plan.currency),
+            }
+            for action in sorted(listed, key=lambda action: action.title)
+        ]
+        card["grouped_more"] = max(len(item_ids) - GROUPED_LISTED, 0)
     elif suggestion_type == SuggestionType.DEVIATION:
         card["review_url"] = review_url(plan, recommended)
         fix = deviation_fix(suggestion)
@@ -149,6 +169,22 @@ def _card(
                 + urlencode({"suggestion": suggestion_id, "next": back})
             )
     return card
+
+
+def _grouped_actions(shown: list[Suggestion]) -> dict[str, Action]:
+    """The first GROUPED_LISTED actions of each grouping card shown, by id (one query)."""
+    ids = [
+        item_id
+        for suggestion in shown
+        if suggestion.suggestion_type == SuggestionType.PROJECT_GROUPING
+        for item_id in suggestion.recommended_action_json.get("group_item_ids", [])[:GROUPED_LISTED]
+    ]
+    if not ids:
+        return {}
+    actions = Action.objects.filter(plan_id=shown[0].plan_id, pk__in=ids).only(
+        "id", "title", "planned_year", "estimated_cost"
+    )
+    return {str(action.pk): action for action in actions}
 
 
 def _open_counts(plan: Plan, building: Any) -> dict[tuple[str, str], int]:
@@ -245,6 +281,7 @@ def action_planning(request: HttpRequest, access: PlanAccess) -> HttpResponse:
     }
     codes = codes_by_id(code_ids=code_ids)
     nodes = StructureNode.objects.in_bulk([s.structure_node_id for s in shown])
+    grouped = _grouped_actions(shown)
     here = request.get_full_path()
     near = request.session.pop(CONFIRMATION_NEAR, "")
     cards = []
@@ -254,7 +291,9 @@ def action_planning(request: HttpRequest, access: PlanAccess) -> HttpResponse:
             shown[index + 1] if index + 1 < len(shown) else shown[index - 1] if index else None
         )
         back = f"{here}#suggestion-{neighbour.pk}" if neighbour else f"{here}#suggestions"
-        cards.append(_card(suggestion, plan=plan, codes=codes, nodes=nodes, back=back))
+        cards.append(
+            _card(suggestion, plan=plan, codes=codes, nodes=nodes, grouped=grouped, back=back)
+        )
 
     if near and near not in {card["anchor"] for card in cards}:
         near = "suggestions"  # its card is gone or on another page: above the list

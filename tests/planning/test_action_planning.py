@@ -713,3 +713,32 @@ def test_the_bulk_dismiss_form_is_sent_by_the_browser_as_a_person_sends_it(
 
     expect(page.locator("article.suggestion")).to_have_count(1)
     assert Suggestion.objects.filter(plan=plan, status="dismissed").count() == 2
+
+
+def test_suggestion_texts_show_money_as_people_read_it(owner_client: Client, user: Any) -> None:
+    items = make_plan(user)
+    html = owner_client.get(planning_url(items["plan"])).content.decode()
+    deviation = Suggestion.objects.get(plan=items["plan"], suggestion_type="deviation")
+
+    assert "estimated at 1800.00;" in deviation.body  # stored and served plain (the API's)
+    # the quantity keeps its plain form: only the money figures are rewritten
+    assert "estimated at 1,800.00\xa0EUR; the reference for 10.00 m2" in html
+    assert "is 1,000.00\xa0EUR (80 % off)." in html
+    assert "(total 2,050.00\xa0EUR)" in html  # the grouping's total
+    assert "1800.00" not in html and "2050.00" not in html
+
+
+def test_a_grouping_card_lists_the_actions_it_would_group(owner_client: Client, user: Any) -> None:
+    items = make_plan(user)
+    for i in range(6):
+        ActionFactory.create(
+            node=items["fan"], planned_year=2030, title=f"Belt {i}", estimated_cost=Decimal("10")
+        )
+    html = owner_client.get(planning_url(items["plan"])).content.decode()
+    grouping = Suggestion.objects.get(plan=items["plan"], suggestion_type="project_grouping")
+    card = html.split(f'id="suggestion-{grouping.pk}"')[1].split("</article>")[0]
+
+    listed = re.findall(r"<li>([^<]*) <small class=\"help\">([^<]*)</small></li>", card)
+    assert len(listed) == 5
+    assert all(when.startswith("2030 · ") and when.endswith("\xa0EUR") for _, when in listed)
+    assert "and 3 more" in card  # 8 actions in 2030 on House A
