@@ -40,6 +40,9 @@ if not DEBUG and (
         "print(secrets.token_urlsafe(64))'"
     )
 
+# Django's technical 404 page (every URL pattern) instead of the app's under DEBUG.
+DEBUG_TECHNICAL_404 = env_bool("DJANGO_DEBUG_TECHNICAL_404", False)
+
 ALLOWED_HOSTS = env_list(
     "DJANGO_ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"] if DEBUG else []
 )
@@ -79,6 +82,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # Under DEBUG (make run) an HTML 404 is the app's page, as in production (config/not_found.py).
+    "config.not_found.AppNotFoundPageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     # Cache-Control: no-store on every answer to a signed-in browser.
