@@ -171,7 +171,7 @@ def _card(
     return card
 
 
-def _grouped_actions(shown: list[Suggestion]) -> dict[str, Action]:
+def _grouped_actions(plan: Plan, shown: list[Suggestion]) -> dict[str, Action]:
     """The first GROUPED_LISTED actions of each grouping card shown, by id (one query)."""
     ids = [
         item_id
@@ -181,7 +181,7 @@ def _grouped_actions(shown: list[Suggestion]) -> dict[str, Action]:
     ]
     if not ids:
         return {}
-    actions = Action.objects.filter(plan_id=shown[0].plan_id, pk__in=ids).only(
+    actions = Action.objects.filter(plan=plan, pk__in=ids).only(
         "id", "title", "planned_year", "estimated_cost"
     )
     return {str(action.pk): action for action in actions}
@@ -281,7 +281,7 @@ def action_planning(request: HttpRequest, access: PlanAccess) -> HttpResponse:
     }
     codes = codes_by_id(code_ids=code_ids)
     nodes = StructureNode.objects.in_bulk([s.structure_node_id for s in shown])
-    grouped = _grouped_actions(shown)
+    grouped = _grouped_actions(plan, shown)
     here = request.get_full_path()
     near = request.session.pop(CONFIRMATION_NEAR, "")
     cards = []
