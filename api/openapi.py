@@ -207,3 +207,45 @@ def add_response_headers(result: dict[str, Any], **kwargs: Any) -> dict[str, Any
                     **own.get(status, {}),
                 }
     return result
+
+
+# Response enums that may gain values without a new API version (docs/design.md "Integrator
+# API"): a property naming one is written as "one of these, or any other string", which
+# generated clients (openapi-python-client, openapi-typescript) turn into types that keep an
+# unknown value instead of failing on the whole page. Query parameters stay closed: a filter
+# value the server does not know is a 400.
+OPEN_ENUMS = {"SuggestionTypeEnum", "SeverityEnum"}
+OPEN_ENUM_NOTE = "Known values are listed; others may come: handle an unknown one gracefully."
+
+
+def open_enums(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """POSTPROCESSING_HOOK: the open enums above, and the recommended action's kinds as
+    `anyOf` the known shapes or any object with an `action` (no discriminator, which would
+    refuse an unknown kind)."""
+    components = result.get("components", {}).get("schemas", {})
+    for schema in components.values():
+        for name, spec in schema.get("properties", {}).items():
+            ref = spec.get("$ref", "")
+            if ref.rsplit("/", 1)[-1] in OPEN_ENUMS:
+                schema["properties"][name] = {
+                    "anyOf": [{"$ref": ref}, {"type": "string"}],
+                    "description": OPEN_ENUM_NOTE,
+                }
+    action = components.get("RecommendedAction")
+    if action is not None and "oneOf" in action:
+        components["OtherRecommendedAction"] = {
+            "type": "object",
+            "description": (
+                "A kind of recommended action this description does not know yet: read "
+                "`action` and ignore the rest if you do not handle it."
+            ),
+            "properties": {"action": {"type": "string"}},
+            "required": ["action"],
+            "additionalProperties": True,
+        }
+        action["anyOf"] = [
+            *action.pop("oneOf"),
+            {"$ref": "#/components/schemas/OtherRecommendedAction"},
+        ]
+        action.pop("discriminator", None)
+    return result

@@ -40,6 +40,9 @@ if not DEBUG and (
         "print(secrets.token_urlsafe(64))'"
     )
 
+# Django's technical 404 page (every URL pattern) instead of the app's under DEBUG.
+DEBUG_TECHNICAL_404 = env_bool("DJANGO_DEBUG_TECHNICAL_404", False)
+
 ALLOWED_HOSTS = env_list(
     "DJANGO_ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"] if DEBUG else []
 )
@@ -81,6 +84,8 @@ MIDDLEWARE = [
     # The signed-in person (or an API key's service account) is who acts (accounts.actor).
     "accounts.middleware.ActorMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # Under DEBUG (make run) an HTML 404 is the app's page, as in production (config/not_found.py).
+    "config.not_found.AppNotFoundPageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     # Cache-Control: no-store on every answer to a signed-in browser.
@@ -410,6 +415,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "api.openapi.add_response_headers",
+        "api.openapi.open_enums",
     ],
     "ENUM_NAME_OVERRIDES": {
         "SuggestionTypeEnum": "planning.models.SuggestionType",

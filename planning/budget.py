@@ -162,6 +162,7 @@ class ChartSeries:
     label: str
     values: list[Decimal]
     css_class: str
+    rest: bool = False  # "N other buildings": drawn muted, never setting the scale (chart.py)
 
 
 @dataclass
@@ -201,6 +202,7 @@ class Budget:
                     label=f"{len(rest)} other buildings",
                     values=values,
                     css_class=f"series-{CHART_SERIES_MAX}",
+                    rest=True,
                 )
             )
         return series

@@ -1,6 +1,14 @@
 """Geometry of the stacked cost chart of the action-planning view (an inline SVG the template
 draws, no script): one bar per year, one segment per series, a money axis with round ticks.
-Every segment carries its figure as a <title>, which browsers show on hover."""
+Every segment carries its figure as a <title>, which browsers show on hover.
+
+The rest of the buildings (a `rest` series) never sets the scale when it would dominate: at
+20,000 nodes 394 other buildings were nearly the whole of every bar and the six largest a sliver.
+When the rest would make a year's bar taller than REST_ROOM times the tallest stack of the named
+buildings, the scale is that stack times REST_ROOM and the rest, stacked on top, is cut at the
+top of the plot with a break mark; the year's full total is in its label's
+title and the tables. The annual budget line is drawn only if it falls inside that scale
+(docs/design.md "Web app")."""
 
 from __future__ import annotations
 
@@ -18,6 +26,7 @@ RIGHT = 8
 TOP = 12
 BOTTOM = 28  # room for the years
 TICKS = 4
+REST_ROOM = Decimal("1.25")  # the scale over the named buildings' tallest stack when cut
 
 
 @dataclass
@@ -28,6 +37,15 @@ class Segment:
     height: float
     css_class: str
     title: str
+    cut: bool = False  # taller than the plot: drawn to its top with a break mark
+
+    @property
+    def break_mark(self) -> str:
+        """Two slanted strokes across the bar near its top (an SVG path)."""
+        left, right = self.x, round(self.x + self.width, 1)
+        return " ".join(
+            f"M{left} {round(self.y + dy + 5, 1)}L{right} {round(self.y + dy, 1)}" for dy in (6, 11)
+        )
 
 
 @dataclass
@@ -62,6 +80,7 @@ class Chart:
     years: list[YearLabel]
     legend: list[ChartSeries]
     budget_line: BudgetLine | None = None
+    cut_note: str = ""  # says which bars are cut, when any is
 
 
 def _nice_step(peak: Decimal) -> Decimal:
@@ -94,9 +113,19 @@ def cost_chart(
     """`annual_budget`: a dashed line at that amount (only when the bars are in the budget's
     prices); `over_budget`: the years whose label says they are above it."""
     totals = [sum((s.values[i] for s in series), Decimal(0)) for i in range(len(years))]
-    peak = max([*totals, annual_budget or Decimal(0)], default=Decimal(0))
+    named = [
+        sum((s.values[i] for s in series if not s.rest), Decimal(0)) for i in range(len(years))
+    ]
+    named_peak = max(named, default=Decimal(0))
+    cutting = named_peak > 0 and max(totals, default=Decimal(0)) > named_peak * REST_ROOM
+    if cutting:
+        peak = named_peak * REST_ROOM
+    else:
+        peak = max([*totals, annual_budget or Decimal(0)], default=Decimal(0))
     step = _nice_step(peak) if peak > 0 else Decimal(1)
     top_value = step * TICKS if peak > 0 else Decimal(1)
+    if cutting:  # as close over the named stacks as a round tick allows
+        top_value = step * math.ceil(peak / step)
     while top_value < peak:
         top_value += step
     plot_height = HEIGHT - TOP - BOTTOM
@@ -105,7 +134,7 @@ def cost_chart(
     bar = slot * 0.7
 
     def y_of(value: Decimal) -> float:
-        return baseline - float(value / top_value) * plot_height
+        return baseline - float(min(value, top_value) / top_value) * plot_height
 
     ticks = []
     value = Decimal(0)
@@ -131,6 +160,7 @@ def cost_chart(
                     height=round(max(bottom - top, 0.5), 1),
                     css_class=one.css_class,
                     title=f"{year}, {one.label}: {money_format(amount, currency)}",
+                    cut=stacked + amount > top_value,
                 )
             )
             stacked += amount
@@ -156,6 +186,15 @@ def cost_chart(
             y=round(y_of(annual_budget), 1),
             label=f"Annual budget {money_format(annual_budget, currency)}",
         )
-        if annual_budget is not None and annual_budget > 0
+        if annual_budget is not None and 0 < annual_budget <= top_value
         else None,
+        cut_note=_cut_note(series) if any(segment.cut for segment in segments) else "",
+    )
+
+
+def _cut_note(series: list[ChartSeries]) -> str:
+    rest = next((one.label for one in series if one.rest), "the rest")
+    return (
+        f"The scale is the named buildings'; {rest} (grey, on top) are cut where taller (≈). "
+        "Every year's total is in its label and in the budget below."
     )

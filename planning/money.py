@@ -10,6 +10,9 @@ factor is an exact fraction and the rounding is done on integers, so the figure 
 every year, before the base year too (a negative exponent); every sum is a sum of such rounded
 occurrences (`nominal_cents` is the fast form the budget adds up).
 
+`GridUnit`: the compact figures of the planning page's budget grid, whole units or thousands, so
+ten years fit the width of a laptop (docs/design.md "Web app").
+
 `occurrence_years`: the years a (possibly recurring) action occurs in within a range.
 
 Pure functions over plain values: no database.
@@ -18,7 +21,7 @@ Pure functions over plain values: no database.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -32,6 +35,36 @@ def money_format(amount: Decimal | int | float | None, currency: str = "") -> st
         return ""
     figure = number_format(Decimal(amount), decimal_pos=2, use_l10n=True, force_grouping=True)
     return f"{figure}{NBSP}{currency}" if currency else figure
+
+
+GRID_THOUSANDS_FROM = Decimal(10_000_000)
+
+
+@dataclass(frozen=True)
+class GridUnit:
+    """The budget grid's figures: whole currency units while its largest figure (the grand
+    total) is under 10 million, else thousands; so no figure is wider than "9,999,999" below
+    10 billion. Rounded half up; an amount that rounds to nothing but is not nothing is "<1"."""
+
+    thousands: bool
+    currency: str
+
+    @classmethod
+    def of(cls, *, largest: Decimal, currency: str) -> GridUnit:
+        return cls(thousands=abs(largest) >= GRID_THOUSANDS_FROM, currency=currency)
+
+    @property
+    def label(self) -> str:
+        return f"thousands of {self.currency}" if self.thousands else self.currency
+
+    def format(self, amount: Decimal | int | None) -> str:
+        if amount is None:
+            return ""
+        value = Decimal(amount) / 1000 if self.thousands else Decimal(amount)
+        whole = value.quantize(Decimal(1), rounding=ROUND_HALF_UP)
+        if whole == 0 and value != 0:
+            return "<1" if value > 0 else ">-1"
+        return number_format(whole, decimal_pos=0, use_l10n=True, force_grouping=True)
 
 
 def cents_of(amount: Decimal) -> int:

@@ -623,6 +623,9 @@ PLAN_ROUTES: dict[str, PlanRoute] = {
     "suggestion_apply": PlanRoute(
         None, (Right.EDIT, 302), kwargs=lambda w: [{"suggestion_id": w.grouping_suggestion.pk}]
     ),
+    "suggestion_fix_undo": PlanRoute(
+        None, (Right.EDIT, 302), kwargs=lambda w: [{"suggestion_id": w.open_suggestion.pk}]
+    ),
     "suggestion_dismiss": PlanRoute(
         None,
         (Right.EDIT, 302),

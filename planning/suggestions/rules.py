@@ -19,6 +19,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from planning.models import CENT, ActionKind, ActionStatus, NodeKind, Severity, SuggestionType
+from planning.money import money_format
 
 RATIO = Decimal("0.0001")
 MAX_PREFILL_CODES = 3
@@ -103,6 +104,27 @@ class PlanData:
 def money(value: Decimal) -> str:
     # str() of a Decimal with exponent -2 is plain notation ("0.00", "1234.50").
     return str(value.quantize(CENT, rounding=ROUND_HALF_UP))
+
+
+# The money figures a rule writes into a title or body, each also kept in the recommended action.
+_MONEY_KEPT = (("reference", "expected_cost"), ("reference", "actual"), (None, "total_cost"))
+
+
+def money_for_people(text: str, *, recommended: Mapping[str, Any], currency: str) -> str:
+    """A title or body as the page shows it: each money figure the rule wrote with `money()`
+    (plain, for the API: docs/integrators.md) in the page's notation with the currency
+    ("138330.00" -> "138,330.00 EUR"). Only the figures the recommended action keeps are
+    rewritten, so a quantity or a year that happens to look like money never is."""
+    for section, key in _MONEY_KEPT:
+        holder = recommended.get(section, {}) if section else recommended
+        figure = holder.get(key) if isinstance(holder, Mapping) else None
+        if isinstance(figure, str) and figure:
+            text = re.sub(
+                rf"(?<![\d.,]){re.escape(figure)}(?![\d])",
+                money_format(Decimal(figure), currency),
+                text,
+            )
+    return text
 
 
 # --- missing_code ------------------------------------------------------------------------------

@@ -12,7 +12,8 @@ come back later (someone clears the code again), the sync reopens it (docs/desig
 A deviation has two one-click fixes: set the action's cost to the reference
 (`suggestion_apply_cost`) or move it to the due year (`suggestion_apply_due_year`). Editing the
 action by hand instead leaves the suggestion open until the sync finds the cause gone
-(resolution `auto`).
+(resolution `auto`). A fix's Undo (`suggestion_fix_undo`) puts the value it replaced back and
+opens the suggestion again.
 
 Dismissing is sticky (later syncs leave it dismissed); `suggestions_dismiss` dismisses one or
 several at once with one reason. Restoring puts a dismissed suggestion back to open, where the sync
@@ -166,12 +167,14 @@ def _deviation_action(suggestion: Suggestion, fix: str) -> tuple[Action, Any]:
     return action, found[1]
 
 
-def _deviation_apply(suggestion: Suggestion, fix: str) -> tuple[Suggestion, Action]:
+def _deviation_apply(suggestion: Suggestion, fix: str) -> tuple[Suggestion, Action, Any]:
     """Sets the deviating action's `fix` ("cost": the estimated cost, "year": the planned year)
-    to the reference and resolves the suggestion (`applied`), in one transaction."""
+    to the reference and resolves the suggestion (`applied`), in one transaction; returns the
+    suggestion, the action and the value the fix replaced (what its Undo puts back)."""
     with plan_write(plan_id=suggestion.plan_id, data_changed=True) as write:
         suggestion = _open_locked(suggestion)
         action, reference = _deviation_action(suggestion, fix)
+        before = action.estimated_cost if fix == "cost" else action.planned_year
         action_update(
             action=action,
             node=action.node,
@@ -182,19 +185,56 @@ def _deviation_apply(suggestion: Suggestion, fix: str) -> tuple[Suggestion, Acti
             interval_years=action.interval_years,
             project=action.project,
         )
-        return _resolve_applied(write, suggestion), action
+        return _resolve_applied(write, suggestion), action, before
 
 
-def suggestion_apply_cost(*, suggestion: Suggestion) -> tuple[Suggestion, Action]:
+def suggestion_apply_cost(*, suggestion: Suggestion) -> tuple[Suggestion, Action, Decimal]:
     """Sets the deviating action's estimated cost to the reference (unit cost x quantity) and
-    resolves the suggestion (`applied`)."""
+    resolves the suggestion (`applied`); the cost it had comes third."""
     return _deviation_apply(suggestion, "cost")
 
 
-def suggestion_apply_due_year(*, suggestion: Suggestion) -> tuple[Suggestion, Action]:
+def suggestion_apply_due_year(*, suggestion: Suggestion) -> tuple[Suggestion, Action, int]:
     """Moves the deviating action to the year its replacement is due (install year + service
-    life) and resolves the suggestion (`applied`)."""
+    life) and resolves the suggestion (`applied`); the year it had comes third."""
     return _deviation_apply(suggestion, "year")
+
+
+def suggestion_fix_undo(*, suggestion: Suggestion, before: Any) -> tuple[Suggestion, Action]:
+    """The Undo of a one-click fix: the action gets back the cost or year the fix replaced
+    (`before`, which the page kept) and the suggestion is open again, in one transaction.
+    Refused (ValidationError) when the suggestion is no longer the applied fix or the action no
+    longer has the reference the fix set: someone changed it since, and their change wins."""
+    with plan_write(plan_id=suggestion.plan_id, data_changed=True) as write:
+        locked = Suggestion.objects.select_for_update().get(pk=suggestion.pk)
+        found = deviation_fix(locked)
+        if (
+            found is None
+            or locked.status != SuggestionStatus.RESOLVED
+            or locked.resolution != Resolution.APPLIED
+        ):
+            raise ValidationError("This fix can no longer be undone.")
+        fix, reference = found
+        action, _ = _deviation_action(locked, fix)
+        if (action.estimated_cost if fix == "cost" else action.planned_year) != reference:
+            raise ValidationError("The action has changed since the fix, so it was not undone.")
+        action_update(
+            action=action,
+            node=action.node,
+            title=action.title,
+            kind=action.kind,
+            planned_year=int(before) if fix == "year" else action.planned_year,
+            estimated_cost=Decimal(str(before)) if fix == "cost" else action.estimated_cost,
+            interval_years=action.interval_years,
+            project=action.project,
+        )
+        locked.status = SuggestionStatus.OPEN
+        locked.resolution = ""
+        locked.resolved_at = None
+        locked.updated_at = timezone.now()
+        locked.save(update_fields=["status", "resolution", "resolved_at", "updated_at"])
+        write.suggestions_changed([(SuggestionChange.REOPENED, locked.pk)])
+        return locked, action
 
 
 def suggestion_apply_code(*, suggestion: Suggestion, code_id: Any) -> Suggestion:

@@ -22,6 +22,11 @@ urlpatterns = [
         name="suggestion_apply",
     ),
     path(
+        "suggestions/<uuid:suggestion_id>/apply/undo/",
+        views.suggestion_fix_undo_view,
+        name="suggestion_fix_undo",
+    ),
+    path(
         "suggestions/<uuid:suggestion_id>/dismiss/",
         views.suggestion_dismiss_view,
         name="suggestion_dismiss",

@@ -5,6 +5,11 @@ The page runs the same sync as the integrator endpoint, so what it lists is what
 Every form of a card carries `next`, the page's address with the anchor of the card that takes
 its place, so after Apply, Dismiss or Restore the user is back on the same filters, page and
 place (planning.access.next_url checks it). Viewers get no buttons, and a POST from them is 403.
+
+The confirmation is shown where the user lands, not at the top of the page: the POST keeps the
+anchor's card in the session (`CONFIRMATION_NEAR`) and sends the browser to `#confirmation`,
+which the page renders right above that card (or above the list when the card is gone). A fix
+and a dismissal carry an Undo, as Mark done does (base.html reads the session's `undo`).
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ from planning.budget import (
 from planning.chart import cost_chart
 from planning.follow_up import plan_follow_up
 from planning.models import (
+    Action,
     Code,
     DismissReason,
     NodeKind,
@@ -46,7 +52,7 @@ from planning.models import (
     SuggestionStatus,
     SuggestionType,
 )
-from planning.money import PriceIndex, money_format
+from planning.money import GridUnit, PriceIndex, money_format
 from planning.pages import plan_tab_context
 from planning.suggestions.figures_cache import (
     budget_figure,
@@ -55,6 +61,7 @@ from planning.suggestions.figures_cache import (
     plan_key_figures_figure,
 )
 from planning.suggestions.forms import ApplyCodeForm, BulkDismissForm, DismissForm, PlanningViewForm
+from planning.suggestions.rules import money_for_people
 from planning.suggestions.selectors import (
     SuggestionFilters,
     SuggestionPayload,
@@ -71,13 +78,16 @@ from planning.suggestions.services import (
     suggestion_apply_cost,
     suggestion_apply_due_year,
     suggestion_apply_project,
+    suggestion_fix_undo,
     suggestion_restore,
     suggestions_dismiss,
 )
 from planning.suggestions.sync import suggestion_sync
 
 T = TypeVar("T")
-SUGGESTIONS_PER_PAGE = 25
+CONFIRMATION_NEAR = "planning_confirmation_near"
+GROUPED_LISTED = 5  # actions a grouping card lists before "and N more"
+SUGGESTIONS_PER_PAGE = 24  # whole rows of 2, 3 or 4 cards
 DISMISSED_PER_PAGE = 50
 
 
@@ -102,6 +112,7 @@ def _card(
     plan: Plan,
     codes: dict[str, Code],
     nodes: dict[Any, StructureNode],
+    grouped: dict[str, Action],
     back: str,
 ) -> dict[str, Any]:
     payload: SuggestionPayload = suggestion_payload(suggestion)
@@ -117,6 +128,11 @@ def _card(
         "key": suggestion_id.replace("-", ""),  # element ids of the card's fields
         "next": back,
     }
+    card["anchor"] = f"suggestion-{suggestion_id}"
+    card["title"], card["body"] = (
+        money_for_people(text, recommended=recommended, currency=plan.currency)
+        for text in (payload["title"], payload["body"])
+    )
     if suggestion_type == SuggestionType.MISSING_CODE:
         # Rendered by hand in the card: Django's form rendering, 25 cards a page, was a third of
         # the page's time. ApplyCodeForm checks the choice when it comes back.
@@ -124,6 +140,18 @@ def _card(
             (str(code.pk), f"{code.code} {code.name}")
             for code in _prefill_codes(recommended, codes)
         ]
+    elif suggestion_type == SuggestionType.PROJECT_GROUPING:
+        item_ids = recommended.get("group_item_ids", [])
+        listed = [grouped[i] for i in item_ids[:GROUPED_LISTED] if i in grouped]
+        card["grouped"] = [
+            {
+                "title": action.title,
+                "year": action.planned_year,
+                "cost": money_format(action.estimated_cost, plan.currency),
+            }
+            for action in sorted(listed, key=lambda action: action.title)
+        ]
+        card["grouped_more"] = max(len(item_ids) - GROUPED_LISTED, 0)
     elif suggestion_type == SuggestionType.DEVIATION:
         card["review_url"] = review_url(plan, recommended)
         fix = deviation_fix(suggestion)
@@ -142,6 +170,22 @@ def _card(
                 + urlencode({"suggestion": suggestion_id, "next": back})
             )
     return card
+
+
+def _grouped_actions(plan: Plan, shown: list[Suggestion]) -> dict[str, Action]:
+    """The first GROUPED_LISTED actions of each grouping card shown, by id (one query)."""
+    ids = [
+        item_id
+        for suggestion in shown
+        if suggestion.suggestion_type == SuggestionType.PROJECT_GROUPING
+        for item_id in suggestion.recommended_action_json.get("group_item_ids", [])[:GROUPED_LISTED]
+    ]
+    if not ids:
+        return {}
+    actions = Action.objects.filter(plan=plan, pk__in=ids).only(
+        "id", "title", "planned_year", "estimated_cost"
+    )
+    return {str(action.pk): action for action in actions}
 
 
 def _open_counts(plan: Plan, building: Any) -> dict[tuple[str, str], int]:
@@ -244,7 +288,9 @@ def action_planning(request: HttpRequest, access: PlanAccess) -> HttpResponse:
     }
     codes = codes_by_id(code_ids=code_ids)
     nodes = StructureNode.objects.in_bulk([s.structure_node_id for s in shown])
+    grouped = _grouped_actions(plan, shown)
     here = request.get_full_path()
+    near = request.session.pop(CONFIRMATION_NEAR, "")
     cards = []
     for index, suggestion in enumerate(shown):
         # The card that takes this one's place once it is gone: the next, else the previous.
@@ -252,7 +298,12 @@ def action_planning(request: HttpRequest, access: PlanAccess) -> HttpResponse:
             shown[index + 1] if index + 1 < len(shown) else shown[index - 1] if index else None
         )
         back = f"{here}#suggestion-{neighbour.pk}" if neighbour else f"{here}#suggestions"
-        cards.append(_card(suggestion, plan=plan, codes=codes, nodes=nodes, back=back))
+        cards.append(
+            _card(suggestion, plan=plan, codes=codes, nodes=nodes, grouped=grouped, back=back)
+        )
+
+    if near and near not in {card["anchor"] for card in cards}:
+        near = "suggestions"  # its card is gone or on another page: above the list
 
     # The budget line is drawn where the bars are in its prices (today's); the years above it
     # are named in both.
@@ -278,6 +329,7 @@ def action_planning(request: HttpRequest, access: PlanAccess) -> HttpResponse:
             "over_budget": over_budget,
             "budget": budget,
             "year_totals": list(zip(budget.years, budget.year_totals, strict=True)),
+            "grid_unit": GridUnit.of(largest=budget.total, currency=plan.currency),
             "buildings_page": buildings_page,
             "chart_by_building": cost_chart(
                 years=budget.years, series=budget.by_building(), **chart_budget
@@ -298,6 +350,7 @@ def action_planning(request: HttpRequest, access: PlanAccess) -> HttpResponse:
             "dismiss_reasons": DismissReason.choices,
             "comment_max": DISMISS_COMMENT_MAX,
             "here": here,
+            "confirmation_near": near,
             "dismissed_count": figure(
                 "dismissed_count",
                 (),
@@ -347,22 +400,59 @@ def building_rows(request: HttpRequest, access: PlanAccess, node_id: UUID) -> Ht
         raise Http404("No such building")
     form = PlanningViewForm(request.GET or None, plan=plan)
     year_from, year_to = form.years(this_year=timezone.now().year)
+    prices = form.chosen_prices()
     rows, more = building_budget_rows(
+        plan=plan, building_id=node_id, year_from=year_from, year_to=year_to, prices=prices
+    )
+    # The grid's unit comes from the page's grand total: the same cached budget the page read.
+    budget = budget_figure(
         plan=plan,
-        building_id=node_id,
+        version=plan_data_version(plan=plan),
         year_from=year_from,
         year_to=year_to,
-        prices=form.chosen_prices(),
+        prices=prices,
     )
+    grid_unit = GridUnit.of(largest=budget.total, currency=plan.currency)
     return render(
         request,
         "planning/suggestions/_building_rows.html",
-        {"plan": plan, "rows": rows, "more": more, "building_id": node_id},
+        {"plan": plan, "rows": rows, "more": more, "building_id": node_id, "grid_unit": grid_unit},
     )
 
 
-def _apply(request: HttpRequest, suggestion: Suggestion) -> str:
-    """Applies the suggestion as the card's button asks; the message to show."""
+def _confirm(
+    request: HttpRequest,
+    plan: Plan,
+    text: str,
+    *,
+    error: bool = False,
+    default: str | None = None,
+    near: str | None = None,
+    undo: str | None = None,
+    undo_before: Any = None,
+) -> HttpResponse:
+    """Redirects to `next` (else `default`, else the planning page) with `text` shown where the
+    user lands: on the planning page above the card of `next`'s anchor (or `near`, a card's
+    anchor), reached as `#confirmation`; on any other page at the top. `undo`: the address of
+    the Undo button the message carries, which returns to the same page; `undo_before` is kept
+    for it (a fix's replaced value)."""
+    target = next_url(request, plan, default or _planning_url(plan))
+    page, _, anchor = target.partition("#")
+    if page.split("?")[0] == _planning_url(plan) and (near or anchor):
+        request.session[CONFIRMATION_NEAR] = near or anchor
+        target = f"{page}#confirmation"
+    if undo is not None:
+        request.session["undo"] = {"url": undo, "next": page, "before": undo_before}
+    if error:
+        messages.error(request, text)
+    else:
+        messages.success(request, text, extra_tags="undo" if undo else "")
+    return redirect(target)
+
+
+def _apply(request: HttpRequest, suggestion: Suggestion) -> tuple[str, Any]:
+    """Applies the suggestion as the card's button asks; the message to show and, for a fix,
+    the value it replaced (for its Undo; None for any other apply)."""
     if suggestion.suggestion_type == SuggestionType.MISSING_CODE:
         recommended = suggestion.recommended_action_json
         codes = codes_by_id(code_ids=set(recommended.get("prefill_code_ids", [])))
@@ -370,18 +460,18 @@ def _apply(request: HttpRequest, suggestion: Suggestion) -> str:
         if not form.is_valid():
             raise ValidationError("Choose one of the proposed codes.")
         suggestion_apply_code(suggestion=suggestion, code_id=form.cleaned_data["code"])
-        return f"Code assigned: {suggestion.title}."
+        return f"Code assigned: {suggestion.title}.", None
     if suggestion.suggestion_type == SuggestionType.PROJECT_GROUPING:
         _, project = suggestion_apply_project(suggestion=suggestion)
-        return f"Project “{project.name}” created."
+        return f"Project “{project.name}” created.", None
     fix = request.POST.get("fix")
     if fix == "cost":
-        _, action = suggestion_apply_cost(suggestion=suggestion)
+        _, action, cost_before = suggestion_apply_cost(suggestion=suggestion)
         cost = money_format(action.estimated_cost, suggestion.plan.currency)
-        return f"“{action.title}” now costs {cost}, the reference."
+        return f"“{action.title}” now costs {cost}, the reference.", str(cost_before)
     if fix == "year":
-        _, action = suggestion_apply_due_year(suggestion=suggestion)
-        return f"“{action.title}” moved to {action.planned_year}, the year it is due."
+        _, action, year_before = suggestion_apply_due_year(suggestion=suggestion)
+        return f"“{action.title}” moved to {action.planned_year}, the year it is due.", year_before
     raise ValidationError("Choose a fix: set the cost to the reference, or move to the due year.")
 
 
@@ -391,10 +481,39 @@ def suggestion_apply(request: HttpRequest, access: PlanAccess, suggestion_id: UU
     plan = access.plan
     suggestion = suggestion_get(plan=plan, suggestion_id=suggestion_id)
     try:
-        messages.success(request, _apply(request, suggestion))
+        text, before = _apply(request, suggestion)
     except ValidationError as error:
-        messages.error(request, " ".join(error.messages))
-    return redirect(next_url(request, plan, _planning_url(plan)))
+        return _confirm(request, plan, " ".join(error.messages), error=True)
+    if before is None:
+        return _confirm(request, plan, text)
+    undo = reverse("planning:suggestion_fix_undo", args=[plan.number, suggestion.pk])
+    return _confirm(request, plan, text, undo=undo, undo_before=before)
+
+
+@plan_member_required(edit=True)
+@require_POST
+def suggestion_fix_undo_view(
+    request: HttpRequest, access: PlanAccess, suggestion_id: UUID
+) -> HttpResponse:
+    """The Undo of a one-click fix: the value it replaced (kept in the session by the fix, for
+    this suggestion only) goes back, and the suggestion is open again."""
+    plan = access.plan
+    suggestion = suggestion_get(plan=plan, suggestion_id=suggestion_id)
+    kept = request.session.get("undo") or {}
+    if kept.get("url") != request.path or kept.get("before") is None:
+        return _confirm(request, plan, "There is nothing to undo.", error=True)
+    try:
+        _, action = suggestion_fix_undo(suggestion=suggestion, before=kept["before"])
+    except ValidationError as error:
+        return _confirm(request, plan, " ".join(error.messages), error=True)
+    del request.session["undo"]
+    return _confirm(
+        request,
+        plan,
+        f"Fix undone: “{action.title}” is back to "
+        f"{money_format(action.estimated_cost, plan.currency)} in {action.planned_year}.",
+        near=f"suggestion-{suggestion.pk}",
+    )
 
 
 def _form_problems(form: Any) -> str:
@@ -413,20 +532,19 @@ def suggestion_dismiss_view(
     suggestion = suggestion_get(plan=plan, suggestion_id=suggestion_id)
     form = DismissForm(request.POST)
     if not form.is_valid():
-        messages.error(request, f"Not dismissed. {_form_problems(form)}")
-    else:
-        dismissed = suggestions_dismiss(
-            plan=plan,
-            suggestion_ids=[suggestion.pk],
-            user=request.user,
-            reason=form.cleaned_data["reason"],
-            comment=form.cleaned_data["comment"],
-        )
-        if dismissed:
-            messages.success(request, f"Dismissed: {suggestion.title}.")
-        else:
-            messages.error(request, "This suggestion is no longer open.")
-    return redirect(next_url(request, plan, _planning_url(plan)))
+        return _confirm(request, plan, f"Not dismissed. {_form_problems(form)}", error=True)
+    dismissed = suggestions_dismiss(
+        plan=plan,
+        suggestion_ids=[suggestion.pk],
+        user=request.user,
+        reason=form.cleaned_data["reason"],
+        comment=form.cleaned_data["comment"],
+    )
+    if not dismissed:
+        return _confirm(request, plan, "This suggestion is no longer open.", error=True)
+    # Its Undo is the Dismissed list's Restore, back to this page.
+    undo = reverse("planning:suggestion_restore", args=[plan.number, suggestion.pk])
+    return _confirm(request, plan, f"Dismissed: {suggestion.title}.", undo=undo)
 
 
 @plan_member_required(edit=True)
@@ -436,18 +554,16 @@ def suggestions_dismiss_view(request: HttpRequest, access: PlanAccess) -> HttpRe
     plan = access.plan
     form = BulkDismissForm(request.POST)
     if not form.is_valid():
-        messages.error(request, f"Nothing dismissed. {_form_problems(form)}")
-    else:
-        dismissed = suggestions_dismiss(
-            plan=plan,
-            suggestion_ids=form.cleaned_data["suggestion"],
-            user=request.user,
-            reason=form.cleaned_data["reason"],
-            comment=form.cleaned_data["comment"],
-        )
-        count = len(dismissed)
-        messages.success(request, f"Dismissed {count} suggestion{'s' if count != 1 else ''}.")
-    return redirect(next_url(request, plan, _planning_url(plan)))
+        return _confirm(request, plan, f"Nothing dismissed. {_form_problems(form)}", error=True)
+    dismissed = suggestions_dismiss(
+        plan=plan,
+        suggestion_ids=form.cleaned_data["suggestion"],
+        user=request.user,
+        reason=form.cleaned_data["reason"],
+        comment=form.cleaned_data["comment"],
+    )
+    count = len(dismissed)
+    return _confirm(request, plan, f"Dismissed {count} suggestion{'s' if count != 1 else ''}.")
 
 
 @plan_member_required()
@@ -472,11 +588,12 @@ def suggestion_restore_view(
 ) -> HttpResponse:
     plan = access.plan
     suggestion = suggestion_get(plan=plan, suggestion_id=suggestion_id)
+    # On the planning page (a dismissal's Undo) it is back in the list, and the message above it.
+    dismissed_list_url = reverse("planning:suggestions_dismissed", args=[plan.number])
+    near = f"suggestion-{suggestion.pk}"
     try:
         suggestion_restore(suggestion=suggestion)
-        messages.success(request, f"Restored: {suggestion.title}. It is open again.")
-    except ValidationError as error:
-        messages.error(request, " ".join(error.messages))
-    return redirect(
-        next_url(request, plan, reverse("planning:suggestions_dismissed", args=[plan.number]))
-    )
+        text, error = f"Restored: {suggestion.title}. It is open again.", False
+    except ValidationError as problem:
+        text, error = " ".join(problem.messages), True
+    return _confirm(request, plan, text, error=error, default=dismissed_list_url, near=near)

@@ -1,4 +1,5 @@
-"""`{% load planning_format %}`: `{{ amount|money:plan.currency }}` (planning.money)."""
+"""`{% load planning_format %}`: `{{ amount|money:plan.currency }}` and the budget grid's
+`{{ amount|in_unit:unit }}` (planning.money)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from typing import Any
 
 from django import template
 
-from planning.money import money_format
+from planning.money import GridUnit, money_format
 
 register = template.Library()
 
@@ -21,3 +22,8 @@ def money(amount: Decimal | int | None, currency: Any = "") -> str:
 def get_item(mapping: Any, key: Any) -> Any:
     """`mapping[key]`, or "" when it has none (a name looked up by id in a template)."""
     return mapping.get(key, "") if mapping else ""
+
+
+@register.filter
+def in_unit(amount: Decimal | int | None, unit: GridUnit) -> str:
+    return unit.format(amount)

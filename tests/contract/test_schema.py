@@ -167,6 +167,12 @@ def test_suggestion_type_and_severity_are_enums(schema):
         "project_grouping",
     ]
     assert components["SeverityEnum"]["enum"] == ["info", "warning", "critical"]
+    # Open in answers: one of them, or another string a later version may send.
+    for name, enum in (("suggestion_type", "SuggestionTypeEnum"), ("severity", "SeverityEnum")):
+        assert components["Suggestion"]["properties"][name]["anyOf"] == [
+            {"$ref": f"#/components/schemas/{enum}"},
+            {"type": "string"},
+        ]
 
 
 def test_recommended_action_is_documented_per_action_kind(schema):
@@ -174,9 +180,16 @@ def test_recommended_action_is_documented_per_action_kind(schema):
     field_ref = components["Suggestion"]["properties"]["recommended_action_json"]["allOf"][0]
     field = components[field_ref["$ref"].rsplit("/", 1)[1]]
 
-    kinds = {ref["$ref"].rsplit("/", 1)[1] for ref in field["oneOf"]}
-    assert kinds == {"AssignCodeAction", "ReviewAction", "CreateProjectAction"}
-    assert field["discriminator"]["propertyName"] == "action"
+    # Open: the known kinds or any object with an `action` (no discriminator to refuse others).
+    kinds = {ref["$ref"].rsplit("/", 1)[1] for ref in field["anyOf"]}
+    assert kinds == {
+        "AssignCodeAction",
+        "ReviewAction",
+        "CreateProjectAction",
+        "OtherRecommendedAction",
+    }
+    assert "discriminator" not in field
+    assert components["OtherRecommendedAction"]["required"] == ["action"]
     action_enum = components["AssignCodeAction"]["properties"]["action"]["$ref"].rsplit("/", 1)[1]
     assert components[action_enum]["enum"] == ["assign_code"]
     assert "prefill_code_ids" in components["AssignCodeAction"]["properties"]

@@ -372,3 +372,21 @@ def test_a_revoked_key_shows_no_expiry_to_come(logged_in: Client, user: Any) -> 
     row = re.search(rf'data-api-key-id="{api_key.pk}">(.*?)</tr>', html, re.S)
     assert row is not None
     assert "in 4" not in row.group(1) and "Revoked" in row.group(1)
+
+
+def test_a_rolled_key_is_told_apart_from_its_successor_by_name(
+    logged_in: Client, user: Any
+) -> None:
+    old, _raw = api_key_create(user=user, name="ERP")
+    new, _raw = api_key_roll(api_key=old, grace=timedelta(hours=1))
+    old.refresh_from_db()
+
+    html = logged_in.get(LIST_URL).content.decode()
+
+    def name_cell(api_key: ApiKey) -> str:
+        row = re.search(rf'data-api-key-id="{api_key.pk}">\s*<td>(.*?)</td>', html, re.S)
+        assert row is not None
+        return re.sub(r"<[^>]+>", "", row.group(1)).strip()
+
+    assert name_cell(new) == "ERP"
+    assert name_cell(old) == f"ERP (rolled, works until {old.expires_at:%Y-%m-%d %H:%M} UTC)"

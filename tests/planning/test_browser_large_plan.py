@@ -133,7 +133,7 @@ def test_fix_dismiss_and_restore_keep_the_filters_page_and_card(
     before = page.locator("#open-count").inner_text()
     card.get_by_role("button", name="Set cost to reference").click()
     expect(page.get_by_role("status")).to_contain_text("the reference")
-    assert f"?{filters}&page=2#suggestion-" in page.url
+    assert f"?{filters}&page=2#confirmation" in page.url
     expect(page.locator(f"#suggestion-{suggestion_id}")).to_have_count(0)
     expect(page.locator("#open-count")).not_to_have_text(before)
     fixed = Suggestion.objects.get(pk=suggestion_id)
@@ -156,3 +156,30 @@ def test_fix_dismiss_and_restore_keep_the_filters_page_and_card(
     expect(page.locator("article.suggestion").first).to_have_attribute(
         "data-suggestion-id", str(dismissed_id)
     )
+
+
+def test_planning_page_uses_the_width(page: Any, user: Any, large_plan: Plan) -> None:
+    """At 1366 px: the ten years of the grid without sideways scrolling, the suggestions as wide
+    as the page (no empty column beside them), the page under 5,000 px; at 390 px nothing
+    scrolls the page sideways (the grid may scroll in its own box)."""
+    from playwright.sync_api import expect
+
+    browser_login(page, user.email)
+    page.set_viewport_size({"width": 1366, "height": 900})
+    page.goto(f"/plans/{large_plan.number}/planning/")
+    expect(page.locator("#grid-unit")).to_have_text("Amounts in thousands of EUR")
+    grid = page.locator(".grid-scroll")
+    assert grid.evaluate("box => box.scrollWidth - box.clientWidth") <= 0
+    grid.scroll_into_view_if_needed()
+    for year in range(timezone.now().year, timezone.now().year + 10):
+        expect(page.locator("#planning-grid thead th", has_text=str(year))).to_be_in_viewport()
+    main = page.locator("main").bounding_box()
+    suggestions = page.locator("#suggestions").bounding_box()
+    assert suggestions["width"] > 0.9 * (main["width"] - 40)
+    cards = page.locator("article.suggestion")
+    assert cards.nth(0).bounding_box()["y"] == cards.nth(1).bounding_box()["y"]  # side by side
+    assert page.evaluate("document.documentElement.scrollHeight") < 5000
+
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"/plans/{large_plan.number}/planning/")
+    assert _sideways(page) <= 0

@@ -17,7 +17,7 @@ from django.urls import reverse
 
 from planning.budget import NOMINAL, TODAY, plan_budget, plan_budgets
 from planning.models import ActionStatus, NodeKind, Plan, PlanRole
-from planning.money import PriceIndex, occurrence_years
+from planning.money import GridUnit, PriceIndex, occurrence_years
 from tests.factories import (
     ActionFactory,
     PlanFactory,
@@ -47,6 +47,24 @@ def index(b: int = 2026, i: str = "0", o: str = "0", v: str = "0") -> PriceIndex
 
 
 # --- the formula ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("largest", "amount", "shown", "label"),
+    [
+        (Decimal("9999999.99"), Decimal("1212.50"), "1,213", "EUR"),
+        (Decimal("9999999.99"), Decimal("0.40"), "<1", "EUR"),
+        (Decimal("10000000"), Decimal("3565125126.55"), "3,565,125", "thousands of EUR"),
+        (Decimal("10000000"), Decimal("1499.99"), "1", "thousands of EUR"),
+        (Decimal("10000000"), Decimal("400"), "<1", "thousands of EUR"),
+        (Decimal("10000000"), Decimal("0"), "0", "thousands of EUR"),
+    ],
+)
+def test_the_grid_shows_whole_units_or_thousands_by_its_largest_figure(
+    largest: Decimal, amount: Decimal, shown: str, label: str
+) -> None:
+    unit = GridUnit.of(largest=largest, currency="EUR")
+    assert (unit.format(amount), unit.label) == (shown, label)
 
 
 def test_in_the_base_year_only_the_markups_apply() -> None:

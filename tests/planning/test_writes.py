@@ -108,7 +108,7 @@ def test_apply_is_one_change_one_signal_and_one_sync(
     before = version(plan)
 
     with django_capture_on_commit_callbacks(execute=True):
-        _, action = suggestion_apply_cost(suggestion=deviation)
+        _, action, _ = suggestion_apply_cost(suggestion=deviation)
 
     assert action.estimated_cost == Decimal("1000.00")
     # action_update's own plan_write joined the Apply's.
