@@ -56,6 +56,10 @@ ERROR_CATALOG: dict[str, tuple[int, str]] = {
     "validation.unsupported_media_type": (415, "Send the request body as application/json."),
     "plans.not_found": (404, "No plan with this number is visible to you."),
     "versions.not_found": (404, "This plan has no version with this id."),
+    "pagination.cursor_expired": (
+        410,
+        "This cursor's walk of the list has expired: start again without cursor.",
+    ),
     "routing.not_found": (404, "There is no such route in this API."),
     "routing.method_not_allowed": (405, "This method is not allowed on this route."),
     "routing.not_acceptable": (406, "This route answers with application/json only."),

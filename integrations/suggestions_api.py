@@ -42,10 +42,11 @@ from planning.suggestions.listing import (
     list_scope,
 )
 from planning.suggestions.selectors import (
+    WalkExpired,
     plan_data_version,
     suggestions_open,
     suggestions_open_count,
-    suggestions_open_page,
+    suggestions_walk_page,
 )
 from planning.suggestions.sync import suggestion_sync
 
@@ -78,9 +79,12 @@ def suggestion_list_payload(*, plan: Plan, scope: SuggestionListScope, etag: str
             "open_count": count,
             "suggestions": suggestions,
         }
-    page = suggestions_open_page(
-        plan=plan, filters=scope.filters, after=query.after, limit=query.limit
-    )
+    try:
+        page = suggestions_walk_page(
+            plan=plan, filters=scope.filters, after=query.after, limit=query.limit
+        )
+    except WalkExpired:
+        raise ApiError("pagination.cursor_expired") from None
     return {
         "plan_id": str(plan.pk),
         "plan_number": plan.number,
@@ -275,9 +279,11 @@ LIST_PARAMETERS = [
         description=(
             "The `next_cursor` of the previous page. Only with `limit` and with the same "
             "`severity`, `suggestion_type` and `structure_node_id` as the first page; a cursor "
-            "that was altered or belongs to other filters is 400 `validation.query`. A "
-            "suggestion that is resolved or dismissed between two pages makes no other one "
-            "repeat or go missing."
+            "that was altered or belongs to other filters is 400 `validation.query`, one older "
+            "than an hour 410 `pagination.cursor_expired`. The pages walk the list as the "
+            "first page saw it: a suggestion that stays open for the whole walk comes exactly "
+            "once whatever changes (its severity included); one resolved or dismissed meanwhile "
+            "is left out, so a page may hold fewer than `limit`."
         ),
     ),
     OpenApiParameter(
@@ -376,6 +382,7 @@ class PlanSuggestionListApi(IntegratorApiView):
                 {
                     400: ["validation.plan_number", "validation.query"],
                     404: ["plans.not_found"],
+                    410: ["pagination.cursor_expired"],
                 },
                 field_errors={"validation.query": QUERY_ERROR_EXAMPLE},
             ),

@@ -15,20 +15,19 @@ import hashlib
 import re
 import uuid
 from dataclasses import dataclass
-from datetime import datetime
 
 from django.core import signing
 from django.http import QueryDict
 
 from api.errors import ApiError
 from planning.models import Plan, Severity, StructureNode, SuggestionType
-from planning.suggestions.selectors import ListPosition, SuggestionFilters
+from planning.suggestions.selectors import SuggestionFilters, WalkPosition
 
 LIMIT_MAX = 1000
 # Bump when the JSON of the list changes shape: ETags handed out before stop matching.
 LIST_FORMAT = 1
 # Bump when the cursor's content changes: older cursors are then refused (400), not misread.
-CURSOR_FORMAT = 1
+CURSOR_FORMAT = 2
 _CURSOR_SALT = "planning.suggestions.list-cursor"
 _LIMIT = re.compile(r"[0-9]{1,7}")
 
@@ -40,7 +39,7 @@ class SuggestionListQuery:
     suggestion_types: tuple[str, ...] = ()
     structure_node_id: uuid.UUID | None = None
     limit: int | None = None  # None: the whole list, without next_cursor
-    after: ListPosition | None = None  # from the cursor
+    after: WalkPosition | None = None  # from the cursor
 
     @property
     def filters_text(self) -> str:
@@ -113,35 +112,25 @@ def _limit(params: QueryDict, errors: dict[str, list[str]]) -> int | None:
     return int(raw)
 
 
-def cursor_encode(*, query: SuggestionListQuery, position: ListPosition) -> str:
-    """The opaque `next_cursor` of a page whose last suggestion sits at `position`."""
+def cursor_encode(*, query: SuggestionListQuery, position: WalkPosition) -> str:
+    """The opaque `next_cursor` of a page: the walk and where its next page starts."""
     return signing.Signer(salt=_CURSOR_SALT).sign_object(
-        [
-            CURSOR_FORMAT,
-            query.binding,
-            position.severity_rank,
-            position.created_at.isoformat(),
-            position.id.hex,
-        ]
+        [CURSOR_FORMAT, query.binding, position.walk_id, position.offset]
     )
 
 
-def _cursor_position(raw: str) -> tuple[str, ListPosition] | None:
+def _cursor_position(raw: str) -> tuple[str, WalkPosition] | None:
     """(binding, position) of a cursor this service signed in the current format, else None."""
     try:
         value = signing.Signer(salt=_CURSOR_SALT).unsign_object(raw)
     except signing.BadSignature:
         return None
     try:
-        cursor_format, binding, rank, created_at, suggestion_id = value
-        if cursor_format != CURSOR_FORMAT:
+        cursor_format, binding, walk_id, offset = value
+        if cursor_format != CURSOR_FORMAT or not isinstance(offset, int) or offset < 1:
             return None
-        return binding, ListPosition(
-            severity_rank=int(rank),
-            created_at=datetime.fromisoformat(created_at),
-            id=uuid.UUID(hex=suggestion_id),
-        )
-    except (TypeError, ValueError):  # signed, but not a cursor (another use of the key)
+        return binding, WalkPosition(walk_id=str(uuid.UUID(hex=walk_id).hex), offset=offset)
+    except (TypeError, ValueError, AttributeError):  # signed, but not a cursor of this list
         return None
 
 
@@ -208,9 +197,7 @@ def list_etag(*, plan: Plan, data_version: int, scope: SuggestionListScope) -> s
     suggestion (docs/design.md "Integrator API" > "ETag, compression, rendering")."""
     query = scope.query
     after = query.after
-    position = (
-        f"{after.severity_rank}/{after.created_at.isoformat()}/{after.id.hex}" if after else ""
-    )
+    position = f"{after.walk_id}/{after.offset}" if after else ""
     text = "|".join(
         [
             str(LIST_FORMAT),

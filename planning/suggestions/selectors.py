@@ -4,13 +4,15 @@ The action-planning view's budget and chart are planning.budget and planning.cha
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
 import orjson
-from django.db.models import Q, QuerySet, TextField
+from django.core.cache import cache
+from django.db.models import QuerySet, TextField
 from django.db.models.functions import Cast
 from django.http import Http404
 
@@ -47,28 +49,12 @@ _ROW_FIELDS = tuple(
 
 
 @dataclass(frozen=True, slots=True)
-class ListPosition:
-    """A place in the list order: the sort key of one suggestion. A page starts after it."""
-
-    severity_rank: int
-    created_at: datetime
-    id: Any  # UUID
-
-
-@dataclass(frozen=True, slots=True)
 class SuggestionFilters:
     """Which open suggestions a list holds; an empty collection (or None) means "any"."""
 
     severities: Collection[str] = ()
     suggestion_types: Collection[str] = ()
     structure_node_id: Any | None = None  # this node and every node below it
-
-
-@dataclass(frozen=True, slots=True)
-class SuggestionPage:
-    suggestions: list[SuggestionPayload]
-    # Where the next page starts; None on the last page.
-    next_position: ListPosition | None
 
 
 def iso_utc(value: datetime) -> str:
@@ -155,33 +141,73 @@ def suggestions_open_count(*, plan: Plan, filters: SuggestionFilters | None = No
     return suggestions_open_queryset(plan=plan, filters=filters).order_by().count()
 
 
-def suggestions_open_page(
+# A walk: the ordered ids of a paged list as its first page saw them, kept for the cursor.
+WALK_SECONDS = 60 * 60
+_WALK_KEY = "suggestion-walk:{}"
+
+
+@dataclass(frozen=True, slots=True)
+class WalkPosition:
+    """Where the next page of a walk starts: the walk and an offset into its ids."""
+
+    walk_id: str
+    offset: int
+
+
+@dataclass(frozen=True, slots=True)
+class WalkPage:
+    suggestions: list[SuggestionPayload]
+    next_position: WalkPosition | None
+
+
+class WalkExpired(Exception):
+    """The walk a cursor names is no longer kept (WALK_SECONDS passed, or the cache lost it)."""
+
+
+def suggestions_walk_page(
     *,
     plan: Plan,
     filters: SuggestionFilters | None = None,
-    after: ListPosition | None = None,
+    after: WalkPosition | None = None,
     limit: int,
-) -> SuggestionPage:
-    """Up to `limit` open suggestions that come after `after` in the list order (keyset
-    paging: a suggestion that leaves or joins the list between two pages shifts no other one).
-    """
+) -> WalkPage:
+    """Up to `limit` open suggestions of a walk (docs/design.md "Integrator API" > "Paging").
+
+    The first page reads the ids of every matching open suggestion in the list order and, when
+    there is more than one page, keeps them (16 bytes each) in the cache for WALK_SECONDS: the
+    walk. Later pages read their share of the walk's ids and answer those still open and still
+    matching, in the walk's order. So the order cannot change under a client, whatever happens
+    to severities between its requests: a suggestion that stays open and matching for the whole
+    walk comes exactly once, one that stops matching is left out from then on, one that starts
+    matching during the walk does not come (the next walk has it). A page can therefore hold
+    fewer than `limit`. Raises WalkExpired when the walk is gone."""
     queryset = suggestions_open_queryset(plan=plan, filters=filters)
-    if after is not None:
-        # (rank, created_at, id) > after, spelt out for the ORM; the leading `>=` on the rank
-        # lets the index start the scan at the position's rank.
-        queryset = queryset.filter(severity_rank__gte=after.severity_rank).filter(
-            Q(severity_rank__gt=after.severity_rank)
-            | Q(created_at__gt=after.created_at)
-            | Q(created_at=after.created_at, id__gt=after.id)
+    if after is None:
+        ids: list[uuid.UUID] = list(queryset.values_list("id", flat=True))
+        next_position = None
+        if len(ids) > limit:
+            walk_id = uuid.uuid4().hex
+            cache.set(_WALK_KEY.format(walk_id), b"".join(i.bytes for i in ids), WALK_SECONDS)
+            next_position = WalkPosition(walk_id=walk_id, offset=limit)
+        page_ids = ids[:limit]
+    else:
+        blob = cache.get(_WALK_KEY.format(after.walk_id))
+        if blob is None:
+            raise WalkExpired
+        start, end = after.offset * 16, min(len(blob), (after.offset + limit) * 16)
+        page_ids = [uuid.UUID(bytes=blob[i : i + 16]) for i in range(start, end, 16)]
+        next_position = (
+            WalkPosition(walk_id=after.walk_id, offset=after.offset + limit)
+            if end < len(blob)
+            else None
         )
-    rows = list(_rows(queryset, "severity_rank")[: limit + 1])
-    next_position = None
-    if len(rows) > limit:  # one more row than asked for: there is a next page
-        rows = rows[:limit]
-        rank, suggestion_id, *_, created_at = rows[-1]
-        next_position = ListPosition(severity_rank=rank, created_at=created_at, id=suggestion_id)
-    return SuggestionPage(
-        suggestions=[_row_payload(row[1:]) for row in rows], next_position=next_position
+    found = {
+        row[0]: _row_payload(row)
+        for chunk in chunked(page_ids, IN_LIST_SIZE)
+        for row in _rows(queryset.filter(pk__in=chunk).order_by())
+    }
+    return WalkPage(
+        suggestions=[found[i] for i in page_ids if i in found], next_position=next_position
     )
 
 
