@@ -109,7 +109,7 @@ def test_record_commands_read_the_history_and_a_versions_actions(guide_env):
     plan = Plan.objects.get(number=1)
     plan_adopt(plan=plan, name="Adopted by the board")
 
-    output = run_shell_block(RECORD, env, raw_key)
+    output = run_shell_block(RECORD, env, raw_key).lstrip()  # the prompt line's newline
     first, end = json.JSONDecoder().raw_decode(output)  # curl adds no newline between them
     second, _ = json.JSONDecoder().raw_decode(output[end:].lstrip())
 
