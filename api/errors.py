@@ -48,6 +48,19 @@ ERROR_CATALOG: dict[str, tuple[int, str]] = {
     "auth.invalid_credentials": (401, "The email or password is not correct."),
     "auth.not_authenticated": (401, "Log in to use this route."),
     "auth.permission_denied": (403, "You do not have permission to do this."),
+    "auth.insufficient_permission": (
+        403,
+        "This API key may only read. Create a key with the read and write permission to act.",
+    ),
+    "idempotency.mismatch": (
+        409,
+        "This Idempotency-Key was used for another request within 24 hours: use a new key.",
+    ),
+    "suggestions.not_found": (404, "This plan has no suggestion with this id."),
+    "suggestions.state_conflict": (
+        409,
+        "The suggestion is not in a state this act applies to.",
+    ),
     "validation.plan_number": (400, "planNumber must be an integer between 1 and 2147483647."),
     "validation.malformed_json": (400, "The request body is not valid JSON."),
     "validation.body_not_object": (400, "The request body must be a JSON object."),

@@ -23,6 +23,8 @@ PUBLIC_OPERATIONS = {
     ("/api/v1/platform/plans/{planNumber}/nodes", "GET"),
     ("/api/v1/platform/plans/{planNumber}/actions", "GET"),
     ("/api/v1/platform/plans/{planNumber}/projects", "GET"),
+    ("/api/v1/platform/plans/{planNumber}/suggestions/{suggestionId}/dismiss", "POST"),
+    ("/api/v1/platform/plans/{planNumber}/suggestions/{suggestionId}/restore", "POST"),
     ("/api/v1/platform/plans/{planNumber}/history", "GET"),
     ("/api/v1/platform/plans/{planNumber}/versions", "GET"),
     ("/api/v1/platform/plans/{planNumber}/versions/{versionId}/actions", "GET"),

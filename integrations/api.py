@@ -28,6 +28,7 @@ def api_key_payload(api_key: ApiKey) -> dict[str, Any]:
         "expires_at": api_key.expires_at,
         "last_used_at": api_key.last_used_at,
         "plan_numbers": api_key.plan_numbers(),
+        "permission": api_key.permission,
     }
 
 
@@ -101,6 +102,10 @@ _SESSION_DATA = inline_serializer(
                     allow_null=True,
                     help_text="The plans the key is limited to; null: every plan its owner "
                     "can see.",
+                ),
+                "permission": serializers.CharField(
+                    help_text="`read` (every read route) or `read_write` (also acts on "
+                    "suggestions: dismiss, restore); more may come.",
                 ),
             },
         ),

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from integrations import api, history_api, platform_api, suggestions_api
+from integrations import acts, api, history_api, platform_api, suggestions_api
 
 urlpatterns = [
     path(
@@ -35,6 +35,16 @@ urlpatterns = [
         "platform/plans/<str:planNumber>/suggestions",
         suggestions_api.PlanSuggestionListApi.as_view(),
         name="api-plan-suggestions",
+    ),
+    path(
+        "platform/plans/<str:planNumber>/suggestions/<str:suggestionId>/dismiss",
+        acts.SuggestionDismissApi.as_view(),
+        name="api-suggestion-dismiss",
+    ),
+    path(
+        "platform/plans/<str:planNumber>/suggestions/<str:suggestionId>/restore",
+        acts.SuggestionRestoreApi.as_view(),
+        name="api-suggestion-restore",
     ),
     path(
         "platform/plans/<str:planNumber>/history",

@@ -7,6 +7,7 @@ from django import forms
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from integrations.models import ApiKey
 from planning.models import Plan
 
 NO_EXPIRY = "never"
@@ -46,6 +47,14 @@ class ApiKeyCreateForm(forms.Form):
         label="Expiry date (for “On a date…”)",
         help_text="The key stops working at 00:00 UTC on this date.",
         widget=forms.DateInput(attrs={"type": "date"}),
+    )
+    permission = forms.ChoiceField(
+        choices=ApiKey.Permission.choices,
+        initial=ApiKey.Permission.READ,
+        widget=forms.RadioSelect,
+        label="Permission",
+        help_text="Read only is enough to read plans and suggestions. Only a key that must "
+        "dismiss or restore suggestions needs more.",
     )
     plans = forms.ModelMultipleChoiceField(
         queryset=Plan.objects.none(),
@@ -105,6 +114,7 @@ class ApiKeyCreateForm(forms.Form):
             "name": self.cleaned_data["name"],
             "expires_at": self.expires_at,
             "plans": plans or None,
+            "permission": self.cleaned_data.get("permission") or ApiKey.Permission.READ,
         }
 
 

@@ -39,6 +39,10 @@ class ApiKey(models.Model):
         EXPIRED = "expired", "Expired"
         REVOKED = "revoked", "Revoked"
 
+    class Permission(models.TextChoices):
+        READ = "read", "Read only"
+        READ_WRITE = "read_write", "Read and act on suggestions"
+
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -74,6 +78,10 @@ class ApiKey(models.Model):
     # Limited to chosen plans (`plans`); otherwise every plan its owner can see. A flag rather
     # than "no plans chosen", so a limited key whose plans are all deleted reaches nothing.
     limited_to_plans = models.BooleanField(default=False)
+    # What the key may do: read (every GET), or also act (dismiss, restore a suggestion).
+    permission = models.CharField(
+        max_length=10, choices=Permission.choices, default=Permission.READ, db_default="read"
+    )
     plans = models.ManyToManyField("planning.Plan", blank=True, related_name="+")
     # When the expiry reminders went out and the expiry was logged (each claimed once).
     reminder_7_days_sent_at = models.DateTimeField(null=True, blank=True, editable=False)
@@ -170,3 +178,28 @@ class ApiAccessRequest(models.Model):
 
     def __str__(self) -> str:
         return f"API access request of {self.requested_by} for {self.organisation}"
+
+
+class IdempotentRequest(models.Model):
+    """The first answer to a POST sent with an `Idempotency-Key` (integrations.acts): the same
+    key of the same API key with the same request within IDEMPOTENCY_HOURS gets this answer
+    again; with another request, 409. The row is written in the act's own transaction, so an
+    act that fails leaves none and may be sent again."""
+
+    id = models.BigAutoField(primary_key=True)
+    api_key = models.ForeignKey(ApiKey, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=255)
+    fingerprint = models.CharField(max_length=64)  # SHA-256 of method, path and body
+    status = models.PositiveSmallIntegerField()
+    message = models.CharField(max_length=300)
+    message_key = models.CharField(max_length=100)
+    data = models.JSONField(null=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints: ClassVar = [
+            models.UniqueConstraint(fields=["api_key", "key"], name="idempotent_request_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"idempotent request {self.key} of key {self.api_key_id}"

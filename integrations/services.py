@@ -45,6 +45,7 @@ def api_key_create(
     plans: Iterable[Plan] | None = None,
     ip_address: str | None = None,
     organisation: Organisation | None = None,
+    permission: str = ApiKey.Permission.READ,
 ) -> tuple[ApiKey, str]:
     """Creates a key and returns it with the raw key, which exists only here: ``user``'s own,
     or with ``organisation`` a service account of it made by ``user`` (the caller checks that
@@ -65,7 +66,13 @@ def api_key_create(
             "Revoke a key you no longer use, then create the new one."
         )
     api_key, raw = _key_insert(
-        holder=holder, name=name, expires_at=expires_at, now=now, plans=plans, created_by=user
+        holder=holder,
+        name=name,
+        expires_at=expires_at,
+        now=now,
+        plans=plans,
+        created_by=user,
+        permission=permission,
     )
     holder.log(
         kind=SecurityEvent.Kind.API_KEY_CREATED,
@@ -93,6 +100,7 @@ def _key_insert(
     now: datetime,
     plans: Iterable[Plan] | None,
     created_by: User | None,
+    permission: str = ApiKey.Permission.READ,
 ) -> tuple[ApiKey, str]:
     name = name.strip()
     if not name:
@@ -114,6 +122,7 @@ def _key_insert(
         created_at=now,
         expires_at=expires_at,
         limited_to_plans=chosen is not None,
+        permission=permission,
     )
     # Field checks only (name length); uniqueness and constraints are the database's job.
     api_key.full_clean(validate_unique=False, validate_constraints=False)
@@ -161,6 +170,7 @@ def api_key_roll(
         expires_at=now + lifetime if lifetime is not None else None,
         now=now,
         plans=list(old.plans.all()) if old.limited_to_plans else None,
+        permission=old.permission,
     )
     grace_end = now + grace
     old.rolled_at = now

@@ -905,6 +905,12 @@ def _version_of(plan: Plan) -> dict[str, str]:
     return {"versionId": str(version.pk)}
 
 
+def _a_suggestion_of(plan: Plan) -> dict[str, str]:
+    """The id of one of the plan's suggestions (a made-up id when it has none)."""
+    suggestion = Suggestion.objects.filter(plan=plan).first()
+    return {"suggestionId": str(suggestion.pk if suggestion else uuid.uuid4())}
+
+
 API_PLAN_ROUTES: dict[str, ApiPlanRoute] = {
     "api-plan-suggestions": ApiPlanRoute("GET", 200, "ok"),
     "api-plan": ApiPlanRoute("GET", 200, "ok"),
@@ -912,6 +918,13 @@ API_PLAN_ROUTES: dict[str, ApiPlanRoute] = {
     "api-plan-actions": ApiPlanRoute("GET", 200, "ok"),
     "api-plan-projects": ApiPlanRoute("GET", 200, "ok"),
     "api-plan-history": ApiPlanRoute("GET", 200, "ok"),
+    # The matrix's keys may only read: acting on a plan they may read is 403, the rest 404.
+    "api-suggestion-dismiss": ApiPlanRoute(
+        "POST", 403, "auth.insufficient_permission", _a_suggestion_of
+    ),
+    "api-suggestion-restore": ApiPlanRoute(
+        "POST", 403, "auth.insufficient_permission", _a_suggestion_of
+    ),
     "api-plan-versions": ApiPlanRoute("GET", 200, "ok"),
     "api-plan-version-actions": ApiPlanRoute("GET", 200, "ok", _version_of),
 }

@@ -26,7 +26,9 @@ RESOURCES = [
     "/platform/plans/{planNumber}/actions",
     "/platform/plans/{planNumber}/projects",
 ]
-PATHS = {LIST, SESSION, HISTORY, VERSIONS, VERSION_ACTIONS, *RESOURCES}
+DISMISS = "/platform/plans/{planNumber}/suggestions/{suggestionId}/dismiss"
+RESTORE = "/platform/plans/{planNumber}/suggestions/{suggestionId}/restore"
+PATHS = {LIST, SESSION, HISTORY, VERSIONS, VERSION_ACTIONS, DISMISS, RESTORE, *RESOURCES}
 ERROR_STATUSES = {"400", "401", "403", "405", "406", "413", "429", "500", "503"}
 
 
@@ -89,6 +91,8 @@ def test_schema_has_exactly_the_integrator_operations(schema):
         (VERSIONS, "get"),
         (VERSION_ACTIONS, "get"),
         *((path, "get") for path in RESOURCES),
+        (DISMISS, "post"),
+        (RESTORE, "post"),
     }
     assert schema["servers"] == [{"url": "/api/v1", "description": "This server"}]
 

@@ -10,7 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from planning.models import Plan
+from integrations.models import ApiKey
+from integrations.services import api_key_create
+from planning.models import Plan, Suggestion
+from planning.suggestions.sync import suggestion_sync
 from planning.versions import plan_adopt
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -41,16 +44,24 @@ checks.positive_data_acceptance.expected-statuses = [
 )
 
 
-def test_schemathesis_finds_no_failure(live_server, plan_one_key, settings, tmp_path):
+def test_schemathesis_finds_no_failure(live_server, plan_one_key, user, settings, tmp_path):
     # Generous limits so the run explores instead of collecting 429s (throttling has its tests).
     settings.MAINTPLAN_THROTTLE_RATES = {
         **settings.MAINTPLAN_THROTTLE_RATES,
         "api_key": "100000/minute",
         "api_auth_failure": "100000/minute",
     }
-    raw_key = plan_one_key  # plan #1 is the planNumber example, so real data is exercised
-    # An adopted version of plan 1, whose id the version's actions are asked with.
-    version = plan_adopt(plan=Plan.objects.get(number=1), name="Adopted for the contract")
+    plan = Plan.objects.get(number=1)  # the planNumber example, so real data is exercised
+    # A key that may act too, so the acts are run, not only refused.
+    _key, raw_key = api_key_create(
+        user=user, name="contract acts", permission=ApiKey.Permission.READ_WRITE
+    )
+    # An adopted version of plan 1, whose id the version's actions are asked with, and one of
+    # its suggestions, which the acts dismiss and restore (409 once it is already so).
+    version = plan_adopt(plan=plan, name="Adopted for the contract")
+    suggestion_sync(plan=plan)
+    suggestion = Suggestion.objects.filter(plan=plan).order_by("pk").first()
+    assert suggestion is not None
     config = (
         CONFIG
         + f"""
@@ -58,6 +69,17 @@ def test_schemathesis_finds_no_failure(live_server, plan_one_key, settings, tmp_
 include-name = "GET /platform/plans/{{planNumber}}/versions/{{versionId}}/actions"
 parameters = {{ versionId = "{version.pk}" }}
 """
+        + "".join(
+            f"""
+[[operations]]
+include-name = "POST /platform/plans/{{planNumber}}/suggestions/{{suggestionId}}/{act}"
+parameters = {{ suggestionId = "{suggestion.pk}" }}
+checks.positive_data_acceptance.expected-statuses = [
+    "2xx", "3xx", "400", "401", "403", "404", "409", "429", "5xx",
+]
+"""
+            for act in ("dismiss", "restore")
+        )
     )
     (tmp_path / "schemathesis.toml").write_text(config)  # read from the working directory
 

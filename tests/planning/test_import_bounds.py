@@ -1,7 +1,7 @@
 """An import of any shape up to IMPORT_MAX_BYTES is refused (or read) with the process under
 400 MB (docs/design.md "Imports" > "Bounds"), measured in a child process: deep, wide, many
 empty objects (in `nodes` and elsewhere), long strings, and a CSV of millions of short lines.
-Each child reads one ~32 MiB file the way an import does and reports its peak RSS."""
+Each child reads one ~32 MiB file the way an import does and reports its peak RSS (VmHWM)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from django.conf import settings
 
 RSS_MAX_MB = 400
 CHILD = """
-import os, resource, sys, json
+import os, sys, json
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 import django
 django.setup()
@@ -39,7 +39,11 @@ try:
         outcome = f"refused: {found}" if problems else "read"
 except ImportRejected as rejected:
     outcome = "refused: " + " | ".join(str(p) for p in rejected.problems)[:300]
-peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+# VmHWM, this process's own peak: getrusage's ru_maxrss also counts the memory of the parent
+# it was forked from (the test run's, hundreds of MB late in a suite), kept across exec.
+with open("/proc/self/status") as status:
+    hwm_kb = next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
+peak_mb = hwm_kb / 1024
 print(json.dumps({"outcome": outcome, "peak_mb": peak_mb}))
 """
 

@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from accounts.management import command_user, plain_text, positive_int
 from integrations.holders import KeyHolder
+from integrations.models import ApiKey
 from integrations.selectors import api_access_granted, api_key_access_granted
 from integrations.services import api_key_create
 from organisations.management import command_organisation
@@ -55,6 +56,13 @@ class Command(BaseCommand):
             help="Limit the key to these plans (numbers of plans the owner is a member of); "
             "default: every plan the owner can see.",
         )
+        parser.add_argument(
+            "--permission",
+            choices=ApiKey.Permission.values,
+            default=ApiKey.Permission.READ,
+            help="read (default): every read route; read_write: also dismiss and restore "
+            "suggestions.",
+        )
 
     def handle(
         self,
@@ -64,6 +72,7 @@ class Command(BaseCommand):
         name: str,
         expires_days: int | None,
         plan_numbers: list[int] | None,
+        permission: str,
         **options: Any,
     ) -> None:
         if (email is None) == (org is None):
@@ -85,7 +94,12 @@ class Command(BaseCommand):
         expires_at = timezone.now() + timedelta(days=expires_days) if expires_days else None
         try:
             _api_key, raw_key = api_key_create(
-                user=user, organisation=organisation, name=name, expires_at=expires_at, plans=plans
+                user=user,
+                organisation=organisation,
+                name=name,
+                expires_at=expires_at,
+                plans=plans,
+                permission=permission,
             )
         except ValidationError as error:
             raise CommandError(" ".join(error.messages)) from None
