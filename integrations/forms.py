@@ -51,6 +51,7 @@ class ApiKeyCreateForm(forms.Form):
     permission = forms.ChoiceField(
         choices=ApiKey.Permission.choices,
         initial=ApiKey.Permission.READ,
+        required=False,  # not sent: read only
         widget=forms.RadioSelect,
         label="Permission",
         help_text="Read only is enough to read plans and suggestions. Only a key that must "

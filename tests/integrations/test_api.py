@@ -32,6 +32,7 @@ def test_session_check_returns_the_identity_behind_the_key(
             "expires_at": None,
             "last_used_at": api_key.last_used_at.isoformat().replace("+00:00", "Z"),
             "plan_numbers": None,
+            "permission": "read",
         },
         "api_access_enabled": True,
         "principal": {"type": "user", "id": str(api_user.pk), "name": api_user.name},
