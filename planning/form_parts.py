@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from planning.models import NodeKind, Plan, StructureNode
+from planning.models import MAX_YEAR, MIN_YEAR, NodeKind, Plan, StructureNode
 
 T = TypeVar("T")
 
@@ -168,3 +168,52 @@ def plan_node_clean(plan: Plan, value: Any, *, kind: str = "") -> StructureNode:
         what = "building" if kind == NodeKind.BUILDING else "node"
         raise ValidationError(f"No {what} of this plan has this id; pick one from the list.")
     return node
+
+
+class YearRangeForm(forms.Form):
+    """GET parameters `year_from` and `year_to` of a page that shows a range of years: a bad
+    value is reported beside its field and a default used instead, so the page never fails on
+    its query string. A subclass sets how long a range may be and how long the default is."""
+
+    years_max = 30
+    years_default = 10
+
+    year_from = forms.IntegerField(
+        required=False, min_value=MIN_YEAR, max_value=MAX_YEAR, label="From year"
+    )
+    year_to = forms.IntegerField(
+        required=False, min_value=MIN_YEAR, max_value=MAX_YEAR, label="To year"
+    )
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        first, last = cleaned.get("year_from"), cleaned.get("year_to")
+        if first is not None and last is not None:
+            if last < first:
+                self.add_error("year_to", "The last year comes before the first.")
+            elif last - first + 1 > self.years_max:
+                self.add_error("year_to", f"Show at most {self.years_max} years at a time.")
+        return cleaned
+
+    def valid(self, name: str) -> Any:
+        """The cleaned value of one field, or None when it was not given or had an error."""
+        if not self.is_bound:
+            return None
+        self.is_valid()
+        return None if name in self.errors else self.cleaned_data.get(name)
+
+    def year_range(self, *, default_first: int) -> tuple[int, int]:
+        """The chosen range; one end alone is completed to `years_default` years; none, or a
+        range the wrong way round or too long, gives `years_default` years from
+        `default_first`."""
+        first, last = self.valid("year_from"), self.valid("year_to")
+        if "year_to" in self.errors:  # start afresh
+            first = last = None
+        span = self.years_default
+        if first is None and last is None:
+            return default_first, default_first + span - 1
+        if first is None:
+            first = max(MIN_YEAR, last - span + 1)
+        if last is None:
+            last = min(MAX_YEAR, first + span - 1)
+        return first, last

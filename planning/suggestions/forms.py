@@ -7,10 +7,8 @@ from django import forms
 from django.http import QueryDict
 
 from planning.budget import NOMINAL, TODAY, YEARS_DEFAULT, YEARS_MAX
-from planning.form_parts import NodePicker, node_picker_bind
+from planning.form_parts import NodePicker, YearRangeForm, node_picker_bind
 from planning.models import (
-    MAX_YEAR,
-    MIN_YEAR,
     Code,
     DismissReason,
     NodeKind,
@@ -44,12 +42,12 @@ class ApplyCodeForm(forms.Form):
         field.choices = [(str(c.pk), f"{c.code} {c.name}") for c in codes]
 
 
-class PlanningViewForm(forms.Form):
+class PlanningViewForm(YearRangeForm):
     """GET parameters of the action-planning view. A bad value is reported beside its field and
     its default used instead; the page never fails on its query string."""
 
-    year_from = forms.IntegerField(required=False, min_value=MIN_YEAR, max_value=MAX_YEAR)
-    year_to = forms.IntegerField(required=False, min_value=MIN_YEAR, max_value=MAX_YEAR)
+    years_default = YEARS_DEFAULT
+    years_max = YEARS_MAX
     prices = forms.ChoiceField(
         required=False, choices=[(TODAY, "Today's prices"), (NOMINAL, "Nominal")]
     )
@@ -80,39 +78,13 @@ class PlanningViewForm(forms.Form):
             )
         return value
 
-    def clean(self) -> dict[str, Any]:
-        cleaned = super().clean() or {}
-        first, last = cleaned.get("year_from"), cleaned.get("year_to")
-        if first is not None and last is not None:
-            if last < first:
-                self.add_error("year_to", "The last year comes before the first.")
-            elif last - first + 1 > YEARS_MAX:
-                self.add_error("year_to", f"Show at most {YEARS_MAX} years at a time.")
-        return cleaned
-
     def years(self, *, this_year: int) -> tuple[int, int]:
         """The year range to show: the chosen one, else this year and the next nine."""
-        first, last = self.valid("year_from"), self.valid("year_to")
-        if "year_to" in self.errors:  # a range the wrong way round or too long: start afresh
-            first = None
-        if first is None and last is None:
-            return this_year, this_year + YEARS_DEFAULT - 1
-        if first is None:
-            first = max(MIN_YEAR, last - YEARS_DEFAULT + 1)
-        if last is None:
-            last = min(MAX_YEAR, first + YEARS_DEFAULT - 1)
-        return first, last
+        return self.year_range(default_first=this_year)
 
     def chosen_prices(self) -> str:
         """TODAY or NOMINAL (docs/design.md "Money"); today's prices unless nominal is chosen."""
         return str(self.valid("prices") or TODAY)
-
-    def valid(self, name: str) -> Any:
-        """The cleaned value of one field, or its empty value when it had an error."""
-        if not self.is_bound:
-            return None
-        self.is_valid()
-        return None if name in self.errors else self.cleaned_data.get(name)
 
 
 class BulkDismissForm(DismissForm):

@@ -19,8 +19,8 @@ from django.views.decorators.http import require_GET, require_http_methods
 from planning import exports
 from planning.access import plan_member_required, request_user
 from planning.access_rules import PlanAccess
-from planning.form_parts import NodePicker, form_submit, node_picker_bind
-from planning.models import MAX_YEAR, MIN_YEAR, NodeKind, PlanVersion, StructureNode
+from planning.form_parts import NodePicker, YearRangeForm, form_submit, node_picker_bind
+from planning.models import NodeKind, PlanVersion, StructureNode
 from planning.pages import plan_tab_context
 from planning.versions import (
     NAME_MAX,
@@ -49,18 +49,15 @@ class AdoptForm(forms.Form):
     )
 
 
-class CompareForm(forms.Form):
+class CompareForm(YearRangeForm):
     """GET parameters of a version's page; a bad value is reported and its default used."""
+
+    years_default = YEARS_DEFAULT
+    years_max = YEARS_MAX
 
     against = forms.ChoiceField(required=False, label="Compare with")
     building = forms.UUIDField(
         required=False, label="Building", widget=NodePicker(kind=NodeKind.BUILDING)
-    )
-    year_from = forms.IntegerField(
-        required=False, min_value=MIN_YEAR, max_value=MAX_YEAR, label="From year"
-    )
-    year_to = forms.IntegerField(
-        required=False, min_value=MIN_YEAR, max_value=MAX_YEAR, label="To year"
     )
 
     def __init__(self, *args: Any, version: PlanVersion, **kwargs: Any) -> None:
@@ -83,30 +80,8 @@ class CompareForm(forms.Form):
             )
         return value
 
-    def clean(self) -> dict[str, Any]:
-        cleaned = super().clean() or {}
-        first, last = cleaned.get("year_from"), cleaned.get("year_to")
-        if first is not None and last is not None:
-            if last < first:
-                self.add_error("year_to", "The last year comes before the first.")
-            elif last - first + 1 > YEARS_MAX:
-                self.add_error("year_to", f"Compare at most {YEARS_MAX} years at a time.")
-        return cleaned
-
-    def value(self, name: str) -> Any:
-        """The cleaned value of one field, or None when it was not given or had an error."""
-        if not self.is_bound:
-            return None
-        self.is_valid()
-        return None if name in self.errors else self.cleaned_data.get(name)
-
     def years(self) -> list[int]:
-        this_year = timezone.localdate().year
-        first, last = self.value("year_from"), self.value("year_to")
-        if "year_to" in self.errors:
-            first = last = None
-        first = first or (last - YEARS_DEFAULT + 1 if last else this_year)
-        last = last or first + YEARS_DEFAULT - 1
+        first, last = self.year_range(default_first=timezone.localdate().year)
         return list(range(first, last + 1))
 
 
@@ -131,7 +106,7 @@ def plan_versions(request: HttpRequest, access: PlanAccess) -> HttpResponse:
 def _comparison(request: HttpRequest, access: PlanAccess, version_id: uuid.UUID) -> tuple[Any, ...]:
     version = get_object_or_404(PlanVersion, plan=access.plan, pk=version_id)
     form = CompareForm(request.GET or None, version=version)
-    against = form.value("against") or NOW
+    against = form.valid("against") or NOW
     if against == NOW:
         old, new = Side(plan=access.plan, version=version), Side(plan=access.plan)
     else:
@@ -140,7 +115,7 @@ def _comparison(request: HttpRequest, access: PlanAccess, version_id: uuid.UUID)
         first, second = sorted((version, other), key=lambda v: v.number)
         old, new = Side(plan=access.plan, version=first), Side(plan=access.plan, version=second)
     comparison = versions_compare(
-        old=old, new=new, years=form.years(), building=form.value("building")
+        old=old, new=new, years=form.years(), building=form.valid("building")
     )
     return version, form, comparison
 
