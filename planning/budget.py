@@ -32,6 +32,7 @@ from typing import Any
 from django.db.models import BigIntegerField, CharField, Count, F, Q, QuerySet, Sum
 from django.db.models.functions import Cast, Round
 
+from api.text_order import natural_key
 from planning.models import CENT, Action, ActionKind, ActionStatus, Plan, StructureNode
 from planning.money import PriceIndex, amount_of, cents_of, occurrence_years
 from planning.tree import building_labels, node_subtree
@@ -297,7 +298,10 @@ def _budget_of(plan: Plan, years: list[int], buildings: _Grid, kinds: _Grid, pri
                 total=sum(cells, CENT * 0),
             )
         )
-    rows.sort(key=lambda row: (row.building_id is None, row.name.casefold(), str(row.building_id)))
+    # Natural order of names (Building 2 before Building 10), "(no building)" last.
+    rows.sort(
+        key=lambda row: (row.building_id is None, natural_key(row.name), str(row.building_id))
+    )
     year_totals = [sum((row.cells[i] for row in rows), CENT * 0) for i in range(len(years))]
     return Budget(
         years=years,

@@ -32,6 +32,7 @@ from typing import Any
 from django.db.models import Max, Min, OuterRef, Subquery
 from openpyxl import Workbook
 
+from api.text_order import natural_key
 from planning.action_list import ActionFilters, actions_filtered
 from planning.budget import YEARS_DEFAULT, Budget
 from planning.key_figures import KeyFigures, PlanKeyFigures
@@ -192,7 +193,9 @@ def budget_rows(
     # Every building of the range's budget, and those with debt only, in the page's order.
     shown = [row.building_id for row in today.rows]
     shown += [b for b, figures in figures_of.items() if figures.debt and b not in today_rows]
-    for building_id in sorted(shown, key=lambda b: (b is None, _label(b, figures_of, today_rows))):
+    for building_id in sorted(
+        shown, key=lambda b: (b is None, natural_key(_label(b, figures_of, today_rows)))
+    ):
         row, other = today_rows.get(building_id), nominal_rows.get(building_id)
         figures = figures_of.get(building_id)
         yield (
@@ -215,7 +218,7 @@ def budget_rows(
 
 def _label(building_id: Any, figures_of: dict[Any, KeyFigures], rows: dict[Any, Any]) -> str:
     found = rows.get(building_id) or figures_of.get(building_id)
-    return found.name.casefold() if found is not None else ""
+    return found.name if found is not None else ""
 
 
 def _key_figure_cells(figures: KeyFigures) -> tuple[Any, ...]:

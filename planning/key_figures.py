@@ -24,6 +24,7 @@ from typing import Any
 
 from django.db.models import Sum
 
+from api.text_order import natural_key
 from planning.budget import NO_BUILDING, Budget, live_actions, plan_budget, planned_total
 from planning.models import CENT, Action, ActionStatus, NodeKind, Plan, StructureNode
 from planning.money import amount_round
@@ -113,7 +114,7 @@ def plan_key_figures(*, plan: Plan, year: int, budget: Budget | None = None) -> 
         )
         for building_id, area in areas.items()
     ]
-    buildings.sort(key=lambda figures: (figures.name.casefold(), str(figures.building_id)))
+    buildings.sort(key=lambda figures: (natural_key(figures.name), str(figures.building_id)))
     given = [figures.area for figures in buildings if figures.area]
     outside = (ten_years.get(None, zero), debts.get(None, zero))
     if any(outside):

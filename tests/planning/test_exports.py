@@ -132,3 +132,32 @@ def test_the_import_reads_back_a_csv_pair_written_this_way(user: Any) -> None:
     assert sorted(plan.actions.values_list("estimated_cost", flat=True)) == sorted(
         original.actions.values_list("estimated_cost", flat=True)
     )
+
+
+def test_budget_rows_come_in_natural_order_on_the_page_and_in_the_export(
+    client: Any, user: Any
+) -> None:
+    from decimal import Decimal
+
+    from django.utils import timezone
+
+    from planning.budget import plan_budget
+    from planning.models import NodeKind, PlanRole
+    from tests.factories import (
+        ActionFactory,
+        PlanFactory,
+        PlanMembershipFactory,
+        StructureNodeFactory,
+    )
+
+    plan = PlanFactory.create()
+    PlanMembershipFactory.create(plan=plan, user=user, role=PlanRole.VIEWER)
+    year = timezone.localdate().year
+    for name in ("Block 10", "Block 2", "block 1"):
+        building = StructureNodeFactory.create(plan=plan, kind=NodeKind.BUILDING, name=name)
+        ActionFactory.create(node=building, planned_year=year, estimated_cost=Decimal("10"))
+    budget = plan_budget(plan=plan, year_from=year, year_to=year + 9)
+    assert [row.name for row in budget.rows] == ["block 1", "Block 2", "Block 10"]
+    client.force_login(user)
+    text = client.get(f"/plans/{plan.number}/export/budget.csv").content.decode("utf-8-sig")
+    assert text.index("block 1") < text.index("Block 2") < text.index("Block 10")
