@@ -1,6 +1,7 @@
 // Node pickers (planning.forms.NodePicker): type part of a node's name or code, pick one of the
 // matches the server sends (at most 20), and its id goes into the hidden input the form submits.
-// Clearing the text clears the choice.
+// Clearing the text clears the choice. A form is not sent while a picker holds text that names
+// no picked node: the picker says so instead of the text being dropped silently.
 (function () {
   "use strict";
 
@@ -27,6 +28,8 @@
       hidden.value = option.dataset.id;
       input.value = option.dataset.name;
       hide();
+      const found = picker.querySelector(".node-picker-warning");
+      if (found) found.remove();
     }
 
     function highlight(index) {
@@ -83,8 +86,44 @@
       active = -1;
     }
 
+    function warning() {
+      let found = picker.querySelector(".node-picker-warning");
+      if (!found) {
+        found = document.createElement("p");
+        found.className = "error node-picker-warning";
+        found.setAttribute("role", "alert");
+        picker.appendChild(found);
+      }
+      return found;
+    }
+
+    function unwarn() {
+      const found = picker.querySelector(".node-picker-warning");
+      if (found) found.remove();
+    }
+
+    const form = picker.closest("form");
+    if (form) {
+      form.addEventListener("submit", function (event) {
+        const typed = input.value.trim();
+        if (!typed || hidden.value) return;
+        const same = options().find(function (option) {
+          return option.dataset.name.toLowerCase() === typed.toLowerCase();
+        });
+        if (same) {  // typed exactly a listed name: that is the choice
+          choose(same);
+          return;
+        }
+        event.preventDefault();
+        warning().textContent =
+          "“" + typed + "” is no node you picked: choose one from the list, or clear the text.";
+        input.focus();
+      });
+    }
+
     input.addEventListener("input", function () {
       hidden.value = "";
+      unwarn();
       clearTimeout(timer);
       timer = setTimeout(search, 200);
     });
