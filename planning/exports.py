@@ -1,11 +1,12 @@
 """The plan's actions and its budget (planned cost per building and year) as rows for CSV and
-XLSX downloads.
+XLSX downloads, both streamed (`csv_stream`, planning.xlsx).
 
-Cells are neutralised for spreadsheets: a text that Excel or LibreOffice would read as a formula
-(first character `=`, `+`, `-`, `@`, or a tab / carriage return before one) is written with a
-leading apostrophe, so a node named `=HYPERLINK("...")` stays text (OWASP "CSV injection").
-Amounts are numbers in XLSX and plain decimals ("1234.50") in CSV, where every text cell is quoted
-(see `as_csv`).
+CSV cells are neutralised for spreadsheets: a text that Excel or LibreOffice would read as a
+formula (first character `=`, `+`, `-`, `@`, or a tab / carriage return before one) is written
+with a leading apostrophe, so a node named `=HYPERLINK("...")` stays text (OWASP "CSV
+injection"); every text cell is quoted (see `csv_stream`). In XLSX every text is an inline
+string, which a spreadsheet never evaluates, so it is written as it is. Amounts are numbers in
+XLSX (with a money format) and plain decimals ("1234.50") in CSV.
 
 Paths come from one read of the plan's nodes (names, stored paths and buildings), so an export of
 100,000 actions makes a fixed number of queries. Both exports name a building by its label
@@ -22,23 +23,26 @@ re-imports to the same plan, and the export of that plan is the same file.
 from __future__ import annotations
 
 import csv
+import datetime
 import io
 import json
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from decimal import Decimal
+from itertools import islice
 from typing import Any
 
 from django.db.models import Max, Min, OuterRef, Subquery
-from openpyxl import Workbook
 
 from api.text_order import natural_key
 from planning.action_list import ActionFilters, actions_filtered
 from planning.budget import YEARS_DEFAULT, Budget
+from planning.importers.plan_document import ACTION_FIELDS, NODE_FIELDS, PLAN_FIELDS
 from planning.key_figures import KeyFigures, PlanKeyFigures
-from planning.models import ActionStatus, Completion, Plan, StructureNode
+from planning.models import ActionKind, ActionStatus, Completion, NodeKind, Plan, StructureNode
 from planning.money import PriceIndex, amount_of, cents_of
 from planning.tree import building_labels, path_ids
+from planning.xlsx import xlsx_stream
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
@@ -101,9 +105,15 @@ class _Places:
         return self.labels.get(self.rows[node_id][2], "")
 
 
-def action_rows(*, plan: Plan, filters: ActionFilters) -> Iterator[tuple[Any, ...]]:
+def action_rows(
+    *, plan: Plan, filters: ActionFilters, labels: bool = False
+) -> Iterator[tuple[Any, ...]]:
     """The header, then one row per action matching `filters`, in the list's order. The
-    nominal cost is that of the action's planned year (a recurring action's next occurrence)."""
+    nominal cost is that of the action's planned year (a recurring action's next occurrence).
+    Kinds and statuses are codes ("replacement"), or their labels ("Replacement") if `labels`;
+    the plan import reads both."""
+    kind_of = dict(ActionKind.choices) if labels else {}
+    status_of = dict(ActionStatus.choices) if labels else {}
     places = _Places(plan)
     index = PriceIndex.of(plan)
     yield action_header(plan)
@@ -139,12 +149,12 @@ def action_rows(*, plan: Plan, filters: ActionFilters) -> Iterator[tuple[Any, ..
             places.building(node_id),
             code or "",
             title,
-            kind,
+            kind_of.get(kind, kind),
             year,
             cost,
             amount_of(index.nominal_cents(cents_of(cost), year)),
             interval if interval is not None else "",
-            status,
+            status_of.get(status, status),
             project or "",
             done_on or "",
             actual if actual is not None else "",
@@ -339,8 +349,17 @@ def as_json(document: dict[str, Any]) -> bytes:
 CSV_FORMULA_AFTER_SEPARATOR = re.compile(r"([,;\t\r\n][,;\t\r\n \"]*)(?=[=+\-@])")
 
 
-def as_csv(rows: Iterable[tuple[Any, ...]]) -> bytes:
-    """UTF-8 with a byte-order mark, which Excel needs to read accents right.
+def as_csv(rows: Iterable[Sequence[Any]]) -> bytes:
+    """The whole CSV of `csv_stream` at once."""
+    return b"".join(csv_stream(rows))
+
+
+CSV_BATCH = 1000
+
+
+def csv_stream(rows: Iterable[Sequence[Any]]) -> Iterator[bytes]:
+    """UTF-8 with a byte-order mark, which Excel needs to read accents right, in pieces of
+    CSV_BATCH rows, so that a download starts at once.
 
     A spreadsheet reads a CSV with its locale's separator (a semicolon in most of Europe), so
     no cell may turn into a formula whichever of comma, semicolon or tab splits it:
@@ -352,13 +371,17 @@ def as_csv(rows: Iterable[tuple[Any, ...]]) -> bytes:
       splitting on another separator than ours sees our quotes only around a line's first
       cell and starts a new cell at such a separator, and the apostrophe then leads it.
 
-    Any CSV reader, the plan import's included, reads the quoted cells back as written.
+    Any CSV reader reads the quoted cells back as written; the plan import takes the
+    apostrophes off again (planning.importers.tables).
     """
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, quoting=csv.QUOTE_NONNUMERIC)
-    for row in rows:
-        writer.writerow([_csv_safe(value) for value in row])
-    return ("\ufeff" + buffer.getvalue()).encode()
+    yield "\ufeff".encode()
+    rows = iter(rows)
+    while batch := list(islice(rows, CSV_BATCH)):
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, quoting=csv.QUOTE_NONNUMERIC)
+        for row in batch:
+            writer.writerow([_csv_safe(value) for value in row])
+        yield buffer.getvalue().encode()
 
 
 def _csv_safe(value: Any) -> Any:
@@ -370,15 +393,73 @@ def _csv_safe(value: Any) -> Any:
 
 
 def as_xlsx(rows: Iterable[tuple[Any, ...]], *, title: str) -> bytes:
-    workbook = Workbook(write_only=True)
-    sheet = workbook.create_sheet(title=title[:31])
-    for row in rows:
-        sheet.append(
-            [
-                float(value) if isinstance(value, Decimal) else spreadsheet_safe(value)
-                for value in row
-            ]
-        )
-    buffer = io.BytesIO()
-    workbook.save(buffer)
-    return buffer.getvalue()
+    """The whole workbook of planning.xlsx.xlsx_stream at once."""
+    return b"".join(xlsx_stream(rows, title=title))
+
+
+# The plan's fields on the sheet "Plan" of its workbook, in this order
+# (planning.importers.workbook reads them).
+_PLAN_SHEET_FIELDS = ("name", *PLAN_FIELDS)
+_DECIMAL_FIELDS = frozenset(
+    {
+        "quantity",
+        "gross_floor_area_m2",
+        "estimated_cost",
+        "index_rate_percent",
+        "overhead_percent",
+        "vat_percent",
+        "annual_budget",
+    }
+)
+_LABELS = {
+    "nodes": {"kind": dict(NodeKind.choices)},
+    "actions": {"kind": dict(ActionKind.choices), "status": dict(ActionStatus.choices)},
+}
+
+
+def _column_title(column: str, currency: str) -> str:
+    """A column's title on a sheet ("planned_year" is "Planned year"); the import reads both."""
+    title = column.replace("_", " ").capitalize()
+    return f"{title} ({currency})" if column in ("estimated_cost", "annual_budget") else title
+
+
+def _sheet_cell(table: str, column: str, value: Any) -> Any:
+    if value is None:
+        return ""
+    if column in _DECIMAL_FIELDS:
+        return Decimal(value)
+    if column == "condition_assessed_on":
+        return datetime.date.fromisoformat(value)
+    return _LABELS.get(table, {}).get(column, {}).get(value, value)
+
+
+def plan_workbook_sheets(document: dict[str, Any]) -> list[tuple[str, Iterable[Sequence[Any]]]]:
+    """A plan document (`plan_document`, or a file in the import format) as the sheets of its
+    Excel workbook: "Plan" (field / value), "Nodes" and "Actions" (a column per field, titled
+    for a person, kinds and statuses by their labels, amounts as numbers). It imports back to
+    the same plan (planning.importers.workbook)."""
+    currency = document.get("currency") or "EUR"
+    plan = [("Field", "Value")] + [
+        (_column_title(field, currency), _sheet_cell("plan", field, document.get(field)))
+        for field in _PLAN_SHEET_FIELDS
+        if document.get(field) is not None
+    ]
+
+    def table(name: str, columns: tuple[str, ...]) -> Iterator[Sequence[Any]]:
+        yield tuple(_column_title(column, currency) for column in columns)
+        for record in document.get(name, []):
+            yield tuple(_sheet_cell(name, column, record.get(column)) for column in columns)
+
+    return [
+        ("Plan", plan),
+        ("Nodes", table("nodes", NODE_FIELDS)),
+        ("Actions", table("actions", ACTION_FIELDS)),
+    ]
+
+
+def plan_csv_rows(document: dict[str, Any], table: str) -> Iterator[Sequence[Any]]:
+    """One table of a plan document ("nodes" or "actions") as the rows of its import CSV."""
+    columns = NODE_FIELDS if table == "nodes" else ACTION_FIELDS
+    yield columns
+    for record in document.get(table, []):
+        yield tuple("" if record.get(column) is None else record[column] for column in columns)

@@ -11,6 +11,7 @@ from django import forms
 from django.conf import settings
 from django.core.exceptions import ValidationError
 
+from planning import xlsx
 from planning.action_list import DEFAULT_SORT, NO_PROJECT, SORT_COLUMNS, ActionFilters
 from planning.form_parts import (
     ModelRulesForm,
@@ -50,16 +51,30 @@ class PlanCreateForm(ModelRulesForm):
 
 
 class PlanImportForm(forms.Form):
-    """A JSON plan file, or the CSV pair nodes.csv + actions.csv."""
+    """A plan file (JSON or an Excel workbook), or the CSV pair nodes.csv + actions.csv."""
 
     name = forms.CharField(
         max_length=Plan._meta.get_field("name").max_length,
         required=False,
-        help_text="Optional; overrides the name in the file.",
+        help_text="Optional: the name in the file, else the file's name, is used.",
     )
-    plan_file = forms.FileField(required=False, label="Plan file (JSON)")
-    nodes_csv = forms.FileField(required=False, label="or nodes.csv")
-    actions_csv = forms.FileField(required=False, label="and actions.csv")
+    plan_file = forms.FileField(
+        required=False,
+        label="Plan file (JSON or Excel)",
+        widget=forms.ClearableFileInput(
+            attrs={"accept": ".json,.xlsx,application/json," + xlsx.CONTENT_TYPE}
+        ),
+    )
+    nodes_csv = forms.FileField(
+        required=False,
+        label="or nodes.csv",
+        widget=forms.ClearableFileInput(attrs={"accept": ".csv,.txt,text/csv"}),
+    )
+    actions_csv = forms.FileField(
+        required=False,
+        label="and actions.csv",
+        widget=forms.ClearableFileInput(attrs={"accept": ".csv,.txt,text/csv"}),
+    )
     # A new value each time the form is shown: the same form sent twice is one import.
     idempotency_key = forms.CharField(
         required=False, max_length=64, widget=forms.HiddenInput, initial=lambda: uuid.uuid4().hex
@@ -70,13 +85,11 @@ class PlanImportForm(forms.Form):
         plan_file = cleaned.get("plan_file")
         nodes_csv, actions_csv = cleaned.get("nodes_csv"), cleaned.get("actions_csv")
         if plan_file and (nodes_csv or actions_csv):
-            raise ValidationError("Upload either a JSON plan file or the CSV pair, not both.")
+            raise ValidationError("Upload either a plan file or the CSV pair, not both.")
         if not plan_file and not (nodes_csv and actions_csv):
             if nodes_csv or actions_csv:
                 raise ValidationError("A CSV import needs both nodes.csv and actions.csv.")
-            raise ValidationError("Choose a JSON plan file, or both CSV files.")
-        if (nodes_csv or actions_csv) and not cleaned.get("name"):
-            self.add_error("name", "A CSV import needs a plan name.")
+            raise ValidationError("Choose a plan file (JSON or Excel), or both CSV files.")
         limit = settings.IMPORT_MAX_BYTES
         for field_name in ("plan_file", "nodes_csv", "actions_csv"):
             upload = cleaned.get(field_name)

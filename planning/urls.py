@@ -101,6 +101,12 @@ urlpatterns = [
     path("<int:number>/export/actions.<str:fmt>", exports.export_actions, name="export_actions"),
     path("<int:number>/export/budget.<str:fmt>", exports.export_budget, name="export_budget"),
     path("<int:number>/export/plan.json", exports.export_plan, name="export_plan"),
+    path("<int:number>/export/plan.<str:fmt>", exports.export_plan, name="export_plan_as"),
+    path(
+        "<int:number>/export/plan-<str:table>.csv",
+        exports.export_plan_table,
+        name="export_plan_table",
+    ),
     path("<int:number>/reports/", reports.plan_reports, name="plan_reports"),
     path("<int:number>/follow-up/", follow_up.follow_up, name="follow_up"),
     path("<int:number>/history/", history.plan_history_page, name="plan_history"),

@@ -563,6 +563,10 @@ PLAN_ROUTES: dict[str, PlanRoute] = {
     "plan_report_progress": PlanRoute(200, None, kwargs=lambda w: [{"report_id": w.report.pk}]),
     "plan_report_download": PlanRoute(200, None, kwargs=lambda w: [{"report_id": w.report.pk}]),
     "export_plan": PlanRoute(200, None),
+    "export_plan_as": PlanRoute(200, None, kwargs=lambda w: [{"fmt": "xlsx"}, {"fmt": "json"}]),
+    "export_plan_table": PlanRoute(
+        200, None, kwargs=lambda w: [{"table": "nodes"}, {"table": "actions"}]
+    ),
     "action_reopen": PlanRoute(
         None, (Right.EDIT, 302), kwargs=lambda w: [{"action_id": w.done.pk}]
     ),

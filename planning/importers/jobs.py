@@ -34,7 +34,7 @@ from accounts.services import account_lock
 from jobs.leases import Lease, LeaseLost, lease_claim
 from organisations.models import Organisation
 from planning.importers.csv_pair import plan_import_csv
-from planning.importers.plan_document import plan_import
+from planning.importers.files import plan_file_import
 from planning.importers.problems import ImportRejected
 from planning.importers.progress import ImportObserver
 from planning.importers.write import statistics_refresh
@@ -230,7 +230,7 @@ def _plan_read_and_write(upload: PlanImport, observer: ImportObserver) -> Plan:
             name=upload.name,
             observer=observer,
         )
-    return plan_import(
+    return plan_file_import(
         owner=upload.owner,
         organisation=upload.organisation,
         content=bytes(upload.content),

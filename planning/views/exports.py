@@ -4,13 +4,15 @@ the whole plan in the import format (JSON) (planning.exports)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from typing import Any
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http.response import HttpResponseBase
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods
 
-from planning import exports
+from planning import exports, xlsx
 from planning.access import plan_member_required
 from planning.access_rules import PlanAccess
 from planning.budget import NOMINAL, TODAY
@@ -20,17 +22,18 @@ from planning.suggestions.forms import PlanningViewForm
 from planning.suggestions.selectors import plan_data_version
 from planning.suggestions.sync import suggestion_sync
 
-_CONTENT_TYPES = {
-    "csv": "text/csv; charset=utf-8",
-    "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-}
+_CONTENT_TYPES = {"csv": "text/csv; charset=utf-8", "xlsx": xlsx.CONTENT_TYPE}
 
 
-def _download(rows: Any, *, fmt: str, name: str, sheet: str) -> HttpResponse:
+def spreadsheet_download(
+    rows: Iterable[Sequence[Any]], *, fmt: str, name: str, sheet: str
+) -> StreamingHttpResponse:
+    """`rows` (a header, then data) as a CSV or XLSX download, streamed: the first bytes leave
+    at once, however many rows follow (planning.xlsx)."""
     if fmt not in _CONTENT_TYPES:
         raise Http404("No such export format")
-    content = exports.as_csv(rows) if fmt == "csv" else exports.as_xlsx(rows, title=sheet)
-    response = HttpResponse(content, content_type=_CONTENT_TYPES[fmt])
+    content = exports.csv_stream(rows) if fmt == "csv" else xlsx.xlsx_stream(rows, title=sheet)
+    response = StreamingHttpResponse(content, content_type=_CONTENT_TYPES[fmt])
     response["Content-Disposition"] = f'attachment; filename="{name}.{fmt}"'
     response["Cache-Control"] = "private, no-store"
     return response
@@ -42,28 +45,52 @@ def _stem(access: PlanAccess, what: str) -> str:
 
 @plan_member_required()
 @require_http_methods(["GET"])
-def export_actions(request: HttpRequest, access: PlanAccess, fmt: str) -> HttpResponse:
+def export_actions(request: HttpRequest, access: PlanAccess, fmt: str) -> StreamingHttpResponse:
     if fmt not in _CONTENT_TYPES:
         raise Http404("No such export format")
     filters = ActionFilterForm(request.GET or None, plan=access.plan).filters()
-    rows = exports.action_rows(plan=access.plan, filters=filters)
-    return _download(rows, fmt=fmt, name=_stem(access, "actions"), sheet="Actions")
+    # A spreadsheet shows kinds and statuses by their labels; the CSV keeps the codes.
+    rows = exports.action_rows(plan=access.plan, filters=filters, labels=fmt == "xlsx")
+    return spreadsheet_download(rows, fmt=fmt, name=_stem(access, "actions"), sheet="Actions")
 
 
 @plan_member_required()
 @require_http_methods(["GET"])
-def export_plan(request: HttpRequest, access: PlanAccess) -> HttpResponse:
-    """The plan in the import format (JSON): it re-imports to the same plan."""
-    content = exports.as_json(exports.plan_document(plan=access.plan))
-    response = HttpResponse(content, content_type="application/json; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{_stem(access, "plan")}.json"'
+def export_plan(request: HttpRequest, access: PlanAccess, fmt: str = "json") -> HttpResponseBase:
+    """The plan in the import format, as JSON or as an Excel workbook: it re-imports to the
+    same plan."""
+    document = exports.plan_document(plan=access.plan)
+    if fmt == "xlsx":
+        response: HttpResponseBase = StreamingHttpResponse(
+            xlsx.xlsx_sheets_stream(exports.plan_workbook_sheets(document)),
+            content_type=xlsx.CONTENT_TYPE,
+        )
+    elif fmt == "json":
+        response = HttpResponse(
+            exports.as_json(document), content_type="application/json; charset=utf-8"
+        )
+    else:
+        raise Http404("No such export format")
+    response["Content-Disposition"] = f'attachment; filename="{_stem(access, "plan")}.{fmt}"'
     response["Cache-Control"] = "private, no-store"
     return response
 
 
 @plan_member_required()
 @require_http_methods(["GET"])
-def export_budget(request: HttpRequest, access: PlanAccess, fmt: str) -> HttpResponse:
+def export_plan_table(
+    request: HttpRequest, access: PlanAccess, table: str
+) -> StreamingHttpResponse:
+    """One file of the plan's CSV pair in the import format (nodes or actions)."""
+    if table not in ("nodes", "actions"):
+        raise Http404("No such table")
+    rows = exports.plan_csv_rows(exports.plan_document(plan=access.plan), table)
+    return spreadsheet_download(rows, fmt="csv", name=_stem(access, f"plan-{table}"), sheet=table)
+
+
+@plan_member_required()
+@require_http_methods(["GET"])
+def export_budget(request: HttpRequest, access: PlanAccess, fmt: str) -> StreamingHttpResponse:
     if fmt not in _CONTENT_TYPES:
         raise Http404("No such export format")
     plan = access.plan
@@ -84,4 +111,4 @@ def export_budget(request: HttpRequest, access: PlanAccess, fmt: str) -> HttpRes
     )
     key_figures = key_figures_figure(plan=plan, version=version, year=this_year)
     rows = exports.budget_rows(plan=plan, today=today, nominal=nominal, key_figures=key_figures)
-    return _download(rows, fmt=fmt, name=_stem(access, "budget"), sheet="Budget")
+    return spreadsheet_download(rows, fmt=fmt, name=_stem(access, "budget"), sheet="Budget")

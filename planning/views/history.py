@@ -3,16 +3,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from itertools import islice
-
 from django import forms
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 from django.views.decorators.http import require_GET
 
-from planning import exports
 from planning.access import plan_member_required
 from planning.access_rules import PlanAccess
 from planning.history_read import (
@@ -24,8 +20,7 @@ from planning.history_read import (
 )
 from planning.models import HistoryEntity
 from planning.pages import plan_tab_context
-
-CSV_BATCH = 500
+from planning.views.exports import spreadsheet_download
 
 
 class HistoryFilterForm(forms.Form):
@@ -93,16 +88,5 @@ def plan_history_csv(request: HttpRequest, access: PlanAccess) -> StreamingHttpR
     """Every entry matching the tab's filters, one line per changed field, streamed."""
     form = HistoryFilterForm(request.GET or None)
     rows = history_csv_rows(plan_history(plan=access.plan, filters=form.filters()))
-
-    def stream() -> Iterator[bytes]:
-        first = True
-        while batch := list(islice(rows, CSV_BATCH)):
-            data = exports.as_csv(tuple(row) for row in batch)
-            yield data if first else data[len("\ufeff".encode()) :]
-            first = False
-
-    response = StreamingHttpResponse(stream(), content_type="text/csv; charset=utf-8")
-    name = f"plan-{access.plan.number}-history-{timezone.now():%Y%m%d}.csv"
-    response["Content-Disposition"] = f'attachment; filename="{name}"'
-    response["Cache-Control"] = "private, no-store"
-    return response
+    name = f"plan-{access.plan.number}-history-{timezone.now():%Y%m%d}"
+    return spreadsheet_download(rows, fmt="csv", name=name, sheet="History")

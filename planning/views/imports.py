@@ -8,19 +8,31 @@ on to the new plan.
 
 from __future__ import annotations
 
+import json
 import uuid
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import FileResponse, Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import (
+    FileResponse,
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    JsonResponse,
+    StreamingHttpResponse,
+)
+from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
 from organisations.current import current_membership
+from planning import xlsx
 from planning.access import request_user
+from planning.exports import plan_workbook_sheets
 from planning.forms import PlanImportForm
 from planning.importers.jobs import ImportsQueueFull, plan_import_state, plan_import_submit
+from planning.importers.tables import plan_name_from_file
 from planning.models import (
     MAX_YEAR,
     MIN_YEAR,
@@ -35,6 +47,7 @@ from planning.pages import plan_list_render
 from planning.services import NOT_A_PLANNER
 from planning.tasks import plan_import_enqueue, plan_imports_resume
 from planning.tree import DEPTH_MAX
+from planning.xlsx import xlsx_sheets_stream
 
 
 @login_required
@@ -54,6 +67,8 @@ def plan_import_upload(request: HttpRequest) -> HttpResponse:
     else:
         file_format, filename = PlanImportFormat.CSV_PAIR, data["nodes_csv"].name
         content, actions_content = data["nodes_csv"].read(), data["actions_csv"].read()
+        # CSV has no place for the plan's name: without one, the file's name is taken.
+        data["name"] = data["name"] or plan_name_from_file(filename)
     try:
         current = current_membership(request)
         if current is None or not current.can_edit:
@@ -122,6 +137,7 @@ IMPORT_TEMPLATES = {
     "plan.json": "application/json",
     "nodes.csv": "text/csv",
     "actions.csv": "text/csv",
+    "plan.xlsx": xlsx.CONTENT_TYPE,
 }
 
 
@@ -147,10 +163,18 @@ def plan_import_format(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
-def plan_import_template(request: HttpRequest, filename: str) -> FileResponse:
+def plan_import_template(request: HttpRequest, filename: str) -> HttpResponseBase:
     if filename not in IMPORT_TEMPLATES:
         raise Http404("No such template.")
     path = settings.BASE_DIR / "docs" / "examples" / filename
+    if filename == "plan.xlsx":
+        # The example plan as a workbook, written from its JSON as a plan's export is.
+        document = json.loads((path.parent / "plan.json").read_bytes())
+        response = StreamingHttpResponse(
+            xlsx_sheets_stream(plan_workbook_sheets(document)), content_type=xlsx.CONTENT_TYPE
+        )
+        response["Content-Disposition"] = 'attachment; filename="maintplan-plan.xlsx"'
+        return response
     return FileResponse(
         path.open("rb"),
         as_attachment=True,

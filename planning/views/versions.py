@@ -11,12 +11,11 @@ from django import forms
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods
 
-from planning import exports
 from planning.access import plan_member_required, request_user
 from planning.access_rules import PlanAccess
 from planning.form_parts import NodePicker, YearRangeForm, form_submit, node_picker_bind
@@ -30,6 +29,7 @@ from planning.versions import (
     plan_adopt,
     versions_compare,
 )
+from planning.views.exports import spreadsheet_download
 
 DIFFERENCES_PER_PAGE = 50
 YEARS_DEFAULT = 10
@@ -145,19 +145,7 @@ def plan_version(request: HttpRequest, access: PlanAccess, version_id: uuid.UUID
 @require_GET
 def plan_version_export(
     request: HttpRequest, access: PlanAccess, version_id: uuid.UUID, fmt: str
-) -> HttpResponse:
-    if fmt not in ("csv", "xlsx"):
-        raise Http404("No such export format")
+) -> StreamingHttpResponse:
     version, _form, comparison = _comparison(request, access, version_id)
-    rows = comparison_rows(comparison)
-    if fmt == "csv":
-        content = exports.as_csv(rows)
-        content_type = "text/csv; charset=utf-8"
-    else:
-        content = exports.as_xlsx(rows, title="Comparison")
-        content_type = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-    response = HttpResponse(content, content_type=content_type)
-    name = f"plan-{access.plan.number}-version-{version.number}-comparison.{fmt}"
-    response["Content-Disposition"] = f'attachment; filename="{name}"'
-    response["Cache-Control"] = "private, no-store"
-    return response
+    name = f"plan-{access.plan.number}-version-{version.number}-comparison"
+    return spreadsheet_download(comparison_rows(comparison), fmt=fmt, name=name, sheet="Comparison")

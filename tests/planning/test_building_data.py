@@ -154,7 +154,7 @@ def test_the_budget_export_has_each_buildings_key_figures(
         {"year_from": Y, "year_to": Y + 2},
     )
 
-    rows = {row[0]: row for row in csv.reader(io.StringIO(response.content.decode("utf-8-sig")))}
+    rows = {row[0]: row for row in csv.reader(io.StringIO(response.getvalue().decode("utf-8-sig")))}
     assert rows["Building"][1:5] == [
         "Gross floor area (m2)",
         f"Planned cost per m2 per year ({Y}\u2013{Y + 9}, today's prices)",

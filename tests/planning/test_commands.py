@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import datetime
 import json
 from io import StringIO
 from pathlib import Path
@@ -165,12 +166,20 @@ def test_import_plan_refuses_an_unreadable_file(user: Any, tmp_path: Path) -> No
         _run("import_plan", missing, "--owner", user.email)
 
 
-def test_import_plan_needs_a_name_for_csv(user: Any, tmp_path: Path) -> None:
+def test_import_plan_names_a_csv_plan_after_its_file_without_a_name(
+    user: Any, tmp_path: Path
+) -> None:
+    """CSV has no place for the plan's name: the nodes file's name is taken, and a file named
+    only for its table gives "Imported plan" and the day."""
+    estate = _write(tmp_path, "Harbour estate.csv", "ref,name,kind\nS1,Site,site\n")
     nodes = _write(tmp_path, "nodes.csv", "ref,name,kind\nS1,Site,site\n")
     actions = _write(tmp_path, "actions.csv", "node_ref,title,kind,planned_year\n")
 
-    with pytest.raises(CommandError, match="--name"):
-        _run("import_plan", nodes, "--actions-csv", actions, "--owner", user.email)
+    _run("import_plan", estate, "--actions-csv", actions, "--owner", user.email)
+    _run("import_plan", nodes, "--actions-csv", actions, "--owner", user.email)
+
+    names = list(Plan.objects.order_by("number").values_list("name", flat=True))
+    assert names == ["Harbour estate", f"Imported plan {datetime.date.today().isoformat()}"]
 
 
 def test_import_plan_needs_the_actions_file_for_csv(user: Any, tmp_path: Path) -> None:

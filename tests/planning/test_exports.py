@@ -98,7 +98,7 @@ def test_the_actions_export_quotes_the_probe_cell(client: Client, user: Any) -> 
 
     response = client.get(reverse("planning:export_actions", args=[plan.number, "csv"]))
 
-    text = response.content.decode("utf-8-sig")
+    text = response.getvalue().decode("utf-8-sig")
     assert '"Roof;\'=HYPERLINK(B1);","","","Fix;\'@SUM(A1)","repair",2030,' in text
     for delimiter in (",", ";"):
         assert not any(_formula(cell) for cell in _cells(text, delimiter))
@@ -159,5 +159,5 @@ def test_budget_rows_come_in_natural_order_on_the_page_and_in_the_export(
     budget = plan_budget(plan=plan, year_from=year, year_to=year + 9)
     assert [row.name for row in budget.rows] == ["block 1", "Block 2", "Block 10"]
     client.force_login(user)
-    text = client.get(f"/plans/{plan.number}/export/budget.csv").content.decode("utf-8-sig")
+    text = client.get(f"/plans/{plan.number}/export/budget.csv").getvalue().decode("utf-8-sig")
     assert text.index("block 1") < text.index("Block 2") < text.index("Block 10")

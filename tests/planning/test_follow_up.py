@@ -201,7 +201,7 @@ def test_the_actions_export_has_the_estimate_and_the_actual_cost_side_by_side(
     action_mark_done(action=action, by=user, actual_cost=Decimal("910.00"))
     client.force_login(user)
     url = reverse("planning:export_actions", args=[action.plan.number, "csv"])
-    rows = list(csv.reader(io.StringIO(client.get(url).content.decode("utf-8-sig"))))
+    rows = list(csv.reader(io.StringIO(client.get(url).getvalue().decode("utf-8-sig"))))
     header, row = rows[0], rows[1]
     got = dict(zip(header, row, strict=True))
     assert Decimal(got["Estimated cost (EUR, today's prices)"]) == Decimal("800")

@@ -208,7 +208,7 @@ def owner_client(client: Client, user: Any) -> Client:
 
 
 def _rows(response: Any) -> list[list[str]]:
-    return list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
+    return list(csv.reader(io.StringIO(response.getvalue().decode("utf-8-sig"))))
 
 
 def _random_plan(user: Any, seed: int = 7) -> Plan:

@@ -27,8 +27,8 @@ from tests.factories import PlanFactory, PlanMembershipFactory
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def plan(user: Any) -> Plan:
+@pytest.fixture(name="plan")
+def quay_plan(user: Any) -> Plan:
     """A plan made on the pages (no refs), with everything the format carries."""
     plan = PlanFactory.create(name="Quay „Nord“", description="Two sheds", currency="CHF")
     PlanMembershipFactory.create(plan=plan, user=user, role=PlanRole.OWNER)

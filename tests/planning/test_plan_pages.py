@@ -377,7 +377,7 @@ def test_actions_export_as_csv_and_xlsx(owner_client: Client, estate: dict[str, 
 
     assert csv_response["Content-Type"].startswith("text/csv")
     assert "attachment" in csv_response["Content-Disposition"]
-    rows = list(csv.reader(io.StringIO(csv_response.content.decode("utf-8-sig"))))
+    rows = list(csv.reader(io.StringIO(csv_response.getvalue().decode("utf-8-sig"))))
     assert len(rows) == Action.objects.filter(plan=estate["plan"]).count() + 1
     assert rows[0][:3] == ["Node path", "Building", "Code"]
     by_title = {row[3]: row for row in rows[1:]}
@@ -390,18 +390,38 @@ def test_actions_export_as_csv_and_xlsx(owner_client: Client, estate: dict[str, 
     trap_row = by_title["'@SUM(A1)"]
     assert trap_row[0] == '\'=HYPERLINK("x")'
 
-    sheet = load_workbook(io.BytesIO(xlsx_response.content)).active
+    sheet = load_workbook(io.BytesIO(xlsx_response.getvalue())).active
     cells = [[cell.value for cell in row] for row in sheet.iter_rows()]
     assert len(cells) == len(rows)
     assert cells[0] == rows[0]
     titles = {row[3]: row for row in cells[1:]}
     assert titles["Replace pump"][6] == 12000
-    assert titles["'@SUM(A1)"][0] == '\'=HYPERLINK("x")'
-    assert all(
-        not (isinstance(value, str) and value.startswith(("=", "+", "-", "@")))
-        for row in cells
-        for value in row
-    )
+    # Kinds and statuses by their labels, as the pages show them.
+    assert (titles["Replace pump"][4], titles["Replace pump"][9]) == ("Replacement", "Planned")
+    # A text that looks like a formula is an inline string: text, kept exactly as named.
+    assert titles["@SUM(A1)"][0] == '=HYPERLINK("x")'
+    assert all(cell.data_type != "f" for row in sheet.iter_rows() for cell in row)
+
+
+def test_the_xlsx_export_is_laid_out_for_a_spreadsheet(
+    owner_client: Client, estate: dict[str, Any]
+) -> None:
+    """Money as numbers in a money format, a bold frozen header with a filter, set widths."""
+    number = estate["plan"].number
+    response = owner_client.get(reverse("planning:export_actions", args=[number, "xlsx"]))
+
+    sheet = load_workbook(io.BytesIO(response.getvalue())).active
+    header = [cell for cell in next(sheet.iter_rows(max_row=1))]
+    assert all(cell.font.b for cell in header) and header[0].fill.fgColor.rgb == "FFE7ECF2"
+    assert sheet.freeze_panes == "A2"
+    assert sheet.auto_filter.ref == f"A1:M{sheet.max_row}"
+    cost = next(row for row in sheet.iter_rows(min_row=2) if row[3].value == "Replace pump")[6]
+    assert (cost.value, cost.number_format, cost.data_type) == (12000, "#,##0.00", "n")
+    year = next(sheet.iter_rows(min_row=2))[5]
+    assert isinstance(year.value, int) and year.number_format == "General"
+    widths = {letter: sheet.column_dimensions[letter].width for letter in "ABDG"}
+    assert widths["A"] >= len("North site / Hall A / Heating / Pump 1")
+    assert all(8 <= width <= 62 for width in widths.values())
 
 
 def test_actions_export_keeps_the_filters(owner_client: Client, estate: dict[str, Any]) -> None:
@@ -409,7 +429,7 @@ def test_actions_export_keeps_the_filters(owner_client: Client, estate: dict[str
         reverse("planning:export_actions", args=[estate["plan"].number, "csv"]), {"kind": "repair"}
     )
 
-    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
+    rows = list(csv.reader(io.StringIO(response.getvalue().decode("utf-8-sig"))))
     assert [row[3] for row in rows[1:]] == ["Paint door"]
 
 
@@ -427,7 +447,7 @@ def test_budget_export_sums_planned_cost_per_building_and_year(
     # the building, then its key figures (four columns), then the years
     rows = [
         [row[0], *row[5:11]]
-        for row in csv.reader(io.StringIO(response.content.decode("utf-8-sig")))
+        for row in csv.reader(io.StringIO(response.getvalue().decode("utf-8-sig")))
     ]
     inspect_cost = f"{estate['inspect_pump'].estimated_cost:.2f}"
     hall_total = f"{Decimal('12000') + estate['inspect_pump'].estimated_cost:.2f}"

@@ -304,15 +304,15 @@ def test_two_buildings_with_one_name_stay_two_rows_in_both_budget_exports(
     csv_rows = list(
         csv.reader(
             io.StringIO(
-                client.get(
-                    reverse("planning:export_budget", args=[number, "csv"]), year
-                ).content.decode("utf-8-sig")
+                client.get(reverse("planning:export_budget", args=[number, "csv"]), year)
+                .getvalue()
+                .decode("utf-8-sig")
             )
         )
     )
     sheet = load_workbook(
         io.BytesIO(
-            client.get(reverse("planning:export_budget", args=[number, "xlsx"]), year).content
+            client.get(reverse("planning:export_budget", args=[number, "xlsx"]), year).getvalue()
         )
     ).active
     xlsx_rows = [[cell.value for cell in row] for row in sheet.iter_rows()]
@@ -340,7 +340,7 @@ def test_the_actions_export_names_each_building_by_its_label(
 
     response = client.get(reverse("planning:export_actions", args=[number, "csv"]))
 
-    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
+    rows = list(csv.reader(io.StringIO(response.getvalue().decode("utf-8-sig"))))
     assert sorted(row[:2] for row in rows[1:]) == [
         ["North / House / Roof", "House (North)"],
         ["South / House / Roof", "House (South)"],
@@ -362,7 +362,7 @@ def test_twins_with_the_same_ancestors_are_told_apart_by_their_ids(
 
     response = client.get(reverse("planning:export_budget", args=[plan.number, "csv"]))
 
-    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
+    rows = list(csv.reader(io.StringIO(response.getvalue().decode("utf-8-sig"))))
     assert sorted(row[0] for row in rows[1:-1]) == sorted(
         f"House ({house.pk.hex[:8]})" for house in houses
     )

@@ -260,12 +260,12 @@ def test_the_comparison_exports_as_csv_and_xlsx(client: Client, user: Any, plan:
     csv_response = client.get(
         reverse("planning:plan_version_export", args=[plan.number, version.pk, "csv"])
     )
-    text = csv_response.content.decode("utf-8-sig")
+    text = csv_response.getvalue().decode("utf-8-sig")
     assert '"changed"' in text and '"Service"' in text and "Year (the plan now)" in text
     xlsx = client.get(
         reverse("planning:plan_version_export", args=[plan.number, version.pk, "xlsx"])
     )
-    sheet = load_workbook(io.BytesIO(xlsx.content)).active
+    sheet = load_workbook(io.BytesIO(xlsx.getvalue())).active
     assert sheet["A2"].value == "changed" and sheet["C2"].value == "Service"
 
 

@@ -882,11 +882,11 @@ def test_csv_pair_is_imported_through_the_upload_form(
 @pytest.mark.parametrize(
     ("files", "message"),
     [
-        ({}, "Choose a JSON plan file, or both CSV files."),
+        ({}, "Choose a plan file (JSON or Excel), or both CSV files."),
         ({"import-nodes_csv": b"ref\n"}, "A CSV import needs both nodes.csv and actions.csv."),
         (
             {"import-plan_file": b"{}", "import-nodes_csv": b"ref\n"},
-            "Upload either a JSON plan file or the CSV pair, not both.",
+            "Upload either a plan file or the CSV pair, not both.",
         ),
     ],
 )

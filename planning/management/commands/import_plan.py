@@ -7,7 +7,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from accounts.management import command_user, plain_text
 from organisations.management import command_plan_organisation
-from planning.importers import ImportRejected, plan_import, plan_import_csv
+from planning.importers import ImportRejected, plan_file_import, plan_import_csv
+from planning.importers.tables import plan_name_from_file
 from planning.importers.terminal import TerminalProgress
 from planning.importers.write import statistics_refresh
 
@@ -21,13 +22,14 @@ def _file_read(path: str) -> bytes:
 
 class Command(BaseCommand):
     help = (
-        'Imports a plan from a JSON file (docs/design.md "Imports") or from nodes.csv plus '
-        "--actions-csv, all or nothing, and prints the new plan's number alone on the last "
-        "line. A bad file is refused with every problem on stderr, and nothing is written."
+        'Imports a plan from a JSON file or an Excel workbook (docs/design.md "Imports") or '
+        "from nodes.csv plus --actions-csv, all or nothing, and prints the new plan's number "
+        "alone on the last line. A bad file is refused with every problem on stderr, and "
+        "nothing is written."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("file", help="The plan's .json file, or its nodes .csv file.")
+        parser.add_argument("file", help="The plan's .json or .xlsx file, or its nodes .csv file.")
         parser.add_argument(
             "--actions-csv", metavar="FILE", help="The actions .csv file of a CSV import."
         )
@@ -37,7 +39,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "--name",
             type=plain_text,
-            help="The plan's name (default: the JSON file's; required for CSV).",
+            help="The plan's name (default: the one in the file, else the file's name).",
         )
         parser.add_argument(
             "--org",
@@ -66,18 +68,16 @@ class Command(BaseCommand):
             if is_csv:
                 if actions_csv is None:
                     raise CommandError("A CSV import needs the actions file: --actions-csv FILE.")
-                if name is None:
-                    raise CommandError("A CSV import needs the plan's name: --name NAME.")
                 plan = plan_import_csv(
                     owner=user,
                     organisation=organisation,
                     nodes_csv=_file_read(file),
                     actions_csv=_file_read(actions_csv),
-                    name=name,
+                    name=name or plan_name_from_file(Path(file).name),
                     observer=progress,
                 )
             else:
-                plan = plan_import(
+                plan = plan_file_import(
                     owner=user,
                     organisation=organisation,
                     content=_file_read(file),

@@ -1,0 +1,254 @@
+"""The plan format as tables, one row per node or action under a header row: what a CSV pair
+and an Excel workbook have in common (planning.importers.csv_pair, planning.importers.workbook;
+docs/design.md "Imports").
+
+A table is read as a person would have written it: a header names the columns by their import
+names (`planned_year`) or as a spreadsheet titles them (`Planned year`, `Estimated cost (EUR)`),
+a kind or status may be its label (`Replacement`) as well as its code, numbers may be cells of
+a spreadsheet (floats, dates) or text, and a text the CSV export neutralised with an apostrophe
+(`'=HYPERLINK(...)`) reads back as it was named.
+"""
+
+from __future__ import annotations
+
+import datetime
+import difflib
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from pathlib import PurePath
+
+from django.conf import settings
+
+from planning.importers.plan_document import (
+    ACTION_FIELDS,
+    ACTION_REQUIRED,
+    AMOUNT_FIELDS,
+    NODE_FIELDS,
+    NODE_REQUIRED,
+    YEAR_FIELDS,
+    Record,
+)
+from planning.importers.records import ProblemCollector
+from planning.models import ActionKind, ActionStatus, NodeKind, Plan
+from planning.services import plan_size_message
+
+# What the CSV export put before a formula character, at the start or after a separator.
+_NEUTRALISED = re.compile(r"(^|[,;\t\r\n][,;\t\r\n \"]*)'(?=[=+\-@\t\r])")
+
+
+def _labels(choices: list[tuple[str, str]]) -> dict[str, str]:
+    """Codes and labels, lowercased, to the code."""
+    return {
+        **{label.lower(): code for code, label in choices},
+        **{code.lower(): code for code, _label in choices},
+    }
+
+
+NODE_CHOICES = {"kind": _labels(NodeKind.choices)}
+ACTION_CHOICES = {"kind": _labels(ActionKind.choices), "status": _labels(ActionStatus.choices)}
+
+
+@dataclass(frozen=True)
+class Table:
+    """One table of the format: where it is read from and what its columns are."""
+
+    source: str  # "nodes.csv", "sheet Nodes"
+    row_name: str  # a row is named f"{source} {row_name} {n}": "nodes.csv line 4"
+    columns: tuple[str, ...]
+    required: tuple[str, ...]
+    section: int  # 1 nodes, 2 actions: the order problems are listed in
+    max_rows: int
+    what: str  # "nodes", "actions": the plan limit's word
+    choices: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+
+
+def node_table(source: str, row_name: str) -> Table:
+    return Table(
+        source=source,
+        row_name=row_name,
+        columns=NODE_FIELDS,
+        required=NODE_REQUIRED,
+        section=1,
+        max_rows=settings.PLAN_MAX_NODES,
+        what="nodes",
+        choices=NODE_CHOICES,
+    )
+
+
+def action_table(source: str, row_name: str) -> Table:
+    return Table(
+        source=source,
+        row_name=row_name,
+        columns=ACTION_FIELDS,
+        required=ACTION_REQUIRED,
+        section=2,
+        max_rows=settings.PLAN_MAX_ACTIONS,
+        what="actions",
+        choices=ACTION_CHOICES,
+    )
+
+
+# An XLSX file is a ZIP archive; its first bytes say so.
+WORKBOOK_MAGIC = b"PK\x03\x04"
+WORKBOOK_IN_CSV = (
+    "is an Excel workbook, not CSV text: upload it as the plan file (a workbook holds the "
+    "nodes and the actions on two sheets)"
+)
+
+
+def column_named(title: str, columns: tuple[str, ...]) -> str | None:
+    """The column a header cell names: its import name, or the same words in a title's case
+    and spacing, with or without a parenthesised unit ("Estimated cost (EUR)")."""
+    if title in columns:
+        return title
+    words = re.sub(r"[\s\-]+", "_", title.strip().lower())
+    for candidate in (
+        re.sub(r"[()]", "", words).strip("_"),
+        re.sub(r"_*\(.*\)$", "", words),
+    ):
+        candidate = re.sub(r"_+", "_", candidate)
+        if candidate in columns:
+            return candidate
+    return None
+
+
+def cell_value(column: str, value: object, choices: Mapping[str, Mapping[str, str]]) -> object:
+    """A cell as the JSON format would hold it: numbers for the number columns, text for the
+    others, a choice's code for its label; None for an empty cell. A value that does not fit
+    is passed on as it is, and the record's checks say what is wrong with it."""
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, datetime.datetime):
+        value = value.date()
+    if isinstance(value, datetime.date):
+        return value.isoformat()
+    if isinstance(value, float):
+        # A spreadsheet's number: 0.1 + 0.2 is 0.30000000000000004 there, never a cost.
+        value = Decimal(repr(round(value, 6)))
+    if isinstance(value, int | Decimal):
+        if column in YEAR_FIELDS or column in AMOUNT_FIELDS:
+            return _whole(value) if column in YEAR_FIELDS else Decimal(value)
+        # A ref or a code typed as a number ("101", "363.1") is its text.
+        return str(_whole(value))
+    text = _NEUTRALISED.sub(r"\1", str(value).strip())
+    if not text:
+        return None
+    if column in YEAR_FIELDS or column in AMOUNT_FIELDS:
+        try:
+            number = Decimal(text)
+        except InvalidOperation:
+            return text
+        return _whole(number) if column in YEAR_FIELDS else number
+    if column in choices:
+        return choices[column].get(text.lower(), text)
+    return text
+
+
+def _whole(number: int | Decimal) -> int | Decimal:
+    if isinstance(number, Decimal) and number.is_finite() and number == number.to_integral():
+        return int(number) if number.adjusted() < 9 else number
+    return number
+
+
+def table_records(
+    rows: Iterator[tuple[int, list[object]]], *, table: Table, problems: ProblemCollector
+) -> list[Record] | None:
+    """The data rows of one table (`rows`: each row's number as a person counts it, and its
+    cells; the first is the header) as records labelled with their row; problems of the
+    header are added to `problems`, and then there are no rows (None). Reading stops after
+    `max_rows` rows (the plan limit), so a table of millions of short rows is refused without
+    keeping them (docs/design.md "Imports" > "Bounds")."""
+    section = (table.section, -1)
+    try:
+        number, cells = next(rows)
+    except StopIteration:
+        problems.add(section, table.source, "", "is empty; a header row is required")
+        return None
+    header_row = f"{table.source} {table.row_name} {number}"
+    header = _header(cells, table=table, row=header_row, problems=problems)
+    if header is None:
+        return None
+    records: list[Record] = []
+    for number, cells in rows:
+        if not any(_filled(cell) for cell in cells):
+            continue  # spreadsheets leave blank lines at the end
+        if len(records) >= table.max_rows:
+            problems.add(
+                section, table.what, "", plan_size_message(field=table.what, limit=table.max_rows)
+            )
+            return None
+        row = f"{table.source} {table.row_name} {number}"
+        if any(_filled(cell) for cell in cells[len(header) :]):
+            problems.add(
+                (table.section, len(records)),
+                row,
+                "",
+                f"has {len(cells)} cells but the header has {len(header)} columns",
+            )
+        # A short row leaves its last columns out: they read as empty cells.
+        records.append(
+            (
+                row,
+                {
+                    column: cell_value(column, cell, table.choices)
+                    for column, cell in zip(header, cells, strict=False)
+                },
+            )
+        )
+    return records
+
+
+def _filled(cell: object) -> bool:
+    return cell is not None and (not isinstance(cell, str) or bool(cell.strip()))
+
+
+def _header(
+    cells: list[object], *, table: Table, row: str, problems: ProblemCollector
+) -> list[str] | None:
+    """The header's columns, or None when a cell names none, or one twice (each a problem)."""
+    position = (table.section, -1)
+    titles = [("" if cell is None else str(cell)).strip() for cell in cells]
+    while titles and not titles[-1]:
+        titles.pop()  # a spreadsheet's empty cells right of the header
+    header: list[str] = []
+    ok = True
+    named = [column_named(title, table.columns) for title in titles]
+    unused = [column for column in table.columns if column not in named]
+    missing = [column for column in table.required if column not in named]
+    for index, (title, column) in enumerate(zip(titles, named, strict=True)):
+        if column is None:
+            ok = False
+            shown = title or f"column {index + 1} (empty)"
+            # One problem per bad header cell: a misspelt column is named, and the column it
+            # stands for is not reported again as missing.
+            guess = difflib.get_close_matches(title.lower(), unused, n=1, cutoff=0.6)
+            if guess:
+                unused.remove(guess[0])
+                if guess[0] in missing:
+                    missing.remove(guess[0])
+                message = f'unknown column; did you mean "{guess[0]}"?'
+            else:
+                message = f"unknown column (the columns are: {', '.join(table.columns)})"
+            problems.add(position, row, shown, message)
+        elif column in header:
+            ok = False
+            problems.add(position, row, column, "column appears twice")
+        header.append(column or "")
+    for column in missing:
+        ok = False
+        problems.add(position, row, column, "required column is missing")
+    return header if ok else None
+
+
+def plan_name_from_file(filename: str, *, today: datetime.date | None = None) -> str:
+    """The name of a plan imported without one: its file's name ("Harbour estate.xlsx" is
+    "Harbour estate"), or "Imported plan" and the day for a file named only for its table
+    ("nodes.csv", "plan-12-plan-nodes-20261125.csv")."""
+    stem = re.sub(r"[_\s]+", " ", PurePath(filename).stem).strip()
+    if not stem or re.search(r"\b(nodes|actions)\b", stem.lower()):
+        return f"Imported plan {(today or datetime.date.today()).isoformat()}"
+    return stem[: Plan._meta.get_field("name").max_length]

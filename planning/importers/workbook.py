@@ -1,0 +1,208 @@
+"""The plan format as an Excel workbook (.xlsx): a sheet "Nodes" and a sheet "Actions" with the
+columns of the CSV pair (read as planning.importers.tables says), and an optional sheet "Plan"
+of field / value rows (the plan's name and the JSON format's plan fields). The plan's Excel
+export is such a workbook (planning.exports.plan_workbook_sheets; docs/design.md "Imports").
+
+One workbook rather than a workbook per table: a plan is one file to send and to keep, and a
+person editing it sees the nodes beside the actions that name them.
+
+A workbook is a ZIP of XML parts, so what it may unpack to is bounded before openpyxl reads it
+(its read-only mode then streams the rows; with defusedxml installed, openpyxl refuses XML
+entity tricks): at most WORKBOOK_MAX_PARTS parts, WORKBOOK_MAX_XML_BYTES unpacked in all, and
+WORKBOOK_MAX_SHARED_BYTES of shared strings, which openpyxl keeps in memory. A formula cell is
+read as the value the spreadsheet last computed for it.
+"""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from collections.abc import Iterator
+from decimal import Decimal
+from typing import Any
+
+from django.conf import settings
+from openpyxl import load_workbook
+from openpyxl.worksheet._read_only import ReadOnlyWorksheet
+
+from accounts.models import User
+from organisations.models import Organisation
+from planning.importers.plan_document import (
+    PLAN_FIELDS,
+    Record,
+    plan_fields_read,
+    plan_records_import,
+)
+from planning.importers.problems import ImportProblem, ImportRejected
+from planning.importers.progress import ImportObserver
+from planning.importers.records import ProblemCollector
+from planning.importers.tables import (
+    Table,
+    action_table,
+    column_named,
+    node_table,
+    plan_name_from_file,
+    table_records,
+)
+from planning.models import Plan
+
+WORKBOOK_MAX_PARTS = 1_000
+WORKBOOK_MAX_XML_BYTES = 256 * 1024 * 1024
+WORKBOOK_MAX_SHARED_BYTES = 64 * 1024 * 1024
+# Columns read of a row: the widest table has 13; more cells than this are not looked at.
+WORKBOOK_MAX_COLUMNS = 64
+# Excel's own last row: a sheet that claims rows beyond it is no spreadsheet's.
+WORKBOOK_MAX_ROW = 1_048_576
+SHEET_NODES, SHEET_ACTIONS, SHEET_PLAN = "Nodes", "Actions", "Plan"
+PLAN_SHEET_FIELDS = ("name", *PLAN_FIELDS)
+
+
+def _rejected(filename: str, message: str) -> ImportRejected:
+    return ImportRejected([ImportProblem(filename, "", message)])
+
+
+def _unpacked_check(content: bytes, filename: str) -> None:
+    """Refuses a workbook whose parts would unpack beyond the bounds above."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(content)) as archive:
+            parts = archive.infolist()
+    except (zipfile.BadZipFile, ValueError):
+        raise _rejected(filename, "not a readable Excel workbook (.xlsx)") from None
+    if len(parts) > WORKBOOK_MAX_PARTS:
+        raise _rejected(filename, f"has {len(parts)} parts; an Excel workbook of a plan has a few")
+    unpacked = sum(part.file_size for part in parts)
+    shared = sum(part.file_size for part in parts if part.filename.endswith("sharedStrings.xml"))
+    if unpacked > WORKBOOK_MAX_XML_BYTES or shared > WORKBOOK_MAX_SHARED_BYTES:
+        raise _rejected(
+            filename,
+            f"unpacks to {unpacked} bytes; a workbook of a plan within the limits unpacks to "
+            f"at most {WORKBOOK_MAX_XML_BYTES}",
+        )
+
+
+def _sheet_rows(sheet: ReadOnlyWorksheet) -> Iterator[tuple[int, list[object]]]:
+    sheet.reset_dimensions()  # the size a file claims is not trusted: rows are read to the end
+    for number, row in enumerate(
+        sheet.iter_rows(max_col=WORKBOOK_MAX_COLUMNS, values_only=True), start=1
+    ):
+        if number > WORKBOOK_MAX_ROW:
+            return
+        yield number, list(row)
+
+
+def _plan_sheet(
+    sheet: ReadOnlyWorksheet, *, problems: ProblemCollector
+) -> tuple[str | None, dict[str, object]]:
+    """The name and plan fields of the sheet "Plan": a row per field, its name in the first
+    column ("name", "currency", "Index rate percent") and its value in the second; a first row
+    "Field" / "Value" is a header."""
+    name: str | None = None
+    fields: dict[str, object] = {}
+    for number, cells in _sheet_rows(sheet):
+        label = cells[0] if cells else None
+        value = cells[1] if len(cells) > 1 else None
+        if label is None or (isinstance(label, str) and not label.strip()):
+            continue
+        field = column_named(str(label), PLAN_SHEET_FIELDS)
+        if field is None:
+            if number == 1 and str(label).strip().lower() == "field":
+                continue
+            fields_named = ", ".join(PLAN_SHEET_FIELDS)
+            problems.add(
+                (0, 0),
+                f"sheet {SHEET_PLAN} row {number}",
+                str(label),
+                f"unknown plan field (the fields are: {fields_named})",
+            )
+            continue
+        read = _plan_value(value)
+        if field == "name":
+            name = None if read is None else str(read)
+        elif read is not None:
+            fields[field] = read
+    return name, fields
+
+
+def _plan_value(value: object) -> object:
+    """A plan field's cell as the JSON format would hold it (plan_fields_read checks it)."""
+    if isinstance(value, float):
+        return Decimal(repr(round(value, 6)))
+    if isinstance(value, str):
+        return value.strip() or None
+    return value
+
+
+def plan_workbook_read(
+    content: bytes, filename: str
+) -> tuple[str | None, list[Record] | None, list[Record], dict[str, object], ProblemCollector]:
+    """The plan name (None when the workbook gives none), node and action records (not yet
+    checked), the plan fields' raw values, and the problems found reading them."""
+    limit = settings.IMPORT_MAX_BYTES
+    if len(content) > limit:
+        raise _rejected(filename, f"file too large ({len(content)} bytes; the limit is {limit})")
+    _unpacked_check(content, filename)
+    try:
+        workbook = load_workbook(io.BytesIO(content), read_only=True, data_only=True)
+    except Exception as error:  # openpyxl raises what its parts' parsers raise
+        raise _rejected(filename, f"not a readable Excel workbook (.xlsx): {error}") from None
+    problems = ProblemCollector()
+    try:
+        sheets = {title.strip().lower(): workbook[title] for title in workbook.sheetnames}
+        nodes = sheets.get(SHEET_NODES.lower())
+        if nodes is None:
+            raise _rejected(
+                filename,
+                f'has no sheet "{SHEET_NODES}" (its sheets: {", ".join(workbook.sheetnames)}); '
+                f'a plan workbook has the sheets "{SHEET_NODES}" and "{SHEET_ACTIONS}"',
+            )
+        name: str | None = None
+        plan_fields: dict[str, object] = {}
+        if SHEET_PLAN.lower() in sheets:
+            name, plan_fields = _plan_sheet(sheets[SHEET_PLAN.lower()], problems=problems)
+        node_records = _records(nodes, node_table(f"sheet {SHEET_NODES}", "row"), problems)
+        actions = sheets.get(SHEET_ACTIONS.lower())
+        action_records = (
+            _records(actions, action_table(f"sheet {SHEET_ACTIONS}", "row"), problems)
+            if actions is not None
+            else []
+        )
+    except ImportRejected:
+        raise
+    except Exception as error:  # a part that breaks while it is streamed
+        raise _rejected(filename, f"not a readable Excel workbook (.xlsx): {error}") from None
+    finally:
+        workbook.close()
+    return name, node_records, action_records or [], plan_fields, problems
+
+
+def _records(sheet: Any, table: Table, problems: ProblemCollector) -> list[Record] | None:
+    return table_records(_sheet_rows(sheet), table=table, problems=problems)
+
+
+def plan_import_workbook(
+    *,
+    owner: User,
+    organisation: Organisation | None = None,
+    content: bytes,
+    filename: str,
+    name: str | None = None,
+    observer: ImportObserver | None = None,
+) -> Plan:
+    """Imports a plan from an Excel workbook; `owner` becomes its owner. The plan's name is
+    `name` if given, else the sheet "Plan"'s, else the file's (plan_name_from_file). Raises
+    ImportRejected with every problem found, and then writes nothing."""
+    workbook_name, node_records, action_records, raw_fields, problems = plan_workbook_read(
+        content, filename
+    )
+    plan_fields = plan_fields_read(raw_fields, problems) if raw_fields else {}
+    chosen = (name or "").strip() or workbook_name or plan_name_from_file(filename)
+    return plan_records_import(
+        owner=owner,
+        organisation=organisation,
+        name=chosen,
+        node_records=node_records,
+        action_records=action_records,
+        problems=problems,
+        observer=observer,
+        plan_fields=plan_fields,
+    )
