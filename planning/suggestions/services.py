@@ -12,8 +12,9 @@ come back later (someone clears the code again), the sync reopens it (docs/desig
 A deviation has two one-click fixes: set the action's cost to the reference
 (`suggestion_apply_cost`) or move it to the due year (`suggestion_apply_due_year`). Editing the
 action by hand instead leaves the suggestion open until the sync finds the cause gone
-(resolution `auto`). A fix's Undo (`suggestion_fix_undo`) puts the value it replaced back and
-opens the suggestion again.
+(resolution `auto`). Every apply has an Undo (`suggestion_apply_undo`): a fix's puts the value
+it replaced back, a code's clears the code it assigned, a grouping's removes the project it
+created; each opens the suggestion again.
 
 Dismissing is sticky (later syncs leave it dismissed); `suggestions_dismiss` dismisses one or
 several at once with one reason. Restoring puts a dismissed suggestion back to open, where the sync
@@ -41,7 +42,8 @@ from planning.models import (
     SuggestionStatus,
     SuggestionType,
 )
-from planning.services import action_update, node_code_assign
+from planning.money import money_format
+from planning.services import action_update, node_code_assign, node_code_clear, project_delete
 from planning.suggestions.events import SuggestionChange
 from planning.suggestions.selectors import LIST_ORDER
 from planning.writes import PlanWrite, plan_write
@@ -200,41 +202,78 @@ def suggestion_apply_due_year(*, suggestion: Suggestion) -> tuple[Suggestion, Ac
     return _deviation_apply(suggestion, "year")
 
 
-def suggestion_fix_undo(*, suggestion: Suggestion, before: Any) -> tuple[Suggestion, Action]:
-    """The Undo of a one-click fix: the action gets back the cost or year the fix replaced
-    (`before`, which the page kept) and the suggestion is open again, in one transaction.
-    Refused (ValidationError) when the suggestion is no longer the applied fix or the action no
-    longer has the reference the fix set: someone changed it since, and their change wins."""
+def _reopen(write: PlanWrite, suggestion: Suggestion) -> Suggestion:
+    suggestion.status = SuggestionStatus.OPEN
+    suggestion.resolution = ""
+    suggestion.resolved_at = None
+    suggestion.updated_at = timezone.now()
+    suggestion.save(update_fields=["status", "resolution", "resolved_at", "updated_at"])
+    write.suggestions_changed([(SuggestionChange.REOPENED, suggestion.pk)])
+    return suggestion
+
+
+def suggestion_apply_undo(*, suggestion: Suggestion, before: Any) -> tuple[Suggestion, str]:
+    """The Undo of an apply, in one transaction: what the apply changed goes back and the
+    suggestion is open again; returns it and what was undone, said for a person. `before` is
+    what the page kept of the apply: for a fix the cost or year it replaced, for a code the
+    code it assigned, for a grouping the project it created. Refused (ValidationError) when
+    the suggestion is no longer applied, or what the apply set has changed since: someone
+    changed it, and their change wins."""
     with plan_write(plan_id=suggestion.plan_id, data_changed=True) as write:
         locked = Suggestion.objects.select_for_update().get(pk=suggestion.pk)
-        found = deviation_fix(locked)
-        if (
-            found is None
-            or locked.status != SuggestionStatus.RESOLVED
-            or locked.resolution != Resolution.APPLIED
-        ):
-            raise ValidationError("This fix can no longer be undone.")
-        fix, reference = found
-        action, _ = _deviation_action(locked, fix)
-        if (action.estimated_cost if fix == "cost" else action.planned_year) != reference:
-            raise ValidationError("The action has changed since the fix, so it was not undone.")
-        action_update(
-            action=action,
-            node=action.node,
-            title=action.title,
-            kind=action.kind,
-            planned_year=int(before) if fix == "year" else action.planned_year,
-            estimated_cost=Decimal(str(before)) if fix == "cost" else action.estimated_cost,
-            interval_years=action.interval_years,
-            project=action.project,
-        )
-        locked.status = SuggestionStatus.OPEN
-        locked.resolution = ""
-        locked.resolved_at = None
-        locked.updated_at = timezone.now()
-        locked.save(update_fields=["status", "resolution", "resolved_at", "updated_at"])
-        write.suggestions_changed([(SuggestionChange.REOPENED, locked.pk)])
-        return locked, action
+        if locked.status != SuggestionStatus.RESOLVED or locked.resolution != Resolution.APPLIED:
+            raise ValidationError("This can no longer be undone.")
+        if locked.suggestion_type == SuggestionType.MISSING_CODE:
+            said = _code_undo(locked, code_id=before)
+        elif locked.suggestion_type == SuggestionType.PROJECT_GROUPING:
+            said = _project_undo(locked, project_id=before)
+        else:
+            said = _fix_undo(locked, before=before)
+        return _reopen(write, locked), said
+
+
+def _code_undo(suggestion: Suggestion, *, code_id: Any) -> str:
+    node = StructureNode.objects.select_for_update().get(pk=suggestion.structure_node_id)
+    if node.code_id is None or str(node.code_id) != str(code_id):
+        raise ValidationError(f"“{node.name}” has another code since, so it was kept.")
+    node_code_clear(node=node)
+    return f"“{node.name}” has no code again."
+
+
+def _project_undo(suggestion: Suggestion, *, project_id: Any) -> str:
+    project = Project.objects.select_for_update().filter(pk=project_id).first()
+    grouped = {str(pk) for pk in suggestion.recommended_action_json.get("group_item_ids", [])}
+    if project is None or project.plan_id != suggestion.plan_id:
+        raise ValidationError("The project is gone already.")
+    held = {str(pk) for pk in project.actions.values_list("pk", flat=True)}
+    if not held <= grouped:
+        raise ValidationError(f"Project “{project.name}” has other actions since, so it was kept.")
+    project_delete(project=project)
+    return f"Project “{project.name}” removed; its actions have no project again."
+
+
+def _fix_undo(suggestion: Suggestion, *, before: Any) -> str:
+    """A one-click fix's Undo: the action gets back the cost or year the fix replaced, unless
+    it no longer has the reference the fix set."""
+    found = deviation_fix(suggestion)
+    if found is None:
+        raise ValidationError("This can no longer be undone.")
+    fix, reference = found
+    action, _ = _deviation_action(suggestion, fix)
+    if (action.estimated_cost if fix == "cost" else action.planned_year) != reference:
+        raise ValidationError("The action has changed since the fix, so it was not undone.")
+    action_update(
+        action=action,
+        node=action.node,
+        title=action.title,
+        kind=action.kind,
+        planned_year=int(before) if fix == "year" else action.planned_year,
+        estimated_cost=Decimal(str(before)) if fix == "cost" else action.estimated_cost,
+        interval_years=action.interval_years,
+        project=action.project,
+    )
+    cost = money_format(action.estimated_cost, suggestion.plan.currency)
+    return f"Fix undone: “{action.title}” is back to {cost} in {action.planned_year}."
 
 
 def suggestion_apply_code(*, suggestion: Suggestion, code_id: Any) -> Suggestion:

@@ -78,7 +78,7 @@ from planning.suggestions.services import (
     suggestion_apply_cost,
     suggestion_apply_due_year,
     suggestion_apply_project,
-    suggestion_fix_undo,
+    suggestion_apply_undo,
     suggestion_restore,
     suggestions_dismiss,
 )
@@ -451,19 +451,20 @@ def _confirm(
 
 
 def _apply(request: HttpRequest, suggestion: Suggestion) -> tuple[str, Any]:
-    """Applies the suggestion as the card's button asks; the message to show and, for a fix,
-    the value it replaced (for its Undo; None for any other apply)."""
+    """Applies the suggestion as the card's button asks; the message to show and what its Undo
+    needs (the value a fix replaced, the code assigned, the project created)."""
     if suggestion.suggestion_type == SuggestionType.MISSING_CODE:
         recommended = suggestion.recommended_action_json
         codes = codes_by_id(code_ids=set(recommended.get("prefill_code_ids", [])))
         form = ApplyCodeForm(request.POST, codes=_prefill_codes(recommended, codes))
         if not form.is_valid():
             raise ValidationError("Choose one of the proposed codes.")
-        suggestion_apply_code(suggestion=suggestion, code_id=form.cleaned_data["code"])
-        return f"Code assigned: {suggestion.title}.", None
+        code_id = form.cleaned_data["code"]
+        suggestion_apply_code(suggestion=suggestion, code_id=code_id)
+        return f"Code assigned: {suggestion.title}.", str(code_id)
     if suggestion.suggestion_type == SuggestionType.PROJECT_GROUPING:
         _, project = suggestion_apply_project(suggestion=suggestion)
-        return f"Project “{project.name}” created.", None
+        return f"Project “{project.name}” created.", str(project.pk)
     fix = request.POST.get("fix")
     if fix == "cost":
         _, action, cost_before = suggestion_apply_cost(suggestion=suggestion)
@@ -484,8 +485,6 @@ def suggestion_apply(request: HttpRequest, access: PlanAccess, suggestion_id: UU
         text, before = _apply(request, suggestion)
     except ValidationError as error:
         return _confirm(request, plan, " ".join(error.messages), error=True)
-    if before is None:
-        return _confirm(request, plan, text)
     undo = reverse("planning:suggestion_fix_undo", args=[plan.number, suggestion.pk])
     return _confirm(request, plan, text, undo=undo, undo_before=before)
 
@@ -495,25 +494,19 @@ def suggestion_apply(request: HttpRequest, access: PlanAccess, suggestion_id: UU
 def suggestion_fix_undo_view(
     request: HttpRequest, access: PlanAccess, suggestion_id: UUID
 ) -> HttpResponse:
-    """The Undo of a one-click fix: the value it replaced (kept in the session by the fix, for
-    this suggestion only) goes back, and the suggestion is open again."""
+    """The Undo of an apply (a fix, a code, a project): what the apply changed (kept in the
+    session by it, for this suggestion only) goes back, and the suggestion is open again."""
     plan = access.plan
     suggestion = suggestion_get(plan=plan, suggestion_id=suggestion_id)
     kept = request.session.get("undo") or {}
     if kept.get("url") != request.path or kept.get("before") is None:
         return _confirm(request, plan, "There is nothing to undo.", error=True)
     try:
-        _, action = suggestion_fix_undo(suggestion=suggestion, before=kept["before"])
+        _, text = suggestion_apply_undo(suggestion=suggestion, before=kept["before"])
     except ValidationError as error:
         return _confirm(request, plan, " ".join(error.messages), error=True)
     del request.session["undo"]
-    return _confirm(
-        request,
-        plan,
-        f"Fix undone: “{action.title}” is back to "
-        f"{money_format(action.estimated_cost, plan.currency)} in {action.planned_year}.",
-        near=f"suggestion-{suggestion.pk}",
-    )
+    return _confirm(request, plan, text, near=f"suggestion-{suggestion.pk}")
 
 
 def _form_problems(form: Any) -> str:

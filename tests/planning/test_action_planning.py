@@ -202,6 +202,94 @@ def test_apply_grouping_creates_the_project(owner_client: Client, user: Any) -> 
     assert grouping.resolution == "applied"
 
 
+def _undo(client: Client, plan: Plan, found: Suggestion) -> str:
+    response = client.post(
+        f"{planning_url(plan)}suggestions/{found.pk}/apply/undo/",
+        {"next": planning_url(plan)},
+        follow=True,
+    )
+    return str(response.content.decode())
+
+
+def test_undo_of_an_assigned_code_clears_it_and_reopens_the_suggestion(
+    owner_client: Client, user: Any
+) -> None:
+    items = make_plan(user)
+    owner_client.get(planning_url(items["plan"]))
+    missing = suggestion(items["plan"], f"missing_code:{items['fan'].pk}")
+    apply = f"{planning_url(items['plan'])}suggestions/{missing.pk}/apply/"
+    page = owner_client.post(apply, {"code": str(items["code"].pk)}, follow=True)
+    assert f"{apply}undo/" in page.content.decode()  # the message's Undo button
+
+    html = _undo(owner_client, items["plan"], missing)
+
+    items["fan"].refresh_from_db()
+    missing.refresh_from_db()
+    assert items["fan"].code_id is None
+    assert (missing.status, missing.resolution) == ("open", "")
+    assert re.search(
+        rf'id="confirmation".*has no code again.*id="suggestion-{missing.pk}"', html, re.S
+    )
+
+
+def test_undo_of_an_assigned_code_keeps_a_code_chosen_since(
+    owner_client: Client, user: Any
+) -> None:
+    items = make_plan(user)
+    owner_client.get(planning_url(items["plan"]))
+    missing = suggestion(items["plan"], f"missing_code:{items['fan'].pk}")
+    owner_client.post(
+        f"{planning_url(items['plan'])}suggestions/{missing.pk}/apply/",
+        {"code": str(items["code"].pk)},
+    )
+    chosen_since = CodeFactory.create()
+    items["fan"].code = chosen_since
+    items["fan"].save()
+
+    html = _undo(owner_client, items["plan"], missing)
+
+    items["fan"].refresh_from_db()
+    assert items["fan"].code_id == chosen_since.pk
+    assert "has another code since, so it was kept." in html
+
+
+def test_undo_of_a_created_project_removes_it_and_reopens_the_grouping(
+    owner_client: Client, user: Any
+) -> None:
+    items = make_plan(user)
+    owner_client.get(planning_url(items["plan"]))
+    grouping = suggestion(items["plan"], f"project_grouping:{items['building'].pk}:2030")
+    owner_client.post(f"{planning_url(items['plan'])}suggestions/{grouping.pk}/apply/")
+    assert items["plan"].projects.count() == 1
+
+    html = _undo(owner_client, items["plan"], grouping)
+
+    assert not items["plan"].projects.exists()
+    assert not items["plan"].actions.filter(project__isnull=False).exists()
+    grouping.refresh_from_db()
+    assert (grouping.status, grouping.resolution) == ("open", "")
+    assert "Project “House A 2030” removed; its actions have no project again." in html
+
+
+def test_undo_of_a_created_project_keeps_it_when_it_holds_more_since(
+    owner_client: Client, user: Any
+) -> None:
+    items = make_plan(user)
+    owner_client.get(planning_url(items["plan"]))
+    grouping = suggestion(items["plan"], f"project_grouping:{items['building'].pk}:2030")
+    owner_client.post(f"{planning_url(items['plan'])}suggestions/{grouping.pk}/apply/")
+    project = items["plan"].projects.get()
+    other = items["plan"].actions.filter(project__isnull=True).first()
+    assert other is not None
+    other.project = project
+    other.save()
+
+    html = _undo(owner_client, items["plan"], grouping)
+
+    assert project.actions.count() == 3
+    assert "has other actions since, so it was kept." in html
+
+
 def test_cost_fix_sets_the_reference_and_resolves_in_one_step(
     owner_client: Client, user: Any
 ) -> None:
