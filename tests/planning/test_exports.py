@@ -161,3 +161,20 @@ def test_budget_rows_come_in_natural_order_on_the_page_and_in_the_export(
     client.force_login(user)
     text = client.get(f"/plans/{plan.number}/export/budget.csv").getvalue().decode("utf-8-sig")
     assert text.index("block 1") < text.index("Block 2") < text.index("Block 10")
+
+
+def test_a_nodes_page_lists_its_children_in_natural_order(client: Client, user: Any) -> None:
+    plan = PlanFactory.create()
+    PlanMembershipFactory.create(plan=plan, user=user, role=PlanRole.VIEWER)
+    site = StructureNodeFactory.create(plan=plan, kind="site", name="Estate")
+    for name in ("Building 10", "Building 2", "building 1", "Annex"):
+        StructureNodeFactory.create(plan=plan, parent=site, kind="building", name=name)
+    client.force_login(user)
+
+    html = client.get(reverse("planning:node_detail", args=[plan.number, site.pk])).content
+    text = html.decode()
+
+    positions = [
+        text.index(f">{name}</a>") for name in ("Annex", "building 1", "Building 2", "Building 10")
+    ]
+    assert positions == sorted(positions)
