@@ -12,7 +12,6 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
-from api.text_order import natural_key
 from planning import selectors, services
 from planning.access import actions_url, plan_member_required, plan_url
 from planning.access_rules import PlanAccess
@@ -33,7 +32,6 @@ from planning.models import NodeKind, StructureNode
 from planning.pages import plan_detail_render
 from planning.suggestions.selectors import suggestions_open_queryset
 from planning.tree import (
-    LEVEL_LIMIT,
     node_ancestors,
     node_search,
     node_subtree_ids,
@@ -48,15 +46,6 @@ NODE_SUGGESTIONS_SHOWN = 10
 
 def _node_url(node: StructureNode) -> str:
     return reverse("planning:node_detail", args=[node.plan.number, node.pk])
-
-
-def _children_shown(node: StructureNode) -> list[StructureNode]:
-    """The node's first LEVEL_LIMIT children in natural order of their names ("Building 2"
-    before "Building 10"): their names are read and sorted here, then those rows fetched."""
-    names = node.children.values_list("id", "name")
-    first = sorted(names, key=lambda row: (natural_key(row[1]), str(row[0])))[:LEVEL_LIMIT]
-    rows = {child.pk: child for child in node.children.filter(pk__in=[pk for pk, _ in first])}
-    return [rows[pk] for pk, _name in first]
 
 
 @plan_member_required()
@@ -130,7 +119,8 @@ def _render_node_detail(
             "node": node,
             "can_edit": access.can_edit,
             "ancestors": node_ancestors(plan=plan, nodes=[node]).get(node.pk, []),
-            "children": _children_shown(node),
+            # As in the tree: the first 200 in natural order of their names.
+            "children": (tree_children(plan=plan, node_id=node.pk) or ([], 0))[0],
             "rename_form": forms.get("rename_form")
             or NodeRenameForm(prefix="rename", initial={"name": node.name}),
             "details_form": forms.get("details_form")
