@@ -1,12 +1,15 @@
 """The plan format as a pair of CSV files (nodes.csv, actions.csv), for people coming from
 spreadsheets: the same columns as the JSON format, a header row, an empty cell for "none"
-(read as planning.importers.tables says), separated by commas, semicolons or tabs."""
+(read as planning.importers.tables says), separated by commas, semicolons or tabs; in a file
+separated by semicolons, as Excel writes CSV where the comma is the decimal mark, numbers may
+be written 1.234,56."""
 
 from __future__ import annotations
 
 import csv
 import io
 from collections.abc import Iterator
+from dataclasses import replace
 
 from accounts.models import User
 from organisations.models import Organisation
@@ -62,9 +65,9 @@ def _csv_records(
         for problem in rejected.problems:
             problems.add(section, problem.row, problem.field, problem.message)
         return None
-    reader = csv.reader(
-        io.StringIO(text, newline=""), delimiter=_separator(text, table.columns), strict=True
-    )
+    separator = _separator(text, table.columns)
+    table = replace(table, decimal_comma=separator == ";")
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=separator, strict=True)
 
     def rows() -> Iterator[tuple[int, list[object]]]:
         while True:

@@ -62,6 +62,8 @@ class Table:
     max_rows: int
     what: str  # "nodes", "actions": the plan limit's word
     choices: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    # A file separated by semicolons comes from a locale that writes 1.234,56 (Excel's CSV).
+    decimal_comma: bool = False
 
 
 def node_table(source: str, row_name: str) -> Table:
@@ -114,10 +116,21 @@ def column_named(title: str, columns: tuple[str, ...]) -> str | None:
     return None
 
 
-def cell_value(column: str, value: object, choices: Mapping[str, Mapping[str, str]]) -> object:
+# A number as a semicolon locale writes it: 1234,5 or 1.234,56 (a point groups thousands).
+_DECIMAL_COMMA = re.compile(r"-?(\d{1,3}(\.\d{3})+|\d+)(,\d+)?")
+
+
+def cell_value(
+    column: str,
+    value: object,
+    choices: Mapping[str, Mapping[str, str]],
+    *,
+    decimal_comma: bool = False,
+) -> object:
     """A cell as the JSON format would hold it: numbers for the number columns, text for the
     others, a choice's code for its label; None for an empty cell. A value that does not fit
-    is passed on as it is, and the record's checks say what is wrong with it."""
+    is passed on as it is, and the record's checks say what is wrong with it. With
+    `decimal_comma`, a number's comma is its decimal point and its points group thousands."""
     if value is None:
         return None
     if isinstance(value, bool):
@@ -138,6 +151,8 @@ def cell_value(column: str, value: object, choices: Mapping[str, Mapping[str, st
     if not text:
         return None
     if column in YEAR_FIELDS or column in AMOUNT_FIELDS:
+        if decimal_comma and _DECIMAL_COMMA.fullmatch(text):
+            text = text.replace(".", "").replace(",", ".")
         try:
             number = Decimal(text)
         except InvalidOperation:
@@ -194,7 +209,9 @@ def table_records(
             (
                 row,
                 {
-                    column: cell_value(column, cell, table.choices)
+                    column: cell_value(
+                        column, cell, table.choices, decimal_comma=table.decimal_comma
+                    )
                     for column, cell in zip(header, cells, strict=False)
                 },
             )

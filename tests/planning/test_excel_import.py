@@ -227,3 +227,22 @@ def test_a_csv_pair_with_any_separator_and_labels_imports(user: Any, separator: 
     assert list(plan.actions.values_list("kind", "estimated_cost")) == [
         ("repair", Decimal("1250.50"))
     ]
+
+
+def test_a_semicolon_file_may_write_decimal_commas(user: Any) -> None:
+    nodes = "ref;name;kind;quantity\nB;Hall;building;\nR;Roof;component;1.250,5\n"
+    actions = (
+        "node_ref;title;kind;planned_year;estimated_cost\nR;Retile;replacement;2030;48.000,50\n"
+    )
+    actions += "R;Gutter;repair;2031;950,25\nR;Check;inspection;2032;1200\n"
+
+    plan = plan_import_csv(
+        owner=user, nodes_csv=nodes.encode(), actions_csv=actions.encode(), name="Comma"
+    )
+
+    assert plan.nodes.get(name="Roof").quantity == Decimal("1250.5")
+    assert sorted(plan.actions.values_list("estimated_cost", flat=True)) == [
+        Decimal("950.25"),
+        Decimal("1200.00"),
+        Decimal("48000.50"),
+    ]
