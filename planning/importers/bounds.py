@@ -10,6 +10,10 @@ of:
 - a row of more than ROW_VALUES_MAX values (a row has at most 15 fields);
 - more than OUTSIDE_VALUES_MAX values outside the two row lists (the plan's own fields are a
   handful), so a big array or object anywhere else is refused at once.
+The walk also keeps the document's outline: everything but the rows of `nodes` and `actions`
+(a few values, by the bounds above), with those two lists empty. A valid document is then read
+row by row (`document_rows`: ijson's items, one row at a time), so a file at the plan limits
+is never built whole (docs/design.md "Imports" > "Bounds").
 Malformed JSON is left for `json.loads`, which reports it with its position as before: the two
 parsers refuse the same texts (trailing commas, garbage; NaN, which `json.loads` refuses through
 `parse_constant` where it stands), so a text ijson stops on early is one `json.loads` stops on
@@ -21,9 +25,12 @@ from __future__ import annotations
 import codecs
 import io
 import re
+from collections.abc import Iterator
+from dataclasses import dataclass
 
 import ijson
 from django.conf import settings
+from ijson.common import ObjectBuilder
 
 from planning.importers.problems import ImportProblem, ImportRejected
 from planning.services import plan_size_message
@@ -51,34 +58,54 @@ _LONG_DIGITS = re.compile(rb"(?<![0-9])[0-9]{%d}" % (INT_DIGITS_MAX + 1))
 _SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 
 
-def document_bounds_check(content: bytes, filename: str) -> None:
+@dataclass(frozen=True)
+class Outline:
+    """A walked document: its top-level value with the row lists empty, and their rows' count."""
+
+    document: object
+    rows: dict[str, int]
+
+
+def document_bounds_check(content: bytes, filename: str) -> Outline | None:
     """Raises ImportRejected when the document is deeper, longer or bigger than a plan within
-    the limits can be; returns silently otherwise (also for malformed JSON)."""
+    the limits can be; returns its outline otherwise, or None when it is malformed (or holds an
+    escaped lone surrogate, which ijson cannot read): `json.loads` then reads it whole."""
     if _LONG_DIGITS.search(content):  # ijson's C parser fails on them (SystemError)
         raise _refuse(
             filename,
             f"holds a run of more than {INT_DIGITS_MAX:,} digits; no number of a plan is that long",
         )
     try:
-        _walk(content, filename)
+        return _walk(content, filename)
     except UnicodeDecodeError:
         _walk(_SURROGATE_ESCAPE.sub(rb"\\ufffd", content), filename)
+        return None
     except ArithmeticError:  # a number beyond what Decimal holds (1e9999999999999999999)
         raise _refuse(filename, "not valid JSON: a number out of range") from None
 
 
-def _walk(content: bytes, filename: str) -> None:
+def document_rows(content: bytes, table: str) -> Iterator[object]:
+    """The rows of `table` ("nodes" or "actions") of a walked document, one at a time, with
+    numbers as json.loads(parse_float=Decimal) gives them."""
+    return ijson.items(io.BytesIO(content.removeprefix(BOM)), f"{table}.item", use_float=False)  # type: ignore[no-any-return]
+
+
+def _walk(content: bytes, filename: str) -> Outline | None:
     limits = {"nodes": settings.PLAN_MAX_NODES, "actions": settings.PLAN_MAX_ACTIONS}
+    outline = ObjectBuilder()
     rows = {"nodes": 0, "actions": 0}
     depth = outside = row_values = 0
     top_key: str | None = None
     table: str | None = None  # the row list being walked
     try:
         for event, value in ijson.basic_parse(io.BytesIO(content.removeprefix(BOM))):
+            if table is None or depth < 2:
+                outline.event(event, value)  # all but the rows of the two lists
             if event in _CLOSERS:
                 depth -= 1
-                if depth == 1:
+                if depth == 1 and table is not None:
                     table = None
+                    outline.event(event, value)  # the list's end: it closes empty
                 continue
             if event == "map_key":
                 if depth == 1:
@@ -114,4 +141,5 @@ def _walk(content: bytes, filename: str) -> None:
                         f"nested more than {DEPTH_MAX_JSON} levels deep; a plan document needs 4",
                     )
     except ijson.JSONError:
-        return  # json.loads names the error and its position
+        return None  # json.loads names the error and its position
+    return Outline(document=outline.value, rows=rows)

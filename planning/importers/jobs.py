@@ -287,6 +287,9 @@ def _plan_import_run(upload: PlanImport, lease: Lease) -> None:
             message = "The import failed on our side; nothing was imported. Please try again."
             _finish(upload, lease, PlanImportStatus.FAILED, [message])
             raise
+    # The file's bytes are not needed any more: the first sync runs without them (the row's
+    # copy is cleared when the import finishes).
+    upload.content = upload.actions_content = b""
     observer.send(status=PlanImportStatus.SYNCING, force=True)
     statistics_refresh(rows=observer.report["total"])
     lease.renew()  # a whole lease for the first sync, however long the statistics took

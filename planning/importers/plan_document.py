@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import datetime
 import json
+import sys
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -25,7 +26,7 @@ from django.core.exceptions import ValidationError
 
 from accounts.models import User
 from organisations.models import Organisation
-from planning.importers.bounds import document_bounds_check
+from planning.importers.bounds import document_bounds_check, document_rows
 from planning.importers.problems import ImportProblem, ImportRejected
 from planning.importers.progress import PROGRESS_STEP, ImportObserver
 from planning.importers.records import ProblemCollector, RecordReader, describe
@@ -82,7 +83,8 @@ AMOUNT_FIELDS = frozenset({"quantity", "estimated_cost", "gross_floor_area_m2"})
 Record = tuple[str, object]
 
 
-@dataclass(frozen=True)
+# slots: a plan at the limits holds 270,000 of these rows at once (docs/design.md "Imports").
+@dataclass(frozen=True, slots=True)
 class NodeRow:
     row: str
     ref: str
@@ -100,7 +102,7 @@ class NodeRow:
     condition_assessed_on: datetime.date | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ActionRow:
     row: str
     node_ref: str
@@ -205,10 +207,10 @@ def _action_read(
         row,
         node_ref,
         title,
-        kind,
+        sys.intern(kind),  # a few distinct values, kept once each
         planned_year,  # type: ignore[arg-type]  # required: not None when valid
         estimated_cost if estimated_cost is not None else Decimal("0.00"),
-        status or ActionStatus.PLANNED,
+        sys.intern(status or ActionStatus.PLANNED.value),
         interval_years,
     )
 
@@ -354,8 +356,8 @@ def plan_records_import(
     owner: User,
     organisation: Organisation | None = None,
     name: str | None,
-    node_records: Sequence[Record] | None,
-    action_records: Sequence[Record],
+    node_records: Collection[Record] | None,
+    action_records: Collection[Record],
     problems: ProblemCollector | None = None,
     observer: ImportObserver | None = None,
     plan_fields: Mapping[str, object] | None = None,
@@ -409,6 +411,12 @@ def plan_records_import(
         if index % PROGRESS_STEP == 0:
             observer.checked(len(node_records) + index, total)
     observer.checked(total, total)
+    # The records are read into rows: let them go before the write. When the caller handed over
+    # its only reference (plan_import drops its document), the file's parsed rows are freed here
+    # and the write reuses their memory (docs/design.md "Imports" > "Bounds").
+    for records in (node_records, action_records):
+        if isinstance(records, list):
+            records.clear()
     by_ref = _tree_check(nodes, problems)
     code_ids = _codes_check(nodes, problems)
     for position, action in actions:
@@ -446,7 +454,6 @@ def plan_import_document(
     plan_name, node_records, action_records = plan_document_records(
         document, source=source, problems=problems, name=name
     )
-    plan_fields = plan_fields_read(document, problems)
     return plan_records_import(
         owner=owner,
         organisation=organisation,
@@ -455,7 +462,7 @@ def plan_import_document(
         action_records=action_records,
         problems=problems,
         observer=observer,
-        plan_fields=plan_fields,
+        plan_fields=plan_fields_read(document, problems),
     )
 
 
@@ -500,6 +507,26 @@ def document_parse(content: bytes, filename: str) -> object:
         raise ImportRejected([problem]) from None
 
 
+class StreamedRows(Collection[Record]):
+    """The rows of one list of a walked document, read from the file only as they are iterated
+    (planning.importers.bounds.document_rows), labelled as plan_document_records labels them;
+    their count is the walk's."""
+
+    def __init__(self, content: bytes, table: str, count: int) -> None:
+        self.content, self.table, self.count = content, table, count
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __iter__(self) -> Iterator[Record]:
+        label = self.table[:-1]  # "node", "action"
+        for n, record in enumerate(document_rows(self.content, self.table), start=1):
+            yield f"{label} {n}", record
+
+    def __contains__(self, item: object) -> bool:
+        return any(record == item for record in self)
+
+
 def plan_import(
     *,
     owner: User,
@@ -512,13 +539,35 @@ def plan_import(
     """Imports a plan from a JSON file (docs/design.md "Imports"); `owner` becomes its owner.
 
     The plan's name is the file's `name` unless `name` is given. Raises ImportRejected with
-    every problem found, and then writes nothing.
+    every problem found, and then writes nothing. A document the bounds walk could read is
+    imported row by row from the file (its outline holds the rest), so a file at the plan
+    limits is never built whole; a malformed one is parsed whole to say where it breaks.
     """
-    return plan_import_document(
+    file_text(content, filename)  # too large, not UTF-8: refused before anything is read
+    outline = document_bounds_check(content, filename)
+    document = document_parse(content, filename) if outline is None else outline.document
+    problems = ProblemCollector()
+    plan_name, node_records, action_records = plan_document_records(
+        document, source=filename, problems=problems, name=name
+    )
+    plan_fields = plan_fields_read(document, problems)
+    rows: tuple[Collection[Record] | None, Collection[Record]] = (node_records, action_records)
+    if outline is not None and isinstance(document, Mapping):
+        # The outline's lists are empty: their rows come from the file.
+        rows = (
+            None if node_records is None else StreamedRows(content, "nodes", outline.rows["nodes"]),
+            StreamedRows(content, "actions", outline.rows["actions"])
+            if isinstance(document.get("actions"), list)
+            else action_records,
+        )
+    del document, node_records, action_records  # a parsed document's rows live on in `rows`
+    return plan_records_import(
         owner=owner,
         organisation=organisation,
-        document=document_parse(content, filename),
-        name=name,
-        source=filename,
+        name=plan_name,
+        node_records=rows[0],
+        action_records=rows[1],
+        problems=problems,
         observer=observer,
+        plan_fields=plan_fields,
     )

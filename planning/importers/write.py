@@ -7,7 +7,7 @@ sync is queued on commit (a second chance should the job's own first sync fail).
 from __future__ import annotations
 
 import uuid
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from django.db import connection, models, transaction
@@ -53,12 +53,14 @@ def _parents_first(nodes: list[NodeRow]) -> list[NodeRow]:
 
 
 class _RowWriter:
-    """Bulk inserts in steps of PROGRESS_STEP rows, reporting each step to the observer."""
+    """Bulk inserts in steps of PROGRESS_STEP rows, reporting each step to the observer. The
+    rows may be a generator, and are: a model instance costs about 1 KB, so 250,000 actions
+    built at once held 250 MB (docs/design.md "Imports" > "Bounds")."""
 
     def __init__(self, *, total: int, observer: ImportObserver) -> None:
         self.total, self.done, self.observer = total, 0, observer
 
-    def write(self, model: type[_M], rows: list[_M]) -> None:
+    def write(self, model: type[_M], rows: Iterable[_M]) -> None:
         for step in chunked(rows, PROGRESS_STEP):
             model._default_manager.bulk_create(step, batch_size=BULK_BATCH_SIZE)
             self.done += len(step)
@@ -137,21 +139,21 @@ def _plan_rows_write(
         node_ids = {node.ref: uuid.uuid4() for node in nodes}
         rows = _RowWriter(total=len(nodes) + len(actions), observer=observer)
         placed: dict[str, tuple[str, uuid.UUID | None]] = {}  # ref -> (path, building id)
-        written: list[StructureNode] = []
-        for node in _parents_first(nodes):
-            parent_path, parent_building = (
-                placed[node.parent_ref] if node.parent_ref is not None else ("", None)
-            )
-            path, building_id = child_fields(
-                node_id=node_ids[node.ref],
-                kind=node.kind,
-                parent_id=node_ids[node.parent_ref] if node.parent_ref is not None else None,
-                parent_path=parent_path,
-                parent_building=parent_building,
-            )
-            placed[node.ref] = (path, building_id)
-            written.append(
-                StructureNode(
+
+        def node_rows() -> Iterator[StructureNode]:
+            for node in _parents_first(nodes):
+                parent_path, parent_building = (
+                    placed[node.parent_ref] if node.parent_ref is not None else ("", None)
+                )
+                path, building_id = child_fields(
+                    node_id=node_ids[node.ref],
+                    kind=node.kind,
+                    parent_id=node_ids[node.parent_ref] if node.parent_ref is not None else None,
+                    parent_path=parent_path,
+                    parent_building=parent_building,
+                )
+                placed[node.ref] = (path, building_id)
+                yield StructureNode(
                     id=node_ids[node.ref],
                     plan=plan,
                     ref=node.ref,
@@ -170,11 +172,11 @@ def _plan_rows_write(
                     path=path,
                     building_id=building_id,
                 )
-            )
-        rows.write(StructureNode, written)
+
+        rows.write(StructureNode, node_rows())
         rows.write(
             Action,
-            [
+            (
                 Action(
                     plan=plan,
                     node_id=node_ids[action.node_ref],
@@ -186,7 +188,7 @@ def _plan_rows_write(
                     interval_years=action.interval_years,
                 )
                 for action in actions
-            ],
+            ),
         )
     return plan
 

@@ -96,9 +96,9 @@ def test_pages_stay_small_open_on_request_and_export(
     # exports download and parse; the node named like a formula stays text
     page.goto(pages[1])
     with page.expect_download() as csv_download:
-        page.get_by_role("link", name="CSV").click()
+        page.get_by_role("link", name="CSV", exact=True).click()
     with page.expect_download() as xlsx_download:
-        page.get_by_role("link", name="Excel").click()
+        page.get_by_role("link", name="Excel", exact=True).click()
     csv_path = tmp_path / "actions.csv"
     xlsx_path = tmp_path / "actions.xlsx"
     csv_download.value.save_as(csv_path)

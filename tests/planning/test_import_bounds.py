@@ -6,6 +6,8 @@ Each child reads one ~32 MiB file the way an import does and reports its peak RS
 from __future__ import annotations
 
 import json
+import os
+import secrets
 import subprocess
 import sys
 from pathlib import Path
@@ -167,3 +169,84 @@ def test_a_year_with_a_huge_exponent_is_a_problem_of_its_field(user: Any) -> Non
         plan_import(owner=user, content=document, filename="plan.json")
 
     assert "must be a whole number (a year)" in str(rejected.value.problems[0])
+
+
+JOB = """
+import os, sys, json
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+import django
+django.setup()
+from planning.importers.jobs import plan_import_run
+from planning.models import PlanImport
+plan_import_run(import_id=sys.argv[1])
+upload = PlanImport.objects.select_related("plan").get(pk=sys.argv[1])
+with open("/proc/self/status") as status:
+    hwm_kb = next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
+print(json.dumps({
+    "status": upload.status, "problems": upload.problems[:3], "peak_mb": hwm_kb / 1024,
+    "actions": upload.plan.actions.count() if upload.plan else 0,
+}))
+"""
+
+
+def test_a_valid_file_at_the_plan_limits_imports_and_syncs_under_400_mb(tmp_path: Path) -> None:
+    """The worker's own path (planning.importers.jobs) in a fresh process on its own database:
+    a plan of 20,000 nodes and as many actions as fit in IMPORT_MAX_BYTES, read row by row
+    from the file, written and given its first sync."""
+    from planning.management.commands.generate_plan import synthetic_plan_document
+
+    actions = 220_000 * settings.IMPORT_MAX_BYTES // (32 * 1024 * 1024)
+    document = synthetic_plan_document(
+        nodes=20_000, actions=actions, seed=1, year=2026, codes=[], recurring=0.2
+    )
+    content = json.dumps({"name": "At the limits", **document}, separators=(",", ":")).encode()
+    assert settings.IMPORT_MAX_BYTES * 0.9 < len(content) <= settings.IMPORT_MAX_BYTES
+    # Production settings: with debug on, Django would also keep the last queries' SQL.
+    environment = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
+        "DJANGO_DEBUG": "0",
+        "DJANGO_SECRET_KEY": secrets.token_urlsafe(64),
+        "DJANGO_ALLOWED_HOSTS": "localhost",
+        "DJANGO_EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+        "SITE_URL": "https://maintplan.example",
+    }
+
+    def child(*arguments: str) -> str:
+        done = subprocess.run(
+            [sys.executable, *arguments],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=True,
+            cwd=settings.BASE_DIR,
+            env=environment,
+        )
+        return done.stdout.strip().splitlines()[-1] if done.stdout.strip() else ""
+
+    child("manage.py", "migrate", "-v", "0")
+    (tmp_path / "plan.json").write_bytes(content)
+    import_id = child(
+        "manage.py", "shell", "-v", "0", "-c", SUBMIT.format(path=tmp_path / "plan.json")
+    )
+
+    result = json.loads(child("-c", JOB, import_id))
+
+    assert (result["status"], result["actions"]) == ("done", actions), result
+    assert result["peak_mb"] < RSS_MAX_MB, result
+
+
+SUBMIT = """
+from accounts.models import User
+from organisations.models import OrganisationMembership
+from planning.importers.jobs import plan_import_submit
+from planning.models import PlanImportFormat
+user = User.objects.create_user(email="limits@example.com", password=None, name="Limits")
+organisation = OrganisationMembership.objects.get(user=user).organisation
+upload, _created = plan_import_submit(
+    owner=user, organisation=organisation, idempotency_key="limits",
+    file_format=PlanImportFormat.DOCUMENT, filename="plan.json", name="",
+    content=open("{path}", "rb").read(), actions_content=b"",
+)
+print(upload.pk)
+"""
