@@ -18,19 +18,21 @@ from typing import Any
 
 from django.db.models import ExpressionWrapper, F, IntegerField, Q, QuerySet, Value
 
+from api.text_order import natural
 from planning.models import Action, ActionStatus, Completion, Plan
 from planning.tree import building_labels, node_subtree
 
 NEXT_YEARS_SHOWN = 3
 
+# Names sort naturally ("Building 2" before "Building 10"; api.text_order.natural).
 SORT_COLUMNS: dict[str, tuple[Any, ...]] = {
-    "year": ("planned_year",),
-    "title": ("title",),
-    "node": ("node__name",),
-    "kind": ("kind",),
-    "cost": ("estimated_cost",),
-    "status": ("status",),
-    "project": ("project__name",),
+    "year": (F("planned_year"),),
+    "title": (natural("title"),),
+    "node": (natural("node__name"),),
+    "kind": (F("kind"),),
+    "cost": (F("estimated_cost"),),
+    "status": (F("status"),),
+    "project": (natural("project__name"),),
 }
 DEFAULT_SORT = "year"
 NO_PROJECT = "none"
@@ -72,7 +74,7 @@ def actions_filtered(*, plan: Plan, filters: ActionFilters) -> QuerySet[Action]:
         actions = actions.filter(project_id=filters.project)
     columns = SORT_COLUMNS.get(filters.sort, SORT_COLUMNS[DEFAULT_SORT])
     order = [
-        F(column).desc(nulls_last=True) if filters.descending else F(column).asc(nulls_last=True)
+        column.desc(nulls_last=True) if filters.descending else column.asc(nulls_last=True)
         for column in columns
     ]
     return actions.order_by(*order, "planned_year", "title", "id")

@@ -178,3 +178,31 @@ def test_a_nodes_page_lists_its_children_in_natural_order(client: Client, user: 
         text.index(f">{name}</a>") for name in ("Annex", "building 1", "Building 2", "Building 10")
     ]
     assert positions == sorted(positions)
+
+
+@pytest.mark.parametrize("sort", ["node", "-node"])
+def test_the_actions_list_and_its_export_sort_node_names_naturally(
+    client: Client, user: Any, sort: str
+) -> None:
+    """In SQL on both databases (the natural_order collation), so a page of 50 out of 100,000
+    is still the right 50."""
+    plan = PlanFactory.create()
+    PlanMembershipFactory.create(plan=plan, user=user, role=PlanRole.VIEWER)
+    site = StructureNodeFactory.create(plan=plan, kind="site", name="Estate")
+    names = ["Annex", "building 1", "Building 2", "Building 10", "Building 10a", "Building 100"]
+    for name in reversed(names):
+        house = StructureNodeFactory.create(plan=plan, parent=site, kind="building", name=name)
+        ActionFactory.create(node=house, title=f"Paint [{name}]", planned_year=2030)
+    client.force_login(user)
+    expected = names if sort == "node" else names[::-1]
+
+    export = client.get(
+        reverse("planning:export_actions", args=[plan.number, "csv"]), {"sort": sort}
+    )
+
+    rows = list(csv.reader(io.StringIO(export.getvalue().decode("utf-8-sig"))))
+    assert [row[3] for row in rows[1:]] == [f"Paint [{name}]" for name in expected]
+    page = client.get(reverse("planning:plan_actions", args=[plan.number]), {"sort": sort})
+    text = page.content.decode()
+    shown = [text.index(f"Paint [{name}]") for name in expected]
+    assert shown == sorted(shown)
