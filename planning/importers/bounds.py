@@ -56,6 +56,12 @@ INT_DIGITS_MAX = 4_300
 # through every position of a long run).
 _LONG_DIGITS = re.compile(rb"(?<![0-9])[0-9]{%d}" % (INT_DIGITS_MAX + 1))
 _SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+# A high surrogate escape not followed by a low one, or a low one not after a high one (an
+# escaped pair, as json.dumps writes an emoji, is one character and reads the same).
+_LONE_SURROGATE = re.compile(
+    rb"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
+    rb"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}"
+)
 
 
 @dataclass(frozen=True)
@@ -75,6 +81,11 @@ def document_bounds_check(content: bytes, filename: str) -> Outline | None:
             filename,
             f"holds a run of more than {INT_DIGITS_MAX:,} digits; no number of a plan is that long",
         )
+    if _LONE_SURROGATE.search(content):
+        # yajl reads an escaped lone surrogate as "?" (or fails on it), json.loads as it is,
+        # and the import then lists it as a problem of its field: such a file is parsed whole.
+        _walk(_SURROGATE_ESCAPE.sub(rb"\\ufffd", content), filename)
+        return None
     try:
         return _walk(content, filename)
     except UnicodeDecodeError:

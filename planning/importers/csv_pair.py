@@ -10,10 +10,16 @@ import csv
 import io
 from collections.abc import Iterator
 from dataclasses import replace
+from itertools import islice
 
 from accounts.models import User
 from organisations.models import Organisation
-from planning.importers.plan_document import Record, file_text, plan_records_import
+from planning.importers.plan_document import (
+    CountedRecords,
+    Record,
+    file_text,
+    plan_records_import,
+)
 from planning.importers.problems import ImportRejected
 from planning.importers.progress import ImportObserver
 from planning.importers.records import ProblemCollector
@@ -24,9 +30,12 @@ from planning.importers.tables import (
     action_table,
     column_named,
     node_table,
-    table_records,
+    rows_left,
+    table_body,
+    table_header,
 )
 from planning.models import Plan
+from planning.services import plan_size_message
 
 NODES_FILENAME = "nodes.csv"
 ACTIONS_FILENAME = "actions.csv"
@@ -52,9 +61,11 @@ def _separator(text: str, columns: tuple[str, ...]) -> str:
 
 def _csv_records(
     *, content: bytes, table: Table, problems: ProblemCollector
-) -> list[Record] | None:
+) -> CountedRecords | None:
     """The data rows of one CSV file as records labelled with their line numbers (see
-    planning.importers.tables.table_records); a file that is no text is a problem."""
+    planning.importers.tables); a file that is no text, a bad header or more rows than the
+    plan limit is a problem, and then there are none (None). A first pass checks the header and
+    counts the rows; the records are then read as the import checks them, never all at once."""
     section = (table.section, -1)
     if content.startswith(WORKBOOK_MAGIC):
         problems.add(section, table.source, "", WORKBOOK_IN_CSV)
@@ -67,27 +78,42 @@ def _csv_records(
         return None
     separator = _separator(text, table.columns)
     table = replace(table, decimal_comma=separator == ";")
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=separator, strict=True)
 
-    def rows() -> Iterator[tuple[int, list[object]]]:
+    def rows(said: ProblemCollector) -> Iterator[tuple[int, list[object]]]:
+        reader = csv.reader(io.StringIO(text, newline=""), delimiter=separator, strict=True)
         while True:
             try:
                 cells = next(reader)
             except StopIteration:
                 return
             except csv.Error as error:
-                problems.add(
-                    section, f"{table.source} line {reader.line_num}", "", f"malformed CSV: {error}"
-                )
+                row = f"{table.source} line {reader.line_num}"
+                said.add(section, row, "", f"malformed CSV: {error}")
                 return
             yield reader.line_num, list(cells)
 
-    return table_records(rows(), table=table, problems=problems)
+    first = rows(problems)
+    header = table_header(first, table=table, problems=problems)
+    if header is None:
+        return None
+    count = sum(1 for _row in islice(rows_left(first), table.max_rows + 1))
+    if count > table.max_rows:
+        problems.add(
+            section, table.what, "", plan_size_message(field=table.what, limit=table.max_rows)
+        )
+        return None
+
+    def read() -> Iterator[Record]:
+        again = rows(ProblemCollector())  # a malformed line was said by the first pass
+        next(again)  # the header
+        return table_body(again, header, table=table, problems=problems)
+
+    return CountedRecords(count, read)
 
 
 def plan_csv_read(
     *, nodes_csv: bytes, actions_csv: bytes
-) -> tuple[list[Record] | None, list[Record] | None, ProblemCollector]:
+) -> tuple[CountedRecords | None, CountedRecords | None, ProblemCollector]:
     """The records of the two files and the problems found reading them (not yet checked)."""
     problems = ProblemCollector()
     node_records = _csv_records(

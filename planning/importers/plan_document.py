@@ -17,7 +17,7 @@ import datetime
 import json
 import sys
 import uuid
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -507,24 +507,34 @@ def document_parse(content: bytes, filename: str) -> object:
         raise ImportRejected([problem]) from None
 
 
-class StreamedRows(Collection[Record]):
-    """The rows of one list of a walked document, read from the file only as they are iterated
-    (planning.importers.bounds.document_rows), labelled as plan_document_records labels them;
-    their count is the walk's."""
+class CountedRecords(Collection[Record]):
+    """Records read only as they are iterated, again for each iteration, whose count is known
+    before (a file's rows, counted by a first pass): an import holds each one only while it
+    checks it (docs/design.md "Imports" > "Bounds")."""
 
-    def __init__(self, content: bytes, table: str, count: int) -> None:
-        self.content, self.table, self.count = content, table, count
+    def __init__(self, count: int, read: Callable[[], Iterator[Record]]) -> None:
+        self.count, self.read = count, read
 
     def __len__(self) -> int:
         return self.count
 
     def __iter__(self) -> Iterator[Record]:
-        label = self.table[:-1]  # "node", "action"
-        for n, record in enumerate(document_rows(self.content, self.table), start=1):
-            yield f"{label} {n}", record
+        return self.read()
 
     def __contains__(self, item: object) -> bool:
         return any(record == item for record in self)
+
+
+def _document_rows(content: bytes, table: str, count: int) -> CountedRecords:
+    """The rows of a walked document's `table`, read from the file, labelled as
+    plan_document_records labels them ("node 3")."""
+
+    def read() -> Iterator[Record]:
+        label = table[:-1]
+        for n, record in enumerate(document_rows(content, table), start=1):
+            yield f"{label} {n}", record
+
+    return CountedRecords(count, read)
 
 
 def plan_import(
@@ -555,8 +565,10 @@ def plan_import(
     if outline is not None and isinstance(document, Mapping):
         # The outline's lists are empty: their rows come from the file.
         rows = (
-            None if node_records is None else StreamedRows(content, "nodes", outline.rows["nodes"]),
-            StreamedRows(content, "actions", outline.rows["actions"])
+            None
+            if node_records is None
+            else _document_rows(content, "nodes", outline.rows["nodes"]),
+            _document_rows(content, "actions", outline.rows["actions"])
             if isinstance(document.get("actions"), list)
             else action_records,
         )

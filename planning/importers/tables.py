@@ -17,6 +17,7 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
+from itertools import islice
 from pathlib import PurePath
 
 from django.conf import settings
@@ -177,46 +178,66 @@ def table_records(
     header are added to `problems`, and then there are no rows (None). Reading stops after
     `max_rows` rows (the plan limit), so a table of millions of short rows is refused without
     keeping them (docs/design.md "Imports" > "Bounds")."""
-    section = (table.section, -1)
+    header = table_header(rows, table=table, problems=problems)
+    if header is None:
+        return None
+    records = list(islice(table_body(rows, header, table=table, problems=problems), table.max_rows))
+    if next(rows_left(rows), None) is not None:
+        problems.add(
+            (table.section, -1),
+            table.what,
+            "",
+            plan_size_message(field=table.what, limit=table.max_rows),
+        )
+        return None
+    return records
+
+
+def rows_left(rows: Iterator[tuple[int, list[object]]]) -> Iterator[tuple[int, list[object]]]:
+    """The rows that are not blank (a spreadsheet leaves blank lines at the end)."""
+    return (row for row in rows if any(_filled(cell) for cell in row[1]))
+
+
+def table_header(
+    rows: Iterator[tuple[int, list[object]]], *, table: Table, problems: ProblemCollector
+) -> list[str] | None:
+    """The columns the first row names, or None (the problems added) when it names none, an
+    unknown one or one twice, or the table is empty."""
     try:
         number, cells = next(rows)
     except StopIteration:
-        problems.add(section, table.source, "", "is empty; a header row is required")
+        problems.add((table.section, -1), table.source, "", "is empty; a header row is required")
         return None
     header_row = f"{table.source} {table.row_name} {number}"
-    header = _header(cells, table=table, row=header_row, problems=problems)
-    if header is None:
-        return None
-    records: list[Record] = []
-    for number, cells in rows:
-        if not any(_filled(cell) for cell in cells):
-            continue  # spreadsheets leave blank lines at the end
-        if len(records) >= table.max_rows:
-            problems.add(
-                section, table.what, "", plan_size_message(field=table.what, limit=table.max_rows)
-            )
-            return None
+    return _header(cells, table=table, row=header_row, problems=problems)
+
+
+def table_body(
+    rows: Iterator[tuple[int, list[object]]],
+    header: list[str],
+    *,
+    table: Table,
+    problems: ProblemCollector,
+) -> Iterator[Record]:
+    """The records of the rows after the header, one at a time, blank rows skipped; a row with
+    more cells than the header is a problem (its record still comes)."""
+    for index, (number, cells) in enumerate(rows_left(rows)):
         row = f"{table.source} {table.row_name} {number}"
         if any(_filled(cell) for cell in cells[len(header) :]):
             problems.add(
-                (table.section, len(records)),
+                (table.section, index),
                 row,
                 "",
                 f"has {len(cells)} cells but the header has {len(header)} columns",
             )
         # A short row leaves its last columns out: they read as empty cells.
-        records.append(
-            (
-                row,
-                {
-                    column: cell_value(
-                        column, cell, table.choices, decimal_comma=table.decimal_comma
-                    )
-                    for column, cell in zip(header, cells, strict=False)
-                },
-            )
+        yield (
+            row,
+            {
+                column: cell_value(column, cell, table.choices, decimal_comma=table.decimal_comma)
+                for column, cell in zip(header, cells, strict=False)
+            },
         )
-    return records
 
 
 def _filled(cell: object) -> bool:
