@@ -19,7 +19,7 @@ from typing import Any
 from django.db.models import ExpressionWrapper, F, IntegerField, Q, QuerySet, Value
 
 from api.text_order import natural
-from planning.models import Action, ActionStatus, Completion, Plan
+from planning.models import Action, ActionStatus, Completion, Plan, condition_q
 from planning.tree import building_labels, node_subtree
 
 NEXT_YEARS_SHOWN = 3
@@ -48,6 +48,7 @@ class ActionFilters:
     node_id: uuid.UUID | None = None
     building_id: uuid.UUID | None = None
     project: str = ""  # "", NO_PROJECT or a project id
+    condition: str = ""  # a key of planning.models.CONDITION_FILTERS: the node's condition
     sort: str = DEFAULT_SORT
     descending: bool = False
 
@@ -68,6 +69,8 @@ def actions_filtered(*, plan: Plan, filters: ActionFilters) -> QuerySet[Action]:
     for subtree_root in (filters.node_id, filters.building_id):
         if subtree_root is not None:
             actions = actions.filter(node_id__in=node_subtree(node_id=subtree_root).values("id"))
+    if filters.condition:
+        actions = actions.filter(condition_q(filters.condition, node="node__"))
     if filters.project == NO_PROJECT:
         actions = actions.filter(project__isnull=True)
     elif filters.project:

@@ -21,6 +21,7 @@ from planning.form_parts import (
     plan_node_clean,
 )
 from planning.models import (
+    CONDITION_FILTERS,
     MAX_YEAR,
     MIN_YEAR,
     Action,
@@ -239,6 +240,13 @@ class ActionDoneForm(ModelRulesForm):
         self.fields["completed_on"].required = False
 
 
+# The condition filter of the Structure and Actions tabs: of the node, or the action's node.
+CONDITION_CHOICES = [
+    ("", "Any condition"),
+    *((value, label) for value, (label, _grades) in CONDITION_FILTERS.items()),
+]
+
+
 class ActionFilterForm(forms.Form):
     """GET filters of the actions list (planning.action_list); a bad value is reported beside
     its field and left out, the other filters still apply."""
@@ -261,6 +269,7 @@ class ActionFilterForm(forms.Form):
     )
     node = forms.UUIDField(required=False, label="Node (with its subtree)", widget=NodePicker())
     project = forms.ChoiceField(required=False, label="Project")
+    condition = forms.ChoiceField(required=False, choices=CONDITION_CHOICES, label="Condition")
     sort = forms.ChoiceField(
         required=False,
         choices=[(f"{d}{c}", c) for c in SORT_COLUMNS for d in ("", "-")],
@@ -310,6 +319,7 @@ class ActionFilterForm(forms.Form):
             node_id=data.get("node"),
             building_id=data.get("building"),
             project=data.get("project") or "",
+            condition=data.get("condition") or "",
             sort=sort.lstrip("-"),
             descending=sort.startswith("-"),
         )

@@ -18,6 +18,7 @@ from planning.access import request_user
 from planning.access_rules import PlanAccess, plan_access_from
 from planning.action_list import action_rows, actions_filtered
 from planning.forms import (
+    CONDITION_CHOICES,
     ActionFilterForm,
     ActionForm,
     NodeCreateForm,
@@ -27,6 +28,7 @@ from planning.forms import (
     PlanMoneyForm,
     PlanSettingsForm,
 )
+from planning.models import CONDITION_FILTERS
 from planning.tree import node_search, tree_overview
 
 # The actions list is paged: a plan can hold 100,000 actions.
@@ -97,12 +99,16 @@ def plan_tab_context(access: PlanAccess, tab: str) -> dict[str, Any]:
 def plan_detail_render(
     request: HttpRequest, access: PlanAccess, *, root_form: NodeCreateForm | None = None
 ) -> HttpResponse:
-    """The Structure tab: the tree opened down to the buildings, or the matches of a search."""
+    """The Structure tab: the tree opened down to the buildings, or the matches of a search by
+    name or code and condition (an unknown condition is left out)."""
     plan = access.plan
     query = request.GET.get("q", "").strip()[:200]
+    condition = request.GET.get("condition", "")
+    condition = condition if condition in CONDITION_FILTERS else ""
     context = plan_tab_context(access, "structure")
-    if query:
-        matches, more = node_search(plan=plan, query=query)
+    context.update({"conditions": CONDITION_CHOICES, "condition": condition})
+    if query or condition:
+        matches, more = node_search(plan=plan, query=query, condition=condition)
         context.update({"query": query, "matches": matches, "more_matches": more})
     else:
         context["overview"] = tree_overview(plan=plan)

@@ -51,10 +51,12 @@ from planning.models.reports import PlanReport, PlanReportStatus
 from planning.models.structure import (
     BUILDING_FIELDS,
     COMPONENT_FIELDS,
+    CONDITION_FILTERS,
     Code,
     ConditionGrade,
     NodeKind,
     StructureNode,
+    condition_q,
 )
 from planning.models.suggestions import (
     DismissReason,
@@ -70,6 +72,7 @@ __all__ = [
     "BUILDING_FIELDS",
     "CENT",
     "COMPONENT_FIELDS",
+    "CONDITION_FILTERS",
     "CURRENCY_VALIDATORS",
     "INDEX_RATE_RANGE",
     "INTERVAL_RANGE",
@@ -115,6 +118,7 @@ __all__ = [
     "VersionNode",
     "VersionProject",
     "choice_messages",
+    "condition_q",
     "plan_currency_default",
     "validate_not_blank",
 ]

@@ -78,6 +78,30 @@ class ConditionGrade(models.IntegerChoices):
     SEVERE = 3, "3: severe symptoms"
 
 
+# The condition filters of the Structure and Actions tabs (value: label, the grades it keeps;
+# None keeps the components not assessed).
+CONDITION_FILTERS: dict[str, tuple[str, tuple[int, ...] | None]] = {
+    "3": ("Severe (3)", (3,)),
+    "2+": ("Moderate or worse (2-3)", (2, 3)),
+    "1+": ("Minor or worse (1-3)", (1, 2, 3)),
+    "0": ("No symptoms (0)", (0,)),
+    "none": ("Not assessed", None),
+}
+
+
+def condition_q(value: str, *, node: str = "") -> models.Q:
+    """The nodes (or, with `node` = "node__", the actions on nodes) a condition filter keeps;
+    every node for an unknown value."""
+    if value not in CONDITION_FILTERS:
+        return models.Q()
+    grades = CONDITION_FILTERS[value][1]
+    if grades is None:
+        return models.Q(
+            **{f"{node}kind": NodeKind.COMPONENT, f"{node}condition_grade__isnull": True}
+        )
+    return models.Q(**{f"{node}condition_grade__in": grades})
+
+
 _AREA_MESSAGE = "Enter a floor area above 0 m²."
 # Which kind of node may carry which of the building and component fields.
 BUILDING_FIELDS = ("address", "gross_floor_area_m2", "year_built")

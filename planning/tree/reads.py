@@ -25,7 +25,7 @@ from django.db.models import Count, Q, QuerySet
 from django.db.models.functions import Substr
 
 from api.text_order import natural_key
-from planning.models import NodeKind, Plan, StructureNode
+from planning.models import NodeKind, Plan, StructureNode, condition_q
 from planning.tree.paths import HEX_LENGTH, STEP, below_q, node_prefix, path_ids, subtree_q
 
 # At most this many children of one node are listed; the rest are counted ("and 40 more: search
@@ -201,24 +201,36 @@ class NodeMatch:
         return " \u203a ".join(step.name for step in self.path)
 
 
-def node_search_queryset(*, plan: Plan, query: str, kind: str | None = None) -> Any:
+def node_search_queryset(
+    *, plan: Plan, query: str, kind: str | None = None, condition: str = ""
+) -> Any:
     nodes = StructureNode.objects.filter(plan=plan)
     for word in query.split()[:10]:
         nodes = nodes.filter(Q(name__icontains=word) | Q(code__code__icontains=word))
     if kind:
         nodes = nodes.filter(kind=kind)
+    if condition:
+        nodes = nodes.filter(condition_q(condition))
     return nodes.select_related("code").order_by("name", "id")
 
 
 def node_search(
-    *, plan: Plan, query: str, kind: str | None = None, limit: int = SEARCH_LIMIT
+    *,
+    plan: Plan,
+    query: str,
+    kind: str | None = None,
+    condition: str = "",
+    limit: int = SEARCH_LIMIT,
 ) -> tuple[list[NodeMatch], bool]:
-    """Up to `limit` nodes matching every word of `query` (name or code), each with its path;
+    """Up to `limit` nodes matching every word of `query` (name or code) and the `condition`
+    filter (planning.models.CONDITION_FILTERS), each with its path;
     and whether more matched. Ranked as a person expects from a picker: the exact name first,
     then names that start with the query, then the rest, each group in natural order ("Building
     12" before "Building 112"); the ranking looks at the first RANK_WINDOW matches by name."""
     window = list(
-        node_search_queryset(plan=plan, query=query, kind=kind)[: max(limit + 1, RANK_WINDOW)]
+        node_search_queryset(plan=plan, query=query, kind=kind, condition=condition)[
+            : max(limit + 1, RANK_WINDOW)
+        ]
     )
     typed = query.strip().casefold()
 
