@@ -148,7 +148,7 @@ class DeviationReferenceField(serializers.JSONField):
 
 
 class ReviewActionSerializer(serializers.Serializer):
-    """deviation: review the action in the filtered actions view."""
+    """deviation and overdue: review the action in the filtered actions view."""
 
     action = serializers.ChoiceField(choices=["review_action"])
     action_ids = serializers.ListField(child=serializers.UUIDField())
@@ -168,6 +168,19 @@ class CreateProjectActionSerializer(serializers.Serializer):
     total_cost = serializers.DecimalField(max_digits=16, decimal_places=2, coerce_to_string=True)
 
 
+class PlanActionSerializer(serializers.Serializer):
+    """condition: plan a repair or replacement of the component by `latest_year`."""
+
+    action = serializers.ChoiceField(choices=["plan_action"])
+    node_id = serializers.UUIDField(help_text="The component (the suggestion's node).")
+    condition_grade = serializers.IntegerField(
+        min_value=0, max_value=3, help_text="Its condition: 2 moderate, 3 severe symptoms."
+    )
+    latest_year = serializers.IntegerField(
+        help_text="The year by which a repair or replacement should be planned at the latest."
+    )
+
+
 class SuggestionSerializer(serializers.Serializer):
     """One open suggestion: what the platform proposes for a node of the plan."""
 
@@ -183,6 +196,7 @@ class SuggestionSerializer(serializers.Serializer):
             "assign_code": AssignCodeActionSerializer,
             "review_action": ReviewActionSerializer,
             "create_project": CreateProjectActionSerializer,
+            "plan_action": PlanActionSerializer,
         },
         resource_type_field_name="action",
         help_text=(

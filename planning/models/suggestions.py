@@ -18,6 +18,8 @@ class SuggestionType(models.TextChoices):
     MISSING_CODE = "missing_code", "Missing code"
     DEVIATION = "deviation", "Deviation"
     PROJECT_GROUPING = "project_grouping", "Project grouping"
+    CONDITION = "condition", "Condition"
+    OVERDUE = "overdue", "Overdue"
 
 
 class Severity(models.TextChoices):

@@ -37,6 +37,7 @@ class NodeRecord:
     # (the node itself for a root).
     building_id: str | None
     root_id: str
+    condition_grade: int | None = None  # components: 0-3, None when not assessed
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,16 +64,22 @@ class CodeRecord:
 
 @dataclass(frozen=True, slots=True)
 class Thresholds:
-    """Cost thresholds are ratios, timing thresholds years; both exclusive ("d > 0.25")."""
+    """What the rules depend on besides the plan's data. Cost thresholds are ratios, timing
+    thresholds years; both exclusive ("d > 0.25"). `year` is Y, the current calendar year
+    (UTC) of the sync, which rules 4 and 5 measure against: a sync in a new year sees other
+    thresholds than the last full sync did, and so re-derives the whole plan."""
 
     cost_info: Decimal
     cost_warning: Decimal
     cost_critical: Decimal
     timing_info: int
     timing_warning: int
+    year: int
 
     @classmethod
-    def from_settings(cls, cost: Mapping[str, Any], timing: Mapping[str, Any]) -> Thresholds:
+    def from_settings(
+        cls, cost: Mapping[str, Any], timing: Mapping[str, Any], *, year: int
+    ) -> Thresholds:
         # str() first: Decimal(0.25) would carry the float's binary error into the comparison.
         return cls(
             cost_info=Decimal(str(cost["info"])),
@@ -80,6 +87,7 @@ class Thresholds:
             cost_critical=Decimal(str(cost["critical"])),
             timing_info=int(timing["info"]),
             timing_warning=int(timing["warning"]),
+            year=year,
         )
 
 
@@ -341,10 +349,103 @@ def project_grouping_suggestions(data: PlanData) -> dict[str, WantedSuggestion]:
     return wanted
 
 
+# --- condition ---------------------------------------------------------------------------------
+# Grade: (severity, how many years after Y a repair or replacement must be planned at the latest).
+CONDITION_HORIZONS = {3: (Severity.CRITICAL, 2), 2: (Severity.WARNING, 5)}
+GRADE_WORDS = {3: "severe", 2: "moderate"}
+
+
+def condition_suggestions(data: PlanData, year: int) -> dict[str, WantedSuggestion]:
+    """Rule 4: a component in condition 3 (or 2) with no live repair or replacement planned by
+    Y + 2 (or Y + 5). `data.actions` must hold every action of the nodes in `data.nodes`."""
+    planned, fixes = ActionStatus.PLANNED.value, {ActionKind.REPAIR, ActionKind.REPLACEMENT}
+    earliest: dict[str, int] = {}  # node -> the earliest year a live repair/replacement is planned
+    for action in data.actions:
+        if action.status == planned and action.kind in fixes:
+            known = earliest.get(action.node_id)
+            if known is None or action.planned_year < known:
+                earliest[action.node_id] = action.planned_year
+    wanted: dict[str, WantedSuggestion] = {}
+    for node in data.nodes.values():
+        if node.kind != NodeKind.COMPONENT or node.condition_grade not in CONDITION_HORIZONS:
+            continue
+        severity, horizon = CONDITION_HORIZONS[node.condition_grade]
+        latest = year + horizon
+        first = earliest.get(node.id)
+        if first is not None and first <= latest:
+            continue
+        words = GRADE_WORDS[node.condition_grade]
+        fingerprint = f"condition:{node.id}"
+        wanted[fingerprint] = WantedSuggestion(
+            fingerprint=fingerprint,
+            suggestion_type=SuggestionType.CONDITION,
+            severity=severity,
+            title=f"Plan a repair of “{node.name}” by {latest}: its condition is {words}",
+            body=(
+                f"The component “{node.name}” was graded {node.condition_grade} ({words} "
+                f"symptoms) and has no repair or replacement planned by {latest}"
+                + (f"; the first one is in {first}." if first is not None else ".")
+                + " Plan one, or dismiss this if the component is to be left as it is."
+            ),
+            structure_node_id=node.id,
+            recommended_action_json={
+                "action": "plan_action",
+                "node_id": node.id,
+                "condition_grade": node.condition_grade,
+                "latest_year": latest,
+            },
+        )
+    return wanted
+
+
+# --- overdue -----------------------------------------------------------------------------------
+OVERDUE_CRITICAL_YEARS = 2  # planned before Y - 2: critical
+_KIND_WORDS = {kind.value: kind.label.lower() for kind in ActionKind}
+
+
+def overdue_suggestions(data: PlanData, year: int) -> dict[str, WantedSuggestion]:
+    """Rule 5: a live action planned before Y (warning), or before Y - 2 (critical)."""
+    planned = ActionStatus.PLANNED.value
+    wanted: dict[str, WantedSuggestion] = {}
+    for action in data.actions:
+        if action.status != planned or action.planned_year >= year:
+            continue
+        late = year - action.planned_year
+        node = data.nodes.get(action.node_id)
+        what = f"{_KIND_WORDS.get(action.kind, 'action')}"
+        on = f" of “{node.name}”" if node is not None else ""
+        fingerprint = f"overdue:{action.id}"
+        wanted[fingerprint] = WantedSuggestion(
+            fingerprint=fingerprint,
+            suggestion_type=SuggestionType.OVERDUE,
+            severity=Severity.CRITICAL if late > OVERDUE_CRITICAL_YEARS else Severity.WARNING,
+            title=f"Overdue since {action.planned_year}: the {what}{on}",
+            body=(
+                f"The {what}{on} was planned for {action.planned_year} and is still open in "
+                f"{year} ({late} year{'s' if late != 1 else ''} late). Mark it done if the work "
+                "was done, or move it to the year it will be done."
+            ),
+            structure_node_id=action.node_id,
+            recommended_action_json={
+                "action": "review_action",
+                "action_ids": [action.id],
+                "filter": {"structure_node_id": action.node_id, "year": action.planned_year},
+                "reference": {
+                    "due_year": action.planned_year,
+                    "actual": year,
+                    "deviation": late,
+                },
+            },
+        )
+    return wanted
+
+
 def wanted_suggestions(data: PlanData, thresholds: Thresholds) -> dict[str, WantedSuggestion]:
     """Every suggestion the plan's data calls for, by fingerprint."""
     return {
         **missing_code_suggestions(data),
         **deviation_suggestions(data, thresholds),
         **project_grouping_suggestions(data),
+        **condition_suggestions(data, thresholds.year),
+        **overdue_suggestions(data, thresholds.year),
     }

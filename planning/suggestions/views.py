@@ -96,7 +96,7 @@ def _planning_url(plan: Plan) -> str:
 
 
 def review_url(plan: Plan, recommended: dict[str, Any]) -> str:
-    """The Actions tab filtered to the node and year of a deviation."""
+    """The Actions tab filtered to the node and year of a deviation or an overdue action."""
     hint = recommended.get("filter", {})
     year = hint.get("year")
     return actions_url(plan, node=hint.get("structure_node_id"), year_from=year, year_to=year)
@@ -152,9 +152,14 @@ def _card(
             for action in sorted(listed, key=lambda action: action.title)
         ]
         card["grouped_more"] = max(len(item_ids) - GROUPED_LISTED, 0)
-    elif suggestion_type == SuggestionType.DEVIATION:
+    elif suggestion_type == SuggestionType.CONDITION:
+        card["node_url"] = reverse(
+            "planning:node_detail", args=[plan.number, suggestion.structure_node_id]
+        )
+        card["actions_url"] = actions_url(plan, node=str(suggestion.structure_node_id))
+    elif suggestion_type in (SuggestionType.DEVIATION, SuggestionType.OVERDUE):
         card["review_url"] = review_url(plan, recommended)
-        fix = deviation_fix(suggestion)
+        fix = deviation_fix(suggestion) if suggestion_type == SuggestionType.DEVIATION else None
         action_ids = recommended.get("action_ids", [])
         if fix is not None:
             card["fix"] = fix[0]

@@ -169,6 +169,8 @@ def test_suggestion_type_and_severity_are_enums(schema):
         "missing_code",
         "deviation",
         "project_grouping",
+        "condition",
+        "overdue",
     ]
     assert components["SeverityEnum"]["enum"] == ["info", "warning", "critical"]
     # Open in answers: one of them, or another string a later version may send.
@@ -190,6 +192,7 @@ def test_recommended_action_is_documented_per_action_kind(schema):
         "AssignCodeAction",
         "ReviewAction",
         "CreateProjectAction",
+        "PlanAction",
         "OtherRecommendedAction",
     }
     assert "discriminator" not in field
@@ -200,6 +203,9 @@ def test_recommended_action_is_documented_per_action_kind(schema):
     assert {"action_ids", "filter", "reference"} <= set(components["ReviewAction"]["properties"])
     assert {"group_item_ids", "proposed_project_name", "year", "total_cost"} <= set(
         components["CreateProjectAction"]["properties"]
+    )
+    assert {"node_id", "condition_grade", "latest_year"} <= set(
+        components["PlanAction"]["properties"]
     )
 
 

@@ -22,7 +22,7 @@ from planning.suggestions.rules import (
 )
 
 THRESHOLDS = Thresholds.from_settings(
-    {"info": 0.25, "warning": 0.5, "critical": 1.0}, {"info": 2, "warning": 5}
+    {"info": 0.25, "warning": 0.5, "critical": 1.0}, {"info": 2, "warning": 5}, year=2026
 )
 CODE = CodeRecord(
     id="c0000000-0000-0000-0000-000000000001",
@@ -237,7 +237,7 @@ def test_cost_and_timing_are_separate_suggestions() -> None:
 
 def test_thresholds_come_from_settings_values() -> None:
     loose = Thresholds.from_settings(
-        {"info": 2, "warning": 3, "critical": 4}, {"info": 10, "warning": 20}
+        {"info": 2, "warning": 3, "critical": 4}, {"info": 10, "warning": 20}, year=2026
     )
     nodes = [node("n1", code=CODE.id, quantity="10", install_year=2005)]
     wanted = deviation_suggestions(data(nodes, [action("a1", "n1", year=2040, cost="3000")]), loose)

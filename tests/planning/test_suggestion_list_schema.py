@@ -52,7 +52,10 @@ def test_filters_are_comma_separated_enum_lists(operation: dict[str, Any]) -> No
 
     for name, values in (
         ("severity", ["info", "warning", "critical"]),
-        ("suggestion_type", ["missing_code", "deviation", "project_grouping"]),
+        (
+            "suggestion_type",
+            ["missing_code", "deviation", "project_grouping", "condition", "overdue"],
+        ),
     ):
         parameter = documented[name]
         assert (parameter["style"], parameter["explode"]) == ("form", False)

@@ -1,10 +1,11 @@
 """The incremental sync equals a full recompute after any sequence of changes and syncs.
 
-Hypothesis draws a sequence of edits (node code, quantity, install year, parent, kind, name;
-action cost, year, kind, status, project; node and action inserts and deletes; a catalog unit
-cost; dismissals) made through the services, `QuerySet.update()` or raw SQL, with incremental
-syncs at random steps. After a last incremental sync, a full sync must find nothing to change,
-and no suggestion ever changes its id. Runs on SQLite in `make test` and on PostgreSQL.
+Hypothesis draws a sequence of edits (node code, quantity, install year, parent, kind, name,
+condition; action cost, year, kind, status, project; node and action inserts and deletes; a
+catalog unit cost; dismissals) made through the services, `QuerySet.update()` or raw SQL, with
+incremental syncs at random steps. After a last incremental sync, a full sync must find nothing
+to change, and no suggestion ever changes its id. Runs on SQLite in `make test` and on
+PostgreSQL.
 """
 
 from __future__ import annotations
@@ -54,6 +55,12 @@ edit = st.one_of(
         st.just("node_kind"), index, st.sampled_from(NodeKind.values), st.sampled_from(PATHS)
     ),
     st.tuples(st.just("node_name"), index, st.sampled_from(["Roof", "Boiler"]), st.just("raw")),
+    st.tuples(
+        st.just("node_condition"),
+        index,
+        st.none() | st.integers(min_value=0, max_value=3),
+        st.sampled_from(["update", "raw"]),
+    ),
     st.tuples(st.just("action_cost"), index, money, st.sampled_from(PATHS)),
     st.tuples(st.just("action_year"), index, year, st.sampled_from(PATHS)),
     st.tuples(
@@ -154,6 +161,8 @@ class PlanEditor:
                 _set(StructureNode, node.pk, path, field, value)
         elif kind == "node_name" and node:
             _set(StructureNode, node.pk, path, "name", value)
+        elif kind == "node_condition" and node:
+            _set(StructureNode, node.pk, path, "condition_grade", value)
         elif kind == "node_parent" and node:
             parent = None if value is None else _pick(nodes, value)
             if path == "service":

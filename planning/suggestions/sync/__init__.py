@@ -68,8 +68,10 @@ from planning.suggestions.rules import (
     PlanData,
     Thresholds,
     WantedSuggestion,
+    condition_suggestions,
     deviation_suggestions,
     missing_code_suggestions,
+    overdue_suggestions,
     project_grouping_suggestions,
     wanted_suggestions,
 )
@@ -124,13 +126,17 @@ class SyncResult:
 
 
 def thresholds_from_settings() -> Thresholds:
+    """The settings' thresholds and this sync's year Y (UTC)."""
     return Thresholds.from_settings(
-        settings.SUGGESTION_COST_THRESHOLDS, settings.SUGGESTION_TIMING_THRESHOLDS
+        settings.SUGGESTION_COST_THRESHOLDS,
+        settings.SUGGESTION_TIMING_THRESHOLDS,
+        year=timezone.now().year,
     )
 
 
 def rules_digest(thresholds: Thresholds) -> str:
-    """What a full sync's result depends on besides the data: the rules and the thresholds."""
+    """What a full sync's result depends on besides the data: the rules and the thresholds,
+    Y among them (so the first sync in a new calendar year re-derives the whole plan)."""
     return hashlib.sha256(_RULES_SOURCE + repr(thresholds).encode()).hexdigest()
 
 
@@ -216,7 +222,24 @@ def _scoped_wanted(
             codes=data.codes,
         )
     )
-    wanted = {**missing_code, **deviation, **grouping}
+    # Condition: a node and its actions, as missing_code; overdue: one action, as deviation.
+    condition = condition_suggestions(
+        PlanData(
+            nodes={n: data.nodes[n] for n in scopes.missing_code_nodes if n in data.nodes},
+            actions=tuple(a for a in actions if a.node_id in scopes.missing_code_nodes),
+            codes=data.codes,
+        ),
+        thresholds.year,
+    )
+    overdue = overdue_suggestions(
+        PlanData(
+            nodes=data.nodes,
+            actions=tuple(a for a in actions if a.id in scopes.deviation_actions),
+            codes=data.codes,
+        ),
+        thresholds.year,
+    )
+    wanted = {**missing_code, **deviation, **grouping, **condition, **overdue}
     fingerprints = scopes.fingerprints()
     return {fp: want for fp, want in wanted.items() if fp in fingerprints}
 

@@ -9,8 +9,8 @@ sync runs, no change to the plan can commit, so what it claims and what it reads
 derived from. (SQLite runs one writer at a time and gives a transaction one snapshot.)
 
 Scopes, every rule being local (docs/design.md "Sync" > "Scopes"):
-- missing_code of a node: the node and whether it has a live action;
-- deviation of an action: the action, its node and the node's code;
+- missing_code and condition of a node: the node and its live actions;
+- deviation and overdue of an action: the action, its node and the node's code;
 - project_grouping of (anchor, year): the live actions without a project anchored there.
 A changed node re-derives its own missing_code, the deviations of its actions, and the groups
 of its actions before and after; when it is an anchor, every group anchored at it (its name is
@@ -65,6 +65,8 @@ class Scopes:
     def fingerprints(self) -> set[str]:
         return {
             *(f"missing_code:{node_id}" for node_id in self.missing_code_nodes),
+            *(f"condition:{node_id}" for node_id in self.missing_code_nodes),
+            *(f"overdue:{action_id}" for action_id in self.deviation_actions),
             *(
                 f"deviation:{check}:{action_id}"
                 for action_id in self.deviation_actions

@@ -35,9 +35,17 @@ def _ids(*names: str) -> list[Any]:
 def _node_records(nodes: QuerySet[StructureNode]) -> Iterator[NodeRecord]:
     node_id_col, code_col, building_col = _ids("id", "code_id", "building_id")
     rows = nodes.order_by().values_list(
-        node_id_col, "name", "kind", code_col, "quantity", "install_year", building_col, "path"
+        node_id_col,
+        "name",
+        "kind",
+        code_col,
+        "quantity",
+        "install_year",
+        building_col,
+        "path",
+        "condition_grade",
     )
-    for node_id, name, kind, code_id, quantity, install_year, building_id, path in rows:
+    for node_id, name, kind, code_id, quantity, install_year, building_id, path, grade in rows:
         yield NodeRecord(
             str(node_id),
             name,
@@ -47,6 +55,7 @@ def _node_records(nodes: QuerySet[StructureNode]) -> Iterator[NodeRecord]:
             install_year,
             str(building_id) if building_id else None,
             str(root_id(path=path, node_id=node_id)),
+            grade,
         )
 
 
