@@ -31,7 +31,8 @@ Y = 2026
 def _independent(
     nodes: list[NodeRecord], actions: list[ActionRecord], year: int
 ) -> dict[str, tuple[str, Any]]:
-    """The rules as DESIGN.md words them, one node and one action at a time."""
+    """The rules as the contract words them, one node and one action at a time (written apart
+    from planning.suggestions.rules)."""
     wanted: dict[str, tuple[str, Any]] = {}
     for node in nodes:
         if node.kind != "component" or node.condition_grade not in (2, 3):
