@@ -43,12 +43,11 @@ from planning.suggestions.listing import (
 )
 from planning.suggestions.selectors import (
     WalkExpired,
-    plan_data_version,
     suggestions_open,
     suggestions_open_count,
     suggestions_walk_page,
 )
-from planning.suggestions.sync import suggestion_sync
+from planning.suggestions.sync import synced_data_version
 
 # Canonical decimal only: no sign, no leading zero, no spaces, no fraction or exponent. "01"
 # names no plan (a plan number is written one way), so it is a 400 like "+1" or " 1".
@@ -444,8 +443,7 @@ class PlanSuggestionListApi(IntegratorApiView):
         assert isinstance(request.auth, ApiKey)  # ApiKeyAuthentication raises otherwise
         plan = plan_for_key(api_key=request.auth, number=number)
         scope = list_scope(plan=plan, query=query)
-        suggestion_sync(plan=plan)
-        etag = list_etag(plan=plan, data_version=plan_data_version(plan=plan), scope=scope)
+        etag = list_etag(plan=plan, data_version=synced_data_version(plan=plan), scope=scope)
         headers = {"ETag": etag, "Cache-Control": "private, no-cache", "Vary": "Accept-Encoding"}
         if etag_matches(request, etag):
             return not_modified(headers)

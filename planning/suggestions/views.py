@@ -82,7 +82,7 @@ from planning.suggestions.services import (
     suggestion_restore,
     suggestions_dismiss,
 )
-from planning.suggestions.sync import suggestion_sync
+from planning.suggestions.sync import synced_data_version
 
 T = TypeVar("T")
 CONFIRMATION_NEAR = "planning_confirmation_near"
@@ -237,8 +237,7 @@ def _facets(
 @require_http_methods(["GET"])
 def action_planning(request: HttpRequest, access: PlanAccess) -> HttpResponse:
     plan = access.plan
-    suggestion_sync(plan=plan)
-    version = plan_data_version(plan=plan)
+    version = synced_data_version(plan=plan)
 
     def figure(name: str, parts: tuple[Any, ...], compute: Callable[[], T]) -> T:
         return plan_figure(
@@ -386,9 +385,8 @@ KEY_FIGURES_PER_PAGE = 50
 def key_figures_list(request: HttpRequest, access: PlanAccess) -> HttpResponse:
     """Every building's key figures (docs/design.md "Money"), by name, 50 a page."""
     plan = access.plan
-    suggestion_sync(plan=plan)
     this_year = timezone.now().year
-    figures = key_figures_figure(plan=plan, version=plan_data_version(plan=plan), year=this_year)
+    figures = key_figures_figure(plan=plan, version=synced_data_version(plan=plan), year=this_year)
     page = Paginator(figures.buildings, KEY_FIGURES_PER_PAGE).get_page(request.GET.get("page"))
     context = plan_tab_context(access, "planning")
     context.update({"key_figures": figures, "page": page})

@@ -19,8 +19,7 @@ from planning.budget import NOMINAL, TODAY
 from planning.forms import ActionFilterForm
 from planning.suggestions.figures_cache import budget_figure, key_figures_figure
 from planning.suggestions.forms import PlanningViewForm
-from planning.suggestions.selectors import plan_data_version
-from planning.suggestions.sync import suggestion_sync
+from planning.suggestions.sync import synced_data_version
 
 _CONTENT_TYPES = {"csv": "text/csv; charset=utf-8", "xlsx": xlsx.CONTENT_TYPE}
 
@@ -102,8 +101,7 @@ def export_budget(request: HttpRequest, access: PlanAccess, fmt: str) -> Streami
         year_from, year_to = form.years(this_year=this_year)
     # As the planning page does: a sync takes in changes made outside the services, so the
     # version keys the cached budgets (docs/design.md "Caching") the page may already hold.
-    suggestion_sync(plan=plan)
-    version = plan_data_version(plan=plan)
+    version = synced_data_version(plan=plan)
     # Nominal first: its pass gives today's prices on the way (budget_figure).
     nominal, today = (
         budget_figure(plan=plan, version=version, year_from=year_from, year_to=year_to, prices=p)

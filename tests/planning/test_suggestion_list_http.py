@@ -400,3 +400,33 @@ def test_a_kept_list_renders_indented_on_request(client: Client, raw_key: str, p
     assert response.status_code == 200
     assert b'\n  "success"' in response.content
     assert body_of(response)["data"] == compact
+
+
+def test_a_raw_sql_change_is_seen_by_the_next_conditional_request(
+    client: Client, raw_key: str, plan: Plan
+) -> None:
+    """A change no service made raised no data version: the pending change alone says a sync
+    is due, and the answer is the new list, not a 304."""
+    etag = get(client, raw_key, plan)["ETag"]
+    StructureNode.objects.filter(pk=node(plan, "Boiler").pk).update(code=CodeFactory.create())
+
+    response = get(client, raw_key, plan, If_None_Match=etag)
+
+    assert response.status_code == 200 and response["ETag"] != etag
+    assert "missing_code" not in {
+        s["suggestion_type"] for s in body_of(response)["data"]["suggestions"]
+    }
+
+
+def test_a_304_with_nothing_due_takes_no_lock_and_writes_nothing(
+    client: Client, raw_key: str, plan: Plan
+) -> None:
+    etag = get(client, raw_key, plan)["ETag"]
+
+    with CaptureQueriesContext(connection) as queries:
+        response = get(client, raw_key, plan, If_None_Match=etag)
+
+    assert response.status_code == 304
+    statements = [q["sql"].lstrip().split()[0].upper() for q in queries.captured_queries]
+    assert set(statements) == {"SELECT"}, statements
+    assert not any("FOR UPDATE" in q["sql"] for q in queries.captured_queries)

@@ -47,6 +47,7 @@ nested) rolls back and the sync runs once more, now seeing the other writer's ro
 
 from __future__ import annotations
 
+import functools
 import gc
 import hashlib
 import logging
@@ -59,9 +60,10 @@ from uuid import UUID
 
 from django.conf import settings
 from django.db import IntegrityError
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
-from planning.models import Plan, Suggestion, SuggestionStatus
+from planning.models import Plan, PlanChange, Suggestion, SuggestionStatus
 from planning.suggestions import rules
 from planning.suggestions.events import SuggestionChange
 from planning.suggestions.rules import (
@@ -98,7 +100,7 @@ from planning.suggestions.sync.write import (
 from planning.tree import tree_repair
 from planning.writes import PlanWrite, plan_write
 
-__all__ = ["SyncResult", "suggestion_sync"]
+__all__ = ["SyncResult", "suggestion_sync", "synced_data_version"]
 
 logger = logging.getLogger("maintplan.sync")
 
@@ -186,6 +188,37 @@ def suggestion_sync(*, plan: Plan, full: bool = False) -> SyncResult:
         },
     )
     return result
+
+
+def synced_data_version(*, plan: Plan) -> int:
+    """The plan's committed `data_version` once its suggestions are in line with its data: what
+    a page, an export or a list labels its answer with (ETags, cached figures).
+
+    Most calls find nothing to do, and the sync would take the plan's row lock and a
+    transaction to learn it; one read (docs/design.md "Sync" > "Skipped when nothing is due")
+    tells first whether a sync is due: the plan was synced, under today's rules and year, and
+    no change is pending. A change that commits just after that read is taken in by the next
+    call, as if this one had come a moment earlier; the version read with it labels exactly the
+    data the stored suggestions were derived from."""
+    version, last_synced_at, rules_used, pending = (
+        Plan.objects.filter(pk=plan.pk)
+        .annotate(pending=Exists(PlanChange.objects.filter(plan_id=OuterRef("pk"))))
+        .values_list("data_version", "last_synced_at", "suggestion_rules", "pending")
+        .get()
+    )
+    if last_synced_at is not None and not pending and rules_used == _digest_now():
+        return int(version)
+    suggestion_sync(plan=plan)
+    return int(Plan.objects.filter(pk=plan.pk).values_list("data_version", flat=True).get())
+
+
+@functools.lru_cache(maxsize=8)
+def _digest_of(thresholds: Thresholds) -> str:
+    return rules_digest(thresholds)
+
+
+def _digest_now() -> str:
+    return _digest_of(thresholds_from_settings())
 
 
 def _scoped_wanted(
