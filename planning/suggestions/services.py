@@ -14,7 +14,7 @@ A deviation has two one-click fixes: set the action's cost to the reference
 action by hand instead leaves the suggestion open until the sync finds the cause gone
 (resolution `auto`). Every apply has an Undo (`suggestion_apply_undo`): a fix's puts the value
 it replaced back, a code's clears the code it assigned, a grouping's removes the project it
-created; each opens the suggestion again.
+created, a condition's removes the repair it planned; each opens the suggestion again.
 
 Dismissing is sticky (later syncs leave it dismissed); `suggestions_dismiss` dismisses one or
 several at once with one reason. Restoring puts a dismissed suggestion back to open, where the sync
@@ -31,6 +31,7 @@ from django.utils import timezone
 
 from planning.models import (
     Action,
+    ActionKind,
     ActionStatus,
     Code,
     DismissReason,
@@ -43,7 +44,13 @@ from planning.models import (
     SuggestionType,
 )
 from planning.money import money_format
-from planning.services import action_update, node_code_assign, node_code_clear, project_delete
+from planning.services import (
+    action_create,
+    action_update,
+    node_code_assign,
+    node_code_clear,
+    project_delete,
+)
 from planning.suggestions.events import SuggestionChange
 from planning.suggestions.selectors import LIST_ORDER
 from planning.writes import PlanWrite, plan_write
@@ -227,6 +234,8 @@ def suggestion_apply_undo(*, suggestion: Suggestion, before: Any) -> tuple[Sugge
             said = _code_undo(locked, code_id=before)
         elif locked.suggestion_type == SuggestionType.PROJECT_GROUPING:
             said = _project_undo(locked, project_id=before)
+        elif locked.suggestion_type == SuggestionType.CONDITION:
+            said = _repair_undo(locked, action_id=before)
         else:
             said = _fix_undo(locked, before=before)
         return _reopen(write, locked), said
@@ -250,6 +259,19 @@ def _project_undo(suggestion: Suggestion, *, project_id: Any) -> str:
         raise ValidationError(f"Project “{project.name}” has other actions since, so it was kept.")
     project_delete(project=project)
     return f"Project “{project.name}” removed; its actions have no project again."
+
+
+def _repair_undo(suggestion: Suggestion, *, action_id: Any) -> str:
+    action = (
+        Action.objects.select_for_update().filter(pk=action_id, plan_id=suggestion.plan_id).first()
+    )
+    if action is None:
+        raise ValidationError("The planned repair is gone already.")
+    if action.status != ActionStatus.PLANNED or action.completions.exists():
+        raise ValidationError(f"“{action.title}” has changed since, so it was kept.")
+    title = action.title
+    action.delete()
+    return f"“{title}” removed; nothing is planned for the component again."
 
 
 def _fix_undo(suggestion: Suggestion, *, before: Any) -> str:
@@ -294,6 +316,39 @@ def suggestion_apply_code(*, suggestion: Suggestion, code_id: Any) -> Suggestion
             )
         node_code_assign(node=node, code=code)
         return _resolve_applied(write, suggestion)
+
+
+def repair_proposal(recommended: dict[str, Any], node: StructureNode) -> tuple[int, Decimal]:
+    """The repair a condition suggestion's one-click fix plans on its component `node`: next
+    year (within the latest year the rule gives), at the reference cost of the node's code
+    (unit cost x quantity) when both are known, else 0."""
+    next_year = timezone.now().year + 1
+    latest = recommended.get("latest_year")
+    year = min(next_year, int(latest)) if isinstance(latest, int) else next_year
+    cost = Decimal(0)
+    if node.code is not None and node.code.unit_cost is not None and node.quantity:
+        cost = (node.code.unit_cost * node.quantity).quantize(Decimal("0.01"))
+    return year, cost
+
+
+def suggestion_apply_repair(*, suggestion: Suggestion) -> tuple[Suggestion, Action]:
+    """Plans the repair a condition suggestion proposes (repair_proposal) on its component and
+    resolves the suggestion, in one transaction."""
+    with plan_write(plan_id=suggestion.plan_id, data_changed=True) as write:
+        suggestion = _open_locked(suggestion)
+        if suggestion.suggestion_type != SuggestionType.CONDITION:
+            raise ValidationError("Only a condition suggestion plans a repair.")
+        node = StructureNode.objects.select_related("code").get(pk=suggestion.structure_node_id)
+        year, cost = repair_proposal(suggestion.recommended_action_json, node)
+        action = action_create(
+            plan=suggestion.plan,
+            node=node,
+            title=f"Repair: {node.name}"[:200],
+            kind=ActionKind.REPAIR,
+            planned_year=year,
+            estimated_cost=cost,
+        )
+        return _resolve_applied(write, suggestion), action
 
 
 def suggestion_apply_project(*, suggestion: Suggestion) -> tuple[Suggestion, Project]:

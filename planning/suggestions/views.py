@@ -74,10 +74,12 @@ from planning.suggestions.selectors import (
 from planning.suggestions.services import (
     DISMISS_COMMENT_MAX,
     deviation_fix,
+    repair_proposal,
     suggestion_apply_code,
     suggestion_apply_cost,
     suggestion_apply_due_year,
     suggestion_apply_project,
+    suggestion_apply_repair,
     suggestion_apply_undo,
     suggestion_restore,
     suggestions_dismiss,
@@ -153,6 +155,12 @@ def _card(
         ]
         card["grouped_more"] = max(len(item_ids) - GROUPED_LISTED, 0)
     elif suggestion_type == SuggestionType.CONDITION:
+        node = nodes.get(suggestion.structure_node_id)
+        if node is not None:
+            year, cost = repair_proposal(recommended, node)
+            card["repair_label"] = (
+                f"Apply: plan a repair in {year} ({money_format(cost, plan.currency)})"
+            )
         card["node_url"] = reverse(
             "planning:node_detail", args=[plan.number, suggestion.structure_node_id]
         )
@@ -291,7 +299,9 @@ def action_planning(request: HttpRequest, access: PlanAccess) -> HttpResponse:
         code_id for s in shown for code_id in s.recommended_action_json.get("prefill_code_ids", [])
     }
     codes = codes_by_id(code_ids=code_ids)
-    nodes = StructureNode.objects.in_bulk([s.structure_node_id for s in shown])
+    nodes = StructureNode.objects.select_related("code").in_bulk(
+        [s.structure_node_id for s in shown]
+    )
     grouped = _grouped_actions(plan, shown)
     here = request.get_full_path()
     near = request.session.pop(CONFIRMATION_NEAR, "")
@@ -468,6 +478,10 @@ def _apply(request: HttpRequest, suggestion: Suggestion) -> tuple[str, Any]:
     if suggestion.suggestion_type == SuggestionType.PROJECT_GROUPING:
         _, project = suggestion_apply_project(suggestion=suggestion)
         return f"Project “{project.name}” created.", str(project.pk)
+    if suggestion.suggestion_type == SuggestionType.CONDITION:
+        _, action = suggestion_apply_repair(suggestion=suggestion)
+        cost = money_format(action.estimated_cost, suggestion.plan.currency)
+        return f"“{action.title}” planned for {action.planned_year} ({cost}).", str(action.pk)
     fix = request.POST.get("fix")
     if fix == "cost":
         _, action, cost_before = suggestion_apply_cost(suggestion=suggestion)

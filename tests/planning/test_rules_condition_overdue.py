@@ -202,3 +202,52 @@ def test_the_planning_page_shows_both_with_their_links_and_filters(client: Any, 
     assert f"node={roof.pk}&amp;year_from={late.planned_year}" in page
     assert 'value="condition"> Condition <span class="count">(1)</span>' in page
     assert 'value="overdue"> Overdue <span class="count">(1)</span>' in page
+
+
+@pytest.mark.django_db
+def test_a_condition_plans_its_repair_in_one_click_and_undo_removes_it(
+    client: Any, user: Any
+) -> None:
+    from django.urls import reverse
+
+    from planning.models import Action, PlanRole
+    from tests.factories import CodeFactory, PlanMembershipFactory
+
+    next_year = datetime.datetime.now(datetime.UTC).year + 1
+    plan = PlanFactory.create()
+    PlanMembershipFactory.create(plan=plan, user=user, role=PlanRole.OWNER)
+    code = CodeFactory.create(unit_cost=Decimal("120.00"))
+    roof = StructureNodeFactory.create(
+        plan=plan,
+        kind=NodeKind.COMPONENT,
+        name="Roof",
+        condition_grade=3,
+        code=code,
+        quantity=Decimal("10"),
+    )
+    client.force_login(user)
+    planning = reverse("planning:action_planning", args=[plan.number])
+    page = client.get(planning).content.decode()
+    assert f"Apply: plan a repair in {next_year} (1,200.00\xa0EUR)" in page
+    condition = Suggestion.objects.get(plan=plan, suggestion_type="condition")
+    apply = reverse("planning:suggestion_apply", args=[plan.number, condition.pk])
+
+    done = client.post(apply, {"next": planning}, follow=True).content.decode()
+
+    repair = Action.objects.get(node=roof)
+    assert (repair.title, repair.kind, repair.planned_year, repair.estimated_cost) == (
+        "Repair: Roof",
+        "repair",
+        next_year,
+        Decimal("1200.00"),
+    )
+    assert f"“Repair: Roof” planned for {next_year} (1,200.00\xa0EUR)." in done
+    condition.refresh_from_db()
+    assert condition.resolution == "applied"
+
+    undone = client.post(f"{apply}undo/", {"next": planning}, follow=True).content.decode()
+
+    assert not Action.objects.filter(node=roof).exists()
+    assert "“Repair: Roof” removed; nothing is planned for the component again." in undone
+    condition.refresh_from_db()
+    assert condition.status == "open"
