@@ -38,12 +38,20 @@ lint: $(VENV)/.installed-dev
 typecheck: $(VENV)/.installed-dev
 	$(BIN)/mypy .
 
-test: lint typecheck $(VENV)/.installed-dev
+# The TypeScript check's compiler and generator (pinned in their package-lock.json), when npm
+# is there; without it tests/contract/test_typescript_types.py is skipped.
+TS_CHECK := tests/typescript/node_modules/.installed
+$(TS_CHECK): tests/typescript/package-lock.json
+	@if command -v npm >/dev/null; then \
+		cd tests/typescript && npm ci --no-audit --no-fund --loglevel=error && touch node_modules/.installed; \
+	else echo "make: no npm, so the TypeScript types check is skipped"; fi
+
+test: lint typecheck $(VENV)/.installed-dev $(TS_CHECK)
 	$(BIN)/python manage.py makemigrations --check --dry-run
 	$(BIN)/pytest $(PYTEST_ARGS)
 
 # The same suite against a throwaway PostgreSQL cluster (initdb/pg_ctl, removed afterwards).
-test-postgres: $(VENV)/.installed-dev
+test-postgres: $(VENV)/.installed-dev $(TS_CHECK)
 	scripts/with-postgres.sh $(BIN)/pytest $(PYTEST_ARGS)
 
 # The production shape over HTTP: throwaway PostgreSQL + Redis, two gunicorn servers, one
@@ -52,4 +60,4 @@ test-production: $(VENV)/.installed-dev
 	$(BIN)/python -m scripts.smoke_production
 
 clean:
-	rm -rf $(VENV) data .pytest_cache .ruff_cache .mypy_cache .hypothesis
+	rm -rf $(VENV) data .pytest_cache .ruff_cache .mypy_cache .hypothesis tests/typescript/node_modules
