@@ -9,21 +9,27 @@ from api.errors import ApiError
 from api.text import printable, text_problem
 
 
-class JsonObjectParser(JSONParser):
-    """DRF's JSON parser, plus:
-
-    - JSON nested deeper than Python's recursion limit is malformed input (400), not a server
-      error;
-    - a string anywhere in the body (a key or a value, at any depth) with a NUL character or an
-      unpaired surrogate (``"\\ud800"``) is a 400 ``validation.failed`` naming the top-level field
-      it sits in: no database can store such text, and no view should have to check for it.
-    """
+class IgnoredJsonParser(JSONParser):
+    """DRF's JSON parser, where JSON nested deeper than Python's recursion limit is malformed
+    input (400), not a server error. For a body that is read for its shape alone and never
+    kept (the session check, which takes no fields): its text is not looked at."""
 
     def parse(self, stream: Any, media_type: str | None = None, parser_context: Any = None) -> Any:
         try:
-            body = super().parse(stream, media_type, parser_context)
+            return super().parse(stream, media_type, parser_context)
         except RecursionError:
             raise ParseError("JSON nested too deeply") from None
+
+
+class JsonObjectParser(IgnoredJsonParser):
+    """The parser of every body under /api/v1 (IgnoredJsonParser), plus: a string anywhere in
+    the body (a key or a value, at any depth) with a NUL character or an unpaired surrogate
+    (``"\\ud800"``) is a 400 ``validation.failed`` naming the top-level field it sits in: no
+    database can store such text, and no view should have to check for it.
+    """
+
+    def parse(self, stream: Any, media_type: str | None = None, parser_context: Any = None) -> Any:
+        body = super().parse(stream, media_type, parser_context)
         errors = _text_errors(body)
         if errors:
             raise ApiError("validation.failed", errors=errors)
