@@ -265,12 +265,12 @@ LIST_PARAMETERS = [
         "structure_node_id",
         {"type": "string", "format": "uuid"},
         OpenApiParameter.QUERY,
-        # No example value: an id is a node of one plan only, so any example would be a 400
-        # for every other plan (and the schema's example requests must be valid ones).
+        # No example value: an id is a node of one plan only, so an example would list
+        # nothing for every other plan.
         description=(
             "Only suggestions on this structure node or on a node below it, e.g. a building's "
-            "id for everything in that building. The node must be one of this plan's (else 400 "
-            "`validation.query`)."
+            "id for everything in that building. An id the plan has no node with lists nothing "
+            "(200, an empty list)."
         ),
     ),
     OpenApiParameter(

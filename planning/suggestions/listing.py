@@ -20,7 +20,7 @@ from django.core import signing
 from django.http import QueryDict
 
 from api.errors import ApiError
-from planning.models import Plan, Severity, StructureNode, SuggestionType
+from planning.models import Plan, Severity, SuggestionType
 from planning.suggestions.selectors import SuggestionFilters, WalkPosition
 
 LIMIT_MAX = 1000
@@ -174,14 +174,11 @@ def list_query_parse(params: QueryDict, *, plan_number: int) -> SuggestionListQu
 
 
 def list_scope(*, plan: Plan, query: SuggestionListQuery) -> SuggestionListScope:
-    """Checks the node filter against the plan (the subtree itself is walked by the list's
+    """The list's filters on the plan. A `structure_node_id` the plan has no node with (a
+    well-formed UUID) selects nothing: the answer is an empty list, as the platform lists
+    answer a filter the plan does not have, not an error (the subtree is walked by the list's
     query, see planning.suggestions.selectors)."""
     node_id = query.structure_node_id
-    if node_id is not None and not StructureNode.objects.filter(plan=plan, pk=node_id).exists():
-        raise ApiError(
-            "validation.query",
-            errors={"structure_node_id": ["No node of this plan has this id."]},
-        )
     return SuggestionListScope(
         query=query,
         filters=SuggestionFilters(
