@@ -15,8 +15,7 @@ import uuid
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Count, OuterRef, QuerySet, Subquery
-from django.db.models.functions import Coalesce
+from django.db.models import QuerySet
 from django.http import QueryDict
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -51,11 +50,10 @@ from planning.models import (
     Plan,
     Project,
     StructureNode,
-    Suggestion,
     SuggestionStatus,
 )
 from planning.money import PriceIndex, amount_of, cents_of
-from planning.suggestions.figures_cache import plan_key_figures_figure
+from planning.suggestions.figures_cache import open_counts, plan_key_figures_figure
 from planning.suggestions.selectors import plan_data_version
 from planning.tree import node_subtree
 
@@ -203,28 +201,16 @@ class PlanListApi(RecordApi):
         plans = _visible(request).select_related("organisation")
         if after is not None:
             plans = plans.filter(number__gt=after)
-        # One count per plan on the list's index (plan, status, ...), not a join and GROUP BY
-        # over every suggestion of the page's plans (21 plans of 2,000 nodes: p50 101 -> 39 ms).
-        open_suggestions = (
-            Suggestion.objects.filter(plan=OuterRef("pk"), status=SuggestionStatus.OPEN)
-            .order_by()
-            .values("plan")
-            .annotate(n=Count("pk"))
-            .values("n")
-        )
-        found = list(
-            plans.annotate(open_suggestions=Coalesce(Subquery(open_suggestions), 0)).order_by(
-                "number"
-            )[: limit + 1]
-        )
+        found = list(plans.order_by("number")[: limit + 1])
         page = found[:limit]
+        counts = open_counts(page)
         marks = [(p.number, p.data_version, p.updated_at.isoformat()) for p in page]
         etag = etag_of("plans", key_of(request).pk, after, limit, marks, len(found) > limit)
         return self.answer(
             request,
             etag,
             lambda: {
-                "plans": [_plan_item(plan, plan.open_suggestions) for plan in page],
+                "plans": [_plan_item(plan, counts[plan.pk]) for plan in page],
                 "next_cursor": next_cursor(
                     binding, page, limit, len(found) > limit, key=lambda plan: plan.number
                 ),

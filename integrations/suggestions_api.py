@@ -441,7 +441,7 @@ class PlanSuggestionListApi(IntegratorApiView):
         number = plan_number_parse(planNumber)
         query = list_query_parse(request.query_params, plan_number=number)
         assert isinstance(request.auth, ApiKey)  # ApiKeyAuthentication raises otherwise
-        plan = plan_for_key(api_key=request.auth, number=number)
+        plan = plan_for_key(api_key=request.auth, number=number, sync_state=True)
         scope = list_scope(plan=plan, query=query)
         etag = list_etag(plan=plan, data_version=synced_data_version(plan=plan), scope=scope)
         headers = {"ETag": etag, "Cache-Control": "private, no-cache", "Vary": "Accept-Encoding"}

@@ -11,10 +11,11 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from django.core.cache import cache
+from django.db.models import Count
 
 from planning.budget import NOMINAL, TODAY, Budget, plan_budget, plan_budgets
 from planning.key_figures import YEARS, PlanKeyFigures, PlanSummary, plan_key_figures
-from planning.models import Plan
+from planning.models import Plan, Suggestion, SuggestionStatus
 
 T = TypeVar("T")
 # A plan nobody looks at any more gives its memory back.
@@ -86,3 +87,29 @@ def plan_key_figures_figure(*, plan: Plan, version: int, year: int) -> PlanSumma
         parts=(year,),
         compute=lambda: key_figures_figure(plan=plan, version=version, year=year).summary(),
     )
+
+
+def open_counts(plans: list[Plan]) -> dict[Any, int]:
+    """Each plan's count of open suggestions, by plan id, under its `data_version` (as the plan
+    instance holds it): one round trip to the cache, and one grouped count for the plans it
+    does not hold (a list of 100 plans of thousands of suggestions each counted them all on
+    every request: 204 ms at 200 plans)."""
+    keys = {
+        plan.pk: f"plan-figure:{FIGURES_FORMAT}:open:{plan.pk}:{plan.data_version}"
+        for plan in plans
+    }
+    found = cache.get_many(list(keys.values()))
+    counts = {pk: found[key] for pk, key in keys.items() if key in found}
+    missing = [pk for pk in keys if pk not in counts]
+    if missing:
+        counted = dict(
+            Suggestion.objects.filter(plan_id__in=missing, status=SuggestionStatus.OPEN)
+            .order_by()
+            .values("plan")
+            .annotate(n=Count("pk"))
+            .values_list("plan", "n")
+        )
+        fresh = {pk: counted.get(pk, 0) for pk in missing}
+        cache.set_many({keys[pk]: n for pk, n in fresh.items()}, CACHE_SECONDS)
+        counts.update(fresh)
+    return counts

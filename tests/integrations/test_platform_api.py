@@ -179,3 +179,28 @@ def test_projects_and_a_plan_the_key_may_not_read(api: Any, plan: Plan) -> None:
     hidden = PlanFactory.create()
     for path in ("", "/nodes", "/actions", "/projects"):
         assert_envelope(api(f"plans/{hidden.number}{path}"), 404, "plans.not_found")
+
+
+def test_the_plans_list_counts_each_plans_open_suggestions_as_they_change(
+    api: Any, plan: Plan, user: Any
+) -> None:
+    """The counts are kept under each plan's data version: a sync, a dismissal and a fix each
+    raise it, so the list never shows a count of before."""
+    from planning.models import Suggestion
+    from planning.suggestions.services import suggestions_dismiss
+    from planning.suggestions.sync import suggestion_sync
+
+    other = PlanFactory.create()
+    PlanMembershipFactory.create(plan=other, user=user)
+    for name in ("Roof", "Door", "Lift"):
+        StructureNodeFactory.create(plan=plan, kind=NodeKind.COMPONENT, name=name)
+
+    def counts() -> dict[int, int]:
+        return {row["number"]: row["open_count"] for row in _data(api("plans"))["plans"]}
+
+    assert counts() == {plan.number: 0, other.number: 0}  # not synced yet
+    suggestion_sync(plan=plan)
+    assert counts() == {plan.number: 3, other.number: 0}
+    roof = Suggestion.objects.get(plan=plan, structure_node__name="Roof")
+    suggestions_dismiss(plan=plan, suggestion_ids=[roof.pk], user=user, reason="accepted")
+    assert counts() == {plan.number: 2, other.number: 0}

@@ -60,7 +60,7 @@ from uuid import UUID
 
 from django.conf import settings
 from django.db import IntegrityError
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, OuterRef, QuerySet
 from django.utils import timezone
 
 from planning.models import Plan, PlanChange, Suggestion, SuggestionStatus
@@ -100,7 +100,7 @@ from planning.suggestions.sync.write import (
 from planning.tree import tree_repair
 from planning.writes import PlanWrite, plan_write
 
-__all__ = ["SyncResult", "suggestion_sync", "synced_data_version"]
+__all__ = ["SyncResult", "suggestion_sync", "synced_data_version", "with_sync_state"]
 
 logger = logging.getLogger("maintplan.sync")
 
@@ -199,17 +199,28 @@ def synced_data_version(*, plan: Plan) -> int:
     tells first whether a sync is due: the plan was synced, under today's rules and year, and
     no change is pending. A change that commits just after that read is taken in by the next
     call, as if this one had come a moment earlier; the version read with it labels exactly the
-    data the stored suggestions were derived from."""
-    version, last_synced_at, rules_used, pending = (
-        Plan.objects.filter(pk=plan.pk)
-        .annotate(pending=Exists(PlanChange.objects.filter(plan_id=OuterRef("pk"))))
-        .values_list("data_version", "last_synced_at", "suggestion_rules", "pending")
-        .get()
-    )
+    data the stored suggestions were derived from. A plan read with `with_sync_state` (in this
+    request) already holds that read."""
+    if hasattr(plan, "changes_pending"):
+        version, last_synced_at = plan.data_version, plan.last_synced_at
+        rules_used, pending = plan.suggestion_rules, plan.changes_pending
+    else:
+        version, last_synced_at, rules_used, pending = (
+            Plan.objects.filter(pk=plan.pk)
+            .annotate(changes_pending=Exists(PlanChange.objects.filter(plan_id=OuterRef("pk"))))
+            .values_list("data_version", "last_synced_at", "suggestion_rules", "changes_pending")
+            .get()
+        )
     if last_synced_at is not None and not pending and rules_used == _digest_now():
         return int(version)
     suggestion_sync(plan=plan)
     return int(Plan.objects.filter(pk=plan.pk).values_list("data_version", flat=True).get())
+
+
+def with_sync_state(plans: QuerySet[Plan]) -> QuerySet[Plan]:
+    """`plans` with `changes_pending`: whether a change waits for the sync (synced_data_version
+    reads it with the plan's version, last sync and rules digest)."""
+    return plans.annotate(changes_pending=Exists(PlanChange.objects.filter(plan_id=OuterRef("pk"))))
 
 
 @functools.lru_cache(maxsize=8)
