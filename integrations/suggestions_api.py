@@ -180,6 +180,40 @@ class PlanActionSerializer(serializers.Serializer):
     )
 
 
+class MoveActionsSerializer(serializers.Serializer):
+    """budget_peak: move the candidate actions out of a year whose planned costs exceed the
+    plan's annual budget."""
+
+    action = serializers.ChoiceField(choices=["move_actions"])
+    year = serializers.IntegerField(help_text="The year over the budget.")
+    budget = serializers.DecimalField(
+        max_digits=16, decimal_places=2, coerce_to_string=True, help_text="The annual budget."
+    )
+    total = serializers.DecimalField(
+        max_digits=16,
+        decimal_places=2,
+        coerce_to_string=True,
+        help_text="The planned costs of `year` in today's prices, every occurrence counted.",
+    )
+    excess = serializers.DecimalField(
+        max_digits=16, decimal_places=2, coerce_to_string=True, help_text="`total` - `budget`."
+    )
+    candidate_action_ids = serializers.ListField(
+        child=serializers.UUIDField(),
+        help_text=(
+            "The one-off repairs and replacements of `year` to move: the costliest first until "
+            "their costs reach the excess (all of them if they never do); sorted."
+        ),
+    )
+    target_year = serializers.IntegerField(
+        allow_null=True,
+        help_text=(
+            "The first of the next five years that stays within the budget with the "
+            "candidates moved in; null when none does."
+        ),
+    )
+
+
 class SuggestionSerializer(serializers.Serializer):
     """One open suggestion: what the platform proposes for a node of the plan."""
 
@@ -196,6 +230,7 @@ class SuggestionSerializer(serializers.Serializer):
             "review_action": ReviewActionSerializer,
             "create_project": CreateProjectActionSerializer,
             "plan_action": PlanActionSerializer,
+            "move_actions": MoveActionsSerializer,
         },
         resource_type_field_name="action",
         help_text=(

@@ -123,6 +123,11 @@ class Plan(models.Model):
     # Digest of the suggestion rules and thresholds the last full sync used: when a deployment
     # changes them, the next sync re-derives the whole plan.
     suggestion_rules = models.CharField(max_length=64, blank=True, editable=False)
+    # The annual budget the stored budget_peak suggestions were derived under: a sync re-derives
+    # rule 6 when it differs from `annual_budget`, however the budget was changed.
+    suggestions_budget = models.DecimalField(
+        max_digits=14, decimal_places=2, null=True, blank=True, editable=False
+    )
     members = models.ManyToManyField(
         settings.AUTH_USER_MODEL, through="PlanMembership", related_name="plans"
     )

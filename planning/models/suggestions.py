@@ -20,6 +20,7 @@ class SuggestionType(models.TextChoices):
     PROJECT_GROUPING = "project_grouping", "Project grouping"
     CONDITION = "condition", "Condition"
     OVERDUE = "overdue", "Overdue"
+    BUDGET_PEAK = "budget_peak", "Budget peak"
 
 
 class Severity(models.TextChoices):

@@ -14,7 +14,8 @@ A deviation has two one-click fixes: set the action's cost to the reference
 action by hand instead leaves the suggestion open until the sync finds the cause gone
 (resolution `auto`). Every apply has an Undo (`suggestion_apply_undo`): a fix's puts the value
 it replaced back, a code's clears the code it assigned, a grouping's removes the project it
-created, a condition's removes the repair it planned; each opens the suggestion again.
+created, a condition's removes the repair it planned, a budget peak's moves the actions back to the
+year they left; each opens the suggestion again.
 
 Dismissing is sticky (later syncs leave it dismissed); `suggestions_dismiss` dismisses one or
 several at once with one reason. Restoring puts a dismissed suggestion back to open, where the sync
@@ -236,6 +237,8 @@ def suggestion_apply_undo(*, suggestion: Suggestion, before: Any) -> tuple[Sugge
             said = _project_undo(locked, project_id=before)
         elif locked.suggestion_type == SuggestionType.CONDITION:
             said = _repair_undo(locked, action_id=before)
+        elif locked.suggestion_type == SuggestionType.BUDGET_PEAK:
+            said = _move_undo(locked, moved=before)
         else:
             said = _fix_undo(locked, before=before)
         return _reopen(write, locked), said
@@ -272,6 +275,49 @@ def _repair_undo(suggestion: Suggestion, *, action_id: Any) -> str:
     title = action.title
     action.delete()
     return f"“{title}” removed; nothing is planned for the component again."
+
+
+def _actions_move(actions: list[Action], *, year: int) -> None:
+    for action in actions:
+        action_update(
+            action=action,
+            node=action.node,
+            title=action.title,
+            kind=action.kind,
+            planned_year=year,
+            estimated_cost=action.estimated_cost,
+            interval_years=action.interval_years,
+            project=action.project,
+        )
+
+
+def _move_undo(suggestion: Suggestion, *, moved: Any) -> str:
+    """A budget peak's Undo: the moved actions go back to the year they left, unless one of
+    them has changed since (moved again, done, cancelled, deleted)."""
+    try:
+        year, target = int(moved["year"]), int(moved["target_year"])
+        action_ids = sorted(str(pk) for pk in moved["action_ids"])
+    except (KeyError, TypeError, ValueError):
+        raise ValidationError("This can no longer be undone.") from None
+    actions = list(
+        Action.objects.select_for_update(of=("self",))
+        .select_related("node", "project")
+        .filter(
+            plan_id=suggestion.plan_id,
+            pk__in=action_ids,
+            status=ActionStatus.PLANNED,
+            planned_year=target,
+            interval_years__isnull=True,
+        )
+        .order_by("id")
+    )
+    if sorted(str(action.pk) for action in actions) != action_ids:
+        raise ValidationError(
+            f"Some of the moved actions have changed since, so all were kept in {target}."
+        )
+    _actions_move(actions, year=year)
+    count = len(actions)
+    return f"{count} action{'s' if count != 1 else ''} back in {year}."
 
 
 def _fix_undo(suggestion: Suggestion, *, before: Any) -> str:
@@ -378,3 +424,35 @@ def suggestion_apply_project(*, suggestion: Suggestion) -> tuple[Suggestion, Pro
         )
         Action.objects.filter(pk__in=action_ids).update(project=project, updated_at=timezone.now())
         return _resolve_applied(write, suggestion), project
+
+
+def suggestion_apply_move(*, suggestion: Suggestion) -> tuple[Suggestion, list[Action]]:
+    """Moves a budget peak's candidate actions to its target year and resolves the
+    suggestion, in one transaction. Only candidates still planned as one-offs in the peak year
+    move; none left, or no target year, and nothing is done."""
+    with plan_write(plan_id=suggestion.plan_id, data_changed=True) as write:
+        suggestion = _open_locked(suggestion)
+        if suggestion.suggestion_type != SuggestionType.BUDGET_PEAK:
+            raise ValidationError("Only a budget peak moves actions.")
+        recommended = suggestion.recommended_action_json
+        target = recommended.get("target_year")
+        if not isinstance(target, int):
+            raise ValidationError(
+                "No year of the next five has room for these actions; move them by hand."
+            )
+        actions = list(
+            Action.objects.select_for_update(of=("self",))
+            .select_related("node", "project")
+            .filter(
+                plan_id=suggestion.plan_id,
+                pk__in=recommended.get("candidate_action_ids", []),
+                status=ActionStatus.PLANNED,
+                planned_year=recommended.get("year"),
+                interval_years__isnull=True,
+            )
+            .order_by("id")
+        )
+        if not actions:
+            raise ValidationError("The actions to move have changed; reload the page.")
+        _actions_move(actions, year=target)
+        return _resolve_applied(write, suggestion), actions

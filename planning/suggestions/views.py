@@ -78,6 +78,7 @@ from planning.suggestions.services import (
     suggestion_apply_code,
     suggestion_apply_cost,
     suggestion_apply_due_year,
+    suggestion_apply_move,
     suggestion_apply_project,
     suggestion_apply_repair,
     suggestion_apply_undo,
@@ -165,6 +166,14 @@ def _card(
             "planning:node_detail", args=[plan.number, suggestion.structure_node_id]
         )
         card["actions_url"] = actions_url(plan, node=str(suggestion.structure_node_id))
+    elif suggestion_type == SuggestionType.BUDGET_PEAK:
+        year, target = recommended.get("year"), recommended.get("target_year")
+        count = len(recommended.get("candidate_action_ids", []))
+        if count and isinstance(target, int):
+            card["move_label"] = (
+                f"Apply: move {count} action{'s' if count != 1 else ''} to {target}"
+            )
+        card["review_url"] = actions_url(plan, year_from=year, year_to=year)
     elif suggestion_type in (SuggestionType.DEVIATION, SuggestionType.OVERDUE):
         card["review_url"] = review_url(plan, recommended)
         fix = deviation_fix(suggestion) if suggestion_type == SuggestionType.DEVIATION else None
@@ -482,6 +491,19 @@ def _apply(request: HttpRequest, suggestion: Suggestion) -> tuple[str, Any]:
         _, action = suggestion_apply_repair(suggestion=suggestion)
         cost = money_format(action.estimated_cost, suggestion.plan.currency)
         return f"“{action.title}” planned for {action.planned_year} ({cost}).", str(action.pk)
+    if suggestion.suggestion_type == SuggestionType.BUDGET_PEAK:
+        _, moved = suggestion_apply_move(suggestion=suggestion)
+        recommended = suggestion.recommended_action_json
+        year, target = recommended["year"], recommended["target_year"]
+        count = len(moved)
+        return (
+            f"{count} action{'s' if count != 1 else ''} moved from {year} to {target}.",
+            {
+                "year": year,
+                "target_year": target,
+                "action_ids": [str(action.pk) for action in moved],
+            },
+        )
     fix = request.POST.get("fix")
     if fix == "cost":
         _, action, cost_before = suggestion_apply_cost(suggestion=suggestion)

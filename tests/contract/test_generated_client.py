@@ -5,10 +5,13 @@ API")."""
 
 from __future__ import annotations
 
+import datetime
 import importlib
 import os
 import subprocess
 import sys
+import uuid
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -67,9 +70,55 @@ def test_a_generated_client_parses_a_page_with_values_it_does_not_know(
     page["data"]["suggestions"][0].update(
         suggestion_type="budget_overrun",
         severity="urgent",
-        recommended_action_json={"action": "move_actions", "years": [2031, 2032]},
+        recommended_action_json={"action": "split_project", "parts": [2031, 2032]},
     )
     newer = generated_client.SuggestionListEnvelope.from_dict(page).data.suggestions[0]
     assert newer.suggestion_type == "budget_overrun"
     assert newer.severity == "urgent"
-    assert newer.recommended_action_json.action == "move_actions"
+    assert newer.recommended_action_json.action == "split_project"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_generated_client_parses_a_page_holding_every_suggestion_type(
+    generated_client: Any, plan_one_key: str
+) -> None:
+    from planning.models import Action, Plan, StructureNode, SuggestionType
+
+    this_year = datetime.datetime.now(datetime.UTC).year
+    plan = Plan.objects.get(number=1)
+    Plan.objects.filter(pk=plan.pk).update(annual_budget=Decimal("60000.00"))
+    StructureNode.objects.filter(plan=plan, name="Radiators").update(condition_grade=3)
+    Action.objects.filter(plan=plan, title="Roof inspection").update(planned_year=this_year - 3)
+    Action.objects.filter(plan=plan, title="Replace roof membrane").update(
+        estimated_cost=Decimal("90000.00")
+    )
+    roof = Action.objects.get(plan=plan, title="Replace roof membrane")
+    Action.objects.filter(plan=plan, title="Replace boilers").update(planned_year=roof.planned_year)
+
+    response = Client().get(
+        "/api/v1/platform/plans/1/suggestions",
+        headers={"Authorization": f"Bearer {plan_one_key}"},
+    )
+
+    page = response.json()
+    sent = page["data"]["suggestions"]
+    assert {s["suggestion_type"] for s in sent} == set(SuggestionType.values)
+    parsed = generated_client.SuggestionListEnvelope.from_dict(page).data.suggestions
+    kinds = {(s.suggestion_type.value, type(s.recommended_action_json).__name__) for s in parsed}
+    assert kinds >= {
+        ("missing_code", "AssignCodeAction"),
+        ("deviation", "ReviewAction"),
+        ("project_grouping", "CreateProjectAction"),
+        ("condition", "PlanAction"),
+        ("overdue", "ReviewAction"),
+        ("budget_peak", "MoveActions"),
+    }
+    peaks = {
+        s.recommended_action_json.year: s.recommended_action_json
+        for s in parsed
+        if s.suggestion_type.value == "budget_peak"
+    }
+    # 90,000 + 24,000 in the roof's year; the windows' 108,300 the year after.
+    assert sorted(peaks) == [roof.planned_year, roof.planned_year + 1]
+    assert peaks[roof.planned_year].total == "114000.00"
+    assert isinstance(peaks[roof.planned_year].candidate_action_ids[0], uuid.UUID)

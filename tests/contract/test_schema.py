@@ -171,6 +171,7 @@ def test_suggestion_type_and_severity_are_enums(schema):
         "project_grouping",
         "condition",
         "overdue",
+        "budget_peak",
     ]
     assert components["SeverityEnum"]["enum"] == ["info", "warning", "critical"]
     # Open in answers: one of them, or another string a later version may send.
@@ -193,6 +194,7 @@ def test_recommended_action_is_documented_per_action_kind(schema):
         "ReviewAction",
         "CreateProjectAction",
         "PlanAction",
+        "MoveActions",
         "OtherRecommendedAction",
     }
     assert "discriminator" not in field
@@ -207,6 +209,17 @@ def test_recommended_action_is_documented_per_action_kind(schema):
     assert {"node_id", "condition_grade", "latest_year"} <= set(
         components["PlanAction"]["properties"]
     )
+    move = components["MoveActions"]
+    assert set(move["properties"]) == {
+        "action",
+        "year",
+        "budget",
+        "total",
+        "excess",
+        "candidate_action_ids",
+        "target_year",
+    }
+    assert move["properties"]["target_year"]["nullable"] is True
 
 
 @pytest.mark.parametrize(

@@ -1,11 +1,11 @@
 """The incremental sync equals a full recompute after any sequence of changes and syncs.
 
 Hypothesis draws a sequence of edits (node code, quantity, install year, parent, kind, name,
-condition; action cost, year, kind, status, project; node and action inserts and deletes; a
-catalog unit cost; dismissals) made through the services, `QuerySet.update()` or raw SQL, with
-incremental syncs at random steps. After a last incremental sync, a full sync must find nothing
-to change, and no suggestion ever changes its id. Runs on SQLite in `make test` and on
-PostgreSQL.
+condition; action cost, year, kind, status, interval, project; node and action inserts and
+deletes; the plan's annual budget; a catalog unit cost; dismissals) made through the services,
+`QuerySet.update()` or raw SQL, with incremental syncs at random steps. After a last
+incremental sync, a full sync must find nothing to change, and no suggestion ever changes its
+id. Runs on SQLite in `make test` and on PostgreSQL.
 """
 
 from __future__ import annotations
@@ -78,6 +78,15 @@ edit = st.one_of(
     st.tuples(st.just("action_insert"), index, year, st.sampled_from(["service", "raw"])),
     st.tuples(st.just("action_delete"), index, st.none(), st.sampled_from(["update", "raw"])),
     st.tuples(st.just("catalog_unit_cost"), index, money, st.sampled_from(["update", "raw"])),
+    st.tuples(
+        st.just("plan_budget"), st.just(0), st.none() | money, st.sampled_from(["update", "raw"])
+    ),
+    st.tuples(
+        st.just("action_interval"),
+        index,
+        st.none() | st.integers(min_value=1, max_value=5),
+        st.sampled_from(["update", "raw"]),
+    ),
     st.tuples(st.just("dismiss"), index, st.none(), st.just("service")),
     st.tuples(st.just("sync"), st.just(0), st.none(), st.just("service")),
 )
@@ -201,6 +210,10 @@ class PlanEditor:
                     )
             else:
                 Action.objects.filter(pk=action.pk).delete()
+        elif kind == "plan_budget":
+            _set(Plan, self.plan.pk, path, "annual_budget", value)
+        elif kind == "action_interval" and action:
+            _set(Action, action.pk, path, "interval_years", value)
         elif kind == "catalog_unit_cost":
             code = _pick(self.codes, position)
             _set(Code, code.pk, path, "unit_cost", value)
@@ -261,7 +274,7 @@ def _new_plan() -> PlanEditor:
             ("Window", None, 25),
         )
     ]
-    plan = PlanFactory.create()
+    plan = PlanFactory.create(annual_budget=Decimal("2500.00"))
     site = services.node_create(plan=plan, name="Site", kind=NodeKind.SITE)
     for house in ("House A", "House B"):
         building = services.node_create(plan=plan, name=house, kind=NodeKind.BUILDING, parent=site)

@@ -55,6 +55,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from decimal import Decimal
 from pathlib import Path
 from uuid import UUID
 
@@ -67,9 +68,11 @@ from planning.models import Plan, PlanChange, Suggestion, SuggestionStatus
 from planning.suggestions import rules
 from planning.suggestions.events import SuggestionChange
 from planning.suggestions.rules import (
+    BUDGET_YEARS,
     PlanData,
     Thresholds,
     WantedSuggestion,
+    budget_peak_suggestions,
     condition_suggestions,
     deviation_suggestions,
     missing_code_suggestions,
@@ -83,6 +86,7 @@ from planning.suggestions.sync.load import (
     StoredSuggestion,
     actions_load,
     actions_of,
+    budget_figures,
     codes_load,
     group_candidates,
     nodes_load,
@@ -204,14 +208,27 @@ def synced_data_version(*, plan: Plan) -> int:
     if hasattr(plan, "changes_pending"):
         version, last_synced_at = plan.data_version, plan.last_synced_at
         rules_used, pending = plan.suggestion_rules, plan.changes_pending
+        budget, budget_used = plan.annual_budget, plan.suggestions_budget
     else:
-        version, last_synced_at, rules_used, pending = (
+        version, last_synced_at, rules_used, pending, budget, budget_used = (
             Plan.objects.filter(pk=plan.pk)
             .annotate(changes_pending=Exists(PlanChange.objects.filter(plan_id=OuterRef("pk"))))
-            .values_list("data_version", "last_synced_at", "suggestion_rules", "changes_pending")
+            .values_list(
+                "data_version",
+                "last_synced_at",
+                "suggestion_rules",
+                "changes_pending",
+                "annual_budget",
+                "suggestions_budget",
+            )
             .get()
         )
-    if last_synced_at is not None and not pending and rules_used == _digest_now():
+    if (
+        last_synced_at is not None
+        and not pending
+        and budget == budget_used
+        and rules_used == _digest_now()
+    ):
         return int(version)
     suggestion_sync(plan=plan)
     return int(Plan.objects.filter(pk=plan.pk).values_list("data_version", flat=True).get())
@@ -288,13 +305,25 @@ def _scoped_wanted(
     return {fp: want for fp, want in wanted.items() if fp in fingerprints}
 
 
+def _budget_wanted(
+    *, plan_id: UUID, budget: Decimal | None, year: int
+) -> dict[str, WantedSuggestion]:
+    """Rule 6's suggestions: none without an annual budget."""
+    if budget is None:
+        return {}
+    return budget_peak_suggestions(budget_figures(plan_id=plan_id, budget=budget, year=year), year)
+
+
 def _sync_once(*, plan: Plan, started: float, full: bool) -> SyncResult:
     thresholds = thresholds_from_settings()
     digest = rules_digest(thresholds)
     with plan_write(
-        plan_id=plan.pk, data_changed=False, fields=("last_synced_at", "suggestion_rules")
+        plan_id=plan.pk,
+        data_changed=False,
+        fields=("last_synced_at", "suggestion_rules", "annual_budget", "suggestions_budget"),
     ) as write:
-        last_synced_at, rules_used = write.locked
+        last_synced_at, rules_used, budget, budget_used = write.locked
+        budget_changed = budget != budget_used
         pending = change_log.changes_pending(plan_id=plan.pk)
         full = (
             full
@@ -303,7 +332,7 @@ def _sync_once(*, plan: Plan, started: float, full: bool) -> SyncResult:
             or pending.catalog
             or pending.count > FULL_SYNC_CHANGES
         )
-        if not full and not pending.count:
+        if not full and not pending.count and not budget_changed:
             plan.last_synced_at = last_synced_at
             return SyncResult(0, 0, 0, 0, full, time.perf_counter() - started)
 
@@ -331,6 +360,15 @@ def _sync_once(*, plan: Plan, started: float, full: bool) -> SyncResult:
                     plan_id=plan.pk, scopes=scopes, data=data, thresholds=thresholds
                 )
                 fingerprints = scopes.fingerprints()
+                if budget is not None or budget_used is not None:
+                    # Rule 6 sums the whole plan: any change (or a new budget) re-derives it.
+                    wanted.update(
+                        _budget_wanted(plan_id=plan.pk, budget=budget, year=thresholds.year)
+                    )
+                    fingerprints.update(
+                        f"budget_peak:{y}"
+                        for y in range(thresholds.year, thresholds.year + BUDGET_YEARS)
+                    )
         if full:
             tree_repair(plan_id=plan.pk)
             change_log.changes_discard(plan_id=plan.pk)
@@ -340,6 +378,7 @@ def _sync_once(*, plan: Plan, started: float, full: bool) -> SyncResult:
                 codes=codes_load(),
             )
             wanted = wanted_suggestions(data, thresholds)
+            wanted.update(_budget_wanted(plan_id=plan.pk, budget=budget, year=thresholds.year))
         stored = stored_load(plan_id=plan.pk, fingerprints=fingerprints)
         result = _reconcile(
             write=write, plan=plan, stored=stored, wanted=wanted, full=full, started=started
@@ -352,6 +391,8 @@ def _sync_once(*, plan: Plan, started: float, full: bool) -> SyncResult:
             write.version_raise()
         if rules_used != digest:
             updates["suggestion_rules"] = digest
+        if budget_changed:
+            updates["suggestions_budget"] = budget
         plan.last_synced_at = updates.get("last_synced_at", last_synced_at)
     return result
 

@@ -7,18 +7,29 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
+from decimal import Decimal
 from itertools import starmap
 from typing import Any, cast
 from uuid import UUID
 
 from django.db import connection
-from django.db.models import Q, QuerySet, TextField
-from django.db.models.functions import Cast
+from django.db.models import BigIntegerField, Case, F, Q, QuerySet, Sum, TextField, When
+from django.db.models.functions import Cast, Round, Substr
 
 from api.chunks import IN_LIST_SIZE, chunked
-from planning.models import Action, ActionStatus, Code, StructureNode, Suggestion
-from planning.suggestions.rules import ActionRecord, CodeRecord, NodeRecord
+from planning.models import Action, ActionKind, ActionStatus, Code, StructureNode, Suggestion
+from planning.money import cents_of, occurrence_years
+from planning.suggestions.rules import (
+    BUDGET_YEARS,
+    FIGURE_YEARS,
+    ActionRecord,
+    BudgetFigures,
+    CodeRecord,
+    NodeRecord,
+    budget_peak_years,
+)
 from planning.tree import below_q, node_prefix, root_id
+from planning.tree.paths import HEX_LENGTH
 
 ROOTS_PER_QUERY = 50  # one range condition each
 
@@ -101,6 +112,82 @@ def codes_load() -> dict[str, CodeRecord]:
         str(code_id): CodeRecord(str(code_id), code, name, unit, unit_cost, life, keywords)
         for code_id, code, name, unit, unit_cost, life, keywords in catalog
     }
+
+
+def _cents_expression() -> Cast:
+    return Cast(Round(F("estimated_cost") * 100), output_field=BigIntegerField())
+
+
+def budget_figures(*, plan_id: UUID, budget: Decimal, year: int) -> BudgetFigures:
+    """What rule 6 reads (rules.BudgetFigures), in three grouped queries: the live occurrences'
+    cents per anchor, planned year and interval (rows: anchors x years x intervals, never one per
+    action), spread over the years Y .. Y + 14; then, for the years over the budget only, the
+    anchors' names and the one-off repairs and replacements planned in them."""
+    first, last = year, year + FIGURE_YEARS - 1
+    live = Action.objects.filter(plan_id=plan_id, status=ActionStatus.PLANNED).filter(
+        Q(planned_year__gte=first, planned_year__lte=last)
+        | Q(interval_years__isnull=False, planned_year__lt=first)
+    )
+    # An anchor is the node's building, else the root of its tree: the first id of its path,
+    # or the node itself when it is a root (rules.anchor_node_id).
+    grouped = (
+        live.order_by()
+        .values_list(
+            "node__building_id",
+            Substr("node__path", 1, HEX_LENGTH),
+            Case(When(node__path="", then=F("node_id"))),
+            "planned_year",
+            "interval_years",
+        )
+        .annotate(cents=Sum(_cents_expression()))
+    )
+    year_cents = dict.fromkeys(range(first, last + 1), 0)
+    anchor_cents: dict[int, dict[str, int]] = {}
+    budget_last = year + BUDGET_YEARS - 1
+    for building_id, root_hex, root, planned_year, interval, cents in grouped:
+        if building_id is not None:
+            anchor = str(UUID(str(building_id)))
+        elif root_hex:
+            anchor = str(UUID(hex=root_hex))
+        else:
+            anchor = str(UUID(str(root)))
+        for y in occurrence_years(
+            planned_year=planned_year, interval_years=interval, first=first, last=last
+        ):
+            year_cents[y] += int(cents)
+            if y <= budget_last:
+                per_anchor = anchor_cents.setdefault(y, {})
+                per_anchor[anchor] = per_anchor.get(anchor, 0) + int(cents)
+    budget_cents = cents_of(budget)
+    peaks = budget_peak_years(year_cents, budget_cents, year)
+    anchor_cents = {y: anchor_cents[y] for y in peaks}
+    anchor_ids = {anchor for y in peaks for anchor in anchor_cents[y]}
+    names: dict[str, str] = {}
+    for chunk in chunked(anchor_ids, IN_LIST_SIZE):
+        names.update(
+            (str(node_id), name)
+            for node_id, name in StructureNode.objects.filter(pk__in=chunk).values_list(
+                "id", "name"
+            )
+        )
+    candidates: dict[int, list[tuple[str, int]]] = {y: [] for y in peaks}
+    if peaks:
+        movable = live.filter(
+            interval_years__isnull=True,
+            kind__in=[ActionKind.REPAIR, ActionKind.REPLACEMENT],
+            planned_year__in=peaks,
+        )
+        for action_id, planned_year, cents in movable.order_by().values_list(
+            "id", "planned_year", _cents_expression()
+        ):
+            candidates[planned_year].append((str(action_id), int(cents)))
+    return BudgetFigures(
+        budget_cents=budget_cents,
+        year_cents=year_cents,
+        anchor_cents=anchor_cents,
+        anchor_names=names,
+        candidates=candidates,
+    )
 
 
 def _action_records(actions: QuerySet[Action]) -> Iterator[ActionRecord]:
