@@ -8,7 +8,17 @@ from decimal import Decimal
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery, Sum
+from django.db.models import (
+    Count,
+    Exists,
+    F,
+    FilteredRelation,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Sum,
+)
 from django.db.models.functions import Coalesce
 from django.http import Http404
 
@@ -211,9 +221,28 @@ def plan_projects(*, plan: Plan) -> QuerySet[Project]:
 # --- code catalog -----------------------------------------------------------------------------
 
 
-def code_search(*, query: str = "", limit: int = 50) -> QuerySet[Code]:
-    """Catalog codes whose code, name or keywords contain every word of the query."""
-    codes = Code.objects.all()
+def catalog_codes(*, organisation_id: Any) -> QuerySet[Code]:
+    """The organisation's effective catalog (docs/design.md "Code catalog"): the starter codes
+    and its own, each with its effective figures `ref_unit_cost`, `ref_service_life_years` and
+    `ref_interval_years` (the organisation's override where it gives one) and `override_id`
+    (None when nothing is overridden)."""
+    mine = FilteredRelation("overrides", condition=Q(overrides__organisation_id=organisation_id))
+    return (
+        Code.objects.filter(Q(organisation__isnull=True) | Q(organisation_id=organisation_id))
+        .annotate(mine=mine)
+        .annotate(
+            ref_unit_cost=Coalesce("mine__unit_cost", "unit_cost"),
+            ref_service_life_years=Coalesce("mine__service_life_years", "service_life_years"),
+            ref_interval_years=Coalesce("mine__interval_years", "interval_years"),
+            override_id=F("mine__id"),
+        )
+    )
+
+
+def code_search(*, organisation_id: Any, query: str = "", limit: int = 50) -> QuerySet[Code]:
+    """Codes of the organisation's catalog whose code, name or keywords contain every word of
+    the query."""
+    codes = catalog_codes(organisation_id=organisation_id)
     for word in (query or "").split()[:10]:
         codes = codes.filter(
             Q(code__icontains=word) | Q(name__icontains=word) | Q(keywords__icontains=word)
@@ -221,8 +250,13 @@ def code_search(*, query: str = "", limit: int = 50) -> QuerySet[Code]:
     return codes.order_by("code")[:limit]
 
 
-def code_get_by_code(*, code: str) -> Code | None:
-    return Code.objects.filter(code=(code or "").strip()).first()
+def code_get_by_code(*, organisation_id: Any, code: str) -> Code | None:
+    return catalog_codes(organisation_id=organisation_id).filter(code=(code or "").strip()).first()
+
+
+def code_effective(*, organisation_id: Any, code_id: Any) -> Code | None:
+    """One code of the organisation's catalog with its effective figures (catalog_codes)."""
+    return catalog_codes(organisation_id=organisation_id).filter(pk=code_id).first()
 
 
 # --- projects ---------------------------------------------------------------------------------

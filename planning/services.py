@@ -216,6 +216,7 @@ def node_create(
         install_year=install_year,
     )
     validated(node)
+    _code_visible_check(plan=plan, code=code)
     with plan_write(plan_id=plan.pk, data_changed=True):
         # counted under the lock, so two concurrent additions cannot both fit
         plan_size_check(nodes=StructureNode.objects.filter(plan=plan).count() + 1)
@@ -311,7 +312,14 @@ def node_delete(*, node: StructureNode) -> int:
     return deleted.get(StructureNode._meta.label, 0)
 
 
+def _code_visible_check(*, plan: Plan, code: Code | None) -> None:
+    """A node takes a starter code or one of its plan's organisation's own codes."""
+    if code is not None and code.organisation_id not in (None, plan.organisation_id):
+        raise ValidationError({"code": "No catalog code matches."})
+
+
 def node_code_assign(*, node: StructureNode, code: Code) -> StructureNode:
+    _code_visible_check(plan=node.plan, code=code)
     with plan_write(plan_id=node.plan_id, data_changed=True):
         node.code = code
         node.save(update_fields=["code"])

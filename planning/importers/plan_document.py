@@ -26,12 +26,14 @@ from django.core.exceptions import ValidationError
 
 from accounts.models import User
 from organisations.models import Organisation
+from organisations.selectors import personal_organisation
 from planning.importers.bounds import document_bounds_check, document_rows
 from planning.importers.problems import ImportProblem, ImportRejected
 from planning.importers.progress import PROGRESS_STEP, ImportObserver
 from planning.importers.records import ProblemCollector, RecordReader, describe
 from planning.importers.write import plan_write
-from planning.models import CENT, Action, ActionStatus, Code, Plan, StructureNode
+from planning.models import CENT, Action, ActionStatus, Plan, StructureNode
+from planning.selectors import catalog_codes
 from planning.services import plan_size_check
 from planning.tree import DEPTH_MAX, DEPTH_MESSAGE
 
@@ -278,10 +280,19 @@ def _tree_check(
 
 
 def _codes_check(
-    nodes: list[tuple[tuple[int, int], NodeRow]], problems: ProblemCollector
+    nodes: list[tuple[tuple[int, int], NodeRow]],
+    problems: ProblemCollector,
+    *,
+    owner: User,
+    organisation: Organisation | None,
 ) -> dict[str, uuid.UUID]:
+    """The codes the nodes name, looked up in the catalog of the plan's organisation (the
+    starter codes and its own)."""
     wanted = {node.code for _position, node in nodes if node.code is not None}
-    found = Code.objects.filter(code__in=wanted).values_list("code", "id") if wanted else []
+    if organisation is None:
+        organisation = personal_organisation(user=owner)
+    catalog = catalog_codes(organisation_id=organisation.pk if organisation else None)
+    found = catalog.filter(code__in=wanted).values_list("code", "id") if wanted else []
     code_ids = dict(found)
     for position, node in nodes:
         if node.code is not None and node.code not in code_ids:
@@ -418,7 +429,7 @@ def plan_records_import(
         if isinstance(records, list):
             records.clear()
     by_ref = _tree_check(nodes, problems)
-    code_ids = _codes_check(nodes, problems)
+    code_ids = _codes_check(nodes, problems, owner=owner, organisation=organisation)
     for position, action in actions:
         if nodes_readable and action.node_ref not in by_ref:
             problems.add(position, action.row, "node_ref", f'no node with ref "{action.node_ref}"')

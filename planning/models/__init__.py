@@ -10,7 +10,6 @@ message. The models live in one module per part of the domain; import them from 
 """
 
 from planning.models.actions import (
-    INTERVAL_RANGE,
     Action,
     ActionKind,
     ActionStatus,
@@ -20,6 +19,8 @@ from planning.models.actions import (
 from planning.models.changes import PlanChange
 from planning.models.fields import (
     CENT,
+    INTERVAL_RANGE,
+    INTERVAL_VALIDATORS,
     MAX_PLAN_NUMBER,
     MAX_YEAR,
     MIN_YEAR,
@@ -52,7 +53,9 @@ from planning.models.structure import (
     BUILDING_FIELDS,
     COMPONENT_FIELDS,
     CONDITION_FILTERS,
+    CatalogChange,
     Code,
+    CodeOverride,
     ConditionGrade,
     NodeKind,
     StructureNode,
@@ -76,6 +79,7 @@ __all__ = [
     "CURRENCY_VALIDATORS",
     "INDEX_RATE_RANGE",
     "INTERVAL_RANGE",
+    "INTERVAL_VALIDATORS",
     "MARKUP_RANGE",
     "MAX_PLAN_NUMBER",
     "MAX_YEAR",
@@ -86,7 +90,9 @@ __all__ = [
     "Action",
     "ActionKind",
     "ActionStatus",
+    "CatalogChange",
     "Code",
+    "CodeOverride",
     "Completion",
     "ConditionGrade",
     "DismissReason",

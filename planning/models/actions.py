@@ -6,11 +6,12 @@ import uuid
 from typing import ClassVar
 
 from django.conf import settings
-from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 
 from planning.models.fields import (
+    INTERVAL_RANGE,
+    INTERVAL_VALIDATORS,
     MAX_YEAR,
     MIN_YEAR,
     NAME_VALIDATORS,
@@ -45,17 +46,6 @@ class ActionKind(models.TextChoices):
     INSPECTION = "inspection", "Inspection"
     REPAIR = "repair", "Repair"
     REPLACEMENT = "replacement", "Replacement"
-
-
-# An action may repeat every 1 to 100 years (docs/design.md "Money").
-INTERVAL_RANGE = (1, 100)
-_INTERVAL_MESSAGE = (
-    f"Enter a whole number of years between {INTERVAL_RANGE[0]} and {INTERVAL_RANGE[1]}."
-)
-INTERVAL_VALIDATORS = [
-    MinValueValidator(INTERVAL_RANGE[0], message=_INTERVAL_MESSAGE),
-    MaxValueValidator(INTERVAL_RANGE[1], message=_INTERVAL_MESSAGE),
-]
 
 
 class ActionStatus(models.TextChoices):

@@ -39,3 +39,14 @@ def choice_messages(choices: type[models.TextChoices]) -> dict[str, str]:
     ModelForms built on them (planning.forms.ModelRulesForm) both use it."""
     allowed = ", ".join(choices.values)
     return {"invalid_choice": f"“%(value)s” is not one of: {allowed}."}
+
+
+# An action may repeat every 1 to 100 years (docs/design.md "Money").
+INTERVAL_RANGE = (1, 100)
+_INTERVAL_MESSAGE = (
+    f"Enter a whole number of years between {INTERVAL_RANGE[0]} and {INTERVAL_RANGE[1]}."
+)
+INTERVAL_VALIDATORS = [
+    MinValueValidator(INTERVAL_RANGE[0], message=_INTERVAL_MESSAGE),
+    MaxValueValidator(INTERVAL_RANGE[1], message=_INTERVAL_MESSAGE),
+]

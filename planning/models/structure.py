@@ -6,12 +6,15 @@ import uuid
 from decimal import Decimal
 from typing import ClassVar
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 
 from planning.models.fields import (
+    INTERVAL_RANGE,
+    INTERVAL_VALIDATORS,
     MAX_YEAR,
     MIN_YEAR,
     NAME_VALIDATORS,
@@ -22,12 +25,31 @@ from planning.models.fields import (
 from planning.models.plans import Plan
 
 
+def _interval_in_range(prefix: str = "") -> Q:
+    low, high = INTERVAL_RANGE
+    return Q(**{f"{prefix}interval_years__isnull": True}) | Q(
+        **{f"{prefix}interval_years__gte": low, f"{prefix}interval_years__lte": high}
+    )
+
+
 class Code(models.Model):
-    """A classification code of the catalog shared by all plans."""
+    """A classification code of the catalog (docs/design.md "Code catalog"): a starter code
+    (`organisation` null) is shared by every plan; an organisation's own code is seen by its
+    plans only. What the rules read of a code is its organisation's effective catalog
+    (planning.selectors.catalog_codes): an organisation's CodeOverride replaces a starter
+    code's figures for its plans."""
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    code = models.CharField(max_length=20, unique=True)
-    name = models.CharField(max_length=200)
+    organisation = models.ForeignKey(
+        "organisations.Organisation",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="codes",
+        help_text="Empty: a starter code, shared by every plan.",
+    )
+    code = models.CharField(max_length=20, validators=NAME_VALIDATORS)
+    name = models.CharField(max_length=200, validators=NAME_VALIDATORS)
     unit = models.CharField(max_length=20, blank=True)
     unit_cost = models.DecimalField(
         max_digits=12,
@@ -40,6 +62,13 @@ class Code(models.Model):
     service_life_years = models.PositiveSmallIntegerField(
         null=True, blank=True, validators=[MinValueValidator(1)]
     )
+    interval_years = models.PositiveSmallIntegerField(
+        "interval (years)",
+        null=True,
+        blank=True,
+        validators=INTERVAL_VALIDATORS,
+        help_text="How often the component needs its recurring maintenance.",
+    )
     keywords = models.TextField(blank=True, help_text="Comma-separated words used for matching")
     is_default = models.BooleanField(
         default=False, help_text="Part of the starter catalog shipped with Maintplan"
@@ -48,6 +77,16 @@ class Code(models.Model):
     class Meta:
         ordering = ("code",)
         constraints: ClassVar = [
+            models.UniqueConstraint(
+                fields=["code"],
+                condition=Q(organisation__isnull=True),
+                name="code_starter_code_unique",
+            ),
+            models.UniqueConstraint(
+                fields=["organisation", "code"],
+                condition=Q(organisation__isnull=False),
+                name="code_own_code_unique",
+            ),
             models.CheckConstraint(
                 condition=Q(unit_cost__isnull=True) | Q(unit_cost__gte=0),
                 name="code_unit_cost_not_negative",
@@ -56,10 +95,79 @@ class Code(models.Model):
                 condition=Q(service_life_years__isnull=True) | Q(service_life_years__gte=1),
                 name="code_service_life_positive",
             ),
+            models.CheckConstraint(condition=_interval_in_range(), name="code_interval_in_range"),
         ]
 
     def __str__(self) -> str:
         return f"{self.code} {self.name}"
+
+
+class CodeOverride(models.Model):
+    """An organisation's own figures for a starter code, for its plans; an empty figure keeps
+    the starter's."""
+
+    id = models.BigAutoField(primary_key=True)
+    organisation = models.ForeignKey(
+        "organisations.Organisation", on_delete=models.CASCADE, related_name="code_overrides"
+    )
+    code = models.ForeignKey(Code, on_delete=models.CASCADE, related_name="overrides")
+    unit_cost = models.DecimalField(
+        max_digits=12, decimal_places=2, null=True, blank=True, validators=NOT_NEGATIVE
+    )
+    service_life_years = models.PositiveSmallIntegerField(
+        null=True, blank=True, validators=[MinValueValidator(1)]
+    )
+    interval_years = models.PositiveSmallIntegerField(
+        null=True, blank=True, validators=INTERVAL_VALIDATORS
+    )
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints: ClassVar = [
+            models.UniqueConstraint(
+                fields=["organisation", "code"], name="code_override_one_per_organisation"
+            ),
+            models.CheckConstraint(
+                condition=Q(unit_cost__isnull=True) | Q(unit_cost__gte=0),
+                name="code_override_unit_cost_not_negative",
+            ),
+            models.CheckConstraint(
+                condition=Q(service_life_years__isnull=True) | Q(service_life_years__gte=1),
+                name="code_override_service_life_positive",
+            ),
+            models.CheckConstraint(
+                condition=_interval_in_range(), name="code_override_interval_in_range"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"override of {self.code_id} for {self.organisation_id}"
+
+
+class CatalogChange(models.Model):
+    """One change of an organisation's catalog (an own code added, changed or deleted, an
+    override set or removed, an import, a learned reference used): its history, shown on the
+    catalog page. `changes` maps each field to [before, after]."""
+
+    id = models.BigAutoField(primary_key=True)
+    organisation = models.ForeignKey(
+        "organisations.Organisation", on_delete=models.CASCADE, related_name="catalog_changes"
+    )
+    at = models.DateTimeField(auto_now_add=True)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    code = models.CharField(max_length=20)
+    summary = models.CharField(max_length=300)
+    changes = models.JSONField(default=dict)
+
+    class Meta:
+        indexes: ClassVar = [
+            models.Index(fields=["organisation", "-id"], name="catalog_change_newest")
+        ]
+
+    def __str__(self) -> str:
+        return self.summary
 
 
 class NodeKind(models.TextChoices):

@@ -45,6 +45,7 @@ from planning.models import (
     SuggestionType,
 )
 from planning.money import money_format
+from planning.selectors import code_effective
 from planning.services import (
     action_create,
     action_update,
@@ -364,16 +365,18 @@ def suggestion_apply_code(*, suggestion: Suggestion, code_id: Any) -> Suggestion
         return _resolve_applied(write, suggestion)
 
 
-def repair_proposal(recommended: dict[str, Any], node: StructureNode) -> tuple[int, Decimal]:
-    """The repair a condition suggestion's one-click fix plans on its component `node`: next
-    year (within the latest year the rule gives), at the reference cost of the node's code
-    (unit cost x quantity) when both are known, else 0."""
+def repair_proposal(
+    recommended: dict[str, Any], *, quantity: Decimal | None, unit_cost: Decimal | None
+) -> tuple[int, Decimal]:
+    """The repair a condition suggestion's one-click fix plans on its component: next year
+    (within the latest year the rule gives), at the reference cost of the component's code
+    (its organisation's unit cost x the quantity) when both are known, else 0."""
     next_year = timezone.now().year + 1
     latest = recommended.get("latest_year")
     year = min(next_year, int(latest)) if isinstance(latest, int) else next_year
     cost = Decimal(0)
-    if node.code is not None and node.code.unit_cost is not None and node.quantity:
-        cost = (node.code.unit_cost * node.quantity).quantize(Decimal("0.01"))
+    if unit_cost is not None and quantity:
+        cost = (unit_cost * quantity).quantize(Decimal("0.01"))
     return year, cost
 
 
@@ -384,8 +387,17 @@ def suggestion_apply_repair(*, suggestion: Suggestion) -> tuple[Suggestion, Acti
         suggestion = _open_locked(suggestion)
         if suggestion.suggestion_type != SuggestionType.CONDITION:
             raise ValidationError("Only a condition suggestion plans a repair.")
-        node = StructureNode.objects.select_related("code").get(pk=suggestion.structure_node_id)
-        year, cost = repair_proposal(suggestion.recommended_action_json, node)
+        node = StructureNode.objects.get(pk=suggestion.structure_node_id)
+        code = (
+            code_effective(organisation_id=suggestion.plan.organisation_id, code_id=node.code_id)
+            if node.code_id is not None
+            else None
+        )
+        year, cost = repair_proposal(
+            suggestion.recommended_action_json,
+            quantity=node.quantity,
+            unit_cost=code.ref_unit_cost if code is not None else None,
+        )
         action = action_create(
             plan=suggestion.plan,
             node=node,

@@ -54,6 +54,7 @@ from planning.models import (
 )
 from planning.money import GridUnit, PriceIndex, money_format
 from planning.pages import plan_tab_context
+from planning.selectors import catalog_codes
 from planning.suggestions.figures_cache import (
     budget_figure,
     key_figures_figure,
@@ -115,6 +116,7 @@ def _card(
     plan: Plan,
     codes: dict[str, Code],
     nodes: dict[Any, StructureNode],
+    unit_costs: dict[Any, Any],
     grouped: dict[str, Action],
     back: str,
 ) -> dict[str, Any]:
@@ -158,7 +160,9 @@ def _card(
     elif suggestion_type == SuggestionType.CONDITION:
         node = nodes.get(suggestion.structure_node_id)
         if node is not None:
-            year, cost = repair_proposal(recommended, node)
+            year, cost = repair_proposal(
+                recommended, quantity=node.quantity, unit_cost=unit_costs.get(node.code_id)
+            )
             card["repair_label"] = (
                 f"Apply: plan a repair in {year} ({money_format(cost, plan.currency)})"
             )
@@ -308,8 +312,11 @@ def action_planning(request: HttpRequest, access: PlanAccess) -> HttpResponse:
         code_id for s in shown for code_id in s.recommended_action_json.get("prefill_code_ids", [])
     }
     codes = codes_by_id(code_ids=code_ids)
-    nodes = StructureNode.objects.select_related("code").in_bulk(
-        [s.structure_node_id for s in shown]
+    nodes = StructureNode.objects.in_bulk([s.structure_node_id for s in shown])
+    unit_costs = dict(
+        catalog_codes(organisation_id=plan.organisation_id)
+        .filter(pk__in={node.code_id for node in nodes.values() if node.code_id})
+        .values_list("pk", "ref_unit_cost")
     )
     grouped = _grouped_actions(plan, shown)
     here = request.get_full_path()
@@ -322,7 +329,15 @@ def action_planning(request: HttpRequest, access: PlanAccess) -> HttpResponse:
         )
         back = f"{here}#suggestion-{neighbour.pk}" if neighbour else f"{here}#suggestions"
         cards.append(
-            _card(suggestion, plan=plan, codes=codes, nodes=nodes, grouped=grouped, back=back)
+            _card(
+                suggestion,
+                plan=plan,
+                codes=codes,
+                nodes=nodes,
+                unit_costs=unit_costs,
+                grouped=grouped,
+                back=back,
+            )
         )
 
     if near and near not in {card["anchor"] for card in cards}:

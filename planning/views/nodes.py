@@ -147,7 +147,11 @@ def _render_node_detail(
             "search_form": search_form,
             "query": query,
             # The catalog is searched on request, not listed on every visit.
-            "search_results": list(selectors.code_search(query=query)) if query else [],
+            "search_results": list(
+                selectors.code_search(organisation_id=plan.organisation_id, query=query)
+            )
+            if query
+            else [],
             "history": entity_history(plan=plan, entity_id=node.pk),
             "own_actions": list(
                 node.actions.select_related("project").order_by("planned_year", "title", "id")[
@@ -258,7 +262,9 @@ def node_code_assign(request: HttpRequest, access: PlanAccess, node_id: Any) -> 
     node = selectors.node_get(plan=access.plan, node_id=node_id)
     form = CodeAssignForm(request.POST, prefix="code")
     if form.is_valid():
-        code = selectors.code_get_by_code(code=form.cleaned_data["code"])
+        code = selectors.code_get_by_code(
+            organisation_id=access.plan.organisation_id, code=form.cleaned_data["code"]
+        )
         if code is None:
             form.add_error("code", "No catalog code matches. Search the catalog below.")
         else:

@@ -180,8 +180,9 @@ def test_import_writes_in_bulk_with_one_catalog_lookup(
     # A handful for the plan, its number and its owner, and the write path's lock and version
     # (planning.writes), and an insert per batch (SQLite's parameter limit makes 61 nodes of 17
     # columns two), and the history's three (the import's actor handed to the database and
-    # taken back, its one entry); a row-by-row write would be 200+.
-    with django_assert_max_num_queries(22) as queries:
+    # taken back, its one entry), the owner's organisation for its catalog; a row-by-row write
+    # would be 200+.
+    with django_assert_max_num_queries(23) as queries:
         plan = _import(user, _document(nodes, actions))
 
     catalog_reads = [q["sql"] for q in queries.captured_queries if '"planning_code"' in q["sql"]]

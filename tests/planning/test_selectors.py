@@ -12,6 +12,7 @@ from planning.tree import node_ancestors, tree_children, tree_overview
 from tests.factories import (
     ActionFactory,
     CodeFactory,
+    OrganisationFactory,
     PlanMembershipFactory,
     StructureNodeFactory,
 )
@@ -114,10 +115,22 @@ def test_action_list_filters_by_node_subtree_and_year() -> None:
 
 @pytest.mark.usefixtures("starter_catalog")
 def test_code_search_matches_code_name_and_keywords() -> None:
-    assert [c.code for c in code_search(query="334.1")] == ["334.1"]
-    assert "421.1" in [c.code for c in code_search(query="BOILER")]
-    assert "461.1" in [c.code for c in code_search(query="lift")]  # keyword only
-    assert list(code_search(query="no such component anywhere")) == []
+    organisation = OrganisationFactory.create()
+    assert [c.code for c in code_search(organisation_id=organisation.pk, query="334.1")] == [
+        "334.1"
+    ]
+    assert "421.1" in [c.code for c in code_search(organisation_id=organisation.pk, query="BOILER")]
+    # keyword only
+    assert "461.1" in [c.code for c in code_search(organisation_id=organisation.pk, query="lift")]
+    assert list(code_search(organisation_id=organisation.pk, query="no such component")) == []
+
+
+def test_code_search_finds_the_organisations_own_codes_and_no_one_elses() -> None:
+    mine, theirs = OrganisationFactory.create(), OrganisationFactory.create()
+    CodeFactory.create(organisation=mine, code="X-1", name="Sauna stove")
+    CodeFactory.create(organisation=theirs, code="X-2", name="Sauna bench")
+
+    assert [c.code for c in code_search(organisation_id=mine.pk, query="sauna")] == ["X-1"]
 
 
 def test_starter_catalog_is_loaded_as_defaults_by_the_migration() -> None:

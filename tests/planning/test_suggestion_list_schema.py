@@ -54,7 +54,14 @@ def test_filters_are_comma_separated_enum_lists(operation: dict[str, Any]) -> No
         ("severity", ["info", "warning", "critical"]),
         (
             "suggestion_type",
-            ["missing_code", "deviation", "project_grouping", "condition", "overdue"],
+            [
+                "missing_code",
+                "deviation",
+                "project_grouping",
+                "condition",
+                "overdue",
+                "budget_peak",
+            ],
         ),
     ):
         parameter = documented[name]

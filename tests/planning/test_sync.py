@@ -18,6 +18,7 @@ from planning.models import (
     Code,
     NodeKind,
     Plan,
+    PlanChange,
     StructureNode,
     Suggestion,
     SuggestionStatus,
@@ -452,18 +453,33 @@ def test_a_change_made_with_raw_sql_is_seen_by_the_next_sync(plan: Plan) -> None
     assert stored(plan)[f"missing_code:{node.pk}"].resolution == "auto"
 
 
-def test_a_code_catalog_change_re_derives_the_plans() -> None:
+def test_a_code_figure_change_re_derives_exactly_the_nodes_that_use_it() -> None:
     plan = big_plan(10)
+    other = PlanFactory.create()
+    StructureNodeFactory.create(plan=other, name="Unrelated")
     suggestion_sync(plan=plan)
+    suggestion_sync(plan=other)
     Code.objects.filter(nodes__plan=plan).update(unit_cost=Decimal("100"))  # reference 500
 
     result = suggestion_sync(plan=plan)
 
-    assert result.full
+    assert not result.full
     assert result.resolved > 0  # the cost deviations are gone (estimated 500 == reference)
     assert not Suggestion.objects.filter(
         plan=plan, status="open", fingerprint__startswith="deviation:cost:"
     ).exists()
+    assert not PlanChange.objects.filter(plan_id=other.pk).exists()
+    assert suggestion_sync(plan=plan, full=True).changed is False
+
+
+def test_a_code_renamed_re_derives_every_plan_that_can_see_it() -> None:
+    plan = big_plan(3)
+    suggestion_sync(plan=plan)
+    Code.objects.filter(nodes__plan=plan).update(name="Renamed")
+
+    result = suggestion_sync(plan=plan)
+
+    assert result.full
 
 
 def test_moving_a_node_regroups_its_subtree_before_and_after(plan: Plan) -> None:

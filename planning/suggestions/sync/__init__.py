@@ -320,9 +320,15 @@ def _sync_once(*, plan: Plan, started: float, full: bool) -> SyncResult:
     with plan_write(
         plan_id=plan.pk,
         data_changed=False,
-        fields=("last_synced_at", "suggestion_rules", "annual_budget", "suggestions_budget"),
+        fields=(
+            "last_synced_at",
+            "suggestion_rules",
+            "annual_budget",
+            "suggestions_budget",
+            "organisation_id",
+        ),
     ) as write:
-        last_synced_at, rules_used, budget, budget_used = write.locked
+        last_synced_at, rules_used, budget, budget_used, organisation_id = write.locked
         budget_changed = budget != budget_used
         pending = change_log.changes_pending(plan_id=plan.pk)
         full = (
@@ -355,7 +361,11 @@ def _sync_once(*, plan: Plan, started: float, full: bool) -> SyncResult:
                 full = True
             else:
                 scopes, actions, nodes = found
-                data = PlanData(nodes=nodes, actions=tuple(actions.values()), codes=codes_load())
+                data = PlanData(
+                    nodes=nodes,
+                    actions=tuple(actions.values()),
+                    codes=codes_load(organisation_id=organisation_id),
+                )
                 wanted = _scoped_wanted(
                     plan_id=plan.pk, scopes=scopes, data=data, thresholds=thresholds
                 )
@@ -375,7 +385,7 @@ def _sync_once(*, plan: Plan, started: float, full: bool) -> SyncResult:
             data = PlanData(
                 nodes=nodes_load(plan_id=plan.pk),
                 actions=actions_load(plan_id=plan.pk),
-                codes=codes_load(),
+                codes=codes_load(organisation_id=organisation_id),
             )
             wanted = wanted_suggestions(data, thresholds)
             wanted.update(_budget_wanted(plan_id=plan.pk, budget=budget, year=thresholds.year))

@@ -17,8 +17,9 @@ from django.db.models import BigIntegerField, Case, F, Q, QuerySet, Sum, TextFie
 from django.db.models.functions import Cast, Round, Substr
 
 from api.chunks import IN_LIST_SIZE, chunked
-from planning.models import Action, ActionKind, ActionStatus, Code, StructureNode, Suggestion
+from planning.models import Action, ActionKind, ActionStatus, StructureNode, Suggestion
 from planning.money import cents_of, occurrence_years
+from planning.selectors import catalog_codes
 from planning.suggestions.rules import (
     BUDGET_YEARS,
     FIGURE_YEARS,
@@ -103,10 +104,15 @@ def region_of(*, plan_id: UUID, anchors: Collection[NodeRecord]) -> dict[str, No
     return found
 
 
-def codes_load() -> dict[str, CodeRecord]:
-    """The code catalog (one query; it is small and shared by every plan)."""
-    catalog = Code.objects.order_by().values_list(
-        "id", "code", "name", "unit", "unit_cost", "service_life_years", "keywords"
+def codes_load(*, organisation_id: Any) -> dict[str, CodeRecord]:
+    """The plan's organisation's effective catalog (planning.selectors.catalog_codes; one
+    query: it is small)."""
+    catalog = (
+        catalog_codes(organisation_id=organisation_id)
+        .order_by()
+        .values_list(
+            "id", "code", "name", "unit", "ref_unit_cost", "ref_service_life_years", "keywords"
+        )
     )
     return {
         str(code_id): CodeRecord(str(code_id), code, name, unit, unit_cost, life, keywords)
