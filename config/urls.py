@@ -49,6 +49,7 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("profile/", include("accounts.profile_urls")),
     path("", include("webhooks.urls")),
+    path("", include("planning.catalog_urls")),
     path("", include("integrations.urls")),
     path("organisations/", include("organisations.urls")),
     path("invitations/", include("organisations.invitation_urls")),

@@ -28,6 +28,7 @@ from planning.models import (
     ActionKind,
     ActionStatus,
     Code,
+    CodeOverride,
     Completion,
     ConditionGrade,
     NodeKind,
@@ -402,3 +403,45 @@ class MemberRoleForm(ModelRulesForm):
     class Meta(ModelRulesForm.Meta):
         model = PlanMembership
         fields = ("role",)
+
+
+# --- the organisation's catalog ---------------------------------------------------------------
+class OwnCodeForm(ModelRulesForm):
+    """A code of the organisation's own (planning.catalog_services)."""
+
+    class Meta(ModelRulesForm.Meta):
+        model = Code
+        fields = (
+            "code",
+            "name",
+            "unit",
+            "unit_cost",
+            "service_life_years",
+            "interval_years",
+            "keywords",
+        )
+        widgets: ClassVar = {"keywords": forms.TextInput()}
+
+
+class CodeOverrideForm(ModelRulesForm):
+    """The organisation's figures for a starter code; an empty field keeps the starter's."""
+
+    class Meta(ModelRulesForm.Meta):
+        model = CodeOverride
+        fields = ("unit_cost", "service_life_years", "interval_years")
+        labels: ClassVar = {
+            "unit_cost": "Your unit cost",
+            "service_life_years": "Your service life (years)",
+            "interval_years": "Your interval (years)",
+        }
+
+
+class CatalogUploadForm(forms.Form):
+    file = forms.FileField(
+        label="Catalog CSV",
+        help_text=(
+            "Columns code (required), name, unit, unit_cost, service_life_years, "
+            "interval_years, keywords; an empty cell changes nothing."
+        ),
+        widget=forms.ClearableFileInput(attrs={"accept": ".csv,text/csv"}),
+    )

@@ -4,8 +4,10 @@ exist."""
 
 from __future__ import annotations
 
+import statistics
+from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from django.core.exceptions import ValidationError
 from django.db.models import (
@@ -26,10 +28,13 @@ from api.text_order import natural_key
 from organisations.models import OrganisationMembership
 from planning.access_rules import PlanAccess, plan_access_from
 from planning.models import (
+    CENT,
     MAX_PLAN_NUMBER,
     Action,
+    ActionKind,
     ActionStatus,
     Code,
+    Completion,
     Plan,
     PlanMembership,
     Project,
@@ -221,7 +226,20 @@ def plan_projects(*, plan: Plan) -> QuerySet[Project]:
 # --- code catalog -----------------------------------------------------------------------------
 
 
-def catalog_codes(*, organisation_id: Any) -> QuerySet[Code]:
+class EffectiveFigures(TypedDict):
+    ref_unit_cost: Decimal | None
+    ref_service_life_years: int | None
+    ref_interval_years: int | None
+    override_id: int | None
+
+
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
+
+    EffectiveCode = WithAnnotations[Code, EffectiveFigures]
+
+
+def catalog_codes(*, organisation_id: Any) -> QuerySet[EffectiveCode]:
     """The organisation's effective catalog (docs/design.md "Code catalog"): the starter codes
     and its own, each with its effective figures `ref_unit_cost`, `ref_service_life_years` and
     `ref_interval_years` (the organisation's override where it gives one) and `override_id`
@@ -231,7 +249,9 @@ def catalog_codes(*, organisation_id: Any) -> QuerySet[Code]:
         Code.objects.filter(Q(organisation__isnull=True) | Q(organisation_id=organisation_id))
         .annotate(mine=mine)
         .annotate(
-            ref_unit_cost=Coalesce("mine__unit_cost", "unit_cost"),
+            ref_unit_cost=Coalesce(
+                "mine__unit_cost", "unit_cost", output_field=Code._meta.get_field("unit_cost")
+            ),
             ref_service_life_years=Coalesce("mine__service_life_years", "service_life_years"),
             ref_interval_years=Coalesce("mine__interval_years", "interval_years"),
             override_id=F("mine__id"),
@@ -239,22 +259,25 @@ def catalog_codes(*, organisation_id: Any) -> QuerySet[Code]:
     )
 
 
-def code_search(*, organisation_id: Any, query: str = "", limit: int = 50) -> QuerySet[Code]:
+def code_search(
+    *, organisation_id: Any, query: str = "", limit: int | None = 50
+) -> QuerySet[EffectiveCode]:
     """Codes of the organisation's catalog whose code, name or keywords contain every word of
-    the query."""
+    the query, by code (at most `limit`; None: all, for a paginator)."""
     codes = catalog_codes(organisation_id=organisation_id)
     for word in (query or "").split()[:10]:
         codes = codes.filter(
             Q(code__icontains=word) | Q(name__icontains=word) | Q(keywords__icontains=word)
         )
-    return codes.order_by("code")[:limit]
+    codes = codes.order_by("code")
+    return codes if limit is None else codes[:limit]
 
 
-def code_get_by_code(*, organisation_id: Any, code: str) -> Code | None:
+def code_get_by_code(*, organisation_id: Any, code: str) -> EffectiveCode | None:
     return catalog_codes(organisation_id=organisation_id).filter(code=(code or "").strip()).first()
 
 
-def code_effective(*, organisation_id: Any, code_id: Any) -> Code | None:
+def code_effective(*, organisation_id: Any, code_id: Any) -> EffectiveCode | None:
     """One code of the organisation's catalog with its effective figures (catalog_codes)."""
     return catalog_codes(organisation_id=organisation_id).filter(pk=code_id).first()
 
@@ -280,3 +303,73 @@ def project_get(*, plan: Plan, project_id: Any) -> Project:
         return Project.objects.get(plan=plan, pk=project_id)
     except (Project.DoesNotExist, ValidationError, ValueError):
         raise Http404("No such project") from None
+
+
+# --- learned reference values -------------------------------------------------------------------
+LEARNED_MIN_COMPLETIONS = 3
+LEARNED_DIFFERENCE = Decimal("0.25")
+
+
+@dataclass(frozen=True)
+class LearnedReference:
+    """What an organisation's completed replacements cost per unit of a code, against the
+    code's reference in its catalog."""
+
+    code: Any  # an EffectiveCode
+    completions: int
+    median: Decimal  # actual cost per unit, to the cent
+    reference: Decimal | None
+
+    @property
+    def difference(self) -> Decimal | None:
+        """(median - reference) / reference; None without a reference."""
+        if not self.reference:
+            return None
+        return (self.median - self.reference) / self.reference
+
+    @property
+    def difference_percent(self) -> str:
+        """The difference as people read it: "+38 %", "-30 %", "" without a reference."""
+        if self.difference is None:
+            return ""
+        percent = (self.difference * 100).quantize(Decimal(1))
+        return f"{'+' if percent > 0 else ''}{percent} %"
+
+
+def learned_references(*, organisation_id: Any, code_id: Any = None) -> list[LearnedReference]:
+    """The codes of the organisation's catalog whose completed replacements (with an actual
+    cost, on a component with a quantity) cost per unit, as a median over at least 3 of them,
+    more than 25 % off the code's reference (the largest difference first), then those with no
+    reference at all (docs/design.md "Code catalog" > "Reference values that learn")."""
+    completions = Completion.objects.filter(
+        action__plan__organisation_id=organisation_id,
+        action__kind=ActionKind.REPLACEMENT,
+        actual_cost__isnull=False,
+        action__node__code__isnull=False,
+        action__node__quantity__gt=0,
+    )
+    if code_id is not None:
+        completions = completions.filter(action__node__code_id=code_id)
+    per_unit: dict[Any, list[Decimal]] = {}
+    for node_code_id, actual, quantity in completions.values_list(
+        "action__node__code_id", "actual_cost", "action__node__quantity"
+    ).iterator(chunk_size=5000):
+        per_unit.setdefault(node_code_id, []).append(Decimal(str(actual)) / Decimal(str(quantity)))
+    counted = {pk: costs for pk, costs in per_unit.items() if len(costs) >= LEARNED_MIN_COMPLETIONS}
+    codes = catalog_codes(organisation_id=organisation_id).in_bulk(list(counted))
+    found = []
+    for pk, costs in counted.items():
+        code = codes.get(pk)
+        if code is None:
+            continue  # a code the organisation no longer sees
+        learned = LearnedReference(
+            code=code,
+            completions=len(costs),
+            median=Decimal(statistics.median(costs)).quantize(CENT),
+            reference=code.ref_unit_cost,
+        )
+        difference = learned.difference
+        if difference is None or abs(difference) > LEARNED_DIFFERENCE:
+            found.append(learned)
+    found.sort(key=lambda r: (r.difference is None, -abs(r.difference or Decimal(0)), r.code.code))
+    return found

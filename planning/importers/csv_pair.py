@@ -59,7 +59,7 @@ def _separator(text: str, columns: tuple[str, ...]) -> str:
     return best if known(best) > 0 else ","
 
 
-def _csv_records(
+def csv_table_records(
     *, content: bytes, table: Table, problems: ProblemCollector
 ) -> CountedRecords | None:
     """The data rows of one CSV file as records labelled with their line numbers (see
@@ -116,10 +116,10 @@ def plan_csv_read(
 ) -> tuple[CountedRecords | None, CountedRecords | None, ProblemCollector]:
     """The records of the two files and the problems found reading them (not yet checked)."""
     problems = ProblemCollector()
-    node_records = _csv_records(
+    node_records = csv_table_records(
         content=nodes_csv, table=node_table(NODES_FILENAME, "line"), problems=problems
     )
-    action_records = _csv_records(
+    action_records = csv_table_records(
         content=actions_csv, table=action_table(ACTIONS_FILENAME, "line"), problems=problems
     )
     return node_records, action_records, problems

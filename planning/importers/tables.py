@@ -65,6 +65,9 @@ class Table:
     choices: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     # A file separated by semicolons comes from a locale that writes 1.234,56 (Excel's CSV).
     decimal_comma: bool = False
+    # The columns of whole numbers and of amounts (read as numbers, else passed on as text).
+    whole_columns: frozenset[str] = YEAR_FIELDS
+    amount_columns: frozenset[str] = AMOUNT_FIELDS
 
 
 def node_table(source: str, row_name: str) -> Table:
@@ -127,6 +130,8 @@ def cell_value(
     choices: Mapping[str, Mapping[str, str]],
     *,
     decimal_comma: bool = False,
+    whole_columns: frozenset[str] = YEAR_FIELDS,
+    amount_columns: frozenset[str] = AMOUNT_FIELDS,
 ) -> object:
     """A cell as the JSON format would hold it: numbers for the number columns, text for the
     others, a choice's code for its label; None for an empty cell. A value that does not fit
@@ -144,21 +149,21 @@ def cell_value(
         # A spreadsheet's number: 0.1 + 0.2 is 0.30000000000000004 there, never a cost.
         value = Decimal(repr(round(value, 6)))
     if isinstance(value, int | Decimal):
-        if column in YEAR_FIELDS or column in AMOUNT_FIELDS:
-            return _whole(value) if column in YEAR_FIELDS else Decimal(value)
+        if column in whole_columns or column in amount_columns:
+            return _whole(value) if column in whole_columns else Decimal(value)
         # A ref or a code typed as a number ("101", "363.1") is its text.
         return str(_whole(value))
     text = _NEUTRALISED.sub(r"\1", str(value).strip())
     if not text:
         return None
-    if column in YEAR_FIELDS or column in AMOUNT_FIELDS:
+    if column in whole_columns or column in amount_columns:
         if decimal_comma and _DECIMAL_COMMA.fullmatch(text):
             text = text.replace(".", "").replace(",", ".")
         try:
             number = Decimal(text)
         except InvalidOperation:
             return text
-        return _whole(number) if column in YEAR_FIELDS else number
+        return _whole(number) if column in whole_columns else number
     if column in choices:
         return choices[column].get(text.lower(), text)
     return text
@@ -234,7 +239,14 @@ def table_body(
         yield (
             row,
             {
-                column: cell_value(column, cell, table.choices, decimal_comma=table.decimal_comma)
+                column: cell_value(
+                    column,
+                    cell,
+                    table.choices,
+                    decimal_comma=table.decimal_comma,
+                    whole_columns=table.whole_columns,
+                    amount_columns=table.amount_columns,
+                )
                 for column, cell in zip(header, cells, strict=False)
             },
         )

@@ -2,10 +2,10 @@
 
 Hypothesis draws a sequence of edits (node code, quantity, install year, parent, kind, name,
 condition; action cost, year, kind, status, interval, project; node and action inserts and
-deletes; the plan's annual budget; a catalog unit cost; dismissals) made through the services,
-`QuerySet.update()` or raw SQL, with incremental syncs at random steps. After a last
-incremental sync, a full sync must find nothing to change, and no suggestion ever changes its
-id. Runs on SQLite in `make test` and on PostgreSQL.
+deletes; the plan's annual budget; a catalog unit cost; an organisation's override;
+dismissals) made through the services, `QuerySet.update()` or raw SQL, with incremental syncs at
+random steps. After a last incremental sync, a full sync must find nothing to change, and no
+suggestion ever changes its id. Runs on SQLite in `make test` and on PostgreSQL.
 """
 
 from __future__ import annotations
@@ -24,11 +24,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from planning import services
+from planning.catalog_services import code_override_set
 from planning.models import (
     Action,
     ActionKind,
     ActionStatus,
     Code,
+    CodeOverride,
     NodeKind,
     Plan,
     Project,
@@ -86,6 +88,12 @@ edit = st.one_of(
         index,
         st.none() | st.integers(min_value=1, max_value=5),
         st.sampled_from(["update", "raw"]),
+    ),
+    st.tuples(
+        st.just("catalog_override"),
+        index,
+        st.none() | money,
+        st.sampled_from(["service", "update"]),
     ),
     st.tuples(st.just("dismiss"), index, st.none(), st.just("service")),
     st.tuples(st.just("sync"), st.just(0), st.none(), st.just("service")),
@@ -214,6 +222,19 @@ class PlanEditor:
             _set(Plan, self.plan.pk, path, "annual_budget", value)
         elif kind == "action_interval" and action:
             _set(Action, action.pk, path, "interval_years", value)
+        elif kind == "catalog_override":
+            code = _pick(self.codes, position)
+            organisation = self.plan.organisation
+            if path == "service":
+                code_override_set(
+                    organisation=organisation, user=None, code=code, figures={"unit_cost": value}
+                )
+            elif value is None:
+                CodeOverride.objects.filter(organisation=organisation, code=code).delete()
+            elif not CodeOverride.objects.filter(organisation=organisation, code=code).update(
+                unit_cost=value
+            ):
+                CodeOverride.objects.create(organisation=organisation, code=code, unit_cost=value)
         elif kind == "catalog_unit_cost":
             code = _pick(self.codes, position)
             _set(Code, code.pk, path, "unit_cost", value)
