@@ -10,11 +10,11 @@ from accounts.models import User
 from api.errors import ApiError
 from integrations.holders import KeyHolder
 from integrations.models import ApiAccessRequest, ApiKey
+from integrations.plan_lookup import plan_of_key
 from organisations.models import OrganisationMembership, OrganisationRole
 from organisations.selectors import memberships_for_user
 from planning.models import Plan
 from planning.selectors import plans_visible
-from planning.suggestions.sync import with_sync_state
 
 
 def api_keys_at_limit(*, holder: KeyHolder) -> bool:
@@ -72,11 +72,10 @@ def plans_for_key(*, api_key: ApiKey) -> QuerySet[Plan]:
 def plan_for_key(*, api_key: ApiKey, number: int, sync_state: bool = False) -> Plan:
     """The plan `number` if the key may read it: ApiError plans.not_found when it may not see
     it (exactly as for a missing plan), auth.api_access_disabled when it may see it but the
-    plan's organisation has no API access (and the person no override). `sync_state`: read
-    with it whether a sync is due (planning.suggestions.sync.with_sync_state), in the same
-    query."""
-    plans = plans_for_key(api_key=api_key).filter(number=number).select_related("organisation")
-    plan = (with_sync_state(plans) if sync_state else plans).first()
+    plan's organisation has no API access (and the person no override). One SELECT
+    (integrations.plan_lookup, the rules of `plans_for_key`); `sync_state`: read with it
+    whether a sync is due (planning.suggestions.sync.with_sync_state)."""
+    plan = plan_of_key(api_key=api_key, number=number, sync_state=sync_state)
     if plan is None:
         raise ApiError("plans.not_found")
     if settings.API_ACCESS_REQUIRES_GRANT and not plan.organisation.api_access_enabled:

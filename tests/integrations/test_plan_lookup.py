@@ -1,0 +1,149 @@
+"""integrations.plan_lookup (one hand-written SELECT) selects exactly the plans the ORM's
+`plans_for_key` does (`plans_visible` for a person), with the same row, organisation and sync
+state, for any world hypothesis draws: people with any organisation role or none, plan grants of
+any role, service accounts, keys limited to any plans (theirs or not). Runs on SQLite in
+`make test` and on PostgreSQL."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+import pytest
+from django.db import transaction
+from django.db.models import Model
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from accounts.models import User
+from integrations.models import ApiKey
+from integrations.plan_lookup import plan_of_key
+from integrations.selectors import plans_for_key
+from organisations.models import Organisation, OrganisationMembership, OrganisationRole
+from planning.models import Plan, PlanChange, PlanMembership, PlanRole
+from planning.suggestions.sync import with_sync_state
+from tests.factories import OrganisationFactory, PlanFactory, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+PEOPLE, ORGANISATIONS, PLANS = 3, 2, 4
+organisation_role = st.none() | st.sampled_from(OrganisationRole.values)
+plan_role = st.none() | st.sampled_from(PlanRole.values)
+world = st.fixed_dictionaries(
+    {
+        # The organisation of each plan.
+        "plan_organisations": st.lists(
+            st.integers(0, ORGANISATIONS - 1), min_size=PLANS, max_size=PLANS
+        ),
+        # Each person's role in each organisation, and grant on each plan (None: none).
+        "memberships": st.lists(
+            st.lists(organisation_role, min_size=ORGANISATIONS, max_size=ORGANISATIONS),
+            min_size=PEOPLE,
+            max_size=PEOPLE,
+        ),
+        "grants": st.lists(
+            st.lists(plan_role, min_size=PLANS, max_size=PLANS), min_size=PEOPLE, max_size=PEOPLE
+        ),
+        # One key per person and per organisation (a service account): None, every plan its
+        # holder sees; else limited to these plans (any plans, seen by the holder or not).
+        "key_plans": st.lists(
+            st.none() | st.frozensets(st.integers(0, PLANS - 1)),
+            min_size=PEOPLE + ORGANISATIONS,
+            max_size=PEOPLE + ORGANISATIONS,
+        ),
+        # Plans with a change waiting for the sync.
+        "pending": st.frozensets(st.integers(0, PLANS - 1)),
+    }
+)
+
+
+def _key(*, owner: User | None, organisation: Organisation | None, plans: Any) -> ApiKey:
+    api_key = ApiKey.objects.create(
+        owner=owner,
+        organisation=organisation,
+        name="key",
+        key_hash=uuid.uuid4().hex * 2,
+        hint="mp_test",
+        limited_to_plans=plans is not None,
+    )
+    if plans:
+        api_key.plans.set(plans)
+    return api_key
+
+
+def _fields(instance: Model) -> dict[str, Any]:
+    return {f.attname: getattr(instance, f.attname) for f in instance._meta.concrete_fields}
+
+
+def _assert_same_answers(api_key: ApiKey, numbers: list[int]) -> None:
+    for number in numbers:
+        expected = (
+            with_sync_state(plans_for_key(api_key=api_key).filter(number=number))
+            .select_related("organisation")
+            .first()
+        )
+        for sync_state in (False, True):
+            plan = plan_of_key(api_key=api_key, number=number, sync_state=sync_state)
+            if expected is None:
+                assert plan is None, (api_key, number)
+                continue
+            assert plan is not None, (api_key, number)
+            assert _fields(plan) == _fields(expected)
+            assert _fields(plan.organisation) == _fields(expected.organisation)
+            if sync_state:
+                assert plan.changes_pending is expected.changes_pending  # type: ignore[attr-defined]
+            else:
+                assert not hasattr(plan, "changes_pending")
+
+
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(drawn=world)
+def test_plan_of_key_selects_what_plans_for_key_selects(drawn: dict[str, Any]) -> None:
+    with transaction.atomic():
+        organisations = [OrganisationFactory.create() for _ in range(ORGANISATIONS)]
+        plans = [
+            PlanFactory.create(organisation=organisations[o]) for o in drawn["plan_organisations"]
+        ]
+        people = [UserFactory.create() for _ in range(PEOPLE)]
+        for person, roles, grants in zip(
+            people, drawn["memberships"], drawn["grants"], strict=True
+        ):
+            for organisation, role in zip(organisations, roles, strict=True):
+                if role is not None:
+                    OrganisationMembership.objects.create(
+                        organisation=organisation, user=person, role=role
+                    )
+            for plan, grant in zip(plans, grants, strict=True):
+                if grant is not None:
+                    PlanMembership.objects.create(plan=plan, user=person, role=grant)
+        for index in drawn["pending"]:
+            PlanChange.objects.create(plan_id=plans[index].pk)
+        holders: list[dict[str, Any]] = [{"owner": p, "organisation": None} for p in people]
+        holders += [{"owner": None, "organisation": o} for o in organisations]
+        # Every plan's number and one that names no plan.
+        numbers = [plan.number for plan in plans] + [max(p.number for p in plans) + 1]
+        for holder, limit in zip(holders, drawn["key_plans"], strict=True):
+            chosen = None if limit is None else [plans[i] for i in sorted(limit)]
+            _assert_same_answers(_key(**holder, plans=chosen), numbers)
+        transaction.set_rollback(True)
+
+
+def test_a_plan_of_a_deleted_organisation_membership_is_gone_at_once(db: Any) -> None:
+    """The statement reads memberships as they are now: a removed member's key loses the
+    organisation's plans with the next request (no cached answer)."""
+    organisation = OrganisationFactory.create()
+    plan = PlanFactory.create(organisation=organisation)
+    person = UserFactory.create()
+    membership = OrganisationMembership.objects.create(
+        organisation=organisation, user=person, role=OrganisationRole.VIEWER
+    )
+    api_key = _key(owner=person, organisation=None, plans=None)
+    found = plan_of_key(api_key=api_key, number=plan.number, sync_state=False)
+    assert found is not None and found.pk == plan.pk
+    membership.delete()
+    assert plan_of_key(api_key=api_key, number=plan.number, sync_state=False) is None
+    assert not Plan.objects.filter(pk=plan.pk, organisation__memberships__user=person).exists()
