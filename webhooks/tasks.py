@@ -41,7 +41,7 @@ from webhooks.models import (
     WebhookEndpoint,
 )
 from webhooks.selectors import endpoint_covers_plan
-from webhooks.signing import secret_decrypt, signature_header
+from webhooks.signing import delivery_headers, secret_decrypt
 from webhooks.targets import TargetRefused, target_check
 
 logger = logging.getLogger("maintplan.webhooks")
@@ -94,12 +94,9 @@ def _attempt_make(delivery_id: int, attempt: int, lease: Lease) -> None:
         outcome = post(
             target,
             body=body,
-            headers={
-                "Maintplan-Event-Id": event.pk,
-                "Maintplan-Signature": signature_header(
-                    secret=secret, timestamp=int(time.time()), body=body
-                ),
-            },
+            headers=delivery_headers(
+                secret=secret, event_id=event.pk, timestamp=int(time.time()), body=body
+            ),
         )
     _record(delivery, attempt, outcome, lease)
 
