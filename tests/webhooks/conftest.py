@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import socket
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -70,6 +71,51 @@ def receiver() -> Iterator[Receiver]:
     yield state
     server.shutdown()
     server.server_close()
+
+
+@dataclass
+class DripReceiver:
+    """Accepts connections and answers each, after reading its request, one byte of a status
+    line every `every` seconds, never finishing within a delivery's deadline."""
+
+    url: str
+    every: float
+    connections: int = 0
+
+
+@pytest.fixture
+def drip_receiver() -> Iterator[DripReceiver]:
+    listener = socket.create_server(("127.0.0.1", 0))
+    listener.settimeout(0.2)
+    state = DripReceiver(url=f"http://127.0.0.1:{listener.getsockname()[1]}/hooks", every=2.0)
+    stopped = threading.Event()
+
+    def drip(conn: socket.socket) -> None:
+        with conn:
+            conn.recv(65536)
+            for byte in b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok" * 10:
+                if stopped.wait(state.every):
+                    return
+                try:
+                    conn.sendall(bytes([byte]))
+                except OSError:
+                    return
+
+    def serve() -> None:
+        while not stopped.is_set():
+            try:
+                conn, _address = listener.accept()
+            except TimeoutError:
+                continue
+            state.connections += 1
+            threading.Thread(target=drip, args=(conn,), daemon=True).start()
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    yield state
+    stopped.set()
+    thread.join()
+    listener.close()
 
 
 @pytest.fixture
