@@ -1,4 +1,5 @@
-"""The delivery job (run by `manage.py db_worker`): one attempt of one delivery per run.
+"""The delivery job (run by `manage.py deliver_webhooks`, webhooks/dispatcher.py, from its own
+queue): one attempt of one delivery per run.
 
 A delivery's attempt n is the job `webhook_deliver(delivery_id, attempt=n)`. The job claims the
 delivery's lease (jobs.leases) where `attempts = n - 1`, setting it to `n`, so a job that runs
@@ -55,7 +56,7 @@ DISABLE_AFTER = timedelta(days=3)
 ATTEMPT_LEASE = timedelta(minutes=5)
 
 
-@task()
+@task(queue_name="webhooks")  # run by `manage.py deliver_webhooks` (webhooks/dispatcher.py)
 def webhook_deliver(*, delivery_id: int, attempt: int) -> None:
     """Attempt `attempt` of the delivery; see the module docstring."""
     lease = lease_claim(

@@ -81,6 +81,11 @@ class DripReceiver:
     url: str
     every: float
     connections: int = 0
+    stopped: threading.Event = field(default_factory=threading.Event)
+
+    def stop(self) -> None:
+        """Stops dripping: every open answer ends (the connection closes) at once."""
+        self.stopped.set()
 
 
 @pytest.fixture
@@ -88,7 +93,7 @@ def drip_receiver() -> Iterator[DripReceiver]:
     listener = socket.create_server(("127.0.0.1", 0))
     listener.settimeout(0.2)
     state = DripReceiver(url=f"http://127.0.0.1:{listener.getsockname()[1]}/hooks", every=2.0)
-    stopped = threading.Event()
+    stopped = state.stopped
 
     def drip(conn: socket.socket) -> None:
         with conn:
@@ -125,8 +130,11 @@ def private_targets(settings: Any) -> None:
 
 
 def run_worker() -> None:
-    """Runs every job that is due now, as `manage.py db_worker` does, then returns."""
-    call_command("db_worker", "--batch", "--no-startup-delay", verbosity=0)
+    """Runs every job that is due now, of both queues, in this thread, as `manage.py db_worker`
+    and `manage.py deliver_webhooks` would, then returns."""
+    call_command(
+        "db_worker", "--batch", "--no-startup-delay", "--queue-name=default,webhooks", verbosity=0
+    )
 
 
 def run_retries_now() -> None:
