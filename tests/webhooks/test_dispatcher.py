@@ -37,7 +37,8 @@ def test_a_dripping_receiver_times_out_at_10_s_and_delays_no_other_endpoint(
     slow, _secret = endpoint_for(user, url=drip_receiver.url)
     for _ in range(3):  # more than the dispatcher's threads
         endpoint_test_event_send(endpoint=slow)
-    other, _secret = endpoint_for(UserFactory(), url=receiver.url)
+    someone_else: Any = UserFactory()
+    other, _secret = endpoint_for(someone_else, url=receiver.url)
     dispatcher = Dispatcher(threads=2, interval=0.05, worker_id="test")
     runner = threading.Thread(target=dispatcher.run)
     started = time.monotonic()
