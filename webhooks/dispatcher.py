@@ -4,8 +4,8 @@ own queue, run by a small pool of threads with at most one attempt in flight per
 `manage.py db_worker` runs its jobs one at a time, so on it one slow receiver (an attempt may
 take the whole 10 s deadline, and an account may queue several test events) delayed every other
 endpoint's events behind it. Here the claim skips the jobs of endpoints that have an attempt in
-flight, in this process (`Dispatcher._in_flight`) or in another (a delivery of the endpoint holds its
-attempt's lease), so a slow or busy receiver occupies at most one thread and every other
+flight, in this process (`Dispatcher._in_flight`) or in another (a delivery of the endpoint
+holds its attempt's lease), so a slow or busy receiver occupies at most one thread and every other
 endpoint's next job is taken by a free one: it waits for no one unless every thread is busy with
 a different slow endpoint (docs/design.md "Webhooks").
 
@@ -59,6 +59,8 @@ def delivery_job_claim(
         .exclude(delivery_pk__in=blocked)
     )
     try:
+        if not jobs.exists():  # idle rounds take no lock (on SQLite a claim locks the database)
+            return None
         with exclusive_transaction(jobs.db):
             job = jobs.get_locked()
             if job is None:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import select
 import socket
 import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -76,11 +78,13 @@ def receiver() -> Iterator[Receiver]:
 @dataclass
 class DripReceiver:
     """Accepts connections and answers each, after reading its request, one byte of a status
-    line every `every` seconds, never finishing within a delivery's deadline."""
+    line every `every` seconds, never finishing within a delivery's deadline; notes when each
+    sender hung up (`hung_up`, time.monotonic())."""
 
     url: str
     every: float
     connections: int = 0
+    hung_up: list[float] = field(default_factory=list)
     stopped: threading.Event = field(default_factory=threading.Event)
 
     def stop(self) -> None:
@@ -95,11 +99,21 @@ def drip_receiver() -> Iterator[DripReceiver]:
     state = DripReceiver(url=f"http://127.0.0.1:{listener.getsockname()[1]}/hooks", every=2.0)
     stopped = state.stopped
 
+    def hung_up_within(conn: socket.socket, seconds: float) -> bool:
+        """Waits `seconds` (less if stopped) watching for the sender to close."""
+        deadline = time.monotonic() + seconds
+        while (left := deadline - time.monotonic()) > 0 and not stopped.is_set():
+            readable, _, _ = select.select([conn], [], [], min(left, 0.05))
+            if readable and not conn.recv(65536):
+                state.hung_up.append(time.monotonic())
+                return True
+        return stopped.is_set()
+
     def drip(conn: socket.socket) -> None:
         with conn:
             conn.recv(65536)
             for byte in b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok" * 10:
-                if stopped.wait(state.every):
+                if hung_up_within(conn, state.every):
                     return
                 try:
                     conn.sendall(bytes([byte]))
