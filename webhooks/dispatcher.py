@@ -25,7 +25,7 @@ from django.db import close_old_connections, connections
 from django.db.models import BigIntegerField, Q
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
-from django.db.utils import OperationalError
+from django.db.utils import DatabaseError, OperationalError
 from django.utils import timezone
 from django_tasks_db.management.commands.db_worker import Worker
 from django_tasks_db.models import DBTaskResult
@@ -130,7 +130,14 @@ class Dispatcher:
         close_old_connections()
         with self._lock:
             busy = set(self._in_flight)
-        claimed = delivery_job_claim(worker_id=self.worker_id, busy=busy)
+        try:
+            claimed = delivery_job_claim(worker_id=self.worker_id, busy=busy)
+        except DatabaseError:
+            # The database restarting or unreachable: keep going and look again, rather than
+            # end the process (each round opens a fresh connection after this).
+            logger.warning("webhook dispatcher: the database is unavailable", exc_info=True)
+            connections.close_all()
+            return None
         if claimed is not None:
             _job, endpoint_id = claimed
             with self._lock:

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from django.db import connection
+from django.db import OperationalError, connection
 from django.db.backends.signals import connection_created
 
 from tests.factories import UserFactory
@@ -89,3 +89,13 @@ def test_a_dripping_receiver_times_out_at_10_s_and_delays_no_other_endpoint(
     assert first is not None
     assert (first.status_code, first.error) == (None, "timeout")
     assert 9_500 <= first.duration_ms < 11_000
+
+
+def test_the_dispatcher_outlives_an_unavailable_database(monkeypatch: pytest.MonkeyPatch) -> None:
+    def unavailable(**kwargs: Any) -> None:
+        dispatcher.stopping.set()
+        raise OperationalError("the database system is shutting down")
+
+    dispatcher = Dispatcher(threads=1, interval=0.05, worker_id="test")
+    monkeypatch.setattr("webhooks.dispatcher.delivery_job_claim", unavailable)
+    dispatcher.run()  # returns once stopped, instead of raising
