@@ -24,11 +24,13 @@ $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 migrate: $(VENV)/.installed-runtime
 	$(BIN)/python manage.py migrate --noinput
 
-# The dev server and one job worker together; Ctrl-C stops both.
+# The dev server, the job worker and the webhook delivery dispatcher together (the Procfile's
+# three processes); Ctrl-C stops them all.
 run: migrate
 	$(BIN)/python manage.py seed_demo
 	@($(BIN)/python manage.py resume_jobs && exec $(BIN)/python manage.py db_worker --interval 1) & worker=$$!; \
-	trap 'kill $$worker 2>/dev/null; wait $$worker' EXIT; \
+	$(BIN)/python manage.py deliver_webhooks & webhooks=$$!; \
+	trap 'kill $$worker $$webhooks 2>/dev/null; wait $$worker $$webhooks' EXIT; \
 	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
 lint: $(VENV)/.installed-dev

@@ -170,9 +170,11 @@ def main() -> None:
     receiver = start_receiver(arrivals)
     manage(env, "add_webhook", email, f"http://127.0.0.1:{receiver.server_port}/hooks")
     tmp = Path(tempfile.mkdtemp(prefix="bench-webhooks-"))
+    # One worker serving both queues, the jobs one at a time (as before the delivery
+    # dispatcher, `manage.py deliver_webhooks`, which production runs beside db_worker).
     worker_command = [
         sys.executable, "manage.py", "db_worker", "--no-startup-delay", "--no-reload",
-        "--interval", str(args.interval),
+        "--interval", str(args.interval), "--queue-name", "default,webhooks",
     ]  # fmt: skip
 
     # 1. Throughput: queue N test events, then start one worker.

@@ -140,7 +140,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Background jobs: the job queue is a table of the database (`manage.py db_worker` runs it).
-TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+# Two queues: "default" for `manage.py db_worker`, "webhooks" (the delivery attempts) for
+# `manage.py deliver_webhooks`, which runs WEBHOOK_DELIVERY_THREADS attempts at once, at most one
+# per endpoint, so one slow receiver delays no other endpoint's events (docs/design.md "Webhooks").
+TASKS = {
+    "default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default", "webhooks"]}
+}
+WEBHOOK_DELIVERY_THREADS = env_int("WEBHOOK_DELIVERY_THREADS", 8, minimum=1)
 # A web change or an import is followed by a sync of the plan this many seconds later, so
 # webhook receivers hear of new suggestions without anyone listing them.
 SYNC_AFTER_CHANGE_SECONDS = env_int("SYNC_AFTER_CHANGE_SECONDS", 5, minimum=0)

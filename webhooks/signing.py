@@ -1,11 +1,17 @@
 """Signing secrets and signatures of webhook deliveries.
 
-A secret is `whsec_` + 32 base62 characters from `secrets` (about 190 bits). The HMAC key is
-the whole secret as UTF-8 text, prefix included. It is stored encrypted with Fernet under a key
-derived from SECRET_KEY (or one of SECRET_KEY_FALLBACKS), since it must be read back to sign
-(docs/design.md "Webhooks").
+A secret is `whsec_` + 32 base62 characters from `secrets` (about 190 bits). It is stored
+encrypted with Fernet under a key derived from SECRET_KEY (or one of SECRET_KEY_FALLBACKS), since
+it must be read back to sign (docs/design.md "Webhooks"). Each delivery carries two signatures:
 
-`Maintplan-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`.
+- `Maintplan-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`, keyed with the
+  whole secret as UTF-8 text, prefix included (the first scheme; receivers written for it keep
+  verifying);
+- the Standard Webhooks `webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<t>.<body>">`, keyed
+  as the Standard Webhooks libraries key it: the base64 decoding of what follows `whsec_`. The 32
+  base62 characters are valid base64 (62 of its 64 letters, a multiple of 4 long, no padding),
+  so every secret ever issued decodes, to 24 bytes, and verifies with
+  `standardwebhooks.Webhook(secret)` as shown to its owner.
 """
 
 from __future__ import annotations
@@ -57,6 +63,34 @@ def signature(*, secret: str, timestamp: int, body: bytes) -> str:
     """The hex HMAC-SHA256 of `"<timestamp>.<body>"` keyed with the secret."""
     signed = str(timestamp).encode() + b"." + body
     return hmac.new(secret.encode(), signed, hashlib.sha256).hexdigest()
+
+
+def standard_key(secret: str) -> bytes:
+    """The Standard Webhooks HMAC key of `secret`: the base64 decoding of its part after
+    `whsec_` (as `standardwebhooks.Webhook` derives it)."""
+    return base64.b64decode(secret.removeprefix(SECRET_PREFIX), validate=True)
+
+
+def standard_signature(*, secret: str, event_id: str, timestamp: int, body: bytes) -> str:
+    """`v1,<base64 HMAC-SHA256 of "<event_id>.<timestamp>.<body>">`: the webhook-signature
+    header of the Standard Webhooks specification."""
+    signed = f"{event_id}.{timestamp}.".encode() + body
+    digest = hmac.new(standard_key(secret), signed, hashlib.sha256).digest()
+    return "v1," + base64.b64encode(digest).decode()
+
+
+def delivery_headers(*, secret: str, event_id: str, timestamp: int, body: bytes) -> dict[str, str]:
+    """The identifying and signature headers of one delivery attempt: Maintplan's own and the
+    Standard Webhooks ones, over the same timestamp."""
+    return {
+        "Maintplan-Event-Id": event_id,
+        "Maintplan-Signature": signature_header(secret=secret, timestamp=timestamp, body=body),
+        "webhook-id": event_id,
+        "webhook-timestamp": str(timestamp),
+        "webhook-signature": standard_signature(
+            secret=secret, event_id=event_id, timestamp=timestamp, body=body
+        ),
+    }
 
 
 def signature_header(*, secret: str, timestamp: int, body: bytes) -> str:

@@ -1,4 +1,5 @@
-"""The delivery job (run by `manage.py db_worker`): one attempt of one delivery per run.
+"""The delivery job (run by `manage.py deliver_webhooks`, webhooks/dispatcher.py, from its own
+queue): one attempt of one delivery per run.
 
 A delivery's attempt n is the job `webhook_deliver(delivery_id, attempt=n)`. The job claims the
 delivery's lease (jobs.leases) where `attempts = n - 1`, setting it to `n`, so a job that runs
@@ -41,7 +42,7 @@ from webhooks.models import (
     WebhookEndpoint,
 )
 from webhooks.selectors import endpoint_covers_plan
-from webhooks.signing import secret_decrypt, signature_header
+from webhooks.signing import delivery_headers, secret_decrypt
 from webhooks.targets import TargetRefused, target_check
 
 logger = logging.getLogger("maintplan.webhooks")
@@ -55,7 +56,7 @@ DISABLE_AFTER = timedelta(days=3)
 ATTEMPT_LEASE = timedelta(minutes=5)
 
 
-@task()
+@task(queue_name="webhooks")  # run by `manage.py deliver_webhooks` (webhooks/dispatcher.py)
 def webhook_deliver(*, delivery_id: int, attempt: int) -> None:
     """Attempt `attempt` of the delivery; see the module docstring."""
     lease = lease_claim(
@@ -94,12 +95,9 @@ def _attempt_make(delivery_id: int, attempt: int, lease: Lease) -> None:
         outcome = post(
             target,
             body=body,
-            headers={
-                "Maintplan-Event-Id": event.pk,
-                "Maintplan-Signature": signature_header(
-                    secret=secret, timestamp=int(time.time()), body=body
-                ),
-            },
+            headers=delivery_headers(
+                secret=secret, event_id=event.pk, timestamp=int(time.time()), body=body
+            ),
         )
     _record(delivery, attempt, outcome, lease)
 

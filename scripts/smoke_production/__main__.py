@@ -107,8 +107,9 @@ def main() -> int:
         topology.start("A")
         topology.start("B")
         topology.start("worker")
+        topology.start("webhooks")
         a, b = topology.web_ports["A"], topology.web_ports["B"]
-        say(f"two gunicorn servers (A :{a}, B :{b}) and one worker running")
+        say(f"two gunicorn servers (A :{a}, B :{b}), a worker and the webhook dispatcher running")
         steps(topology, a, b)
     except SmokeFailure as failure:
         print(f"[smoke] FAILED: {failure}", file=sys.stderr)

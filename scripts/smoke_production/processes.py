@@ -178,6 +178,8 @@ class Topology:
                 f"{shlex.quote(PYTHON)} manage.py resume_jobs && "
                 f"exec {shlex.quote(PYTHON)} manage.py db_worker --interval 0.2",
             ]
+        elif name == "webhooks":  # the Procfile's webhooks line: the delivery dispatcher
+            command = [PYTHON, "manage.py", "deliver_webhooks", "--interval", "0.2"]
         else:
             command = [
                 PYTHON,
@@ -194,7 +196,7 @@ class Topology:
         self.processes[name] = subprocess.Popen(
             command, cwd=ROOT, env=self.env, stdout=log, stderr=log, start_new_session=True
         )
-        if name != "worker":
+        if name in self.web_ports:
             port = self.web_ports[name]
             wait_for(lambda: Browser().get(port, "/healthz").status == 200, 30, f"server {name}")
 

@@ -24,8 +24,8 @@ BLOCKS = re.findall(r"```(sh|python)\n(.*?)```", GUIDE, flags=re.DOTALL)
 SH_BLOCKS = [code for lang, code in BLOCKS if lang == "sh"]
 PYTHON_BLOCKS = [code for lang, code in BLOCKS if lang == "python"]
 (SETUP, SESSION_CHECK, LIST, FILTERS, CONDITIONAL, GZIP, TRACE_ID, RECORD) = SH_BLOCKS
-# The last block, the webhook signature check, runs in tests/webhooks/test_integrator_guide.py.
-(PYTHON_LIST, PYTHON_PAGES, _PYTHON_WEBHOOK_SIGNATURE) = PYTHON_BLOCKS
+# The last two blocks, the webhook signature checks, run in tests/webhooks/test_integrator_guide.py.
+(PYTHON_LIST, PYTHON_PAGES, PYTHON_STANDARD_WEBHOOKS, PYTHON_WEBHOOK_SIGNATURE) = PYTHON_BLOCKS
 
 
 @pytest.fixture

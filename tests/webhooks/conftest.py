@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import select
+import socket
 import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -72,6 +75,68 @@ def receiver() -> Iterator[Receiver]:
     server.server_close()
 
 
+@dataclass
+class DripReceiver:
+    """Accepts connections and answers each, after reading its request, one byte of a status
+    line every `every` seconds, never finishing within a delivery's deadline; notes when each
+    sender hung up (`hung_up`, time.monotonic())."""
+
+    url: str
+    every: float
+    connections: int = 0
+    hung_up: list[float] = field(default_factory=list)
+    stopped: threading.Event = field(default_factory=threading.Event)
+
+    def stop(self) -> None:
+        """Stops dripping: every open answer ends (the connection closes) at once."""
+        self.stopped.set()
+
+
+@pytest.fixture
+def drip_receiver() -> Iterator[DripReceiver]:
+    listener = socket.create_server(("127.0.0.1", 0))
+    listener.settimeout(0.2)
+    state = DripReceiver(url=f"http://127.0.0.1:{listener.getsockname()[1]}/hooks", every=2.0)
+    stopped = state.stopped
+
+    def hung_up_within(conn: socket.socket, seconds: float) -> bool:
+        """Waits `seconds` (less if stopped) watching for the sender to close."""
+        deadline = time.monotonic() + seconds
+        while (left := deadline - time.monotonic()) > 0 and not stopped.is_set():
+            readable, _, _ = select.select([conn], [], [], min(left, 0.05))
+            if readable and not conn.recv(65536):
+                state.hung_up.append(time.monotonic())
+                return True
+        return stopped.is_set()
+
+    def drip(conn: socket.socket) -> None:
+        with conn:
+            conn.recv(65536)
+            for byte in b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok" * 10:
+                if hung_up_within(conn, state.every):
+                    return
+                try:
+                    conn.sendall(bytes([byte]))
+                except OSError:
+                    return
+
+    def serve() -> None:
+        while not stopped.is_set():
+            try:
+                conn, _address = listener.accept()
+            except TimeoutError:
+                continue
+            state.connections += 1
+            threading.Thread(target=drip, args=(conn,), daemon=True).start()
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    yield state
+    stopped.set()
+    thread.join()
+    listener.close()
+
+
 @pytest.fixture
 def private_targets(settings: Any) -> None:
     """Development/test mode: http and loopback receivers are allowed."""
@@ -79,8 +144,11 @@ def private_targets(settings: Any) -> None:
 
 
 def run_worker() -> None:
-    """Runs every job that is due now, as `manage.py db_worker` does, then returns."""
-    call_command("db_worker", "--batch", "--no-startup-delay", verbosity=0)
+    """Runs every job that is due now, of both queues, in this thread, as `manage.py db_worker`
+    and `manage.py deliver_webhooks` would, then returns."""
+    call_command(
+        "db_worker", "--batch", "--no-startup-delay", "--queue-name=default,webhooks", verbosity=0
+    )
 
 
 def run_retries_now() -> None:

@@ -1,5 +1,6 @@
-"""The guide's signature check (docs/integrators.md, "Webhooks"), run as written against a
-real delivery to a receiver on loopback."""
+"""The guide's signature checks (docs/integrators.md, "Webhooks"), the Standard Webhooks
+library's and the manual one, run as written against a real delivery to a receiver on
+loopback."""
 
 from __future__ import annotations
 
@@ -7,8 +8,12 @@ import time
 from typing import Any
 
 import pytest
+from standardwebhooks.webhooks import WebhookVerificationError
 
-from tests.contract.test_integrator_guide import PYTHON_BLOCKS
+from tests.contract.test_integrator_guide import (
+    PYTHON_STANDARD_WEBHOOKS,
+    PYTHON_WEBHOOK_SIGNATURE,
+)
 from tests.webhooks.conftest import Receiver, run_worker
 from tests.webhooks.factories import endpoint_for
 from webhooks.events import endpoint_test_event_send
@@ -19,8 +24,28 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("
 @pytest.fixture
 def signature_valid() -> Any:
     namespace: dict[str, Any] = {}
-    exec(PYTHON_BLOCKS[-1], namespace)  # noqa: S102 (our own documentation)
+    exec(PYTHON_WEBHOOK_SIGNATURE, namespace)  # noqa: S102 (our own documentation)
     return namespace["maintplan_signature_valid"]
+
+
+@pytest.fixture
+def maintplan_event() -> Any:
+    namespace: dict[str, Any] = {}
+    exec(PYTHON_STANDARD_WEBHOOKS, namespace)  # noqa: S102 (our own documentation)
+    return namespace["maintplan_event"]
+
+
+def test_the_guides_library_check_accepts_a_real_delivery_and_refuses_a_forgery(
+    user: Any, receiver: Receiver, maintplan_event: Any
+) -> None:
+    endpoint, secret = endpoint_for(user, url=receiver.url)
+    endpoint_test_event_send(endpoint=endpoint)
+    run_worker()
+    (delivery,) = receiver.received
+
+    assert maintplan_event(secret, delivery.body, delivery.headers)["type"] == "webhook.test"
+    with pytest.raises(WebhookVerificationError):
+        maintplan_event(secret, delivery.body + b" ", delivery.headers)
 
 
 def test_the_guides_check_accepts_a_real_delivery_and_refuses_forgeries(
