@@ -2,9 +2,10 @@
 
 `suggestion_changes_receive` listens to planning's `plan_changed` signal (planning.writes,
 connected in WebhooksConfig.ready), which every sync, Apply, Dismiss and Restore sends inside
-its transaction. `suggestion_changes_record` writes the events, one delivery per endpoint that
-covers the plan, and the worker jobs that send them, all in that transaction: rolled back,
-nothing is sent; committed, nothing is lost (the job queue is a table of the same database).
+its transaction. `suggestion_changes_record` writes the events (whether or not an endpoint
+receives them: the events API lists them too), one delivery per endpoint that covers the plan,
+and the worker jobs that send them, all in that transaction: rolled back, nothing is sent or
+listed; committed, nothing is lost (the job queue is a table of the same database).
 """
 
 from __future__ import annotations
@@ -78,13 +79,13 @@ def suggestion_changes_record(*, plan_id: Any, changes: Sequence[tuple[str, UUID
     ("opened", "updated", "resolved", "dismissed", "reopened"), each suggestion at most once,
     in the order they happened. Every 100 changes make one event `{"id": "evt_...", "type":
     "suggestions.changed", "created_at", "data": {"plan_id", "plan_number", "changes":
-    [{"change", "suggestion": {spec 2.3 fields, "status"}}]}}`, queued for every active
-    endpoint that covers the plan now (the owner is a member, and the endpoint takes every
-    plan or names this one); with no such endpoint nothing is written and nothing is read.
+    [{"change", "suggestion": {spec 2.3 fields, "status"}}]}}`, written for the events API
+    (integrations.events_api) and queued for every active endpoint that covers the plan now
+    (the owner is a member, and the endpoint takes every plan or names this one), if any.
     """
-    endpoints = list(endpoints_covering_plan(plan_id=plan_id))
-    if not endpoints or not changes:
+    if not changes:
         return
+    endpoints = list(endpoints_covering_plan(plan_id=plan_id))
     unknown = {change for change, _id in changes} - set(SuggestionChange.values)
     if unknown:
         raise ValueError(f"unknown suggestion change(s): {sorted(unknown)}")
