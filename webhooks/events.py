@@ -94,6 +94,7 @@ def suggestion_changes_record(*, plan_id: Any, changes: Sequence[tuple[str, UUID
         plan_id=plan_id, suggestion_ids=[suggestion_id for _change, suggestion_id in changes]
     )
     now = timezone.now()
+    events = []
     for chunk in chunked(changes, MAX_CHANGES_PER_EVENT):
         event_changes = [
             {"change": change, "suggestion": payloads[str(suggestion_id)]}
@@ -103,22 +104,26 @@ def suggestion_changes_record(*, plan_id: Any, changes: Sequence[tuple[str, UUID
         if not event_changes:
             continue
         event_id = event_id_generate()
-        event = WebhookEvent.objects.create(
-            id=event_id,
-            event_type=EVENT_TYPE_SUGGESTIONS_CHANGED,
-            plan_id=plan_id,
-            created_at=now,
-            body=_event_body(
-                event_id=event_id,
+        events.append(
+            WebhookEvent(
+                id=event_id,
                 event_type=EVENT_TYPE_SUGGESTIONS_CHANGED,
-                created_at=iso_utc(now),
-                data={
-                    "plan_id": str(plan_id),
-                    "plan_number": plan_number,
-                    "changes": event_changes,
-                },
-            ),
+                plan_id=plan_id,
+                created_at=now,
+                body=_event_body(
+                    event_id=event_id,
+                    event_type=EVENT_TYPE_SUGGESTIONS_CHANGED,
+                    created_at=iso_utc(now),
+                    data={
+                        "plan_id": str(plan_id),
+                        "plan_number": plan_number,
+                        "changes": event_changes,
+                    },
+                ),
+            )
         )
+    # One INSERT for them all: a sync that resolves 3,000 suggestions writes 30 events.
+    for event in WebhookEvent.objects.bulk_create(events):
         deliveries_enqueue(event=event, endpoints=endpoints)
 
 
