@@ -1,5 +1,6 @@
-"""`GET /api/v1/platform/events` (docs/design.md "Events API"): the events of the last 30
-days of the plans a key may read, with the ids and bodies their webhook deliveries carry.
+"""`GET /api/v1/platform/events`: the events of the last 30 days of the plans a key may read,
+with the ids and bodies their webhook deliveries carry (docs/design.md "Integrator API" >
+"Events API").
 
 Oldest first, by the events' `sequence` (the order they became visible), so a client walks
 forwards: `after=<the last id it processed>` replays exactly what came later, and a client
@@ -88,7 +89,8 @@ class EventSerializer(serializers.Serializer):
     id = serializers.CharField(help_text="evt_...; the `webhook-id` of its deliveries.")
     type = serializers.ChoiceField(choices=LISTED_EVENT_TYPES)
     created_at = serializers.DateTimeField(help_text="ISO 8601, UTC (Z)")
-    data = SuggestionsChangedDataSerializer(
+    # The event's payload is called `data`, which shadows Serializer.data on purpose.
+    data = SuggestionsChangedDataSerializer(  # type: ignore[assignment]
         help_text="For `suggestions.changed`; another type carries its own object."
     )
 

@@ -104,7 +104,7 @@ class WebhookEndpoint(models.Model):
 class WebhookEvent(models.Model):
     """One event as sent: `body` is the exact JSON that is signed and posted, and listed by the
     events API. Written for every change of a plan's suggestions, whether or not an endpoint
-    receives it; kept EVENTS_KEEP_DAYS (webhooks.events.events_expire)."""
+    receives it; kept 30 days (webhooks.services.events_expire)."""
 
     id = models.CharField(primary_key=True, max_length=40, editable=False)  # evt_...
     event_type = models.CharField(max_length=40)
@@ -113,7 +113,8 @@ class WebhookEvent(models.Model):
     body = models.TextField()
     created_at = models.DateTimeField(default=timezone.now)
     # The position in the events API, given in the order events became visible (committed),
-    # not written: null until `events_sequence` numbers it (docs/design.md "Events API").
+    # not written: null until `events_sequence` numbers it (docs/design.md "Integrator API" >
+    # "Events API").
     sequence = models.PositiveBigIntegerField(null=True, blank=True, unique=True, editable=False)
 
     class Meta:

@@ -137,7 +137,7 @@ def events_page(
     if after is not None:
         events = events.filter(sequence__gt=after)
     found = [
-        ListedEvent(sequence=sequence, id=event_id, body=body)
+        ListedEvent(sequence=sequence or 0, id=event_id, body=body)  # never null: filtered
         for sequence, event_id, body in events.order_by("sequence").values_list(
             "sequence", "id", "body"
         )[: limit + 1]

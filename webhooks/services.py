@@ -142,7 +142,8 @@ def events_sequence() -> int:
 
     Numbers follow the order in which events became visible, not the order they were written:
     an event whose transaction commits late still comes after every event a reader has already
-    seen, so replaying after the last id seen never skips it (docs/design.md "Events API").
+    seen, so replaying after the last id seen never skips it (docs/design.md "Integrator API" >
+    "Events API").
     Two callers at once: both start after the same highest number and the unique index refuses
     the second (on PostgreSQL once the first committed); the second gives up, having numbered
     nothing, and the first one's numbers stand. Called before each read of the events API.

@@ -41,7 +41,7 @@ def test_the_events_api_lists_the_delivered_events_and_replays_after_the_last_on
     api_access_set(user=owner, enabled=True)
     _key, raw = api_key_create(user=owner, name="poller")
 
-    def events(**params: object) -> tuple[bytes, list[str]]:
+    def events(**params: str) -> tuple[bytes, list[str]]:
         response = Client().get(
             "/api/v1/platform/events", params, headers={"Authorization": f"Bearer {raw}"}
         )
