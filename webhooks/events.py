@@ -33,6 +33,7 @@ from webhooks.selectors import endpoints_covering_plan
 EVENT_TYPE_SUGGESTIONS_CHANGED = "suggestions.changed"
 EVENT_TYPE_TEST = "webhook.test"
 MAX_CHANGES_PER_EVENT = 100
+EVENTS_PER_BATCH = 50
 EVENT_ID_RANDOM_LENGTH = 24
 
 
@@ -90,41 +91,44 @@ def suggestion_changes_record(*, plan_id: Any, changes: Sequence[tuple[str, UUID
     if unknown:
         raise ValueError(f"unknown suggestion change(s): {sorted(unknown)}")
     plan_number = Plan.objects.filter(pk=plan_id).values_list("number", flat=True).get()
-    payloads = suggestion_payloads_with_status(
-        plan_id=plan_id, suggestion_ids=[suggestion_id for _change, suggestion_id in changes]
-    )
     now = timezone.now()
-    events = []
-    for chunk in chunked(changes, MAX_CHANGES_PER_EVENT):
-        event_changes = [
-            {"change": change, "suggestion": payloads[str(suggestion_id)]}
-            for change, suggestion_id in chunk
-            if str(suggestion_id) in payloads  # deleted in the same transaction: nothing to say
-        ]
-        if not event_changes:
-            continue
-        event_id = event_id_generate()
-        events.append(
-            WebhookEvent(
-                id=event_id,
-                event_type=EVENT_TYPE_SUGGESTIONS_CHANGED,
-                plan_id=plan_id,
-                created_at=now,
-                body=_event_body(
-                    event_id=event_id,
-                    event_type=EVENT_TYPE_SUGGESTIONS_CHANGED,
-                    created_at=iso_utc(now),
-                    data={
-                        "plan_id": str(plan_id),
-                        "plan_number": plan_number,
-                        "changes": event_changes,
-                    },
-                ),
-            )
+    # A batch of events at a time: one read of their suggestions and one INSERT (a sync that
+    # resolves 3,000 suggestions writes its 30 events with two queries), while a first sync
+    # of 37,000 suggestions never holds them all at once (docs/design.md "Imports" > "Bounds").
+    for batch in chunked(changes, MAX_CHANGES_PER_EVENT * EVENTS_PER_BATCH):
+        payloads = suggestion_payloads_with_status(
+            plan_id=plan_id, suggestion_ids=[suggestion_id for _change, suggestion_id in batch]
         )
-    # One INSERT for them all: a sync that resolves 3,000 suggestions writes 30 events.
-    for event in WebhookEvent.objects.bulk_create(events):
-        deliveries_enqueue(event=event, endpoints=endpoints)
+        events = []
+        for chunk in chunked(batch, MAX_CHANGES_PER_EVENT):
+            event_changes = [
+                {"change": change, "suggestion": payloads[str(suggestion_id)]}
+                for change, suggestion_id in chunk
+                if str(suggestion_id) in payloads  # deleted in this transaction: nothing to say
+            ]
+            if not event_changes:
+                continue
+            event_id = event_id_generate()
+            events.append(
+                WebhookEvent(
+                    id=event_id,
+                    event_type=EVENT_TYPE_SUGGESTIONS_CHANGED,
+                    plan_id=plan_id,
+                    created_at=now,
+                    body=_event_body(
+                        event_id=event_id,
+                        event_type=EVENT_TYPE_SUGGESTIONS_CHANGED,
+                        created_at=iso_utc(now),
+                        data={
+                            "plan_id": str(plan_id),
+                            "plan_number": plan_number,
+                            "changes": event_changes,
+                        },
+                    ),
+                )
+            )
+        for event in WebhookEvent.objects.bulk_create(events):
+            deliveries_enqueue(event=event, endpoints=endpoints)
 
 
 class PendingTestEventsFull(Exception):
