@@ -28,6 +28,7 @@ PUBLIC_OPERATIONS = {
     ("/api/v1/platform/plans/{planNumber}/history", "GET"),
     ("/api/v1/platform/plans/{planNumber}/versions", "GET"),
     ("/api/v1/platform/plans/{planNumber}/versions/{versionId}/actions", "GET"),
+    ("/api/v1/platform/events", "GET"),
 }
 
 AUTH_ERRORS = {
@@ -216,14 +217,14 @@ def add_response_headers(result: dict[str, Any], **kwargs: Any) -> dict[str, Any
 # generated clients (openapi-python-client, openapi-typescript) turn into types that keep an
 # unknown value instead of failing on the whole page. Query parameters stay closed: a filter
 # value the server does not know is a 400.
-OPEN_ENUMS = {"SuggestionTypeEnum", "SeverityEnum"}
+OPEN_ENUMS = {"SuggestionTypeEnum", "SeverityEnum", "SuggestionChangeEnum", "EventTypeEnum"}
 OPEN_ENUM_NOTE = "Known values are listed; others may come: handle an unknown one gracefully."
 
 
 def open_enums(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
-    """POSTPROCESSING_HOOK: the open enums above, and the recommended action's kinds as
-    `anyOf` the known shapes or any object with an `action` (no discriminator, which would
-    refuse an unknown kind)."""
+    """POSTPROCESSING_HOOK: the open enums above, an event's `data` as `anyOf` the known
+    shape or any object, and the recommended action's kinds as `anyOf` the known shapes or any
+    object with an `action` (no discriminator, which would refuse an unknown kind)."""
     components = result.get("components", {}).get("schemas", {})
     for schema in components.values():
         for name, spec in schema.get("properties", {}).items():
@@ -233,6 +234,13 @@ def open_enums(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
                     "anyOf": [{"$ref": ref}, {"type": "string"}],
                     "description": OPEN_ENUM_NOTE,
                 }
+    # An event's `data` has the shape of its `type`: a type added later carries another object.
+    event = components.get("Event", {}).get("properties", {})
+    if "data" in event:
+        event["data"] = {
+            "anyOf": [*event["data"].get("allOf", []), {"type": "object"}],
+            "description": event["data"].get("description", ""),
+        }
     action = components.get("RecommendedAction")
     if action is not None and "oneOf" in action:
         components["OtherRecommendedAction"] = {

@@ -426,6 +426,8 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "SuggestionTypeEnum": "planning.models.SuggestionType",
         "SeverityEnum": "planning.models.Severity",
+        "SuggestionChangeEnum": "planning.suggestions.events.SuggestionChange",
+        "EventTypeEnum": "integrations.events_api.LISTED_EVENT_TYPES",
     },
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from integrations import acts, api, history_api, platform_api, suggestions_api
+from integrations import acts, api, events_api, history_api, platform_api, suggestions_api
 
 urlpatterns = [
     path(
@@ -10,6 +10,7 @@ urlpatterns = [
         api.ApiKeySessionCheckApi.as_view(),
         name="api-session-api-key",
     ),
+    path("platform/events", events_api.EventListApi.as_view(), name="api-events"),
     path("platform/plans", platform_api.PlanListApi.as_view(), name="api-plans"),
     path(
         "platform/plans/<str:planNumber>",

@@ -14,7 +14,6 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from django.conf import settings
 from django.db.models import QuerySet
 from django.http import QueryDict
 from django.utils import timezone
@@ -38,7 +37,7 @@ from integrations.paging import (
     limit_parse,
     next_cursor,
 )
-from integrations.selectors import plan_for_key, plans_for_key
+from integrations.selectors import plan_for_key, plans_readable_for_key
 from integrations.suggestions_api import plan_number_parse
 from planning.action_list import ActionFilters, actions_filtered
 from planning.models import (
@@ -119,16 +118,6 @@ def _page(rows: QuerySet[Any], after: Any, limit: int) -> tuple[list[Any], bool]
     return found[:limit], len(found) > limit
 
 
-def _visible(request: Request) -> QuerySet[Plan]:
-    """The plans the key may read: those it reaches, and with API access where it is needed."""
-    api_key = key_of(request)
-    plans = plans_for_key(api_key=api_key)
-    override = api_key.owner is not None and api_key.owner.api_access_enabled
-    if settings.API_ACCESS_REQUIRES_GRANT and not override:
-        plans = plans.filter(organisation__api_access_enabled=True)
-    return plans
-
-
 # --- plans ------------------------------------------------------------------------------------
 
 
@@ -198,7 +187,7 @@ class PlanListApi(RecordApi):
             errors["cursor"] = ["Not a cursor of this list (altered or outdated): start again."]
         if errors:
             raise ApiError("validation.query", errors=errors)
-        plans = _visible(request).select_related("organisation")
+        plans = plans_readable_for_key(api_key=key_of(request)).select_related("organisation")
         if after is not None:
             plans = plans.filter(number__gt=after)
         found = list(plans.order_by("number")[: limit + 1])

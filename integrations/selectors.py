@@ -69,6 +69,17 @@ def plans_for_key(*, api_key: ApiKey) -> QuerySet[Plan]:
     return plans
 
 
+def plans_readable_for_key(*, api_key: ApiKey) -> QuerySet[Plan]:
+    """The plans the key may read in a list: those it reaches (`plans_for_key`) whose
+    organisation has API access, or all of them for a person with the override. A list leaves
+    a plan without access out where `plan_for_key` answers 403 for it."""
+    plans = plans_for_key(api_key=api_key)
+    override = api_key.owner is not None and api_key.owner.api_access_enabled
+    if settings.API_ACCESS_REQUIRES_GRANT and not override:
+        plans = plans.filter(organisation__api_access_enabled=True)
+    return plans
+
+
 def plan_for_key(*, api_key: ApiKey, number: int, sync_state: bool = False) -> Plan:
     """The plan `number` if the key may read it: ApiError plans.not_found when it may not see
     it (exactly as for a missing plan), auth.api_access_disabled when it may see it but the

@@ -2,9 +2,10 @@
 
 `suggestion_changes_receive` listens to planning's `plan_changed` signal (planning.writes,
 connected in WebhooksConfig.ready), which every sync, Apply, Dismiss and Restore sends inside
-its transaction. `suggestion_changes_record` writes the events, one delivery per endpoint that
-covers the plan, and the worker jobs that send them, all in that transaction: rolled back,
-nothing is sent; committed, nothing is lost (the job queue is a table of the same database).
+its transaction. `suggestion_changes_record` writes the events (whether or not an endpoint
+receives them: the events API lists them too), one delivery per endpoint that covers the plan,
+and the worker jobs that send them, all in that transaction: rolled back, nothing is sent or
+listed; committed, nothing is lost (the job queue is a table of the same database).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from webhooks.selectors import endpoints_covering_plan
 EVENT_TYPE_SUGGESTIONS_CHANGED = "suggestions.changed"
 EVENT_TYPE_TEST = "webhook.test"
 MAX_CHANGES_PER_EVENT = 100
+EVENTS_PER_BATCH = 50
 EVENT_ID_RANDOM_LENGTH = 24
 
 
@@ -78,47 +80,55 @@ def suggestion_changes_record(*, plan_id: Any, changes: Sequence[tuple[str, UUID
     ("opened", "updated", "resolved", "dismissed", "reopened"), each suggestion at most once,
     in the order they happened. Every 100 changes make one event `{"id": "evt_...", "type":
     "suggestions.changed", "created_at", "data": {"plan_id", "plan_number", "changes":
-    [{"change", "suggestion": {spec 2.3 fields, "status"}}]}}`, queued for every active
-    endpoint that covers the plan now (the owner is a member, and the endpoint takes every
-    plan or names this one); with no such endpoint nothing is written and nothing is read.
+    [{"change", "suggestion": {spec 2.3 fields, "status"}}]}}`, written for the events API
+    (integrations.events_api) and queued for every active endpoint that covers the plan now
+    (the owner is a member, and the endpoint takes every plan or names this one), if any.
     """
-    endpoints = list(endpoints_covering_plan(plan_id=plan_id))
-    if not endpoints or not changes:
+    if not changes:
         return
+    endpoints = list(endpoints_covering_plan(plan_id=plan_id))
     unknown = {change for change, _id in changes} - set(SuggestionChange.values)
     if unknown:
         raise ValueError(f"unknown suggestion change(s): {sorted(unknown)}")
     plan_number = Plan.objects.filter(pk=plan_id).values_list("number", flat=True).get()
-    payloads = suggestion_payloads_with_status(
-        plan_id=plan_id, suggestion_ids=[suggestion_id for _change, suggestion_id in changes]
-    )
     now = timezone.now()
-    for chunk in chunked(changes, MAX_CHANGES_PER_EVENT):
-        event_changes = [
-            {"change": change, "suggestion": payloads[str(suggestion_id)]}
-            for change, suggestion_id in chunk
-            if str(suggestion_id) in payloads  # deleted in the same transaction: nothing to say
-        ]
-        if not event_changes:
-            continue
-        event_id = event_id_generate()
-        event = WebhookEvent.objects.create(
-            id=event_id,
-            event_type=EVENT_TYPE_SUGGESTIONS_CHANGED,
-            plan_id=plan_id,
-            created_at=now,
-            body=_event_body(
-                event_id=event_id,
-                event_type=EVENT_TYPE_SUGGESTIONS_CHANGED,
-                created_at=iso_utc(now),
-                data={
-                    "plan_id": str(plan_id),
-                    "plan_number": plan_number,
-                    "changes": event_changes,
-                },
-            ),
+    # A batch of events at a time: one read of their suggestions and one INSERT (a sync that
+    # resolves 3,000 suggestions writes its 30 events with two queries), while a first sync
+    # of 37,000 suggestions never holds them all at once (docs/design.md "Imports" > "Bounds").
+    for batch in chunked(changes, MAX_CHANGES_PER_EVENT * EVENTS_PER_BATCH):
+        payloads = suggestion_payloads_with_status(
+            plan_id=plan_id, suggestion_ids=[suggestion_id for _change, suggestion_id in batch]
         )
-        deliveries_enqueue(event=event, endpoints=endpoints)
+        events = []
+        for chunk in chunked(batch, MAX_CHANGES_PER_EVENT):
+            event_changes = [
+                {"change": change, "suggestion": payloads[str(suggestion_id)]}
+                for change, suggestion_id in chunk
+                if str(suggestion_id) in payloads  # deleted in this transaction: nothing to say
+            ]
+            if not event_changes:
+                continue
+            event_id = event_id_generate()
+            events.append(
+                WebhookEvent(
+                    id=event_id,
+                    event_type=EVENT_TYPE_SUGGESTIONS_CHANGED,
+                    plan_id=plan_id,
+                    created_at=now,
+                    body=_event_body(
+                        event_id=event_id,
+                        event_type=EVENT_TYPE_SUGGESTIONS_CHANGED,
+                        created_at=iso_utc(now),
+                        data={
+                            "plan_id": str(plan_id),
+                            "plan_number": plan_number,
+                            "changes": event_changes,
+                        },
+                    ),
+                )
+            )
+        for event in WebhookEvent.objects.bulk_create(events):
+            deliveries_enqueue(event=event, endpoints=endpoints)
 
 
 class PendingTestEventsFull(Exception):

@@ -102,7 +102,9 @@ class WebhookEndpoint(models.Model):
 
 
 class WebhookEvent(models.Model):
-    """One event as sent: `body` is the exact JSON that is signed and posted."""
+    """One event as sent: `body` is the exact JSON that is signed and posted, and listed by the
+    events API. Written for every change of a plan's suggestions, whether or not an endpoint
+    receives it; kept 30 days (webhooks.services.events_expire)."""
 
     id = models.CharField(primary_key=True, max_length=40, editable=False)  # evt_...
     event_type = models.CharField(max_length=40)
@@ -110,6 +112,21 @@ class WebhookEvent(models.Model):
     plan = models.ForeignKey(Plan, null=True, on_delete=models.CASCADE, related_name="+")
     body = models.TextField()
     created_at = models.DateTimeField(default=timezone.now)
+    # The position in the events API, given in the order events became visible (committed),
+    # not written: null until `events_sequence` numbers it (docs/design.md "Integrator API" >
+    # "Events API").
+    sequence = models.PositiveBigIntegerField(null=True, blank=True, unique=True, editable=False)
+
+    class Meta:
+        indexes: ClassVar = [
+            models.Index(fields=["plan", "sequence"]),
+            models.Index(
+                fields=["created_at"],
+                condition=Q(sequence__isnull=True),
+                name="webhooks_event_unnumbered",
+            ),
+            models.Index(fields=["created_at"], name="webhooks_event_created"),
+        ]
 
     def __str__(self) -> str:
         return self.id

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -12,7 +14,13 @@ from django.http import Http404
 from organisations.models import OrganisationMembership, OrganisationRole
 from planning.models import Plan, PlanMembership
 from planning.selectors import plans_visible as planning_plans_visible
-from webhooks.models import DisabledReason, WebhookAttempt, WebhookDelivery, WebhookEndpoint
+from webhooks.models import (
+    DisabledReason,
+    WebhookAttempt,
+    WebhookDelivery,
+    WebhookEndpoint,
+    WebhookEvent,
+)
 
 DELIVERY_LOG_PAGE_SIZE = 50
 
@@ -85,3 +93,53 @@ def delivery_get(*, endpoint: WebhookEndpoint, delivery_id: int) -> WebhookDeliv
         return WebhookDelivery.objects.get(endpoint=endpoint, pk=delivery_id)
     except WebhookDelivery.DoesNotExist:
         raise Http404("No such delivery") from None
+
+
+@dataclass(frozen=True)
+class ListedEvent:
+    sequence: int
+    id: str
+    body: str  # the JSON the deliveries of this event post, byte for byte
+
+
+def _listed(*, plans: QuerySet[Plan], since: datetime) -> QuerySet[WebhookEvent]:
+    """The numbered events of `plans` written at or after `since` (test events belong to no
+    plan and are never listed)."""
+    return WebhookEvent.objects.filter(
+        plan__in=plans.values("pk"), sequence__isnull=False, created_at__gte=since
+    )
+
+
+def event_position(*, plans: QuerySet[Plan], since: datetime, event_id: str) -> int | None:
+    """The `sequence` of the event `event_id` if it is one of `plans`' listed events, else None
+    (missing, expired, of a plan not among `plans`, or a test event: the same answer)."""
+    return (
+        _listed(plans=plans, since=since)
+        .filter(pk=event_id)
+        .values_list("sequence", flat=True)
+        .first()
+    )
+
+
+def events_page(
+    *,
+    plans: QuerySet[Plan],
+    since: datetime,
+    event_type: str | None,
+    after: int | None,
+    limit: int,
+) -> tuple[list[ListedEvent], bool]:
+    """Up to `limit` listed events of `plans` after position `after`, oldest first (by
+    `sequence`), and whether more follow."""
+    events = _listed(plans=plans, since=since)
+    if event_type is not None:
+        events = events.filter(event_type=event_type)
+    if after is not None:
+        events = events.filter(sequence__gt=after)
+    found = [
+        ListedEvent(sequence=sequence or 0, id=event_id, body=body)  # never null: filtered
+        for sequence, event_id, body in events.order_by("sequence").values_list(
+            "sequence", "id", "body"
+        )[: limit + 1]
+    ]
+    return found[:limit], len(found) > limit

@@ -1,17 +1,26 @@
-"""Writes of the webhooks app: endpoints, their secrets, Redeliver."""
+"""Writes of the webhooks app: endpoints, their secrets, Redeliver, and the events' numbering
+for the events API and their retention."""
 
 from __future__ import annotations
 
 from collections.abc import Collection
+from datetime import datetime, timedelta
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
+from django.db.models import Max
 from django.utils import timezone
 
 from accounts.models import User
 from organisations.models import Organisation
 from planning.models import Plan
-from webhooks.models import DeliveryStatus, DisabledReason, WebhookDelivery, WebhookEndpoint
+from webhooks.models import (
+    DeliveryStatus,
+    DisabledReason,
+    WebhookDelivery,
+    WebhookEndpoint,
+    WebhookEvent,
+)
 from webhooks.selectors import plans_visible
 from webhooks.signing import secret_encrypt, secret_generate, secret_hint
 from webhooks.targets import TargetRefused, target_check
@@ -119,3 +128,59 @@ def delivery_redeliver(*, delivery: WebhookDelivery) -> None:
     delivery.next_attempt_at = None
     delivery.save(update_fields=["status", "next_attempt_at"])
     delivery_attempt_enqueue(delivery=delivery)
+
+
+# Events (and with them their deliveries and delivery log) are kept this long: the events API
+# lists the last 30 days.
+EVENTS_KEEP = timedelta(days=30)
+_BATCH = 1000
+
+
+def events_sequence() -> int:
+    """Numbers the committed events that have no `sequence` yet, after every number given so
+    far, in the order they were written; returns how many it numbered.
+
+    Numbers follow the order in which events became visible, not the order they were written:
+    an event whose transaction commits late still comes after every event a reader has already
+    seen, so replaying after the last id seen never skips it (docs/design.md "Integrator API" >
+    "Events API").
+    Two callers at once: both start after the same highest number and the unique index refuses
+    the second (on PostgreSQL once the first committed); the second gives up, having numbered
+    nothing, and the first one's numbers stand. Called before each read of the events API.
+    """
+    numbered = 0
+    while True:
+        unnumbered = list(
+            WebhookEvent.objects.filter(sequence__isnull=True)
+            .order_by("created_at", "id")
+            .values_list("pk", flat=True)[:_BATCH]
+        )
+        if not unnumbered:
+            return numbered
+        try:
+            with transaction.atomic():
+                last = WebhookEvent.objects.aggregate(last=Max("sequence"))["last"] or 0
+                for offset, event_id in enumerate(unnumbered, start=1):
+                    WebhookEvent.objects.filter(pk=event_id, sequence__isnull=True).update(
+                        sequence=last + offset
+                    )
+        except IntegrityError:
+            return numbered
+        numbered += len(unnumbered)
+        if len(unnumbered) < _BATCH:
+            return numbered
+
+
+def events_expire(*, now: datetime) -> int:
+    """Deletes the events older than EVENTS_KEEP with their deliveries and delivery log, in
+    batches; the newest event stays whatever its age, so numbering never restarts (the events
+    API hides it once it is too old). Returns how many were deleted. Part of the daily job."""
+    newest = WebhookEvent.objects.aggregate(last=Max("sequence"))["last"]
+    old = WebhookEvent.objects.filter(created_at__lt=now - EVENTS_KEEP)
+    if newest is not None:
+        old = old.exclude(sequence=newest)
+    deleted = 0
+    while batch := list(old.values_list("pk", flat=True)[:_BATCH]):
+        WebhookEvent.objects.filter(pk__in=batch).delete()
+        deleted += len(batch)
+    return deleted

@@ -15,15 +15,17 @@ import pytest
 from api.errors import ERROR_CATALOG
 from api.openapi import AUTH_ERRORS
 from planning.models import Plan
+from planning.suggestions.sync import suggestion_sync
 from planning.versions import plan_adopt
 from tests.factories import StructureNodeFactory
+from webhooks.models import WebhookEvent
 
 ROOT = Path(__file__).resolve().parents[2]
 GUIDE = (ROOT / "docs" / "integrators.md").read_text()
 BLOCKS = re.findall(r"```(sh|python)\n(.*?)```", GUIDE, flags=re.DOTALL)
 SH_BLOCKS = [code for lang, code in BLOCKS if lang == "sh"]
 PYTHON_BLOCKS = [code for lang, code in BLOCKS if lang == "python"]
-(SETUP, SESSION_CHECK, LIST, FILTERS, CONDITIONAL, GZIP, TRACE_ID, RECORD) = SH_BLOCKS
+(SETUP, SESSION_CHECK, LIST, FILTERS, CONDITIONAL, GZIP, TRACE_ID, RECORD, EVENTS) = SH_BLOCKS
 # The last two blocks, the webhook signature checks, run in tests/webhooks/test_integrator_guide.py.
 (PYTHON_LIST, PYTHON_PAGES, PYTHON_STANDARD_WEBHOOKS, PYTHON_WEBHOOK_SIGNATURE) = PYTHON_BLOCKS
 
@@ -116,6 +118,18 @@ def test_record_commands_read_the_history_and_a_versions_actions(guide_env):
     assert first["data"]["entries"][0]["operation"] == "import"
     actions = second["data"]["actions"]
     assert len(actions) == plan.actions.count() > 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_events_command_replays_after_the_last_event(guide_env):
+    env, raw_key = guide_env
+    suggestion_sync(plan=Plan.objects.get(number=1))
+    assert WebhookEvent.objects.filter(plan__number=1).exists()
+
+    body = json.loads(run_shell_block(EVENTS, env, raw_key).lstrip())
+
+    assert body["success"] is True
+    assert body["data"] == {"events": [], "next_cursor": None}  # nothing after the last one
 
 
 @pytest.mark.django_db(transaction=True)

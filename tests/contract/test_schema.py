@@ -28,7 +28,8 @@ RESOURCES = [
 ]
 DISMISS = "/platform/plans/{planNumber}/suggestions/{suggestionId}/dismiss"
 RESTORE = "/platform/plans/{planNumber}/suggestions/{suggestionId}/restore"
-PATHS = {LIST, SESSION, HISTORY, VERSIONS, VERSION_ACTIONS, DISMISS, RESTORE, *RESOURCES}
+EVENTS = "/platform/events"
+PATHS = {LIST, SESSION, HISTORY, VERSIONS, VERSION_ACTIONS, DISMISS, RESTORE, EVENTS, *RESOURCES}
 ERROR_STATUSES = {"400", "401", "403", "405", "406", "413", "429", "500", "503"}
 
 
@@ -93,6 +94,7 @@ def test_schema_has_exactly_the_integrator_operations(schema):
         *((path, "get") for path in RESOURCES),
         (DISMISS, "post"),
         (RESTORE, "post"),
+        (EVENTS, "get"),
     }
     assert schema["servers"] == [{"url": "/api/v1", "description": "This server"}]
 

@@ -22,7 +22,8 @@ SCHEMATHESIS = Path(sys.executable).with_name("schemathesis")
 # was issued for, and `structure_node_id` only as a node of the plan: rules no schema can
 # express, so a schema-valid request may rightly get 400 `validation.query` there (what
 # schemathesis recommends for ST202). Every other status of that check stays as it was.
-# The same holds for the `cursor` of the plan's history and of a version's actions.
+# The same holds for the `cursor` of the plan's history and of a version's actions, and for the
+# events' `cursor` and `after` (an id among the key's events of the last 30 days).
 CURSOR_OPERATIONS = (
     "GET /platform/plans",
     "GET /platform/plans/{planNumber}/nodes",
@@ -31,6 +32,7 @@ CURSOR_OPERATIONS = (
     "GET /platform/plans/{planNumber}/suggestions",
     "GET /platform/plans/{planNumber}/history",
     "GET /platform/plans/{planNumber}/versions/{versionId}/actions",
+    "GET /platform/events",
 )
 CONFIG = "".join(
     f"""

@@ -33,10 +33,17 @@ def member_plan(user: Any) -> Any:
     return plan
 
 
-def test_a_sync_with_no_endpoint_writes_no_event(member_plan: Any) -> None:
+def test_a_sync_with_no_endpoint_writes_its_event_for_the_events_api_and_sends_nothing(
+    member_plan: Any,
+) -> None:
     StructureNodeFactory.create(plan=member_plan)
     assert suggestion_sync(plan=member_plan).created == 1
-    assert not WebhookEvent.objects.exists()
+    event = WebhookEvent.objects.get()
+    body = json.loads(event.body)
+    assert (body["id"], body["type"]) == (event.pk, "suggestions.changed")
+    assert [c["change"] for c in body["data"]["changes"]] == ["opened"]
+    assert not WebhookDelivery.objects.exists()
+    assert not DBTaskResult.objects.filter(task_path="webhooks.tasks.webhook_deliver").exists()
 
 
 def test_every_100_changes_make_one_event_each_queued_for_every_covering_endpoint(
