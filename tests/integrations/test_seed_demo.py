@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from decimal import Decimal
 from io import StringIO
 from typing import Any
 
@@ -66,12 +67,40 @@ def test_first_run_creates_the_demo_plan_owned_by_the_demo_user() -> None:
 
 
 @pytest.mark.usefixtures("starter_catalog")
-def test_demo_actions_span_ten_years_from_this_year() -> None:
+def test_demo_actions_span_ten_years_from_this_year_and_one_is_overdue() -> None:
     _seed()
 
-    years = set(_demo_plan().actions.values_list("planned_year", flat=True))
+    years = Counter(_demo_plan().actions.values_list("planned_year", flat=True))
     this_year = timezone.now().year
-    assert years == set(range(this_year, this_year + 10))
+    assert set(years) == set(range(this_year - 1, this_year + 10))
+    assert years[this_year - 1] == 1
+
+
+@pytest.mark.usefixtures("starter_catalog")
+def test_the_demo_shows_every_rule_and_the_organisations_catalog_at_work(client: Client) -> None:
+    from django.urls import reverse
+
+    from planning.models import CodeOverride, SuggestionType
+    from planning.suggestions.sync import suggestion_sync
+
+    _seed()
+    plan = _demo_plan()
+    suggestion_sync(plan=plan)
+
+    open_types = set(
+        plan.suggestions.filter(status="open").values_list("suggestion_type", flat=True)
+    )
+    assert open_types == set(SuggestionType.values)
+    override = CodeOverride.objects.get(organisation=plan.organisation)
+    assert (override.code.code, override.unit_cost) == ("334.2", Decimal("640.00"))
+    client.force_login(User.objects.get(email=DEMO_EMAIL))
+    learned = client.get(reverse("catalog:learned", args=[plan.organisation.slug]))
+    from planning.models import Completion
+
+    done = Completion.objects.filter(action__plan=plan).select_related("action__node__code")
+    codes = {completion.action.node.code.code for completion in done}  # type: ignore[union-attr]
+    assert len(done) == 3 and len(codes) == 1
+    assert f'data-code="{codes.pop()}"' in learned.content.decode()
 
 
 @pytest.mark.usefixtures("starter_catalog")

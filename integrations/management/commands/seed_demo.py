@@ -4,10 +4,12 @@ import json
 import random
 import secrets
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 from django.core.management.base import BaseCommand
 from django.db import transaction
+from django.db.models import Count
 from django.utils import timezone
 
 from accounts.models import User
@@ -15,9 +17,11 @@ from accounts.selectors import user_get_by_email
 from integrations.models import ApiKey
 from integrations.services import api_access_set, api_key_create
 from planning.catalog import STARTER_CATALOG
+from planning.catalog_services import code_override_set
 from planning.importers import plan_import
-from planning.models import ActionKind, ActionStatus, Code
+from planning.models import Action, ActionKind, ActionStatus, Code, Plan
 from planning.selectors import plans_visible
+from planning.services import action_mark_done
 
 DEMO_EMAIL = "demo@maintplan.example"
 DEMO_USER_NAME = "Demo Planner"
@@ -136,7 +140,54 @@ class _DemoPlanBuilder:
             self._node(grounds_ref, site_ref, "Grounds", "system")
             for index, template in enumerate(grounds, start=1):
                 self._component(f"{grounds_ref}-C{index}", grounds_ref, template, None)
-        return {"name": DEMO_PLAN_NAME, "nodes": self.nodes, "actions": self.actions}
+        self._rules_4_to_6()
+        return {
+            "name": DEMO_PLAN_NAME,
+            "nodes": self.nodes,
+            "actions": self.actions,
+            "annual_budget": self.annual_budget(),
+        }
+
+    def _rules_4_to_6(self) -> None:
+        """What the suggestion rules 4 and 5 look for: components in bad condition with no
+        repair planned in time, and work still open from last year."""
+        envelope = "S1-B1-Y2"
+        self._node(
+            f"{envelope}-C90",
+            envelope,
+            "Balcony railings",
+            "component",
+            code="339.1" if "339.1" in self.codes else None,
+            quantity=12,
+            unit="pcs",
+            install_year=self.year - 35,
+            condition_grade=3,
+            condition_assessed_on=f"{self.year}-03-14",
+        )
+        self._node(
+            f"{envelope}-C91",
+            envelope,
+            "Basement damp proofing",
+            "component",
+            condition_grade=2,
+            condition_assessed_on=f"{self.year}-03-14",
+        )
+        self._action(
+            f"{envelope}-C91", "Inspect basement walls", ActionKind.INSPECTION, self.year, 400
+        )
+        self._action(
+            "S1-B1-Y1-C2", "Clean gutters and downpipes", ActionKind.REPAIR, self.year - 1, 900
+        )
+
+    def annual_budget(self) -> int:
+        """A budget that some of the ten years exceed (rule 6 suggests moving work out of them):
+        a tenth over the median year's planned cost, in thousands."""
+        totals = [0.0] * PLAN_YEARS
+        for action in self.actions:
+            offset = action["planned_year"] - self.year
+            if action["status"] == ActionStatus.PLANNED and 0 <= offset < PLAN_YEARS:
+                totals[offset] += action["estimated_cost"]
+        return int(round(sorted(totals)[PLAN_YEARS // 2] * 1.1, -3))
 
     def _node(self, ref: str, parent_ref: str | None, name: str, kind: str, **extra: Any) -> None:
         node = {"ref": ref, "parent_ref": parent_ref, "name": name, "kind": kind}
@@ -230,6 +281,49 @@ def demo_plan_document(*, year: int) -> dict[str, Any]:
     return _DemoPlanBuilder(year=year, codes=codes).document()
 
 
+OVERRIDDEN_CODE, OVERRIDDEN_UNIT_COST = "334.2", Decimal("640.00")
+
+
+def _demo_catalog_and_costs(*, plan: Plan, user: User) -> None:
+    """The organisation's catalog at work: its own figure for PVC windows, and three
+    replacements of one code done at 40 % over the reference, which the catalog's learned
+    references page lists."""
+    organisation = plan.organisation
+    windows = Code.objects.filter(organisation__isnull=True, code=OVERRIDDEN_CODE).first()
+    if windows is not None:
+        code_override_set(
+            organisation=organisation,
+            user=user,
+            code=windows,
+            figures={"unit_cost": OVERRIDDEN_UNIT_COST},
+        )
+    replacements = Action.objects.filter(
+        plan=plan,
+        kind=ActionKind.REPLACEMENT,
+        status=ActionStatus.PLANNED,
+        node__code__organisation__isnull=True,
+        node__code__unit_cost__isnull=False,
+        node__quantity__gt=0,
+    )
+    # The code with the most replacements planned (several buildings have one).
+    busiest = (
+        replacements.values("node__code__code")
+        .annotate(count=Count("id"))
+        .order_by("-count", "node__code__code")
+        .first()
+    )
+    roofs = (
+        replacements.filter(node__code__code=busiest["node__code__code"] if busiest else "")
+        .select_related("node__code")
+        .order_by("planned_year", "title", "id")[:3]
+    )
+    for action in roofs:
+        reference = action.node.code.unit_cost * action.node.quantity  # type: ignore[union-attr,operator]
+        action_mark_done(
+            action=action, by=user, actual_cost=(reference * Decimal("1.4")).quantize(Decimal(1))
+        )
+
+
 class Command(BaseCommand):
     help = (
         "Creates the demo account, its API access, a demo plan and an API key, once. Running it "
@@ -259,6 +353,7 @@ class Command(BaseCommand):
                 f"Demo plan #{plan.number} {plan.name!r}: {len(document['nodes'])} nodes, "
                 f"{len(document['actions'])} actions."
             )
+            _demo_catalog_and_costs(plan=plan, user=user)
         else:
             plan = demo_plan
         if not ApiKey.objects.filter(owner=user, name=DEMO_KEY_NAME).exists():
