@@ -16,7 +16,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from integrations.models import ApiAccessRequest
 from organisations.invitations import invitation_create
 from organisations.services import member_add, organisation_create
-from tests.factories import UserFactory
+from tests.factories import CodeFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -72,6 +72,7 @@ def test_every_organisation_page_answers_by_role(client: Client, role: str) -> N
         "invitation_id": invitation.pk,
         "api_key_id": "00000000-0000-0000-0000-000000000000",
         "request_id": access_request.pk,
+        "code_id": CodeFactory.create().pk,  # a starter code: its catalog page
     }
     client.force_login(person)
     routes = organisation_pages()
