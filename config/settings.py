@@ -150,6 +150,10 @@ WEBHOOK_DELIVERY_THREADS = env_int("WEBHOOK_DELIVERY_THREADS", 8, minimum=1)
 # A web change or an import is followed by a sync of the plan this many seconds later, so
 # webhook receivers hear of new suggestions without anyone listing them.
 SYNC_AFTER_CHANGE_SECONDS = env_int("SYNC_AFTER_CHANGE_SECONDS", 5, minimum=0)
+# How often the events process (`manage.py deliver_webhooks`) looks for plans with changes no
+# sync has taken in (made in the admin, a shell, raw SQL) and syncs them: their events follow
+# within this many seconds plus the sync (docs/design.md "Sync").
+PENDING_SYNC_SWEEP_SECONDS = env_int("PENDING_SYNC_SWEEP_SECONDS", 10, minimum=1)
 # A running import holds a lease of this length on its row, renewed as it reports progress; an
 # import whose lease ran out is taken for dead (its worker was killed) and run again (jobs.leases);
 # after IMPORT_MAX_ATTEMPTS starts the import fails for good.

@@ -8,13 +8,13 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import QuerySet
+from django.db.models import Min, QuerySet
 from django.utils import timezone
 from django_tasks import task
 
 from jobs.leases import leases_resume
 from planning.importers.jobs import UNFINISHED, plan_import_run
-from planning.models import Plan, PlanImport, PlanReport
+from planning.models import Plan, PlanChange, PlanImport, PlanReport
 from planning.report_jobs import plan_report_run
 from planning.suggestions.sync import suggestion_sync
 
@@ -43,6 +43,28 @@ def plan_sync_on_data_change(sender: Any, *, plan_id: Any, data_changed: bool, *
     sync's own, Dismiss, Restore) queues none."""
     if data_changed:
         plan_sync_soon(plan_id=plan_id)
+
+
+PENDING_SWEEP_PLANS = 50  # plans synced by one sweep at most, those changed longest ago first
+
+
+def pending_plans_sync(*, limit: int = PENDING_SWEEP_PLANS) -> int:
+    """Syncs the plans with changes that no sync has taken in yet, the longest waiting first;
+    returns how many. A change made in the web app, the API or an import queued its plan's sync
+    already (`plan_sync_soon`); one made any other way (the admin, a shell, raw SQL) is found
+    here, so its events follow without anyone listing (docs/design.md "Sync" > "Changes from
+    anywhere"). Run by the events process every PENDING_SYNC_SWEEP_SECONDS."""
+    waiting = (
+        PlanChange.objects.values("plan_id")
+        .annotate(first=Min("id"))
+        .order_by("first")
+        .values_list("plan_id", flat=True)[:limit]
+    )
+    synced = 0
+    for plan in Plan.objects.filter(pk__in=list(waiting)):
+        suggestion_sync(plan=plan)
+        synced += 1
+    return synced
 
 
 @task()

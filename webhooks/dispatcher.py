@@ -21,6 +21,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from uuid import UUID
 
+from django.conf import settings
 from django.db import close_old_connections, connections
 from django.db.models import BigIntegerField, Q
 from django.db.models.fields.json import KT
@@ -31,6 +32,7 @@ from django_tasks_db.management.commands.db_worker import Worker
 from django_tasks_db.models import DBTaskResult
 from django_tasks_db.utils import exclusive_transaction, is_locked_database_exception
 
+from planning.tasks import pending_plans_sync
 from webhooks.models import DeliveryStatus, WebhookDelivery
 
 logger = logging.getLogger("maintplan.webhooks")
@@ -103,9 +105,25 @@ class Dispatcher:
             excluded_queue_names=[],
         )
 
+    def sweep(self) -> None:
+        """The sweeper thread: every PENDING_SYNC_SWEEP_SECONDS, syncs the plans with changes no
+        sync has taken in (planning.tasks.pending_plans_sync), so a change made in the admin, a
+        shell or raw SQL has its events delivered within seconds without anyone listing."""
+        while not self.stopping.wait(settings.PENDING_SYNC_SWEEP_SECONDS):
+            try:
+                pending_plans_sync()
+            except Exception:
+                logger.exception("the sweep for pending changes failed; the next one retries")
+            finally:
+                connections.close_all()  # this thread's own connection
+
     def run(self, *, batch: bool = False) -> None:
         """Dispatches until `stopping` is set (or, with `batch`, until no job is due and none is
-        running); then waits for the attempts in flight (each ends within its deadline)."""
+        running); then waits for the attempts in flight (each ends within its deadline). Without
+        `batch`, a sweeper thread syncs plans with pending changes meanwhile (`sweep`)."""
+        sweeper = None if batch else threading.Thread(target=self.sweep, name="sweep", daemon=True)
+        if sweeper is not None:
+            sweeper.start()
         try:
             while not self.stopping.is_set():
                 if not self._free.acquire(timeout=self.interval):
@@ -119,6 +137,9 @@ class Dispatcher:
                     continue
                 self._pool.submit(self._run_job, *claimed)
         finally:
+            self.stopping.set()
+            if sweeper is not None:
+                sweeper.join()
             self._pool.shutdown(wait=True)
             connections.close_all()
 

@@ -14,6 +14,8 @@ from typing import Any
 
 import pytest
 from django.core.management import call_command
+from django.db import connection
+from django.db.backends.signals import connection_created
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
@@ -155,3 +157,23 @@ def run_retries_now() -> None:
     """Makes the queued retries due now (instead of in a minute or hours) and runs them."""
     DBTaskResult.objects.filter(status="READY").update(run_after=timezone.now())
     run_worker()
+
+
+@pytest.fixture
+def reads_take_no_lock() -> Iterator[None]:
+    """The test database is SQLite's in-memory one in shared-cache mode, where a read meeting
+    another connection's write fails at once ("database table is locked") instead of waiting,
+    as it would on a database file (`make run`) or PostgreSQL: every connection of this test,
+    in every thread, reads uncommitted rows, so a read holds no lock a write could meet."""
+
+    def uncommitted(connection: Any, **kwargs: Any) -> None:
+        if connection.vendor == "sqlite":
+            connection.cursor().execute("PRAGMA read_uncommitted = 1")
+
+    connection_created.connect(uncommitted)
+    connection.ensure_connection()
+    uncommitted(connection)
+    yield
+    connection_created.disconnect(uncommitted)
+    if connection.vendor == "sqlite":
+        connection.cursor().execute("PRAGMA read_uncommitted = 0")

@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.db import OperationalError, connection
-from django.db.backends.signals import connection_created
+from django.db import OperationalError
 
 from tests.factories import UserFactory
 from tests.webhooks.conftest import DripReceiver, Receiver
@@ -24,27 +23,7 @@ from webhooks.models import WebhookAttempt
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("private_targets")]
 
 
-@pytest.fixture
-def reads_take_no_lock() -> Iterator[None]:
-    """The test database is SQLite's in-memory one in shared-cache mode, where a read meeting
-    another connection's write fails at once ("database table is locked") instead of waiting,
-    as it would on a database file (`make run`) or PostgreSQL: every connection of this test,
-    in every thread, reads uncommitted rows, so a read holds no lock a write could meet."""
-
-    def uncommitted(connection: Any, **kwargs: Any) -> None:
-        if connection.vendor == "sqlite":
-            connection.cursor().execute("PRAGMA read_uncommitted = 1")
-
-    connection_created.connect(uncommitted)
-    connection.ensure_connection()
-    uncommitted(connection)
-    yield
-    connection_created.disconnect(uncommitted)
-    if connection.vendor == "sqlite":
-        connection.cursor().execute("PRAGMA read_uncommitted = 0")
-
-
-def _wait_for(condition: Callable[[], Any], *, within: float) -> float:
+def wait_for(condition: Callable[[], Any], *, within: float) -> float:
     """Seconds until `condition()` held; fails the test after `within` seconds."""
     started = time.monotonic()
     while not condition():
@@ -69,12 +48,12 @@ def test_a_dripping_receiver_times_out_at_10_s_and_delays_no_other_endpoint(
     # While the dispatcher runs the test watches the receivers, not the tables: on SQLite's
     # in-memory test database a claim (an exclusive transaction) fails any read meeting it.
     try:
-        _wait_for(lambda: drip_receiver.connections >= 1, within=3)
+        wait_for(lambda: drip_receiver.connections >= 1, within=3)
 
         endpoint_test_event_send(endpoint=other)
-        arrived_after = _wait_for(lambda: receiver.received, within=5)
+        arrived_after = wait_for(lambda: receiver.received, within=5)
 
-        _wait_for(lambda: drip_receiver.hung_up, within=12)
+        wait_for(lambda: drip_receiver.hung_up, within=12)
         slow_attempt_ended_after = drip_receiver.hung_up[0] - started
     finally:
         dispatcher.stopping.set()
