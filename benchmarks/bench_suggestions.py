@@ -15,6 +15,8 @@ loopback port and measures, from a client on loopback:
 - after one action changed / after one node's code changed: a page of 100, each request after
   one such change made with `QuerySet.update()` (so every sync re-derives a scope) (p50/p99);
 - the peak RSS (VmHWM) of the gunicorn workers;
+- with `--budget AMOUNT`, all of it for a plan with that annual budget (rule 6 re-derives every
+  year on each sync after a change);
 - the time merely to read the plan's nodes and actions (every column, as tuples) in this
   process, and the ratio after-change p50 / that read time.
 
@@ -167,10 +169,17 @@ def p50(values: list[float]) -> float:
     return statistics.median(values)
 
 
-def run_size(env: dict[str, str], nodes: int, actions: int, workers: int, requests: int) -> None:
+def run_size(
+    env: dict[str, str], nodes: int, actions: int, workers: int, requests: int, budget: str
+) -> None:
     from django.db import connection
 
+    from planning.models import Plan
+
     raw_key, number = prepare(env, nodes, actions)
+    if budget:  # rule 6 (budget_peak) then runs in every sync after a change
+        Plan.objects.filter(number=number).update(annual_budget=Decimal(budget))
+        print(f"  annual budget {budget}")
     with connection.cursor() as cursor:  # fresh statistics, as autovacuum would soon give
         cursor.execute("ANALYZE")
     read_ms = read_time_ms(number, rounds=10)
@@ -239,6 +248,9 @@ def main() -> None:
     )
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--requests", type=int, default=60)
+    parser.add_argument(
+        "--budget", default="", help="an annual budget for the plan (rule 6 runs on every sync)"
+    )
     args = parser.parse_args()
 
     env = server_environment()
@@ -248,7 +260,7 @@ def main() -> None:
     django.setup()
     for size in args.sizes.split(","):
         nodes, actions = (int(part) for part in size.split(":"))
-        run_size(env, nodes, actions, args.workers, args.requests)
+        run_size(env, nodes, actions, args.workers, args.requests, args.budget)
 
 
 if __name__ == "__main__":
