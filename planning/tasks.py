@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from datetime import timedelta
 from typing import Any
 
@@ -11,10 +12,12 @@ from django.db import transaction
 from django.db.models import Min, QuerySet
 from django.utils import timezone
 from django_tasks import task
+from django_tasks.base import TASK_MIN_PRIORITY
 
 from jobs.leases import leases_resume
 from planning.importers.jobs import UNFINISHED, plan_import_run
 from planning.models import Plan, PlanChange, PlanImport, PlanReport
+from planning.report_jobs import UNFINISHED as REPORTS_UNFINISHED
 from planning.report_jobs import plan_report_run
 from planning.suggestions.sync import suggestion_sync
 
@@ -73,10 +76,25 @@ def plan_import_job(*, import_id: str) -> None:
     plan_import_run(import_id=import_id)
 
 
-def plan_import_enqueue(*, import_id: object) -> None:
-    """Enqueues the import's job once the current transaction commits."""
+def _turn(rows: QuerySet[Any], row: Any, *, unfinished: Iterable[str]) -> int:
+    """A job's priority among the jobs of one account (docs/design.md "Jobs" > "Fairness"):
+    0 for its first unfinished one, -1 for the second, and so on, so another account's first
+    job runs before this account's second."""
+    ahead = rows.filter(status__in=list(unfinished), created_at__lt=row.created_at).count()
+    return max(-ahead, TASK_MIN_PRIORITY)
+
+
+def plan_import_enqueue(*, import_id: Any) -> None:
+    """Enqueues the import's job once the current transaction commits, behind the account's
+    earlier imports and beside other accounts' first ones."""
+    upload = PlanImport.objects.only("owner_id", "created_at").get(pk=import_id)
+    priority = _turn(
+        PlanImport.objects.filter(owner_id=upload.owner_id), upload, unfinished=UNFINISHED
+    )
     job_import_id = str(import_id)
-    transaction.on_commit(lambda: plan_import_job.enqueue(import_id=job_import_id))
+    transaction.on_commit(
+        lambda: plan_import_job.using(priority=priority).enqueue(import_id=job_import_id)
+    )
 
 
 @task()
@@ -85,10 +103,19 @@ def plan_report_job(*, report_id: str) -> None:
     plan_report_run(report_id=report_id)
 
 
-def plan_report_enqueue(*, report_id: object) -> None:
-    """Enqueues the report's job once the current transaction commits."""
+def plan_report_enqueue(*, report_id: Any) -> None:
+    """Enqueues the report's job once the current transaction commits, behind the account's
+    earlier reports and beside other accounts' first ones."""
+    report = PlanReport.objects.only("requested_by_id", "created_at").get(pk=report_id)
+    priority = _turn(
+        PlanReport.objects.filter(requested_by_id=report.requested_by_id),
+        report,
+        unfinished=REPORTS_UNFINISHED,
+    )
     job_report_id = str(report_id)
-    transaction.on_commit(lambda: plan_report_job.enqueue(report_id=job_report_id))
+    transaction.on_commit(
+        lambda: plan_report_job.using(priority=priority).enqueue(report_id=job_report_id)
+    )
 
 
 def plan_report_resume(report: PlanReport) -> None:

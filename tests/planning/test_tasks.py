@@ -212,3 +212,46 @@ def test_the_worker_runs_the_sync(plan_and_client: tuple[Plan, Client], settings
 
     assert DBTaskResult.objects.get().status == "SUCCESSFUL"
     assert Suggestion.objects.filter(plan=plan, suggestion_type="missing_code").count() == 1
+
+
+def test_another_accounts_first_import_and_report_run_before_an_accounts_second(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    from planning.models import PlanImport, PlanReport
+    from planning.tasks import plan_import_enqueue, plan_report_enqueue
+    from tests.factories import UserFactory
+
+    busy, other = UserFactory.create(), UserFactory.create()
+    now = timezone.now()
+    imports = [
+        PlanImport.objects.create(
+            owner=owner,
+            filename="p.json",
+            content=b"{}",
+            idempotency_key=f"form-{i}",
+            created_at=now + timedelta(seconds=i),
+        )
+        for i, owner in enumerate((busy, busy, other))
+    ]
+    plan = PlanFactory.create()
+    reports = [
+        PlanReport.objects.create(
+            plan=plan, requested_by=user, created_at=now + timedelta(seconds=i)
+        )
+        for i, user in enumerate((busy, busy, other))
+    ]
+    with django_capture_on_commit_callbacks(execute=True):
+        for upload in imports:
+            plan_import_enqueue(import_id=upload.pk)
+        for report in reports:
+            plan_report_enqueue(report_id=report.pk)
+
+    queued = [
+        job.args_kwargs["kwargs"].get("import_id") or job.args_kwargs["kwargs"].get("report_id")
+        for job in DBTaskResult.objects.ready()
+    ]
+    first, second, others = (str(row.pk) for row in imports)
+    assert queued.index(others) < queued.index(second)
+    first_report, second_report, other_report = (str(row.pk) for row in reports)
+    assert queued.index(other_report) < queued.index(second_report)
+    assert queued.index(first) < queued.index(second)
