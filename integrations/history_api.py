@@ -15,7 +15,7 @@ added while a client pages come after it, none repeats.
 from __future__ import annotations
 
 import uuid
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from django.http import QueryDict
@@ -191,7 +191,16 @@ def _since(params: QueryDict, errors: dict[str, list[str]]) -> datetime | None:
     if value is None or value.tzinfo is None:
         errors["since"] = ["An ISO 8601 time with a time zone, e.g. 2026-01-01T00:00:00Z."]
         return None
-    return value
+    # In UTC: PostgreSQL refuses offsets past 15:59 (-17:59 is valid ISO 8601), and a time at
+    # the ends of the calendar that UTC cannot hold is before or after every entry anyway.
+    try:
+        return value.astimezone(UTC)
+    except OverflowError:
+        return (
+            datetime.min.replace(tzinfo=UTC)
+            if value.year == 1
+            else datetime.max.replace(tzinfo=UTC)
+        )
 
 
 # --- versions ---------------------------------------------------------------------------------

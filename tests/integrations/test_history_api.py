@@ -89,6 +89,23 @@ def test_since_filters_and_an_unchanged_history_is_304(api: Any, plan: Plan) -> 
 
 
 @pytest.mark.parametrize(
+    ("since", "everything"),
+    [
+        ("0100-06-12T18:18:51-17:59", True),  # PostgreSQL refuses a -17:59 offset: sent as UTC
+        ("0001-01-01T00:00:00+14:00", True),  # before what UTC can hold: before everything
+        ("9999-12-31T23:59:59-12:00", False),  # after what UTC can hold: after everything
+    ],
+)
+def test_since_at_the_ends_of_the_calendar_and_offsets_answers(
+    api: Any, plan: Plan, since: str, everything: bool
+) -> None:
+    entries = _data(api(f"{plan.number}/history", since=since))["entries"]
+    assert len(entries) == (
+        HistoryEntry.objects.filter(plan_id=plan.pk).count() if everything else 0
+    )
+
+
+@pytest.mark.parametrize(
     ("params", "field"),
     [
         ({"since": "yesterday"}, "since"),
