@@ -397,6 +397,8 @@ def test_a_peak_moves_its_candidates_in_one_click_and_undo_moves_them_back(
     # 500 + 900 is too much there, and year + 2 is empty.
     assert f"Planned costs in {year} exceed the annual budget by 300.00\xa0EUR" in page
     assert f"Apply: move 1 action to {year + 2}" in page
+    assert 'value="budget_peak"> Budget peak <span class="count">(1)</span>' in page
+    assert f"year_from={year}&amp;year_to={year}" in page  # the year in the Actions tab
     peak = Suggestion.objects.get(plan=plan, suggestion_type="budget_peak")
     assert peak.structure_node_id == house.pk
     apply = reverse("planning:suggestion_apply", args=[plan.number, peak.pk])
