@@ -13,7 +13,18 @@ from typing import Any, cast
 from uuid import UUID
 
 from django.db import connection
-from django.db.models import BigIntegerField, Case, F, Q, QuerySet, Sum, TextField, When
+from django.db.models import (
+    BigIntegerField,
+    Case,
+    F,
+    Q,
+    QuerySet,
+    Sum,
+    TextField,
+    Value,
+    When,
+    Window,
+)
 from django.db.models.functions import Cast, Round, Substr
 
 from api.chunks import IN_LIST_SIZE, chunked
@@ -21,7 +32,6 @@ from planning.models import Action, ActionKind, ActionStatus, StructureNode, Sug
 from planning.money import cents_of, occurrence_years
 from planning.selectors import catalog_codes
 from planning.suggestions.rules import (
-    BUDGET_YEARS,
     FIGURE_YEARS,
     ActionRecord,
     BudgetFigures,
@@ -125,48 +135,59 @@ def _cents_expression() -> Cast:
 
 
 def budget_figures(*, plan_id: UUID, budget: Decimal, year: int) -> BudgetFigures:
-    """What rule 6 reads (rules.BudgetFigures), in three grouped queries: the live occurrences'
-    cents per anchor, planned year and interval (rows: anchors x years x intervals, never one per
-    action), spread over the years Y .. Y + 14; then, for the years over the budget only, the
-    anchors' names and the one-off repairs and replacements planned in them."""
+    """What rule 6 reads (rules.BudgetFigures), in grouped queries, never a row per action: the
+    live occurrences' cents per planned year and interval, spread over the years Y .. Y + 14
+    (planning.money.occurrence_years); then, only when some year is over the budget, for those
+    years: the cents per anchor (rows: anchors x years x intervals) and the anchors' names, and
+    the one-off repairs and replacements planned in them that can be candidates (a running sum
+    in the database cuts each year's list where it reaches the excess)."""
     first, last = year, year + FIGURE_YEARS - 1
     live = Action.objects.filter(plan_id=plan_id, status=ActionStatus.PLANNED).filter(
         Q(planned_year__gte=first, planned_year__lte=last)
         | Q(interval_years__isnull=False, planned_year__lt=first)
     )
-    # An anchor is the node's building, else the root of its tree: the first id of its path,
-    # or the node itself when it is a root (rules.anchor_node_id).
-    grouped = (
-        live.order_by()
-        .values_list(
-            "node__building_id",
-            Substr("node__path", 1, HEX_LENGTH),
-            Case(When(node__path="", then=F("node_id"))),
-            "planned_year",
-            "interval_years",
-        )
-        .annotate(cents=Sum(_cents_expression()))
-    )
     year_cents = dict.fromkeys(range(first, last + 1), 0)
-    anchor_cents: dict[int, dict[str, int]] = {}
-    budget_last = year + BUDGET_YEARS - 1
-    for building_id, root_hex, root, planned_year, interval, cents in grouped:
-        if building_id is not None:
-            anchor = str(UUID(str(building_id)))
-        elif root_hex:
-            anchor = str(UUID(hex=root_hex))
-        else:
-            anchor = str(UUID(str(root)))
+    totals = live.order_by().values_list("planned_year", "interval_years")
+    for planned_year, interval, cents in totals.annotate(cents=Sum(_cents_expression())):
         for y in occurrence_years(
             planned_year=planned_year, interval_years=interval, first=first, last=last
         ):
             year_cents[y] += int(cents)
-            if y <= budget_last:
-                per_anchor = anchor_cents.setdefault(y, {})
-                per_anchor[anchor] = per_anchor.get(anchor, 0) + int(cents)
     budget_cents = cents_of(budget)
     peaks = budget_peak_years(year_cents, budget_cents, year)
-    anchor_cents = {y: anchor_cents[y] for y in peaks}
+    anchor_cents: dict[int, dict[str, int]] = {y: {} for y in peaks}
+    if peaks:
+        # An anchor is the node's building, else the root of its tree: the first id of its
+        # path, or the node itself when it is a root (rules.anchor_node_id). Only the actions
+        # that occur in a year over the budget are read.
+        grouped = (
+            live.filter(
+                Q(planned_year__in=peaks)
+                | Q(interval_years__isnull=False, planned_year__lt=max(peaks))
+            )
+            .order_by()
+            .values_list(
+                "node__building_id",
+                Substr("node__path", 1, HEX_LENGTH),
+                Case(When(node__path="", then=F("node_id"))),
+                "planned_year",
+                "interval_years",
+            )
+            .annotate(cents=Sum(_cents_expression()))
+        )
+        for building_id, root_hex, root, planned_year, interval, cents in grouped:
+            if building_id is not None:
+                anchor = str(UUID(str(building_id)))
+            elif root_hex:
+                anchor = str(UUID(hex=root_hex))
+            else:
+                anchor = str(UUID(str(root)))
+            for y in occurrence_years(
+                planned_year=planned_year, interval_years=interval, first=first, last=last
+            ):
+                if y in anchor_cents:
+                    per_anchor = anchor_cents[y]
+                    per_anchor[anchor] = per_anchor.get(anchor, 0) + int(cents)
     anchor_ids = {anchor for y in peaks for anchor in anchor_cents[y]}
     names: dict[str, str] = {}
     for chunk in chunked(anchor_ids, IN_LIST_SIZE):
@@ -178,15 +199,36 @@ def budget_figures(*, plan_id: UUID, budget: Decimal, year: int) -> BudgetFigure
         )
     candidates: dict[int, list[tuple[str, int]]] = {y: [] for y in peaks}
     if peaks:
-        movable = live.filter(
-            interval_years__isnull=True,
-            kind__in=[ActionKind.REPAIR, ActionKind.REPLACEMENT],
-            planned_year__in=peaks,
+        # Only the prefix the rule can take leaves the database: in each year, by cost
+        # descending then id, the rows whose predecessors' costs do not yet reach the excess
+        # (rules._move_candidates then takes the same rows).
+        cents = _cents_expression()
+        before = (
+            Window(
+                Sum(cents),
+                partition_by=[F("planned_year")],
+                order_by=[cents.desc(), F("id").asc()],
+            )
+            - cents
         )
-        for action_id, planned_year, cents in movable.order_by().values_list(
-            "id", "planned_year", _cents_expression()
+        excess = Case(
+            *(When(planned_year=y, then=Value(year_cents[y] - budget_cents)) for y in peaks),
+            output_field=BigIntegerField(),
+        )
+        movable = (
+            live.filter(
+                interval_years__isnull=True,
+                kind__in=[ActionKind.REPAIR, ActionKind.REPLACEMENT],
+                planned_year__in=peaks,
+            )
+            .annotate(cents=cents, before=before, excess=excess)
+            .filter(before__lt=F("excess"))
+        )
+        (action_id_col,) = _ids("id")
+        for action_id, planned_year, action_cents in movable.order_by().values_list(
+            action_id_col, "planned_year", "cents"
         ):
-            candidates[planned_year].append((str(action_id), int(cents)))
+            candidates[planned_year].append((str(action_id), int(action_cents)))
     return BudgetFigures(
         budget_cents=budget_cents,
         year_cents=year_cents,
