@@ -20,6 +20,7 @@ from planning.form_parts import (
     node_picker_bind,
     plan_node_clean,
 )
+from planning.importers.catalog import CATALOG_COLUMNS
 from planning.models import (
     CONDITION_FILTERS,
     MAX_YEAR,
@@ -411,15 +412,7 @@ class OwnCodeForm(ModelRulesForm):
 
     class Meta(ModelRulesForm.Meta):
         model = Code
-        fields = (
-            "code",
-            "name",
-            "unit",
-            "unit_cost",
-            "service_life_years",
-            "interval_years",
-            "keywords",
-        )
+        fields = CATALOG_COLUMNS  # the catalog CSV's columns, in its order
         widgets: ClassVar = {"keywords": forms.TextInput()}
 
 
