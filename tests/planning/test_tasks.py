@@ -255,3 +255,4 @@ def test_another_accounts_first_import_and_report_run_before_an_accounts_second(
     first_report, second_report, other_report = (str(row.pk) for row in reports)
     assert queued.index(other_report) < queued.index(second_report)
     assert queued.index(first) < queued.index(second)
+    assert queued.index(first_report) < queued.index(second_report)
