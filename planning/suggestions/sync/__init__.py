@@ -403,6 +403,7 @@ def _sync_once(*, plan: Plan, started: float, full: bool) -> SyncResult:
             updates["suggestion_rules"] = digest
         if budget_changed:
             updates["suggestions_budget"] = budget
+            write.version_raise()  # a budget set by raw SQL changes the planning page too
         plan.last_synced_at = updates.get("last_synced_at", last_synced_at)
     return result
 
