@@ -88,26 +88,19 @@ def generate(schema: bytes, output: Path, *, typescript: bool = True) -> list[Pa
             (output / "typescript").mkdir(parents=True, exist_ok=True)
             shutil.copyfile(work / "schema.d.ts", output / TYPESCRIPT_SCHEMA)
             # The wrapper's declarations, from its JSDoc, against the new types.
-            shutil.copyfile(CLIENTS / "typescript" / "maintplan.js", work / "maintplan.js")
+            for name in ("maintplan.js", "tsconfig.json"):
+                shutil.copyfile(CLIENTS / "typescript" / name, work / name)
             _run(
                 [
                     str(TYPESCRIPT_BIN / "tsc"),
-                    "--allowJs",
-                    "--checkJs",
-                    "--strict",
+                    "-p",
+                    "tsconfig.json",
+                    "--noEmit",
+                    "false",
                     "--declaration",
                     "--emitDeclarationOnly",
-                    "--target",
-                    "es2022",
-                    "--module",
-                    "es2022",
-                    "--moduleResolution",
-                    "bundler",
-                    "--lib",
-                    "es2022,dom",
                     "--outDir",
                     "out",
-                    "maintplan.js",
                 ],
                 cwd=work,
             )
