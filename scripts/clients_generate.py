@@ -78,7 +78,10 @@ def generate(schema: bytes, output: Path, *, typescript: bool = True) -> list[Pa
         )
         target = output / PYTHON_GENERATED
         shutil.rmtree(target, ignore_errors=True)
-        shutil.copytree(work / "python_generated", target)
+        # Not the generator's ruff run's cache.
+        shutil.copytree(
+            work / "python_generated", target, ignore=shutil.ignore_patterns(".ruff_cache")
+        )
         written = [PYTHON_GENERATED]
         if typescript:
             _run(

@@ -14,6 +14,7 @@ from planning.services import code_catalog_defaults_load
 from tests.factories import StructureNodeFactory
 from tests.webhooks import conftest as webhook_fixtures
 from tests.webhooks.conftest import Receiver
+from webhooks.models import WebhookEndpoint
 from webhooks.services import endpoint_create
 
 receiver = webhook_fixtures.receiver  # a loopback webhook receiver, for sdk_server
@@ -41,6 +42,7 @@ class SdkServer:
 
     url: str
     api_key: str
+    endpoint: WebhookEndpoint
     secret: str
     receiver: Receiver
 
@@ -53,5 +55,7 @@ def sdk_server(
     # Four more uncoded components: five missing-code suggestions, three pages of two.
     StructureNodeFactory.create_batch(4, plan=Plan.objects.get(number=1))
     _key, raw_key = api_key_create(user=user, name="SDK", permission=ApiKey.Permission.READ_WRITE)
-    _endpoint, secret = endpoint_create(user=user, url=receiver.url)
-    return SdkServer(url=live_server.url, api_key=raw_key, secret=secret, receiver=receiver)
+    endpoint, secret = endpoint_create(user=user, url=receiver.url)
+    return SdkServer(
+        url=live_server.url, api_key=raw_key, endpoint=endpoint, secret=secret, receiver=receiver
+    )
