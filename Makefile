@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
 
-.PHONY: run test test-postgres test-production lint typecheck migrate seed clean
+.PHONY: run test test-postgres test-production lint typecheck migrate seed clean clients
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python >= 3.11 is required (set PYTHON=...)")'
@@ -47,6 +47,11 @@ $(TS_CHECK): tests/typescript/package-lock.json
 	@if command -v npm >/dev/null; then \
 		cd tests/typescript && npm ci --no-audit --no-fund --loglevel=error && touch node_modules/.installed; \
 	else echo "make: no npm, so the TypeScript types check is skipped"; fi
+
+# The SDKs' generated parts (clients/), regenerated from the live schema; the test suite fails
+# when they are stale (tests/contract/test_clients_generated.py).
+clients: $(VENV)/.installed-dev $(TS_CHECK)
+	$(BIN)/python -m scripts.clients_generate
 
 test: lint typecheck $(VENV)/.installed-dev $(TS_CHECK)
 	$(BIN)/python manage.py makemigrations --check --dry-run

@@ -1,0 +1,326 @@
+from http import HTTPStatus
+from typing import Any, cast
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error_envelope import ErrorEnvelope
+from ...models.event_list_envelope import EventListEnvelope
+from ...models.list_events_type import ListEventsType
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    *,
+    after: str | Unset = UNSET,
+    cursor: str | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    plan: int | Unset = UNSET,
+    type_: ListEventsType | Unset = UNSET,
+    if_none_match: str | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(if_none_match, Unset):
+        headers["If-None-Match"] = if_none_match
+
+    params: dict[str, Any] = {}
+
+    params["after"] = after
+
+    params["cursor"] = cursor
+
+    params["limit"] = limit
+
+    params["plan"] = plan
+
+    json_type_: str | Unset = UNSET
+    if not isinstance(type_, Unset):
+        json_type_ = type_.value
+
+    params["type"] = json_type_
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/platform/events",
+        "params": params,
+    }
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Any | ErrorEnvelope | EventListEnvelope | None:
+    if response.status_code == 200:
+        response_200 = EventListEnvelope.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 304:
+        response_304 = cast(Any, None)
+        return response_304
+
+    if response.status_code == 400:
+        response_400 = ErrorEnvelope.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = ErrorEnvelope.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = ErrorEnvelope.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = ErrorEnvelope.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 405:
+        response_405 = ErrorEnvelope.from_dict(response.json())
+
+        return response_405
+
+    if response.status_code == 406:
+        response_406 = ErrorEnvelope.from_dict(response.json())
+
+        return response_406
+
+    if response.status_code == 411:
+        response_411 = ErrorEnvelope.from_dict(response.json())
+
+        return response_411
+
+    if response.status_code == 413:
+        response_413 = ErrorEnvelope.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 429:
+        response_429 = ErrorEnvelope.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = ErrorEnvelope.from_dict(response.json())
+
+        return response_500
+
+    if response.status_code == 503:
+        response_503 = ErrorEnvelope.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Any | ErrorEnvelope | EventListEnvelope]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    after: str | Unset = UNSET,
+    cursor: str | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    plan: int | Unset = UNSET,
+    type_: ListEventsType | Unset = UNSET,
+    if_none_match: str | Unset = UNSET,
+) -> Response[Any | ErrorEnvelope | EventListEnvelope]:
+    """List the events of the last 30 days
+
+     The events of the plans this key may read, from the last 30 days, oldest first: the same ids and
+    bodies as the webhook deliveries. Replay after a downtime with `after=<last id seen>`; without a
+    public URL, poll it the same way (with `If-None-Match`) instead of receiving webhooks. An event that
+    is in the list for the whole walk comes exactly once; one written during the walk comes on a later
+    page.
+
+    Args:
+        after (str | Unset):
+        cursor (str | Unset):
+        limit (int | Unset):
+        plan (int | Unset):
+        type_ (ListEventsType | Unset):
+        if_none_match (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Any | ErrorEnvelope | EventListEnvelope]
+    """
+
+    kwargs = _get_kwargs(
+        after=after,
+        cursor=cursor,
+        limit=limit,
+        plan=plan,
+        type_=type_,
+        if_none_match=if_none_match,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    after: str | Unset = UNSET,
+    cursor: str | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    plan: int | Unset = UNSET,
+    type_: ListEventsType | Unset = UNSET,
+    if_none_match: str | Unset = UNSET,
+) -> Any | ErrorEnvelope | EventListEnvelope | None:
+    """List the events of the last 30 days
+
+     The events of the plans this key may read, from the last 30 days, oldest first: the same ids and
+    bodies as the webhook deliveries. Replay after a downtime with `after=<last id seen>`; without a
+    public URL, poll it the same way (with `If-None-Match`) instead of receiving webhooks. An event that
+    is in the list for the whole walk comes exactly once; one written during the walk comes on a later
+    page.
+
+    Args:
+        after (str | Unset):
+        cursor (str | Unset):
+        limit (int | Unset):
+        plan (int | Unset):
+        type_ (ListEventsType | Unset):
+        if_none_match (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Any | ErrorEnvelope | EventListEnvelope
+    """
+
+    return sync_detailed(
+        client=client,
+        after=after,
+        cursor=cursor,
+        limit=limit,
+        plan=plan,
+        type_=type_,
+        if_none_match=if_none_match,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    after: str | Unset = UNSET,
+    cursor: str | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    plan: int | Unset = UNSET,
+    type_: ListEventsType | Unset = UNSET,
+    if_none_match: str | Unset = UNSET,
+) -> Response[Any | ErrorEnvelope | EventListEnvelope]:
+    """List the events of the last 30 days
+
+     The events of the plans this key may read, from the last 30 days, oldest first: the same ids and
+    bodies as the webhook deliveries. Replay after a downtime with `after=<last id seen>`; without a
+    public URL, poll it the same way (with `If-None-Match`) instead of receiving webhooks. An event that
+    is in the list for the whole walk comes exactly once; one written during the walk comes on a later
+    page.
+
+    Args:
+        after (str | Unset):
+        cursor (str | Unset):
+        limit (int | Unset):
+        plan (int | Unset):
+        type_ (ListEventsType | Unset):
+        if_none_match (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Any | ErrorEnvelope | EventListEnvelope]
+    """
+
+    kwargs = _get_kwargs(
+        after=after,
+        cursor=cursor,
+        limit=limit,
+        plan=plan,
+        type_=type_,
+        if_none_match=if_none_match,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    after: str | Unset = UNSET,
+    cursor: str | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    plan: int | Unset = UNSET,
+    type_: ListEventsType | Unset = UNSET,
+    if_none_match: str | Unset = UNSET,
+) -> Any | ErrorEnvelope | EventListEnvelope | None:
+    """List the events of the last 30 days
+
+     The events of the plans this key may read, from the last 30 days, oldest first: the same ids and
+    bodies as the webhook deliveries. Replay after a downtime with `after=<last id seen>`; without a
+    public URL, poll it the same way (with `If-None-Match`) instead of receiving webhooks. An event that
+    is in the list for the whole walk comes exactly once; one written during the walk comes on a later
+    page.
+
+    Args:
+        after (str | Unset):
+        cursor (str | Unset):
+        limit (int | Unset):
+        plan (int | Unset):
+        type_ (ListEventsType | Unset):
+        if_none_match (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Any | ErrorEnvelope | EventListEnvelope
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            after=after,
+            cursor=cursor,
+            limit=limit,
+            plan=plan,
+            type_=type_,
+            if_none_match=if_none_match,
+        )
+    ).parsed

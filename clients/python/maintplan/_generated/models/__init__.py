@@ -1,0 +1,163 @@
+"""Contains all the data models used in inputs/outputs"""
+
+from .action import Action
+from .action_page import ActionPage
+from .api_key_identity import ApiKeyIdentity
+from .api_key_identity_organisation_type_0 import ApiKeyIdentityOrganisationType0
+from .api_key_principal import ApiKeyPrincipal
+from .api_key_session_envelope import ApiKeySessionEnvelope
+from .api_key_session_key import ApiKeySessionKey
+from .api_key_session_user import ApiKeySessionUser
+from .assign_code_action import AssignCodeAction
+from .assign_code_action_action_enum import AssignCodeActionActionEnum
+from .check_api_key_session_body import CheckApiKeySessionBody
+from .create_project_action import CreateProjectAction
+from .create_project_action_action_enum import CreateProjectActionActionEnum
+from .dismiss_body import DismissBody
+from .error_envelope import ErrorEnvelope
+from .error_envelope_data_type_0 import ErrorEnvelopeDataType0
+from .error_envelope_data_type_0_errors import ErrorEnvelopeDataType0Errors
+from .event import Event
+from .event_change import EventChange
+from .event_data_type_1 import EventDataType1
+from .event_list_envelope import EventListEnvelope
+from .event_page import EventPage
+from .event_type_enum import EventTypeEnum
+from .history_actor import HistoryActor
+from .history_entry import HistoryEntry
+from .history_entry_changes import HistoryEntryChanges
+from .history_page import HistoryPage
+from .key_figures import KeyFigures
+from .list_events_type import ListEventsType
+from .list_plan_actions_kind import ListPlanActionsKind
+from .list_plan_actions_status import ListPlanActionsStatus
+from .list_plan_history_entity import ListPlanHistoryEntity
+from .list_plan_nodes_kind import ListPlanNodesKind
+from .list_plan_suggestions_severity_item import ListPlanSuggestionsSeverityItem
+from .list_plan_suggestions_suggestion_type_item import (
+    ListPlanSuggestionsSuggestionTypeItem,
+)
+from .money_settings import MoneySettings
+from .move_actions import MoveActions
+from .move_actions_action_enum import MoveActionsActionEnum
+from .node import Node
+from .node_page import NodePage
+from .organisation import Organisation
+from .other_recommended_action import OtherRecommendedAction
+from .plan_action import PlanAction
+from .plan_action_action_enum import PlanActionActionEnum
+from .plan_actions_envelope import PlanActionsEnvelope
+from .plan_detail import PlanDetail
+from .plan_envelope import PlanEnvelope
+from .plan_history_envelope import PlanHistoryEnvelope
+from .plan_item import PlanItem
+from .plan_list_envelope import PlanListEnvelope
+from .plan_nodes_envelope import PlanNodesEnvelope
+from .plan_page import PlanPage
+from .plan_projects_envelope import PlanProjectsEnvelope
+from .plan_version_actions_envelope import PlanVersionActionsEnvelope
+from .plan_version_list_envelope import PlanVersionListEnvelope
+from .project import Project
+from .project_page import ProjectPage
+from .reason_enum import ReasonEnum
+from .restore_suggestion_body import RestoreSuggestionBody
+from .review_action import ReviewAction
+from .review_action_action_enum import ReviewActionActionEnum
+from .review_action_cost_reference import ReviewActionCostReference
+from .review_action_timing_reference import ReviewActionTimingReference
+from .review_filter import ReviewFilter
+from .severity_enum import SeverityEnum
+from .suggestion import Suggestion
+from .suggestion_act_envelope import SuggestionActEnvelope
+from .suggestion_change_enum import SuggestionChangeEnum
+from .suggestion_list import SuggestionList
+from .suggestion_list_envelope import SuggestionListEnvelope
+from .suggestion_restore_envelope import SuggestionRestoreEnvelope
+from .suggestion_type_enum import SuggestionTypeEnum
+from .suggestion_with_status import SuggestionWithStatus
+from .suggestions_changed_data import SuggestionsChangedData
+from .version import Version
+from .version_action import VersionAction
+from .version_action_page import VersionActionPage
+from .version_list import VersionList
+
+__all__ = (
+    "Action",
+    "ActionPage",
+    "ApiKeyIdentity",
+    "ApiKeyIdentityOrganisationType0",
+    "ApiKeyPrincipal",
+    "ApiKeySessionEnvelope",
+    "ApiKeySessionKey",
+    "ApiKeySessionUser",
+    "AssignCodeAction",
+    "AssignCodeActionActionEnum",
+    "CheckApiKeySessionBody",
+    "CreateProjectAction",
+    "CreateProjectActionActionEnum",
+    "DismissBody",
+    "ErrorEnvelope",
+    "ErrorEnvelopeDataType0",
+    "ErrorEnvelopeDataType0Errors",
+    "Event",
+    "EventChange",
+    "EventDataType1",
+    "EventListEnvelope",
+    "EventPage",
+    "EventTypeEnum",
+    "HistoryActor",
+    "HistoryEntry",
+    "HistoryEntryChanges",
+    "HistoryPage",
+    "KeyFigures",
+    "ListEventsType",
+    "ListPlanActionsKind",
+    "ListPlanActionsStatus",
+    "ListPlanHistoryEntity",
+    "ListPlanNodesKind",
+    "ListPlanSuggestionsSeverityItem",
+    "ListPlanSuggestionsSuggestionTypeItem",
+    "MoneySettings",
+    "MoveActions",
+    "MoveActionsActionEnum",
+    "Node",
+    "NodePage",
+    "Organisation",
+    "OtherRecommendedAction",
+    "PlanAction",
+    "PlanActionActionEnum",
+    "PlanActionsEnvelope",
+    "PlanDetail",
+    "PlanEnvelope",
+    "PlanHistoryEnvelope",
+    "PlanItem",
+    "PlanListEnvelope",
+    "PlanNodesEnvelope",
+    "PlanPage",
+    "PlanProjectsEnvelope",
+    "PlanVersionActionsEnvelope",
+    "PlanVersionListEnvelope",
+    "Project",
+    "ProjectPage",
+    "ReasonEnum",
+    "RestoreSuggestionBody",
+    "ReviewAction",
+    "ReviewActionActionEnum",
+    "ReviewActionCostReference",
+    "ReviewActionTimingReference",
+    "ReviewFilter",
+    "SeverityEnum",
+    "Suggestion",
+    "SuggestionActEnvelope",
+    "SuggestionChangeEnum",
+    "SuggestionList",
+    "SuggestionListEnvelope",
+    "SuggestionRestoreEnvelope",
+    "SuggestionTypeEnum",
+    "SuggestionWithStatus",
+    "SuggestionsChangedData",
+    "Version",
+    "VersionAction",
+    "VersionActionPage",
+    "VersionList",
+)

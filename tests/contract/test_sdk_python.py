@@ -1,0 +1,125 @@
+"""The Python SDK (clients/python) against a live server, as an integrator uses it: every page
+of a list, a conditional poll (304), a dismissal sent twice with one idempotency key (one
+act), event replay, and a real webhook delivery verified (docs/design.md "Integrator API" >
+"SDKs")."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.contract.conftest import SdkServer
+from tests.webhooks.conftest import run_worker
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "clients" / "python"))
+
+from maintplan import (  # noqa: E402 (the SDK is not installed into the project's venv)
+    ApiError,
+    Client,
+    WebhookVerificationError,
+    verify,
+)
+
+pytestmark = pytest.mark.django_db(transaction=True)
+SUGGESTIONS = "/platform/plans/1/suggestions"
+
+
+def test_pages_poll_dismiss_twice_replay_and_verify(sdk_server: SdkServer) -> None:
+    client = Client(sdk_server.url, sdk_server.api_key)
+
+    pages = list(client.pages(SUGGESTIONS, {"limit": 2}))
+    listed = [s["id"] for page in pages for s in page["suggestions"]]
+    assert len(pages) > 1
+    assert len(listed) == len(set(listed)) == pages[0]["open_count"]
+    assert [str(s.id) for s in client.suggestions(1, limit=3)] == listed
+
+    polled = client.poll(SUGGESTIONS, {"limit": 2})
+    assert polled is not None
+    assert polled["suggestions"] == pages[0]["suggestions"]
+    assert client.poll(SUGGESTIONS, {"limit": 2}) is None  # 304: nothing changed
+
+    target = listed[-1]
+    first = client.dismiss(1, target, "accepted", "Budgeted in the 2027 roof project")
+    again = client.dismiss(
+        1, target, "accepted", "Budgeted in the 2027 roof project", first.idempotency_key
+    )
+    assert (first.replayed, again.replayed) == (False, True)
+    assert first.suggestion.status == again.suggestion.status == "dismissed"
+    assert again.suggestion.to_dict() == first.suggestion.to_dict()
+    assert target not in [str(s.id) for s in client.suggestions(1)]
+    assert client.poll(SUGGESTIONS, {"limit": 2}) is not None  # changed since the last poll
+    with pytest.raises(ApiError) as conflict:  # another key: another request, refused
+        client.dismiss(1, target, "accepted")
+    assert conflict.value.message_key == "suggestions.state_conflict"
+
+    events = list(client.events(plan=1, limit=1))
+    dismissals = [
+        change
+        for event in events
+        for change in event.to_dict()["data"]["changes"]
+        if change["change"] == "dismissed"
+    ]
+    assert [c["suggestion"]["id"] for c in dismissals] == [target]  # one act
+    assert [e.id for e in client.events(after=events[-2].id)] == [events[-1].id]
+
+    run_worker()
+    (delivery,) = [
+        r
+        for r in sdk_server.receiver.received
+        if any(c["change"] == "dismissed" for c in r.event["data"]["changes"])
+    ]
+    assert verify(sdk_server.secret, delivery.body, delivery.headers)["id"] == events[-1].id
+    standard = {k: v for k, v in delivery.headers.items() if k.lower().startswith("webhook-")}
+    own = {"Maintplan-Signature": delivery.headers["Maintplan-Signature"]}
+    assert verify(sdk_server.secret, delivery.body, standard) == delivery.event
+    assert verify(sdk_server.secret, delivery.body, own) == delivery.event
+    for headers in (standard, own):
+        with pytest.raises(WebhookVerificationError):
+            verify(sdk_server.secret, delivery.body + b" ", headers)
+        with pytest.raises(WebhookVerificationError):
+            verify("whsec_" + "A" * 32, delivery.body, headers)
+        with pytest.raises(WebhookVerificationError):
+            verify(sdk_server.secret, delivery.body, headers, now=time.time() + 301)
+
+
+def test_the_package_installs_with_pip_from_the_repository(tmp_path: Path) -> None:
+    source = tmp_path / "source"  # a copy: setuptools builds in the source tree
+    shutil.copytree(ROOT / "clients" / "python", source, ignore=shutil.ignore_patterns("build"))
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--no-deps",  # httpx and attrs are in the venv already
+            "--target",
+            str(tmp_path / "site"),
+            str(source),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
+    package = tmp_path / "site" / "maintplan"
+    assert (package / "py.typed").exists()
+    imported = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import maintplan._generated.api.plans, maintplan; print(maintplan.__file__)",
+        ],
+        env={"PYTHONPATH": str(tmp_path / "site")},
+        cwd=tmp_path,
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert imported.stdout.strip() == str(package / "__init__.py")
