@@ -9,7 +9,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Min, QuerySet
+from django.db.models import Exists, Min, OuterRef, QuerySet
 from django.utils import timezone
 from django_tasks import task
 from django_tasks.base import TASK_MIN_PRIORITY
@@ -57,8 +57,13 @@ def pending_plans_sync(*, limit: int = PENDING_SWEEP_PLANS) -> int:
     already (`plan_sync_soon`); one made any other way (the admin, a shell, raw SQL) is found
     here, so its events follow without anyone listing (docs/design.md "Sync" > "Changes from
     anywhere"). Run by the events process every PENDING_SYNC_SWEEP_SECONDS."""
+    exists = Exists(Plan.objects.filter(pk=OuterRef("plan_id")))
+    # Rows of a plan that is gone (deleted by the admin's cascade, whose node and action
+    # deletes left rows before the plan went) would come first for ever: they go.
+    PlanChange.objects.filter(~exists).delete()
     waiting = (
-        PlanChange.objects.values("plan_id")
+        PlanChange.objects.filter(exists)
+        .values("plan_id")
         .annotate(first=Min("id"))
         .order_by("first")
         .values_list("plan_id", flat=True)[:limit]

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import threading
 import time
+import uuid
 from decimal import Decimal
 from typing import Any
 
 import pytest
 from django.db import connection
 
-from planning.models import Action, PlanChange
+from planning.models import Action, Plan, PlanChange
 from planning.suggestions.sync import suggestion_sync
 from planning.tasks import pending_plans_sync
 from tests.factories import ActionFactory, CodeFactory, PlanFactory, StructureNodeFactory
@@ -80,11 +81,15 @@ def test_the_sweep_syncs_only_plans_with_pending_changes(user: Any) -> None:
     plan, action = _plan_with_a_replacement(user)
     quiet, _ = _plan_with_a_replacement(user)
     _raw_cost(action, "3000.00")
-    assert set(PlanChange.objects.values_list("plan_id", flat=True)) == {plan.pk}
+    gone = PlanFactory.create()  # deleted with its rows left behind, as the admin's cascade does
+    PlanChange.objects.create(plan_id=gone.pk, node_id=uuid.uuid4(), old_kind="component")
+    Plan.objects.filter(pk=gone.pk).delete()
+    mine = PlanChange.objects.filter(plan_id__in=[plan.pk, quiet.pk])
+    assert set(mine.values_list("plan_id", flat=True)) == {plan.pk}
 
     assert pending_plans_sync() == 1
 
-    assert not PlanChange.objects.exists()
+    assert not PlanChange.objects.filter(plan_id__in=[plan.pk, quiet.pk, gone.pk]).exists()
     assert plan.suggestions.filter(status="open", severity="critical").exists()
     assert pending_plans_sync() == 0
     assert not quiet.suggestions.exists()
