@@ -159,6 +159,12 @@ def code_override_set(
     return override
 
 
+def _override_figures(*, organisation: Organisation, code: Code) -> dict[str, Any]:
+    """The organisation's figures for a starter code as they stand (None: not overridden)."""
+    current = CodeOverride.objects.filter(organisation=organisation, code=code).first()
+    return {field: getattr(current, field) if current else None for field in CATALOG_FIGURES}
+
+
 @dataclass(frozen=True)
 class CatalogImportResult:
     added: int
@@ -192,12 +198,8 @@ def catalog_import(
             if row.code in starter:
                 code = starter[row.code]
                 kept |= any(field in row.values for field in ("name", "unit", "keywords"))
-                current = CodeOverride.objects.filter(organisation=organisation, code=code).first()
-                figures = {
-                    field: row.values.get(field, getattr(current, field) if current else None)
-                    for field in CATALOG_FIGURES
-                }
-                before = {f: getattr(current, f) if current else None for f in CATALOG_FIGURES}
+                before = _override_figures(organisation=organisation, code=code)
+                figures = {field: row.values.get(field, before[field]) for field in CATALOG_FIGURES}
                 if _differences(before, figures):
                     code_override_set(
                         organisation=organisation, user=user, code=code, figures=figures
@@ -230,8 +232,7 @@ def learned_reference_use(
     organisation's reference: an override of a starter code, or its own code's unit cost."""
     unit_cost = unit_cost.quantize(Decimal("0.01"))
     if code.organisation_id is None:
-        current = CodeOverride.objects.filter(organisation=organisation, code=code).first()
-        figures = {f: getattr(current, f) if current else None for f in CATALOG_FIGURES}
+        figures = _override_figures(organisation=organisation, code=code)
         code_override_set(
             organisation=organisation,
             user=user,
