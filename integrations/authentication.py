@@ -23,6 +23,7 @@ from rest_framework.request import Request
 from api.errors import BEARER_CHALLENGE, ApiError
 from api.throttling import client_address
 from integrations.keys import key_hash, key_is_well_formed
+from integrations.lookup import plan_number_of
 from integrations.models import ApiKey
 from integrations.selectors import api_key_access_granted, api_key_by_hash
 from integrations.services import api_key_address_note, api_key_mark_used
@@ -41,12 +42,13 @@ def bearer_token(header: str | None) -> str:
     return match.group(1)
 
 
-def api_key_authenticate(raw: str) -> ApiKey:
-    """The usable ApiKey (owner loaded) for a raw key, or the ApiError that applies."""
+def api_key_authenticate(raw: str, *, plan_number: int | None = None) -> ApiKey:
+    """The usable ApiKey (owner loaded) for a raw key, or the ApiError that applies.
+    `plan_number`: the plan the request names, read with the key (`api_key_by_hash`)."""
     digest = key_hash(raw)
     if not key_is_well_formed(raw):
         raise ApiError("auth.invalid_api_key")
-    api_key = api_key_by_hash(key_hash=digest)
+    api_key = api_key_by_hash(key_hash=digest, plan_number=plan_number)
     # The index matched the hash already; compare_digest keeps the check constant-time should
     # the lookup ever become a prefix or partial match.
     if api_key is None or not hmac.compare_digest(api_key.key_hash, digest):
@@ -63,6 +65,16 @@ def api_key_authenticate(raw: str) -> ApiKey:
         raise ApiError("auth.api_access_disabled")
     api_key_mark_used(api_key=api_key, now=now)
     return api_key
+
+
+def _plan_number_read(request: Request) -> int | None:
+    """The plan a GET's path names (`planNumber`), read with its key: one statement for both
+    (docs/design.md "Integrator API" > "The key and the plan of a request"). Not for other
+    methods: a write reads its plan when it acts."""
+    if request.method not in ("GET", "HEAD"):
+        return None
+    raw = (request.parser_context or {}).get("kwargs", {}).get("planNumber")
+    return plan_number_of(raw) if isinstance(raw, str) else None
 
 
 class ServiceAccount:
@@ -85,7 +97,10 @@ class ApiKeyAuthentication(BaseAuthentication):
     """``request.user`` is the key's owner (or a ServiceAccount), ``request.auth`` the ApiKey."""
 
     def authenticate(self, request: Request) -> tuple[Any, ApiKey]:
-        api_key = api_key_authenticate(bearer_token(request.META.get("HTTP_AUTHORIZATION")))
+        api_key = api_key_authenticate(
+            bearer_token(request.META.get("HTTP_AUTHORIZATION")),
+            plan_number=_plan_number_read(request),
+        )
         api_key_address_note(api_key=api_key, ip_address=client_address(request._request))
         return api_key.owner or ServiceAccount(api_key), api_key
 

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from django.conf import settings
 from django.db import models
@@ -89,6 +89,11 @@ class ApiKey(models.Model):
     expiry_logged_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     objects: ClassVar[ApiKeyQuerySet] = ApiKeyQuerySet.as_manager()  # type: ignore[assignment]
+
+    # Not a column: the plan a GET named, read in the same statement as the key when it
+    # authenticated (integrations.lookup.key_and_plan), as (number, the plan or None where the
+    # key does not see it); `integrations.selectors.plan_for_key` takes it once.
+    plan_read_with_key: tuple[int, Any] | None = None
 
     class Meta:
         verbose_name = "API key"

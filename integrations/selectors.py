@@ -9,8 +9,8 @@ from django.utils import timezone
 from accounts.models import User
 from api.errors import ApiError
 from integrations.holders import KeyHolder
+from integrations.lookup import key_and_plan, key_by_hash, plan_of_key
 from integrations.models import ApiAccessRequest, ApiKey
-from integrations.plan_lookup import plan_of_key
 from organisations.models import OrganisationMembership, OrganisationRole
 from organisations.selectors import memberships_for_user
 from planning.models import Plan
@@ -26,12 +26,16 @@ def api_keys_at_limit(*, holder: KeyHolder) -> bool:
     return live >= limit
 
 
-def api_key_by_hash(*, key_hash: str) -> ApiKey | None:
-    """The key with this SHA-256 and its holder, in one query on the unique index."""
-    try:
-        return ApiKey.objects.select_related("owner", "organisation").get(key_hash=key_hash)
-    except ApiKey.DoesNotExist:
-        return None
+def api_key_by_hash(*, key_hash: str, plan_number: int | None = None) -> ApiKey | None:
+    """The key with this SHA-256 and its holder, in one query on the unique index
+    (integrations.lookup). With `plan_number`, the plan of that number where the key sees it is
+    read in the same query and kept on the key for `plan_for_key` (`plan_read_with_key`)."""
+    if plan_number is None:
+        return key_by_hash(key_hash=key_hash)
+    api_key, plan = key_and_plan(key_hash=key_hash, number=plan_number)
+    if api_key is not None:
+        api_key.plan_read_with_key = (plan_number, plan)
+    return api_key
 
 
 def api_access_granted(*, user: User) -> bool:
@@ -84,9 +88,17 @@ def plan_for_key(*, api_key: ApiKey, number: int, sync_state: bool = False) -> P
     """The plan `number` if the key may read it: ApiError plans.not_found when it may not see
     it (exactly as for a missing plan), auth.api_access_disabled when it may see it but the
     plan's organisation has no API access (and the person no override). One SELECT
-    (integrations.plan_lookup, the rules of `plans_for_key`); `sync_state`: read with it
-    whether a sync is due (planning.suggestions.sync.with_sync_state)."""
-    plan = plan_of_key(api_key=api_key, number=number, sync_state=sync_state)
+    (integrations.lookup, the rules of `plans_for_key`), or none when the plan was read with
+    the key (`api_key_by_hash`); `sync_state`: read with it whether a sync is due
+    (planning.suggestions.sync.with_sync_state)."""
+    read = api_key.plan_read_with_key
+    if read is not None and read[0] == number:
+        # Read with the key, in this request, sync state included; taken once, so a second
+        # call reads the plan as it is then.
+        api_key.plan_read_with_key = None
+        plan = read[1]
+    else:
+        plan = plan_of_key(api_key=api_key, number=number, sync_state=sync_state)
     if plan is None:
         raise ApiError("plans.not_found")
     if settings.API_ACCESS_REQUIRES_GRANT and not plan.organisation.api_access_enabled:

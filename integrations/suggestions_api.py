@@ -6,7 +6,6 @@ reads planning downward (the sync, the listing and its selectors), never the rev
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from drf_spectacular.utils import (
@@ -29,6 +28,7 @@ from api.errors import ApiError
 from api.openapi import envelope_serializer, error_responses, response_headers
 from api.renderers import FastJSONRenderer
 from integrations.authentication import ApiKeyAuthentication
+from integrations.lookup import plan_number_of
 from integrations.models import ApiKey
 from integrations.selectors import plan_for_key
 from planning.models import MAX_PLAN_NUMBER, Plan, Severity, SuggestionType
@@ -49,17 +49,11 @@ from planning.suggestions.selectors import (
 )
 from planning.suggestions.sync import synced_data_version
 
-# Canonical decimal only: no sign, no leading zero, no spaces, no fraction or exponent. "01"
-# names no plan (a plan number is written one way), so it is a 400 like "+1" or " 1".
-_PLAN_NUMBER = re.compile(r"[1-9][0-9]{0,9}")
-
 
 def plan_number_parse(raw: str) -> int:
     """The plan number of a path segment, or ApiError("validation.plan_number")."""
-    if not _PLAN_NUMBER.fullmatch(raw):
-        raise ApiError("validation.plan_number")
-    number = int(raw)
-    if number > MAX_PLAN_NUMBER:
+    number = plan_number_of(raw)
+    if number is None:
         raise ApiError("validation.plan_number")
     return number
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import uuid
 from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -17,11 +19,14 @@ from rest_framework.views import APIView
 
 from api.envelope import api_response
 from api.throttling import ApiKeyThrottle
-from integrations.authentication import ApiKeyAuthentication
+from integrations.authentication import ApiKeyAuthentication, api_key_authenticate
 from integrations.keys import key_checksum, key_hash
 from integrations.models import ApiKey
+from integrations.selectors import plan_for_key
 from integrations.services import api_access_set, api_key_create, api_key_revoke
+from planning.models import Plan, PlanRole
 from tests.envelope import ENVELOPE_FIELDS, assert_envelope
+from tests.factories import PlanFactory, PlanMembershipFactory
 from tests.integrations.conftest import session_check
 
 
@@ -161,12 +166,18 @@ def test_first_use_adds_the_last_used_write_and_the_new_address_line(
 
 
 def test_valid_key_lookup_is_by_hash_with_owner_joined(client: Any, raw_key: str) -> None:
-    with CaptureQueriesContext(connection) as queries:
+    sent: list[tuple[str, Any]] = []
+
+    def record(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        sent.append((sql, params))
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(record):
         session_check(client, f"Bearer {raw_key}")
-    lookup = queries.captured_queries[0]["sql"]
+    lookup, params = sent[0]
     assert "key_hash" in lookup
-    assert key_hash(raw_key) in lookup
     assert "accounts_user" in lookup
+    assert list(params) == [key_hash(raw_key)]
     assert raw_key not in lookup
 
 
@@ -228,3 +239,58 @@ def test_other_views_see_the_owner_and_the_key(api_user: Any, raw_key: str) -> N
     response = view(APIRequestFactory().get("/probe", HTTP_AUTHORIZATION=f"Bearer {raw_key}"))
     assert response.status_code == 200
     assert response.data["data"] == {"user": api_user.email}
+
+
+def test_a_304_reads_its_key_and_plan_in_one_query_as_the_session_check_reads_its_key(
+    client: Client, api_user: Any, raw_key: str
+) -> None:
+    """A GET that names a plan reads the plan with the key (integrations.lookup.key_and_plan):
+    a conditional poll costs the session check's one query."""
+    plan = PlanFactory.create()
+    PlanMembershipFactory.create(plan=plan, user=api_user, role=PlanRole.VIEWER)
+    headers = {"Authorization": f"Bearer {raw_key}"}
+    path = f"/api/v1/platform/plans/{plan.number}/suggestions"
+    etag = client.get(path, headers=headers)["ETag"]  # synced, key used, address noted
+    with CaptureQueriesContext(connection) as check:
+        assert session_check(client, f"Bearer {raw_key}").status_code == 200
+    with CaptureQueriesContext(connection) as poll:
+        response = client.get(path, headers={**headers, "If-None-Match": etag})
+    assert response.status_code == 304
+    assert len(check.captured_queries) == len(poll.captured_queries) == 1
+    assert "planning_plan" in poll.captured_queries[0]["sql"]
+    assert "planning_plan" not in check.captured_queries[0]["sql"]
+
+
+def test_a_plan_read_with_the_key_is_taken_once(api_user: Any, raw_key: str) -> None:
+    """A second read of the plan in the same request sees it as it is then."""
+    plan = PlanFactory.create()
+    PlanMembershipFactory.create(plan=plan, user=api_user, role=PlanRole.VIEWER)
+    api_key = api_key_authenticate(raw_key, plan_number=plan.number)
+    with CaptureQueriesContext(connection) as first:
+        assert plan_for_key(api_key=api_key, number=plan.number).pk == plan.pk
+    assert len(first.captured_queries) == 0
+    Plan.objects.filter(pk=plan.pk).update(name="Renamed")
+    with CaptureQueriesContext(connection) as second:
+        assert plan_for_key(api_key=api_key, number=plan.number).name == "Renamed"
+    assert len(second.captured_queries) == 1
+
+
+def test_a_write_reads_its_plan_when_it_acts_not_with_the_key(
+    client: Client, api_user: Any
+) -> None:
+    """A POST that names a plan reads the key alone, then the plan (under the act's rules)."""
+    api_access_set(user=api_user, enabled=True)
+    _, raw = api_key_create(user=api_user, name="writer", permission=ApiKey.Permission.READ_WRITE)
+    plan = PlanFactory.create()
+    PlanMembershipFactory.create(plan=plan, user=api_user, role=PlanRole.EDITOR)
+    path = f"/api/v1/platform/plans/{plan.number}/suggestions/{uuid.uuid4()}/dismiss"
+    with CaptureQueriesContext(connection) as queries:
+        response = client.post(
+            path,
+            {"reason": "not_applicable"},
+            content_type="application/json",
+            headers={"Authorization": f"Bearer {raw}", "Idempotency-Key": "one"},
+        )
+    assert_envelope(response, 404, "suggestions.not_found")
+    key_read = next(q["sql"] for q in queries.captured_queries if "key_hash" in q["sql"])
+    assert "planning_plan" not in key_read

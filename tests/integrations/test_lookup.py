@@ -1,23 +1,27 @@
-"""integrations.plan_lookup (one hand-written SELECT) selects exactly the plans the ORM's
-`plans_for_key` does (`plans_visible` for a person), with the same row, organisation and sync
-state, for any world hypothesis draws: people with any organisation role or none, plan grants of
-any role, service accounts, keys limited to any plans (theirs or not). Runs on SQLite in
-`make test` and on PostgreSQL."""
+"""integrations.lookup (hand-written SELECTs) reads what the ORM reads, for any world hypothesis
+draws: people with any organisation role or none, plan grants of any role, service accounts,
+keys limited to any plans (theirs or not), plans with changes pending:
+- the key by its hash, with its owner or organisation, as `select_related` reads it;
+- the plans `plans_for_key` selects (`plans_visible` for a person), with the same row,
+  organisation and sync state, read alone (`plan_of_key`) or with the key (`key_and_plan`).
+Runs on SQLite in `make test` and on PostgreSQL."""
 
 from __future__ import annotations
 
 import uuid
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.db import transaction
 from django.db.models import Model
+from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from accounts.models import User
+from integrations.lookup import key_and_plan, key_by_hash, plan_of_key
 from integrations.models import ApiKey
-from integrations.plan_lookup import plan_of_key
 from integrations.selectors import plans_for_key
 from organisations.models import Organisation, OrganisationMembership, OrganisationRole
 from planning.models import Plan, PlanChange, PlanMembership, PlanRole
@@ -75,7 +79,20 @@ def _fields(instance: Model) -> dict[str, Any]:
     return {f.attname: getattr(instance, f.attname) for f in instance._meta.concrete_fields}
 
 
+def _assert_same_key(read: ApiKey | None, api_key: ApiKey) -> None:
+    expected = ApiKey.objects.select_related("owner", "organisation").get(pk=api_key.pk)
+    assert read is not None
+    assert _fields(read) == _fields(expected)
+    for relation in ("owner", "organisation"):
+        related, expected_related = getattr(read, relation), getattr(expected, relation)
+        if expected_related is None:
+            assert related is None
+        else:
+            assert _fields(related) == _fields(expected_related)
+
+
 def _assert_same_answers(api_key: ApiKey, numbers: list[int]) -> None:
+    _assert_same_key(key_by_hash(key_hash=api_key.key_hash), api_key)
     for number in numbers:
         expected = (
             with_sync_state(plans_for_key(api_key=api_key).filter(number=number))
@@ -94,6 +111,15 @@ def _assert_same_answers(api_key: ApiKey, numbers: list[int]) -> None:
                 assert plan.changes_pending is expected.changes_pending  # type: ignore[attr-defined]
             else:
                 assert not hasattr(plan, "changes_pending")
+        read_key, plan = key_and_plan(key_hash=api_key.key_hash, number=number)
+        _assert_same_key(read_key, api_key)
+        if expected is None:
+            assert plan is None, (api_key, number)
+        else:
+            assert plan is not None, (api_key, number)
+            assert _fields(plan) == _fields(expected)
+            assert _fields(plan.organisation) == _fields(expected.organisation)
+            assert plan.changes_pending is expected.changes_pending  # type: ignore[attr-defined]
 
 
 @settings(
@@ -102,7 +128,7 @@ def _assert_same_answers(api_key: ApiKey, numbers: list[int]) -> None:
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(drawn=world)
-def test_plan_of_key_selects_what_plans_for_key_selects(drawn: dict[str, Any]) -> None:
+def test_the_statements_read_what_the_orm_reads(drawn: dict[str, Any]) -> None:
     with transaction.atomic():
         organisations = [OrganisationFactory.create() for _ in range(ORGANISATIONS)]
         plans = [
@@ -147,3 +173,25 @@ def test_a_plan_of_a_deleted_organisation_membership_is_gone_at_once(db: Any) ->
     membership.delete()
     assert plan_of_key(api_key=api_key, number=plan.number, sync_state=False) is None
     assert not Plan.objects.filter(pk=plan.pk, organisation__memberships__user=person).exists()
+
+
+def test_a_key_with_every_field_set_reads_as_the_orm_reads_it(db: Any) -> None:
+    """Dates, the permission and the flags go through the fields' conversions both ways."""
+    now = timezone.now()
+    api_key = _key(owner=UserFactory.create(), organisation=None, plans=None)
+    ApiKey.objects.filter(pk=api_key.pk).update(
+        last_used_at=now,
+        rolled_at=now,
+        revoked_at=now + timedelta(seconds=1),
+        expires_at=now + timedelta(days=1),
+        permission=ApiKey.Permission.READ_WRITE,
+    )
+    _assert_same_key(key_by_hash(key_hash=api_key.key_hash), api_key)
+    service_key = _key(owner=None, organisation=OrganisationFactory.create(), plans=[])
+    _assert_same_key(key_by_hash(key_hash=service_key.key_hash), service_key)
+
+
+def test_no_key_has_an_unknown_hash(db: Any) -> None:
+    plan = PlanFactory.create()
+    assert key_by_hash(key_hash="0" * 64) is None
+    assert key_and_plan(key_hash="0" * 64, number=plan.number) == (None, None)
