@@ -15,6 +15,7 @@ from datetime import datetime, timedelta
 from django.db import transaction
 from django.utils import timezone
 from django_tasks import task
+from django_tasks_db.models import DBTaskResult
 
 from jobs.leases import Lease, LeaseLost, lease_claim
 from jobs.models import JobSchedule
@@ -63,3 +64,23 @@ def jobs_tick_start(*, now: datetime | None = None) -> bool:
             return False
         _tick_enqueue(chain, run_after=now + TICK)
     return True
+
+
+# How long a finished job's row stays in the queue's table (django-tasks-db keeps it for ever):
+# long enough to look into a failure, short enough that the table stays the queue's size.
+TASK_RESULTS_KEEP = timedelta(days=14)
+TASK_RESULTS_PRUNE_EVERY = timedelta(days=1)
+_PRUNE_BATCH = 5_000
+
+
+def task_results_prune(*, now: datetime | None = None) -> int:
+    """Deletes the rows of jobs that finished (succeeded or failed) over TASK_RESULTS_KEEP ago,
+    as django-tasks-db's prune_db_task_results command would, a batch at a time so no DELETE holds
+    the queue's table for long; queued and running jobs stay. A periodic job of the tick
+    (registered in JobsConfig.ready()). How many rows went."""
+    cutoff = (now or timezone.now()) - TASK_RESULTS_KEEP
+    old = DBTaskResult.objects.finished().filter(finished_at__lte=cutoff)
+    deleted = 0
+    while batch := list(old.values_list("pk", flat=True)[:_PRUNE_BATCH]):
+        deleted += DBTaskResult.objects.filter(pk__in=batch).delete()[0]
+    return deleted
