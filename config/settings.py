@@ -137,12 +137,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
     DATABASES["default"]["CONN_MAX_AGE"] = 0
-elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    # psycopg prepares nothing while this is None (Django's default); with it, a statement that
-    # runs on a cursor binding on the server is prepared from its fifth run. Django's own
-    # cursors bind on the client and never prepare; the API's key and plan lookups bind on the
-    # server (docs/design.md "Integrator API" > "The key and the plan of a request").
-    DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = 5
+# PostgreSQL: the API's key and plan lookups run as statements each connection prepares once
+# (docs/design.md "Integrator API" > "The key and the plan of a request"). Off behind a pooler
+# that shares server connections between clients per transaction.
+DB_PREPARED_STATEMENTS = env_bool("DB_PREPARED_STATEMENTS", True)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Background jobs: the job queue is a table of the database (`manage.py db_worker` runs it).

@@ -9,7 +9,7 @@ suggestion list costs one round trip to the database, as the session check does.
 plan is read alone (`plan_of_key`). The ORM querysets that say the same (the key with
 `select_related`, `plans_for_key`) cost about 1 ms of query compilation each per request, as
 much as everything else a 304 does (benchmarks/bench_poll.py); here each statement is written
-once and only its parameters change. On PostgreSQL they run as prepared statements.
+once and only its parameters change. On PostgreSQL each connection prepares them once.
 
 Who sees which plan is written once, in `_SEES`, in terms of the key's row, with the rules of
 `plans_for_key` (`planning.selectors.plans_visible` for a person):
@@ -27,13 +27,16 @@ through the fields' own conversions, as the ORM's would.
 from __future__ import annotations
 
 import functools
+import itertools
 import re
+import secrets
 import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import DEFAULT_DB_ALIAS, connection, connections
+from django.conf import settings
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, connection, connections
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Field, ManyToManyField, Model
 
@@ -205,26 +208,63 @@ def _statement(template: str, *, vendor: str, sync_state: bool = False) -> str:
     )
 
 
-def _fetch_one(db: BaseDatabaseWrapper, sql: str, params: list[Any]) -> Sequence[Any] | None:
-    """The statement's one row, through Django's cursor wrapper (errors, query log, execute
-    wrappers). On PostgreSQL the cursor binds on the server, so psycopg prepares the statement
-    on the connection from its fifth run (`prepare_threshold`, config/settings.py), and a
-    persistent connection keeps it: parsing and planning a statement over seven tables would
-    otherwise cost more than the rest of a 304. Django's own cursors bind on the client and
-    never prepare."""
-    db.ensure_connection()
-    if db.vendor == "postgresql":
-        import psycopg
+# Per PostgreSQL connection: the name under which it prepared each statement. The names carry a
+# token of this process, so two app processes behind one pooled server connection never
+# collide.
+_PREPARED: weakref.WeakKeyDictionary[Any, dict[str, str]] = weakref.WeakKeyDictionary()
+_PREPARED_PREFIX = f"maintplan_lookup_{secrets.token_hex(4)}_"
+_PREPARED_NAMES = itertools.count()
 
-        # The connection's adapters and loaders; Django wraps it as it wraps its own (the
-        # stubs type the argument as the wrapper it returns).
-        raw: Any = psycopg.Cursor(db.connection)
-        cursor = db.make_debug_cursor(raw) if db.queries_logged else db.make_cursor(raw)
-    else:
-        cursor = db.cursor()
-    with cursor:
+
+def _fetch_one(db: BaseDatabaseWrapper, sql: str, params: list[Any]) -> Sequence[Any] | None:
+    """The statement's one row, through Django's cursor (health check, query log, execute
+    wrappers, errors). On PostgreSQL as a statement the connection prepared (`PREPARE`, once
+    per connection; a persistent one keeps it): parsing and planning a statement over seven
+    tables costs more than the rest of a 304. `DB_PREPARED_STATEMENTS` off: as it is."""
+    with db.cursor() as cursor:
+        if db.vendor == "postgresql" and settings.DB_PREPARED_STATEMENTS:
+            prepared = _PREPARED.setdefault(db.connection, {})
+            try:
+                if sql not in prepared:
+                    name = f"{_PREPARED_PREFIX}{next(_PREPARED_NAMES)}"
+                    cursor.execute(f"PREPARE {name} AS {_numbered(sql)}")
+                    prepared[sql] = name
+                arguments = ", ".join(["%s"] * len(params))
+                cursor.execute(f"EXECUTE {prepared[sql]} ({arguments})", params)
+                return cursor.fetchone()
+            except DatabaseError as error:
+                if not isinstance(error.__cause__, _stale_errors()):
+                    raise
+                # Prepared again, under a new name, by the next request; this one goes on
+                # unprepared where it can (outside a transaction the failure ended nothing).
+                prepared.pop(sql, None)
+                if db.in_atomic_block:
+                    raise
         cursor.execute(sql, params)
         return cursor.fetchone()
+
+
+def _stale_errors() -> tuple[type[Exception], ...]:
+    """What PostgreSQL answers when a prepared statement no longer fits: a migration changed
+    the type of a column it reads ("cached plan must not change result type"), or a pooler
+    or DISCARD dropped it ("prepared statement does not exist"), or a pooler's server
+    connection already has the name ("prepared statement already exists")."""
+    from psycopg import errors
+
+    return (
+        errors.FeatureNotSupported,
+        errors.InvalidSqlStatementName,
+        errors.DuplicatePreparedStatement,
+    )
+
+
+def _numbered(sql: str) -> str:
+    """`sql` with PostgreSQL's numbered parameters ($1, $2, ...) for its `%s`."""
+    parts = sql.split("%s")
+    return "".join(
+        part + (f"${number}" if number < len(parts) else "")
+        for number, part in enumerate(parts, start=1)
+    )
 
 
 def _key_of_row(db: BaseDatabaseWrapper, row: Sequence[Any]) -> ApiKey:

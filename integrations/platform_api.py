@@ -265,6 +265,10 @@ class PlanDetailApi(RecordApi):
         number = plan_number_parse(planNumber)
         plan = plan_for_key(api_key=key_of(request), number=number)
         version = plan_data_version(plan=plan)
+        if version != plan.data_version:
+            # Changed since it was read (with the key): the body must be no older than the
+            # ETag's version, so the plan is read again (a second read is a fresh one).
+            plan = plan_for_key(api_key=key_of(request), number=number)
         year = timezone.localdate().year
         etag = etag_of("plan", plan.pk, version, year)
 

@@ -97,6 +97,8 @@ def plan_for_key(*, api_key: ApiKey, number: int, sync_state: bool = False) -> P
         # call reads the plan as it is then.
         api_key.plan_read_with_key = None
         plan = read[1]
+        if plan is not None and not sync_state:
+            del plan.changes_pending  # as asked: `synced_data_version` reads the state itself
     else:
         plan = plan_of_key(api_key=api_key, number=number, sync_state=sync_state)
     if plan is None:

@@ -13,8 +13,9 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Model
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -195,3 +196,53 @@ def test_no_key_has_an_unknown_hash(db: Any) -> None:
     plan = PlanFactory.create()
     assert key_by_hash(key_hash="0" * 64) is None
     assert key_and_plan(key_hash="0" * 64, number=plan.number) == (None, None)
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_prepared_lookup_survives_a_migration_and_a_dropped_statement(
+    requires_postgres: None,
+) -> None:
+    """PostgreSQL refuses a prepared statement once a migration changed the type of a column it
+    reads, and a pooler or DISCARD may drop it: the request then reads unprepared, and the
+    next one prepares again."""
+    api_key = _key(owner=UserFactory.create(), organisation=None, plans=None)
+    name_column = User._meta.get_field("name")
+    original_type = name_column.db_type(connection)
+    alter = 'ALTER TABLE "accounts_user" ALTER COLUMN "name" TYPE {}'
+
+    def prepared() -> list[str]:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT statement FROM pg_prepared_statements")
+            statements = [row[0] for row in cursor.fetchall()]
+        return [s for s in statements if "key_hash" in s and "planning_plan" not in s]
+
+    _assert_same_key(key_by_hash(key_hash=api_key.key_hash), api_key)
+    assert len(prepared()) == 1
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute(alter.format("varchar(251)"))
+        _assert_same_key(key_by_hash(key_hash=api_key.key_hash), api_key)
+        _assert_same_key(key_by_hash(key_hash=api_key.key_hash), api_key)
+        assert len(prepared()) == 2  # the stale one, and the one prepared again
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute(alter.format(original_type))
+    with connection.cursor() as cursor:
+        cursor.execute("DEALLOCATE ALL")
+    _assert_same_key(key_by_hash(key_hash=api_key.key_hash), api_key)
+    _assert_same_key(key_by_hash(key_hash=api_key.key_hash), api_key)
+    assert len(prepared()) == 1
+
+
+@pytest.mark.postgres
+def test_with_prepared_statements_off_the_lookup_runs_as_it_is(
+    requires_postgres: None, settings: Any
+) -> None:
+    """`DB_PREPARED_STATEMENTS=false` (behind a pooler that shares server connections per
+    transaction): the statement itself, nothing prepared or executed by name."""
+    settings.DB_PREPARED_STATEMENTS = False
+    api_key = _key(owner=UserFactory.create(), organisation=None, plans=None)
+    with CaptureQueriesContext(connection) as queries:
+        _assert_same_key(key_by_hash(key_hash=api_key.key_hash), api_key)
+    assert queries.captured_queries[0]["sql"].startswith("SELECT ")

@@ -8,6 +8,7 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
+from django.db.models import F
 from django.test import Client
 
 from integrations.models import ApiKey
@@ -204,3 +205,26 @@ def test_the_plans_list_counts_each_plans_open_suggestions_as_they_change(
     roof = Suggestion.objects.get(plan=plan, structure_node__name="Roof")
     suggestions_dismiss(plan=plan, suggestion_ids=[roof.pk], user=user, reason="accepted")
     assert counts() == {plan.number: 2, other.number: 0}
+
+
+def test_a_plan_changed_while_its_request_runs_is_answered_no_older_than_its_etag(
+    api: Any, plan: Plan, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The plan was read with the key; an edit that commits before the ETag's version is read
+    must not leave the old body under the new ETag (a client would keep it, 304 after 304)."""
+    from integrations import platform_api
+
+    read_version = platform_api.plan_data_version
+
+    def edited_meanwhile(*, plan: Plan) -> int:
+        Plan.objects.filter(pk=plan.pk).update(
+            name="Harbour North", data_version=F("data_version") + 1
+        )
+        monkeypatch.setattr(platform_api, "plan_data_version", read_version)
+        return read_version(plan=plan)
+
+    monkeypatch.setattr(platform_api, "plan_data_version", edited_meanwhile)
+    first = api(f"plans/{plan.number}")
+    assert _data(first)["name"] == "Harbour North"
+    again = api(f"plans/{plan.number}", headers={"If-None-Match": first["ETag"]})
+    assert again.status_code == 304
