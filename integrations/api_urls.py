@@ -2,7 +2,15 @@ from __future__ import annotations
 
 from django.urls import path
 
-from integrations import acts, api, events_api, history_api, platform_api, suggestions_api
+from integrations import (
+    acts,
+    api,
+    events_api,
+    history_api,
+    plan_records_api,
+    platform_api,
+    suggestions_api,
+)
 
 urlpatterns = [
     path(
@@ -19,17 +27,17 @@ urlpatterns = [
     ),
     path(
         "platform/plans/<str:planNumber>/nodes",
-        platform_api.PlanNodeListApi.as_view(),
+        plan_records_api.PlanNodeListApi.as_view(),
         name="api-plan-nodes",
     ),
     path(
         "platform/plans/<str:planNumber>/actions",
-        platform_api.PlanActionListApi.as_view(),
+        plan_records_api.PlanActionListApi.as_view(),
         name="api-plan-actions",
     ),
     path(
         "platform/plans/<str:planNumber>/projects",
-        platform_api.PlanProjectListApi.as_view(),
+        plan_records_api.PlanProjectListApi.as_view(),
         name="api-plan-projects",
     ),
     path(

@@ -1,7 +1,8 @@
 """What the integrator routes of a plan's record and resources share (integrations.history_api,
-integrations.platform_api): the base view (the envelope, ETag with `If-None-Match`, gzip) and
-keyset pages of `limit` rows whose position, the last row's key, is signed into an opaque cursor
-with the filters it belongs to (docs/design.md "Integrator API" > "Paging")."""
+integrations.platform_api, integrations.plan_records_api): the base view (the envelope, ETag with
+`If-None-Match`, gzip) and keyset pages of `limit` rows whose position, the last row's key, is
+signed into an opaque cursor with the filters it belongs to (docs/design.md "Integrator API" >
+"Paging")."""
 
 from __future__ import annotations
 
@@ -72,6 +73,11 @@ def next_cursor(
         return None
     position = key(rows[-1]) if key is not None else rows[-1].pk
     return signing.Signer(salt=_CURSOR_SALT).sign_object([_FORMAT, binding, position])
+
+
+def money_text(value: Any) -> str | None:
+    """An amount as the records show it: a decimal string with two places, or None."""
+    return f"{value:.2f}" if value is not None else None
 
 
 def key_of(request: Request) -> ApiKey:
