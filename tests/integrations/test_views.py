@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -343,8 +343,11 @@ def test_roll_at_the_active_limit_says_why_instead_of_adding_a_key(
 
 
 def test_the_list_says_dates_relatively_with_the_exact_time_on_hover(
-    logged_in: Client, user: Any
+    logged_in: Client, user: Any, time_machine: Any
 ) -> None:
+    # 30 days and 5 minutes is "1 month" only where the month has 30 days or fewer (in
+    # December it is "4 weeks"): the clock is pinned to a day where it is.
+    time_machine.move_to(datetime(2026, 6, 1, 12, 0, tzinfo=UTC), tick=False)
     expires = timezone.now() + timedelta(days=30, minutes=5)
     api_key_create(user=user, name="cron", expires_at=expires)
 
