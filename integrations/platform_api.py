@@ -38,11 +38,11 @@ from integrations.paging import (
 )
 from integrations.selectors import plan_for_key, plans_readable_for_key
 from integrations.suggestions_api import plan_number_parse
+from planning.figures.cache import open_counts, plan_key_figures_figure
 from planning.models import (
     Plan,
     SuggestionStatus,
 )
-from planning.suggestions.figures_cache import open_counts, plan_key_figures_figure
 from planning.suggestions.selectors import plan_data_version
 
 

@@ -36,11 +36,12 @@ from django.db.models import Max, Min, OuterRef, Subquery
 
 from api.text_order import natural_key
 from planning.action_list import ActionFilters, actions_filtered
-from planning.budget import YEARS_DEFAULT, Budget
+from planning.figures.budget import YEARS_DEFAULT, Budget
+from planning.figures.key_figures import KeyFigures, PlanKeyFigures
+from planning.figures.prices import PriceIndex
 from planning.importers.plan_document import ACTION_FIELDS, NODE_FIELDS, PLAN_FIELDS
-from planning.key_figures import KeyFigures, PlanKeyFigures
 from planning.models import ActionKind, ActionStatus, Completion, NodeKind, Plan, StructureNode
-from planning.money import PriceIndex, amount_of, cents_of
+from planning.money import amount_of, cents_of
 from planning.tree import building_labels, path_ids
 from planning.xlsx import xlsx_stream
 
@@ -178,11 +179,12 @@ def budget_rows(
     *, plan: Plan, today: Budget, nominal: Budget, key_figures: PlanKeyFigures
 ) -> Iterator[tuple[Any, ...]]:
     """Planned cost (live actions, every occurrence) per building and year, from `today` and
-    `nominal` (planning.budget.plan_budget of one range in both prices), with each building's
-    key figures: a header, one row per building by its label (a building with debt but no cost
-    in the range too; actions outside any building under "(no building)"), and a total row
-    with the plan's figures. A row holds the building's area and key figures, then the years
-    in today's prices and their total, then the same years nominal and their total."""
+    `nominal` (planning.figures.budget.plan_budget of one range in both prices), with each
+    building's key figures: a header, one row per building by its label (a building with
+    debt but no cost in the range too; actions outside any building under "(no building)"),
+    and a total row with the plan's figures. A row holds the building's area and key
+    figures, then the years in today's prices and their total, then the same years nominal
+    and their total."""
     years = today.years
     span = key_figures.plan.year_span
     yield (

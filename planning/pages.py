@@ -17,6 +17,8 @@ from planning import selectors
 from planning.access import request_user
 from planning.access_rules import PlanAccess, plan_access_from
 from planning.action_list import action_rows, actions_filtered
+from planning.figures.prices import year_span
+from planning.figures.totals import chosen_years, planned_total
 from planning.forms import (
     CONDITION_CHOICES,
     ActionFilterForm,
@@ -146,6 +148,9 @@ def plan_actions_render(
         if request.GET.get(key) and key not in filter_form.errors
     }
     sort = request.GET.get("sort", "") if "sort" not in filter_form.errors else ""
+    total_years = chosen_years(
+        year_from=filters.year_from, year_to=filters.year_to, year=timezone.localdate().year
+    )
     context = plan_tab_context(access, "actions")
     context.update(
         {
@@ -153,7 +158,10 @@ def plan_actions_render(
             "filtered": bool(kept),
             "actions_page": page,
             "rows": action_rows(plan=plan, actions=list(page.object_list)),
-            "actions_total": selectors.action_cost_total(actions=actions),
+            "actions_total": planned_total(
+                actions=actions, year_from=total_years[0], year_to=total_years[1]
+            ),
+            "actions_total_years": year_span(*total_years),
             "page_query": urlencode({**kept, **({"sort": sort} if sort else {})}),
             "sort_links": _sort_links(kept, sort or "year"),
             "action_form": action_form or ActionForm(prefix="action", plan=plan),

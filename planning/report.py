@@ -4,8 +4,8 @@ Its content is read here (`report_content`), laid out by the template
 `planning/report/board.html` with static/css/board-report.css, and printed to PDF by
 WeasyPrint (`report_pdf`): HTML and CSS with paged media (page size, running footer with page
 numbers) rendered in-process, with no browser to start or keep alive in a worker. The figures
-are the planning page's own (planning.budget, planning.key_figures, planning.chart) for the ten
-years from this year, in the chosen prices.
+are the planning page's own (planning.figures.budget, planning.figures.key_figures,
+planning.figures.chart) for the ten years from this year, in the chosen prices.
 
 What grows with the plan is bounded: the budget table shows the costliest BUILDING_ROWS
 buildings with the others summed in one row, the largest occurrences of the next five years
@@ -28,11 +28,13 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 
 from api.text_order import natural_key
-from planning.budget import NOMINAL, TODAY, Budget, BudgetRow, live_actions, plan_budgets
-from planning.chart import Chart, cost_chart
-from planning.key_figures import YEARS, PlanKeyFigures, plan_key_figures
+from planning.figures.budget import NOMINAL, TODAY, Budget, BudgetRow, live_actions, plan_budgets
+from planning.figures.chart import Chart, cost_chart
+from planning.figures.key_figures import YEARS, PlanKeyFigures, plan_key_figures
+from planning.figures.occurrences import occurrence_years
+from planning.figures.prices import PriceIndex
 from planning.models import Action, Plan, Severity, StructureNode, Suggestion, SuggestionStatus
-from planning.money import PriceIndex, amount_of, cents_of, occurrence_years
+from planning.money import amount_of, cents_of
 from planning.tree import building_labels
 from planning.versions import ActionDifference, Comparison, Side, versions_compare
 

@@ -27,6 +27,7 @@ from django.http import Http404
 from api.text_order import natural_key
 from organisations.models import OrganisationMembership
 from planning.access_rules import PlanAccess, plan_access_from
+from planning.figures.totals import plans_planned_cost, ten_years
 from planning.models import (
     CENT,
     MAX_PLAN_NUMBER,
@@ -124,9 +125,9 @@ def plan_list_for_user(*, user: Any) -> QuerySet[Plan]:
 
 def plan_list_rows(*, user: Any, plan_ids: list[Any], year: int) -> list[Plan]:
     """The plan list's rows for these plans, in the given order: the user's roles, open
-    suggestions, planned cost of the ten years from `year` (today's prices, live actions) and
-    the last change (`updated_at`), with `plan_list_for_user`'s counts. One query for the
-    page's plans."""
+    suggestions, planned cost of the ten years from `year` (planning.figures.totals: today's
+    prices, every live occurrence) and the last change (`updated_at`), with
+    `plan_list_for_user`'s counts. Two queries for the page's plans."""
     open_count = (
         Suggestion.objects.filter(plan=OuterRef("pk"), status=SuggestionStatus.OPEN)
         .order_by()
@@ -134,27 +135,16 @@ def plan_list_rows(*, user: Any, plan_ids: list[Any], year: int) -> list[Plan]:
         .annotate(total=Count("id"))
         .values("total")
     )
-    ten_years = (
-        Action.objects.filter(
-            plan=OuterRef("pk"),
-            status=ActionStatus.PLANNED,
-            planned_year__gte=year,
-            planned_year__lte=year + 9,
-        )
-        .order_by()
-        .values("plan")
-        .annotate(total=Sum("estimated_cost"))
-        .values("total")
-    )
     rows = {
         plan.pk: plan
         for plan in plan_list_for_user(user=user)
         .filter(pk__in=plan_ids)
-        .annotate(
-            open_count=Coalesce(Subquery(open_count), 0),
-            ten_year_cost=Coalesce(Subquery(ten_years), Decimal("0")),
-        )
+        .annotate(open_count=Coalesce(Subquery(open_count), 0))
     }
+    year_from, year_to = ten_years(year)
+    costs = plans_planned_cost(plan_ids=list(rows), year_from=year_from, year_to=year_to)
+    for plan_id, plan in rows.items():
+        plan.ten_year_cost = costs[plan_id]  # type: ignore[attr-defined]
     return [rows[plan_id] for plan_id in plan_ids if plan_id in rows]
 
 
@@ -206,12 +196,6 @@ def action_list(
     if year is not None:
         actions = actions.filter(planned_year=year)
     return actions.order_by("planned_year", "title", "id")
-
-
-def action_cost_total(*, actions: QuerySet[Action]) -> Decimal:
-    """The estimated cost of these actions, cancelled ones left out."""
-    total = actions.exclude(status=ActionStatus.CANCELLED).aggregate(total=Sum("estimated_cost"))
-    return (total["total"] or Decimal(0)).quantize(Decimal("0.01"))
 
 
 def action_get(*, plan: Plan, action_id: Any) -> Action:

@@ -4,11 +4,17 @@
 one `INSERT ... SELECT` each, under the plan's lock, so a 20,000-node / 100,000-action plan is
 adopted in about a second and the snapshot is exactly the plan at one moment.
 
+A version's planned cost is the figure the plan list shows for the plan at adoption: today's
+prices, every live occurrence of the ten years from the adoption's year
+(planning.figures.totals), computed from the snapshot it keeps.
+
 `versions_compare` compares two sides, each the living plan or a version: actions added (on the
 newer side only), removed (on the older side only) and changed (cost, year, repeat, status,
-node, title), matched by the action's id, and the totals per year of both in today's prices,
-every occurrence counted as the budget counts them (planning.money.occurrence_years), with
-their difference. One read of each side's actions (eight columns), compared in memory.
+node, title), matched by the action's id, and the totals per year of both in today's prices
+(planning.figures.occurrences.year_cents on each side's actions or snapshot, as every figure
+is summed), with their difference. A recurring action marked done between the two sides moves
+its year on: that change reads as done (with the completion's date), not as a changed year.
+One read of each side's actions (eight columns), compared in memory.
 """
 
 from __future__ import annotations
@@ -22,14 +28,16 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
-from django.db.models import BigIntegerField, CharField, F, Max, Sum
+from django.db.models import BigIntegerField, CharField, F, Max
 from django.db.models.functions import Cast, Round
 from django.utils import timezone
 
 from accounts.models import User
+from planning.figures.occurrences import live_in_range, year_cents
+from planning.figures.totals import planned_total, ten_years
 from planning.models import (
     Action,
-    ActionStatus,
+    Completion,
     Plan,
     PlanVersion,
     Project,
@@ -37,7 +45,7 @@ from planning.models import (
     VersionAction,
     VersionNode,
 )
-from planning.money import amount_of, occurrence_years
+from planning.money import amount_of
 from planning.tree import building_labels
 from planning.writes import plan_lock
 
@@ -85,7 +93,6 @@ def plan_adopt(
     with transaction.atomic():
         plan_lock(plan_id=plan.pk)  # no change of the plan comes between the copies
         number = (plan.versions.aggregate(n=Max("number"))["n"] or 0) + 1
-        live = Action.objects.filter(plan=plan).exclude(status=ActionStatus.CANCELLED)
         version = PlanVersion.objects.create(
             plan=plan,
             number=number,
@@ -98,13 +105,25 @@ def plan_adopt(
             node_count=StructureNode.objects.filter(plan=plan).count(),
             action_count=Action.objects.filter(plan=plan).count(),
             project_count=Project.objects.filter(plan=plan).count(),
-            total_cost=live.filter(status=ActionStatus.PLANNED).aggregate(
-                total=Sum("estimated_cost")
-            )["total"]
-            or Decimal(0),
         )
         _snapshot(version, plan)
+        version.total_cost = version_planned_cost(version=version)
+        version.save(update_fields=["total_cost"])
     return version
+
+
+def version_planned_cost(*, version: PlanVersion) -> Decimal:
+    """The version's planned cost: today's prices, the ten years from the adoption's year, from
+    its snapshot (what the plan list showed for the plan then)."""
+    year_from, year_to = version_cost_years(version)
+    return planned_total(
+        actions=VersionAction.objects.filter(version=version), year_from=year_from, year_to=year_to
+    )
+
+
+def version_cost_years(version: PlanVersion) -> tuple[int, int]:
+    """The years of a version's planned cost: the ten from the year it was adopted in."""
+    return ten_years(version.created_at.year)
 
 
 def _snapshot(version: PlanVersion, plan: Plan) -> None:
@@ -180,6 +199,20 @@ class ActionDifference:
     before: ActionState | None
     after: ActionState | None
     fields: list[str] = field(default_factory=list)  # changed fields (COMPARED_FIELDS)
+    # A recurring action marked done between the two sides: the completion's date (its year
+    # moved on because of it).
+    completed_on: datetime.date | None = None
+
+    @property
+    def what(self) -> str:
+        """What changed, in words: "done 2026-05-04", "year, estimated cost"."""
+        labels = {FIELD_NAMES.get(name, name): label for name, label in COMPARED_FIELDS}
+        words = [labels[name].lower() for name in self.fields]
+        if self.completed_on is not None:
+            words = [f"done {self.completed_on.isoformat()}"] + [
+                word for word in words if word != labels["planned_year"].lower()
+            ]
+        return ", ".join(words)
 
     @property
     def state(self) -> ActionState:
@@ -280,17 +313,39 @@ def _states(side: Side, building: uuid.UUID | None) -> dict[str, Row]:
     return {row[0]: row for row in rows}
 
 
-def _totals(rows: Iterable[Row], years: list[int]) -> list[Decimal]:
-    cents = dict.fromkeys(years, 0)
-    first, last = years[0], years[-1]
-    for _id, _title, _node, _building, year, cost, interval, status in rows:
-        if status != ActionStatus.PLANNED:
-            continue
-        for occurrence in occurrence_years(
-            planned_year=year, interval_years=interval, first=first, last=last
-        ):
-            cents[occurrence] += cost
-    return [amount_of(cents[year]) for year in years]
+def _totals(side: Side, building: uuid.UUID | None, years: list[int]) -> list[Decimal]:
+    """The side's planned cost per year (today's prices), summed as every figure is."""
+    actions: Any
+    if side.version is None:
+        actions = Action.objects.filter(plan=side.plan)
+        if building is not None:
+            actions = actions.filter(node__building_id=building)
+    else:
+        actions = VersionAction.objects.filter(version=side.version)
+        if building is not None:
+            actions = actions.filter(building_id=building)
+    live = live_in_range(actions, year_from=years[0], year_to=years[-1])
+    return year_cents(live, key=None, years=years).amounts(None)
+
+
+def _completions_between(old: Side, new: Side, action_ids: list[str]) -> dict[str, datetime.date]:
+    """The latest completion of each of these actions recorded after `old` was taken and before
+    `new` was (the living plan: until now), by the action id's text."""
+    if old.version is None or not action_ids:
+        return {}
+    completions = Completion.objects.filter(
+        action_id__in=[uuid.UUID(key) for key in action_ids],
+        created_at__gt=old.version.created_at,
+    )
+    if new.version is not None:
+        completions = completions.filter(created_at__lt=new.version.created_at)
+    found: dict[str, datetime.date] = {}
+    for action_id, completed_on in completions.order_by("completed_on", "created_at").values_list(
+        "action_id", "completed_on"
+    ):
+        for spelling, _ in _spellings(action_id, ""):
+            found[spelling] = completed_on
+    return found
 
 
 # Where each compared field sits in a Row.
@@ -323,6 +378,17 @@ def versions_compare(
         for action_id, row in before.items()
         if action_id not in after
     )
+    moved_on = [
+        d
+        for d in differences
+        if d.kind == "changed"
+        and "planned_year" in d.fields
+        and d.after is not None
+        and d.after.interval_years is not None
+    ]
+    completed = _completions_between(old, new, [d.state.action_id for d in moved_on])
+    for d in moved_on:
+        d.completed_on = completed.get(d.state.action_id)
     differences.sort(
         key=lambda d: (
             {"added": 0, "removed": 1, "changed": 2}[d.kind],
@@ -343,8 +409,8 @@ def versions_compare(
         old=old,
         new=new,
         years=years,
-        old_totals=_totals(before.values(), years),
-        new_totals=_totals(after.values(), years),
+        old_totals=_totals(old, building, years),
+        new_totals=_totals(new, building, years),
         differences=differences,
         node_names=_node_names(old, new, node_ids),
         building_names=_building_names(old.plan, old, new, building_ids),
@@ -408,7 +474,6 @@ def comparison_rows(comparison: Comparison) -> list[tuple[Any, ...]]:
             "Changed fields",
         )
     ]
-    labels = {FIELD_NAMES.get(name, name): label for name, label in COMPARED_FIELDS}
     for d in comparison.differences:
         b, a = d.before, d.after
         rows.append(
@@ -425,7 +490,7 @@ def comparison_rows(comparison: Comparison) -> list[tuple[Any, ...]]:
                 a.estimated_cost if a else "",
                 b.status if b else "",
                 a.status if a else "",
-                ", ".join(labels[name] for name in d.fields),
+                d.what,
             )
         )
     rows.append(())

@@ -9,7 +9,7 @@ docs/design.md:
     `docs/design.md "Section" > "Sub-section"` a deeper heading inside that section (the
     reference may wrap over lines; `docs/design.md#anchor` must be a heading's anchor).
 (b) No other file is named `design.md`: the product design lives outside the repository.
-(c) A path that starts with a top-level folder of the repository (`planning/budget.py`,
+(c) A path that starts with a top-level folder of the repository (`planning/figures/budget.py`,
     `scripts/with-postgres.sh`, `docs/examples/`) is a tracked file or folder; a template name
     (`planning/plan_list.html`) may also be one under `templates/`.
 (d) A dotted name that starts with one of the project's apps (`planning.tree.node_ancestors`,
@@ -391,7 +391,7 @@ def test_the_design_has_the_agreed_sections() -> None:
         ("README.md", "See [it](docs/design.md#synch).\n", "no heading's anchor"),
         ("planning/probe.py", '"""As DESIGN.md "Sync" says."""\n', "other than docs/design.md"),
         ("tests/test_probe.py", '"""Per DESIGN.md."""\n', "other than docs/design.md"),
-        ("planning/probe.py", '"""Read planning/budget.py."""\n', None),
+        ("planning/probe.py", '"""Read planning/figures/budget.py."""\n', None),
         ("planning/probe.py", '"""Read planning/trees.py."""\n', "no file or folder planning/"),
         ("README.md", "Run `scripts/with-postgresql.sh`.\n", "no file or folder scripts/with-"),
         ("planning/probe.py", "# rendered as planning/plan_list.html\n", None),

@@ -35,7 +35,7 @@ class PlanReport(Leased):
         on_delete=models.SET_NULL,
         related_name="plan_reports",
     )
-    prices = models.CharField(max_length=10)  # planning.budget.TODAY or NOMINAL
+    prices = models.CharField(max_length=10)  # planning.figures.budget.TODAY or NOMINAL
     status = models.CharField(
         max_length=10, choices=PlanReportStatus.choices, default=PlanReportStatus.QUEUED
     )

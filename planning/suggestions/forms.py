@@ -6,7 +6,7 @@ from typing import Any
 from django import forms
 from django.http import QueryDict
 
-from planning.budget import NOMINAL, TODAY, YEARS_DEFAULT, YEARS_MAX
+from planning.figures.budget import NOMINAL, TODAY, YEARS_DEFAULT, YEARS_MAX
 from planning.form_parts import NodePicker, YearRangeForm, node_picker_bind
 from planning.models import (
     Code,

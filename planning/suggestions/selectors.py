@@ -1,6 +1,7 @@
 """Reads of the suggestions: a plan's open suggestions in the list order (the API and the
 action-planning view), filtered and a page at a time for the API, and one suggestion of a plan.
-The action-planning view's budget and chart are planning.budget and planning.chart."""
+The action-planning view's budget and chart are planning.figures.budget and
+planning.figures.chart."""
 
 from __future__ import annotations
 

@@ -31,15 +31,22 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from planning.access import actions_url, next_url, plan_member_required
 from planning.access_rules import PlanAccess
-from planning.budget import (
+from planning.figures.budget import (
     BUILDINGS_PER_PAGE,
     NOMINAL,
     TODAY,
     Budget,
     building_budget_rows,
 )
-from planning.chart import cost_chart
-from planning.follow_up import plan_follow_up
+from planning.figures.cache import (
+    budget_figure,
+    key_figures_figure,
+    plan_figure,
+    plan_key_figures_figure,
+)
+from planning.figures.chart import cost_chart
+from planning.figures.follow_up import plan_follow_up
+from planning.figures.prices import PriceIndex
 from planning.models import (
     Action,
     Code,
@@ -52,15 +59,9 @@ from planning.models import (
     SuggestionStatus,
     SuggestionType,
 )
-from planning.money import GridUnit, PriceIndex, money_format
+from planning.money import GridUnit, money_format
 from planning.pages import plan_tab_context
 from planning.selectors import catalog_codes
-from planning.suggestions.figures_cache import (
-    budget_figure,
-    key_figures_figure,
-    plan_figure,
-    plan_key_figures_figure,
-)
 from planning.suggestions.forms import ApplyCodeForm, BulkDismissForm, DismissForm, PlanningViewForm
 from planning.suggestions.rules import money_for_people
 from planning.suggestions.selectors import (
@@ -288,7 +289,7 @@ def action_planning(request: HttpRequest, access: PlanAccess) -> HttpResponse:
         ]
     buildings_page = Paginator(budget.rows, BUILDINGS_PER_PAGE).get_page(request.GET.get("bpage"))
     key_figures = plan_key_figures_figure(plan=plan, version=version, year=this_year)
-    # Planned and actual side by side for this year (planning.follow_up), cached as the rest.
+    # Planned and actual side by side for this year (planning.figures.follow_up), cached too.
     this_year_follow_up = figure(
         "follow_up",
         (this_year,),

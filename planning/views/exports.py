@@ -15,9 +15,9 @@ from django.views.decorators.http import require_http_methods
 from planning import exports, xlsx
 from planning.access import plan_member_required
 from planning.access_rules import PlanAccess
-from planning.budget import NOMINAL, TODAY
+from planning.figures.budget import NOMINAL, TODAY
+from planning.figures.cache import budget_figure, key_figures_figure
 from planning.forms import ActionFilterForm
-from planning.suggestions.figures_cache import budget_figure, key_figures_figure
 from planning.suggestions.forms import PlanningViewForm
 from planning.suggestions.sync import synced_data_version
 

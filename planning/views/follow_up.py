@@ -1,5 +1,5 @@
 """The Follow-up tab: planned against done and actual cost, per year and per building
-(planning.follow_up; docs/design.md "Follow-up")."""
+(planning.figures.follow_up; docs/design.md "Follow-up")."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from django.views.decorators.http import require_GET
 
 from planning.access import plan_member_required
 from planning.access_rules import PlanAccess
-from planning.follow_up import plan_follow_up
+from planning.figures.follow_up import plan_follow_up
 from planning.form_parts import YearRangeForm
 from planning.pages import plan_tab_context
 

@@ -15,6 +15,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from planning import selectors, services
 from planning.access import actions_url, plan_member_required, plan_url
 from planning.access_rules import PlanAccess
+from planning.figures.key_figures import building_key_figures
 from planning.form_parts import form_submit
 from planning.forms import (
     CodeAssignForm,
@@ -27,7 +28,6 @@ from planning.forms import (
     NodeRenameForm,
 )
 from planning.history_read import entity_history
-from planning.key_figures import building_key_figures
 from planning.models import NodeKind, StructureNode
 from planning.pages import plan_detail_render
 from planning.suggestions.selectors import suggestions_open_queryset

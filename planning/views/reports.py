@@ -16,7 +16,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from jobs.leases import leases_resume
 from planning.access import plan_member_required, request_user
 from planning.access_rules import PlanAccess
-from planning.budget import NOMINAL, TODAY
+from planning.figures.budget import NOMINAL, TODAY
 from planning.models import PlanReport, PlanReportStatus
 from planning.pages import plan_tab_context
 from planning.report import report_filename

@@ -18,6 +18,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from planning.access import plan_member_required, request_user
 from planning.access_rules import PlanAccess
+from planning.figures.prices import year_span
 from planning.form_parts import NodePicker, YearRangeForm, form_submit, node_picker_bind
 from planning.models import NodeKind, PlanVersion, StructureNode
 from planning.pages import plan_tab_context
@@ -27,6 +28,7 @@ from planning.versions import (
     Side,
     comparison_rows,
     plan_adopt,
+    version_cost_years,
     versions_compare,
 )
 from planning.views.exports import spreadsheet_download
@@ -131,6 +133,7 @@ def plan_version(request: HttpRequest, access: PlanAccess, version_id: uuid.UUID
     context.update(
         {
             "version": version,
+            "version_cost_years": year_span(*version_cost_years(version)),
             "form": form,
             "comparison": comparison,
             "differences_page": page,

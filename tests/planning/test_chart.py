@@ -1,4 +1,4 @@
-"""The cost chart's geometry (planning/chart.py): the rest of the buildings never sets the
+"""The cost chart's geometry (planning/figures/chart.py): the rest of the buildings never sets the
 scale when it would dominate (issue 26 point 3: at 20,000 nodes "394 other buildings" filled
 the whole chart)."""
 
@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from planning.budget import ChartSeries
-from planning.chart import HEIGHT, cost_chart
+from planning.figures.budget import ChartSeries
+from planning.figures.chart import HEIGHT, cost_chart
 
 YEARS = [2026, 2027]
 

@@ -141,7 +141,7 @@ def test_budget_rows_come_in_natural_order_on_the_page_and_in_the_export(
 
     from django.utils import timezone
 
-    from planning.budget import plan_budget
+    from planning.figures.budget import plan_budget
     from planning.models import NodeKind, PlanRole
     from tests.factories import (
         ActionFactory,

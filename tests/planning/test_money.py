@@ -15,9 +15,11 @@ from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
-from planning.budget import NOMINAL, TODAY, plan_budget, plan_budgets
+from planning.figures.budget import NOMINAL, TODAY, plan_budget, plan_budgets
+from planning.figures.occurrences import occurrence_years
+from planning.figures.prices import Markup, PriceIndex
 from planning.models import ActionStatus, NodeKind, Plan, PlanRole
-from planning.money import GridUnit, PriceIndex, occurrence_years
+from planning.money import GridUnit
 from tests.factories import (
     ActionFactory,
     PlanFactory,
@@ -43,7 +45,8 @@ def recomputed(cost: Decimal, year: int, *, b: int, i: str, o: str = "0", v: str
 
 
 def index(b: int = 2026, i: str = "0", o: str = "0", v: str = "0") -> PriceIndex:
-    return PriceIndex(b, Decimal(i), Decimal(o), Decimal(v))
+    markups = (Markup("overhead", Decimal(o)), Markup("VAT", Decimal(v)))
+    return PriceIndex(b, Decimal(i), markups)
 
 
 # --- the formula ----------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from planning.action_list import ActionFilters, actions_filtered
-from planning.budget import NOMINAL, plan_budget
+from planning.figures.budget import NOMINAL, plan_budget
 from planning.models import Action, ActionKind, ActionStatus, Completion, NodeKind, Plan, PlanRole
 from planning.services import action_done_undo, action_mark_done
 from tests.factories import (

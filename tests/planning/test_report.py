@@ -16,7 +16,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from planning.budget import NOMINAL, TODAY
+from planning.figures.budget import NOMINAL, TODAY
+from planning.figures.occurrences import occurrence_years
+from planning.figures.prices import PriceIndex
 from planning.models import (
     NodeKind,
     Plan,
@@ -27,7 +29,6 @@ from planning.models import (
     Suggestion,
     SuggestionType,
 )
-from planning.money import PriceIndex, occurrence_years
 from planning.report import BUILDING_ROWS, largest_occurrences, report_content, report_pdf
 from planning.versions import plan_adopt
 from tests.conftest import run_queued_jobs

@@ -5,7 +5,7 @@ from typing import Any
 
 import pytest
 
-from planning.budget import plan_budget
+from planning.figures.budget import plan_budget
 from planning.models import Code
 from planning.selectors import action_list, code_search, plan_list_for_user
 from planning.tree import node_ancestors, tree_children, tree_overview

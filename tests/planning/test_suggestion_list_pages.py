@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from django.db.models import F
 from django.test import Client
+from django.utils import timezone
 
 from planning.importers import plan_import_document
 from planning.management.commands.generate_plan import synthetic_plan_document
@@ -29,7 +30,11 @@ def plan(api_user: Any, starter_catalog: None) -> Plan:
     """A generated plan of 60 nodes and 150 actions, a few of them priced far over the
     reference so that every severity occurs."""
     document = synthetic_plan_document(
-        nodes=60, actions=150, seed=3, year=2026, codes=list(Code.objects.order_by("code"))
+        nodes=60,
+        actions=150,
+        seed=3,
+        year=timezone.localdate().year,
+        codes=list(Code.objects.order_by("code")),
     )
     plan = plan_import_document(owner=api_user, document=document)
     # Replacements (only they are checked against the reference), picked by title: the ids

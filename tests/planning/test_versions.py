@@ -18,6 +18,7 @@ from django.urls import reverse
 from django.utils import timezone
 from openpyxl import load_workbook
 
+from planning.figures.occurrences import occurrence_years
 from planning.importers import plan_import
 from planning.models import (
     Action,
@@ -30,7 +31,6 @@ from planning.models import (
     VersionNode,
     VersionProject,
 )
-from planning.money import occurrence_years
 from planning.services import action_update, node_delete, node_move
 from planning.versions import Side, plan_adopt, versions_compare
 from tests.factories import (
@@ -126,7 +126,8 @@ def test_a_version_holds_the_plan_and_no_later_change_reaches_it(plan: Plan, use
         2,
         1,
     )
-    assert version.total_cost == Decimal("9150.50")
+    # The plan list's ten years at adoption: the roof once, the service in Y, Y+3, Y+6 and Y+9.
+    assert version.total_cost == Decimal("9000") + 4 * Decimal("150.50")
     before = _snapshot_bytes(version)
 
     roof_action = plan.actions.get(title="New roof")

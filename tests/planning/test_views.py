@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from planning.models import Action, Plan, PlanMembership, PlanRole, Project, StructureNode
 from tests.conftest import run_queued_jobs
@@ -995,15 +996,33 @@ def test_actions_table_is_paged_and_keeps_the_filters(client: Client, world: Wor
     assert garbage.status_code == 200 and "Page 1 of 3" in garbage.content.decode()
 
 
-def test_actions_total_leaves_cancelled_actions_out(client: Client, world: World) -> None:
-    ActionFactory.create(node=world.component, estimated_cost=Decimal("500.00"))
-    ActionFactory.create(node=world.component, estimated_cost=Decimal("70.00"), status="cancelled")
+def test_actions_total_is_the_planned_cost_of_the_listed_actions_years(
+    client: Client, world: World
+) -> None:
+    year = timezone.localdate().year
+    world.action.planned_year = year + 1
+    world.action.save()
+    ActionFactory.create(node=world.component, planned_year=year, estimated_cost=Decimal("500.00"))
+    ActionFactory.create(
+        node=world.component, planned_year=year, interval_years=4, estimated_cost=Decimal("10.00")
+    )
+    ActionFactory.create(
+        node=world.component, planned_year=year, estimated_cost=Decimal("70.00"), status="cancelled"
+    )
+    ActionFactory.create(node=world.component, planned_year=year + 10, estimated_cost=Decimal("9"))
     client.force_login(world.owner.user)
+    url = reverse("planning:plan_actions", args=[world.plan.number])
 
-    page = client.get(reverse("planning:plan_actions", args=[world.plan.number])).content.decode()
+    page = client.get(url).content.decode()
+    one_year = client.get(url, {"year_from": year, "year_to": year}).content.decode()
 
     total = re.search(r'id="actions-total">([^<]*)<', page)
-    assert total is not None and total.group(1) == "1,500.00\xa0EUR"  # 1000 + 500, not the 70
+    # 1000 + 500 + 10 in Y, Y+4 and Y+8; not the cancelled 70 nor what comes after Y+9.
+    assert total is not None and total.group(1) == "1,530.00\xa0EUR"
+    assert f"planned cost {year}\u2013{year + 9}, today's prices" in page
+    total = re.search(r'id="actions-total">([^<]*)<', one_year)
+    assert total is not None and total.group(1) == "510.00\xa0EUR"
+    assert f"planned cost {year}, today's prices" in one_year
 
 
 @pytest.mark.usefixtures("starter_catalog")

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from planning.budget import NOMINAL, TODAY
+from planning.figures.budget import NOMINAL, TODAY
 from planning.models import Plan
 from planning.report import report_pdf
 from planning.suggestions.sync import suggestion_sync

@@ -28,8 +28,9 @@ from django.db.models import (
 from django.db.models.functions import Cast, Round, Substr
 
 from api.chunks import IN_LIST_SIZE, chunked
+from planning.figures.occurrences import occurrence_years
 from planning.models import Action, ActionKind, ActionStatus, StructureNode, Suggestion
-from planning.money import cents_of, occurrence_years
+from planning.money import cents_of
 from planning.selectors import catalog_codes
 from planning.suggestions.rules import (
     FIGURE_YEARS,
@@ -137,7 +138,7 @@ def _cents_expression() -> Cast:
 def budget_figures(*, plan_id: UUID, budget: Decimal, year: int) -> BudgetFigures:
     """What rule 6 reads (rules.BudgetFigures), in grouped queries, never a row per action: the
     live occurrences' cents per planned year and interval, spread over the years Y .. Y + 14
-    (planning.money.occurrence_years); then, only when some year is over the budget, for those
+    (planning.figures.occurrences); then, only when some year is over the budget, for those
     years: the cents per anchor (rows: anchors x years x intervals) and the anchors' names, and
     the one-off repairs and replacements planned in them that can be candidates (a running sum
     in the database cuts each year's list where it reaches the excess)."""

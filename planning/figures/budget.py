@@ -6,10 +6,10 @@ request, and the cost chart drawn from the same figures.
 Each action counts for its node's stored building (planning.tree: the node itself or its
 nearest building ancestor; "(no building)" when there is none), as the project-grouping rule
 anchors it, once for every occurrence in the range: a recurring action (`interval_years` n) in
-planned_year, + n, + 2n, ... (planning.money.occurrence_years). Rows are per building id: two
-buildings with the same name stay two rows, told apart by their labels
+planned_year, + n, + 2n, ... (planning.figures.occurrences.occurrence_years). Rows are per
+building id: two buildings with the same name stay two rows, told apart by their labels
 (planning.tree.building_labels). The action-planning view keeps the result in the cache
-(planning.suggestions.figures_cache).
+(planning.figures.cache).
 
 Today's prices are linear, so they come from grouped queries (per building, year and interval
 over the actions joined to their nodes; per kind, year and interval over the actions alone),
@@ -23,18 +23,15 @@ docs/design.md "Money". Sums are kept in whole cents and become amounts at the e
 from __future__ import annotations
 
 import uuid
-from collections import defaultdict
-from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import BigIntegerField, CharField, Count, F, Q, QuerySet, Sum
-from django.db.models.functions import Cast, Round
-
 from api.text_order import natural_key
-from planning.models import CENT, Action, ActionKind, ActionStatus, Plan, StructureNode
-from planning.money import PriceIndex, amount_of, cents_of, occurrence_years
+from planning.figures.occurrences import YearGrid, live_actions, nominal_rows, year_cents
+from planning.figures.prices import NOMINAL, TODAY, PriceIndex
+from planning.models import CENT, ActionKind, Plan, StructureNode
+from planning.money import amount_of, cents_of
 from planning.tree import building_labels, node_subtree
 
 YEARS_DEFAULT = 10  # this year and the next nine
@@ -43,110 +40,12 @@ BUILDINGS_PER_PAGE = 25
 BUILDING_ROWS_MAX = 200  # node rows of one opened building
 CHART_SERIES_MAX = 6  # buildings drawn on their own in the chart; the rest are "Other buildings"
 NO_BUILDING = "(no building)"
-TODAY = "today"
-NOMINAL = "nominal"
-
-
-def _cents(value: Any) -> int:
-    # SQLite sums come back as floats or ints: round to the cent as the column stores it.
-    return cents_of(Decimal(str(value or 0)).quantize(CENT))
 
 
 def _as_uuid(value: Any) -> uuid.UUID | None:
     if value is None:
         return None
     return value if isinstance(value, uuid.UUID) else uuid.UUID(str(value))
-
-
-def nominal_rows(actions: QuerySet[Action], key: str) -> QuerySet[Any]:
-    """(key, kind, planned year, interval, cost in whole cents) of each action, the key as
-    text: the nominal pass reads 100,000 of these, and integers and text are what a database
-    driver hands over fastest (a Decimal and a UUID per row cost more than the pass itself)."""
-    return actions.values_list(
-        Cast(key, output_field=CharField()),
-        "kind",
-        "planned_year",
-        "interval_years",
-        Cast(Round(F("estimated_cost") * 100), output_field=BigIntegerField()),
-    )
-
-
-def live_actions(*, plan: Plan, year_from: int, year_to: int) -> QuerySet[Action]:
-    """The planned actions with an occurrence that may fall from `year_from` to `year_to`: a
-    one-off planned in the range, a recurring one planned before its end."""
-    return (
-        Action.objects.filter(plan=plan, status=ActionStatus.PLANNED)
-        .filter(
-            Q(planned_year__gte=year_from, planned_year__lte=year_to)
-            | Q(interval_years__isnull=False, planned_year__lt=year_from)
-        )
-        .order_by()
-    )
-
-
-class _Grid:
-    """Cents and occurrence counts per key and year of a range."""
-
-    def __init__(self, years: list[int]) -> None:
-        self.first, self.last = years[0], years[-1]
-        self.width = len(years)
-        self.cents: dict[Any, list[int]] = defaultdict(lambda: [0] * self.width)
-        self.counts: dict[Any, list[int]] = defaultdict(lambda: [0] * self.width)
-
-    def add_grouped(
-        self, key: Any, year: int, interval: int | None, total: Any, count: int
-    ) -> None:
-        """A group of actions of one planned year and interval (today's prices add up)."""
-        cents = _cents(total)
-        cells, counts = self.cents[key], self.counts[key]
-        for occurrence in occurrence_years(
-            planned_year=year, interval_years=interval, first=self.first, last=self.last
-        ):
-            cells[occurrence - self.first] += cents
-            counts[occurrence - self.first] += count
-
-    def add_nominal(
-        self,
-        rows: Iterable[tuple[Any, Any, int, int | None, int]],
-        index: PriceIndex,
-        kinds: _Grid,
-        today: _Grid,
-        today_kinds: _Grid,
-    ) -> None:
-        """One action per row (key, kind, planned year, interval, cost in cents): each
-        occurrence's nominal cents, rounded on its own (PriceIndex.cents_factor, inlined: this
-        loop runs once per occurrence), into this grid and `kinds`, and its cents in today's
-        prices into `today` and `today_kinds` on the way."""
-        first, last = self.first, self.last
-        factors = [index.cents_factor(year) for year in range(first, last + 1)]
-        grid_cents, grid_counts, kind_cents = self.cents, self.counts, kinds.cents
-        today_cents, today_counts, today_kind_cents = today.cents, today.counts, today_kinds.cents
-        for key, kind, year, interval, cents in rows:
-            cells, counts, kind_cells = grid_cents[key], grid_counts[key], kind_cents[kind]
-            plain, plain_counts, plain_kind = (
-                today_cents[key],
-                today_counts[key],
-                today_kind_cents[kind],
-            )
-            if interval is None:  # a one-off: the query read only those of the range
-                offsets: Iterable[int] = (year - first,)
-            else:
-                years = occurrence_years(
-                    planned_year=year, interval_years=interval, first=first, last=last
-                )
-                offsets = range(years.start - first, years.stop - first, years.step)
-            for offset in offsets:
-                twice_p, q, twice_q = factors[offset]
-                value = (cents * twice_p + q) // twice_q
-                cells[offset] += value
-                counts[offset] += 1
-                kind_cells[offset] += value
-                plain[offset] += cents
-                plain_counts[offset] += 1
-                plain_kind[offset] += cents
-
-    def amounts(self, key: Any) -> list[Decimal]:
-        return [amount_of(cents) for cents in self.cents[key]]
 
 
 @dataclass
@@ -245,18 +144,10 @@ def plan_budget(*, plan: Plan, year_from: int, year_to: int, prices: str = TODAY
     if prices == NOMINAL:
         return plan_budgets(plan=plan, year_from=year_from, year_to=year_to)[1]
     years = list(range(year_from, year_to + 1))
-    buildings, kinds = _Grid(years), _Grid(years)
     live = live_actions(plan=plan, year_from=year_from, year_to=year_to)
-    per_building = live.values_list("node__building_id", "planned_year", "interval_years").annotate(
-        total=Sum("estimated_cost"), count=Count("id")
-    )
-    for building_id, year, interval, total, count in per_building:
-        buildings.add_grouped(building_id, year, interval, total, count)
+    buildings = year_cents(live, key="node__building_id", years=years)
     # Per kind without the join: a third of the rows that grouping by building and kind gave.
-    for year, interval, kind, total in live.values_list(
-        "planned_year", "interval_years", "kind"
-    ).annotate(total=Sum("estimated_cost")):
-        kinds.add_grouped(kind, year, interval, total, 0)
+    kinds = year_cents(live, key="kind", years=years)
     return _budget_of(plan, years, buildings, kinds, TODAY)
 
 
@@ -268,7 +159,7 @@ def plan_budgets(*, plan: Plan, year_from: int, year_to: int) -> tuple[Budget, B
         today = plan_budget(plan=plan, year_from=year_from, year_to=year_to)
         return today, replace(today, prices=NOMINAL)
     years = list(range(year_from, year_to + 1))
-    grids = [_Grid(years) for _ in range(4)]
+    grids = [YearGrid(years) for _ in range(4)]
     live = live_actions(plan=plan, year_from=year_from, year_to=year_to)
     grids[2].add_nominal(
         nominal_rows(live, "node__building_id"),
@@ -283,7 +174,9 @@ def plan_budgets(*, plan: Plan, year_from: int, year_to: int) -> tuple[Budget, B
     )
 
 
-def _budget_of(plan: Plan, years: list[int], buildings: _Grid, kinds: _Grid, prices: str) -> Budget:
+def _budget_of(
+    plan: Plan, years: list[int], buildings: YearGrid, kinds: YearGrid, prices: str
+) -> Budget:
     keys = [_as_uuid(key) for key in buildings.cents]
     names = building_labels(plan=plan, building_ids=[k for k in keys if k is not None])
     rows = []
@@ -318,17 +211,6 @@ def _budget_of(plan: Plan, years: list[int], buildings: _Grid, kinds: _Grid, pri
     )
 
 
-def planned_total(*, actions: QuerySet[Action], year_from: int, year_to: int) -> Decimal:
-    """Today's prices of every occurrence from `year_from` to `year_to` of `actions` (a filter
-    of live_actions for that range): one grouped query."""
-    grid = _Grid(list(range(year_from, year_to + 1)))
-    for year, interval, total in actions.values_list("planned_year", "interval_years").annotate(
-        total=Sum("estimated_cost")
-    ):
-        grid.add_grouped(None, year, interval, total, 0)
-    return amount_of(sum(grid.cents[None]))
-
-
 @dataclass
 class NodeBudgetRow:
     node: Any
@@ -344,13 +226,13 @@ def building_budget_rows(
     year (at most BUILDING_ROWS_MAX, the costliest first), and how many more there are. A node
     inside a nested building counts here too: the rows show where the money goes."""
     years = list(range(year_from, year_to + 1))
-    grid = _Grid(years)
     live = live_actions(plan=plan, year_from=year_from, year_to=year_to).filter(
         node_id__in=node_subtree(node_id=building_id).values("id")
     )
     index = PriceIndex.of(plan)
     if prices == NOMINAL and not index.is_neutral:
-        years_grids = [_Grid(years) for _ in range(3)]
+        grid = YearGrid(years)
+        years_grids = [YearGrid(years) for _ in range(3)]
         grid.add_nominal(
             nominal_rows(live, "node_id"),
             index,
@@ -359,10 +241,7 @@ def building_budget_rows(
             today_kinds=years_grids[2],
         )
     else:
-        for node_id, year, interval, total, count in live.values_list(
-            "node_id", "planned_year", "interval_years"
-        ).annotate(total=Sum("estimated_cost"), count=Count("id")):
-            grid.add_grouped(node_id, year, interval, total, count)
+        grid = year_cents(live, key="node_id", years=years)
     rows: dict[Any, NodeBudgetRow] = {}
     for node_id in grid.cents:
         cells = grid.amounts(node_id)

@@ -16,7 +16,7 @@ import math
 from dataclasses import dataclass
 from decimal import Decimal
 
-from planning.budget import ChartSeries
+from planning.figures.budget import ChartSeries
 from planning.money import money_format
 
 WIDTH = 880

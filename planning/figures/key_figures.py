@@ -10,8 +10,9 @@ they are computed in (this year):
 - debt per m2: the debt divided by the area (the plan's by the sum of the areas).
 
 Ratios are rounded half up to the cent; a building without an area has none. Three reads for
-the plan: the ten-year budget (planning.budget, which the planning page caches), the debt per
-building (one grouped query) and the buildings' areas; two grouped queries for one building.
+the plan: the ten-year budget (planning.figures.budget, which the planning page caches), the
+debt per building (one grouped query) and the buildings' areas; two grouped queries for one
+building.
 """
 
 from __future__ import annotations
@@ -25,12 +26,11 @@ from typing import Any
 from django.db.models import Sum
 
 from api.text_order import natural_key
-from planning.budget import NO_BUILDING, Budget, live_actions, plan_budget, planned_total
+from planning.figures.budget import NO_BUILDING, Budget, plan_budget
+from planning.figures.totals import YEARS, planned_total
 from planning.models import CENT, Action, ActionStatus, NodeKind, Plan, StructureNode
 from planning.money import amount_round
 from planning.tree import building_labels
-
-YEARS = 10
 
 
 @dataclass(frozen=True)
@@ -139,9 +139,7 @@ def building_key_figures(*, node: StructureNode, year: int) -> KeyFigures:
     is, as the budget counts them)."""
     mine = {"node__building_id": node.pk}
     ten_years = planned_total(
-        actions=live_actions(plan=node.plan, year_from=year, year_to=year + YEARS - 1).filter(
-            **mine
-        ),
+        actions=Action.objects.filter(plan_id=node.plan_id, **mine),
         year_from=year,
         year_to=year + YEARS - 1,
     )

@@ -13,8 +13,8 @@ from typing import Any, TypeVar
 from django.core.cache import cache
 from django.db.models import Count
 
-from planning.budget import NOMINAL, TODAY, Budget, plan_budget, plan_budgets
-from planning.key_figures import YEARS, PlanKeyFigures, PlanSummary, plan_key_figures
+from planning.figures.budget import NOMINAL, TODAY, Budget, plan_budget, plan_budgets
+from planning.figures.key_figures import YEARS, PlanKeyFigures, PlanSummary, plan_key_figures
 from planning.models import Plan, Suggestion, SuggestionStatus
 
 T = TypeVar("T")
@@ -38,7 +38,7 @@ def plan_figure(
 
 
 def budget_figure(*, plan: Plan, version: int, year_from: int, year_to: int, prices: str) -> Budget:
-    """planning.budget.plan_budget through the cache: the page and the export share it. The
+    """planning.figures.budget.plan_budget through the cache: the page and the export share it. The
     pass that computes a nominal budget gives today's on the way (plan_budgets), which is kept
     too: the page's annual budget and key figures, and the export, read it next."""
 
@@ -63,8 +63,8 @@ def budget_figure(*, plan: Plan, version: int, year_from: int, year_to: int, pri
 
 
 def key_figures_figure(*, plan: Plan, version: int, year: int) -> PlanKeyFigures:
-    """planning.key_figures.plan_key_figures through the cache, on the cached ten-year budget
-    (read only when the figures are computed)."""
+    """planning.figures.key_figures.plan_key_figures through the cache, on the cached ten-year
+    budget (read only when the figures are computed)."""
 
     def compute() -> PlanKeyFigures:
         ten_years = budget_figure(

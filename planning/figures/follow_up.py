@@ -3,7 +3,7 @@
 
 For each year y of the range:
 - planned: the estimated cost of every occurrence planned for y, done or not: the live
-  occurrences (planning.budget, as the planning page counts them) plus the completions of
+  occurrences (planning.figures.budget, as the planning page counts them) plus the completions of
   occurrences planned for y (their estimate when done); cancelled actions count nowhere;
 - done: the completions dated in y, with their estimate when done;
 - actual: the actual cost recorded on those completions, and how many have one;
@@ -24,7 +24,7 @@ from typing import Any
 from django.db.models import Q
 
 from api.text_order import natural_key
-from planning.budget import NO_BUILDING, TODAY, plan_budget
+from planning.figures.budget import NO_BUILDING, TODAY, plan_budget
 from planning.models import Completion, Plan
 from planning.tree import building_labels
 

@@ -1,0 +1,138 @@
+"""The prices of docs/design.md "Money": an occurrence of an action with estimated cost C (today's
+prices) in year y costs, nominal,
+roundhalf_up(C x (1 + i/100)^(y - b) x (1 + m1/100) x (1 + m2/100) x ..., 2 decimals), with b
+the plan's price base year, i its index rate and m1, m2, ... its markups in their order (each
+applied on the amount before it). The factor is an exact fraction and the rounding is done on
+integers, so the figure is exact for every year, before the base year too (a negative
+exponent); every sum is a sum of such rounded occurrences (`nominal_cents` is the fast form the
+budget adds up).
+
+`figure_wording` says a figure's years and prices in the words every page, export and report
+uses ("2026-2035, today's prices", with an en dash): it is written here, beside the arithmetic
+it describes.
+
+Pure functions over plain values: no database.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+from planning.money import NBSP, amount_of, half_up
+
+TODAY = "today"
+NOMINAL = "nominal"
+EN_DASH = "\u2013"
+
+
+@dataclass(frozen=True)
+class Markup:
+    """A named percentage added on top of the cost (overhead, contingency, design fee, VAT)."""
+
+    name: str
+    percent: Decimal
+
+
+def plan_markups(plan: Any) -> tuple[Markup, ...]:
+    """A plan's markups in the order they apply (anything with the Plan model's money fields)."""
+    stored = getattr(plan, "markups", None)
+    if stored is not None:
+        return tuple(
+            Markup(name=str(item["name"]), percent=Decimal(str(item["percent"]))) for item in stored
+        )
+    return tuple(
+        Markup(name=name, percent=Decimal(percent))
+        for name, percent in (("overhead", plan.overhead_percent), ("VAT", plan.vat_percent))
+        if percent
+    )
+
+
+@dataclass(frozen=True)
+class PriceIndex:
+    """A plan's money settings: the price base year b, the index rate i, the markups."""
+
+    base_year: int
+    index_rate_percent: Decimal = Decimal(0)
+    markups: tuple[Markup, ...] = ()
+    _factors: dict[int, tuple[int, int, int]] = field(
+        default_factory=dict, init=False, repr=False, compare=False, hash=False
+    )
+
+    @classmethod
+    def of(cls, plan: Any) -> PriceIndex:
+        """The settings of a plan (anything with the Plan model's money fields)."""
+        return cls(
+            base_year=plan.price_base_year,
+            index_rate_percent=Decimal(plan.index_rate_percent),
+            markups=tuple(m for m in plan_markups(plan) if m.percent),
+        )
+
+    @property
+    def is_neutral(self) -> bool:
+        """True when every nominal figure equals today's (no index, no markups)."""
+        return not (self.index_rate_percent or any(m.percent for m in self.markups))
+
+    def markup_factor(self) -> Fraction:
+        """(1 + m1/100) x (1 + m2/100) x ..., exactly."""
+        factor = Fraction(1)
+        for markup in self.markups:
+            factor *= 1 + Fraction(markup.percent) / 100
+        return factor
+
+    def factor(self, year: int) -> Fraction:
+        """(1 + i/100)^(year - b) x the markups' factor, exactly."""
+        growth = 1 + Fraction(self.index_rate_percent) / 100
+        return growth ** (year - self.base_year) * self.markup_factor()
+
+    def nominal(self, cost: Decimal, year: int) -> Decimal:
+        """One occurrence of `cost` (today's prices) in `year`, nominal, to the cent."""
+        return amount_of(half_up(Fraction(cost) * self.factor(year) * 100))
+
+    def cents_factor(self, year: int) -> tuple[int, int, int]:
+        """(2p, q, 2q) of the year's factor p/q: the nominal cents of c cents (not negative, as
+        estimated costs are) are floor(c x p/q + 1/2) == (c x 2p + q) // 2q, one integer
+        multiplication and one floor division (the budget inlines this for its pass)."""
+        found = self._factors.get(year)
+        if found is None:
+            factor = self.factor(year)
+            found = (2 * factor.numerator, factor.denominator, 2 * factor.denominator)
+            self._factors[year] = found
+        return found
+
+    def nominal_cents(self, cents: int, year: int) -> int:
+        """`nominal` on whole cents."""
+        twice_p, q, twice_q = self.cents_factor(year)
+        return (cents * twice_p + q) // twice_q
+
+    def describe(self) -> str:
+        """Nominal prices in words: "2026 prices indexed 3 % a year, overhead 10 %, VAT 25 %"."""
+        if self.is_neutral:
+            return f"{self.base_year} prices, no index or markups"
+        if self.index_rate_percent:
+            parts = [f"{self.base_year} prices indexed {percent(self.index_rate_percent)} a year"]
+        else:
+            parts = [f"{self.base_year} prices, no index"]
+        parts.extend(f"{markup.name} {percent(markup.percent)}" for markup in self.markups)
+        return ", ".join(parts)
+
+    def prices_wording(self, prices: str) -> str:
+        """What the figures in `prices` are: "today's prices" or "nominal: <describe()>"."""
+        if prices == NOMINAL:
+            return f"nominal: {self.describe()}"
+        return "today's prices"
+
+
+def percent(value: Decimal) -> str:
+    return f"{Decimal(value).normalize():f}{NBSP}%"
+
+
+def year_span(year_from: int, year_to: int) -> str:
+    return str(year_from) if year_from == year_to else f"{year_from}{EN_DASH}{year_to}"
+
+
+def figure_wording(*, year_from: int, year_to: int, prices: str, index: PriceIndex) -> str:
+    """A figure's years and prices: "2026-2035, today's prices" (an en dash between)."""
+    return f"{year_span(year_from, year_to)}, {index.prices_wording(prices)}"

@@ -1,0 +1,52 @@
+"""One figure for a range of years: a plan's planned cost (the plan list's ten years, a
+version's planned cost at adoption), a building's (its key figures). Today's prices, live
+occurrences only, summed by planning.figures.occurrences as every other figure is; the years
+default to this year and the nine after it (docs/design.md "Money")."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from decimal import Decimal
+from typing import Any
+
+from django.db.models import QuerySet
+
+from planning.figures.occurrences import live_in_range, year_cents
+from planning.models import Action
+
+YEARS = 10  # a figure's years when none are chosen: Y .. Y + 9
+
+
+def ten_years(year: int) -> tuple[int, int]:
+    """The default years of a figure read in `year`: that year and the nine after it."""
+    return year, year + YEARS - 1
+
+
+def chosen_years(*, year_from: int | None, year_to: int | None, year: int) -> tuple[int, int]:
+    """The years of a figure for a filter that may name either end: the ten from `year` when it
+    names none; an open end is ten years from the other."""
+    if year_from is None and year_to is None:
+        return ten_years(year)
+    if year_from is None:
+        assert year_to is not None
+        return min(year, year_to - YEARS + 1), year_to
+    return year_from, year_to if year_to is not None else year_from + YEARS - 1
+
+
+def planned_total(*, actions: QuerySet[Any], year_from: int, year_to: int) -> Decimal:
+    """Today's prices of every live occurrence from `year_from` to `year_to` of `actions` (a
+    plan's actions, a building's, or a version's snapshot): one grouped query."""
+    live = live_in_range(actions, year_from=year_from, year_to=year_to)
+    return year_cents(live, key=None, years=list(range(year_from, year_to + 1))).total(None)
+
+
+def plans_planned_cost(
+    *, plan_ids: Collection[Any], year_from: int, year_to: int
+) -> dict[Any, Decimal]:
+    """`planned_total` of each of these plans, by plan id (a plan without live occurrences in the
+    range has 0.00): one grouped query for all of them (the plan list's page of plans)."""
+    live = live_in_range(
+        Action.objects.filter(plan_id__in=list(plan_ids)), year_from=year_from, year_to=year_to
+    )
+    grid = year_cents(live, key="plan_id", years=list(range(year_from, year_to + 1)))
+    return {plan_id: grid.total(plan_id) for plan_id in plan_ids}
