@@ -25,10 +25,10 @@ from django.db.models import (
     When,
     Window,
 )
-from django.db.models.functions import Cast, Round, Substr
+from django.db.models.functions import Cast, Substr
 
 from api.chunks import IN_LIST_SIZE, chunked
-from planning.figures.occurrences import occurrence_years
+from planning.figures.occurrences import cents_column, live_in_range, occurrence_years, year_cents
 from planning.models import Action, ActionKind, ActionStatus, StructureNode, Suggestion
 from planning.money import cents_of
 from planning.selectors import catalog_codes
@@ -131,10 +131,6 @@ def codes_load(*, organisation_id: Any) -> dict[str, CodeRecord]:
     }
 
 
-def _cents_expression() -> Cast:
-    return Cast(Round(F("estimated_cost") * 100), output_field=BigIntegerField())
-
-
 def budget_figures(*, plan_id: UUID, budget: Decimal, year: int) -> BudgetFigures:
     """What rule 6 reads (rules.BudgetFigures), in grouped queries, never a row per action: the
     live occurrences' cents per planned year and interval, spread over the years Y .. Y + 14
@@ -143,19 +139,13 @@ def budget_figures(*, plan_id: UUID, budget: Decimal, year: int) -> BudgetFigure
     the one-off repairs and replacements planned in them that can be candidates (a running sum
     in the database cuts each year's list where it reaches the excess)."""
     first, last = year, year + FIGURE_YEARS - 1
-    live = Action.objects.filter(plan_id=plan_id, status=ActionStatus.PLANNED).filter(
-        Q(planned_year__gte=first, planned_year__lte=last)
-        | Q(interval_years__isnull=False, planned_year__lt=first)
+    years = list(range(first, last + 1))
+    live = live_in_range(Action.objects.filter(plan_id=plan_id), year_from=first, year_to=last)
+    cents_per_year = dict(
+        zip(years, year_cents(live, key=None, years=years).cents[None], strict=True)
     )
-    year_cents = dict.fromkeys(range(first, last + 1), 0)
-    totals = live.order_by().values_list("planned_year", "interval_years")
-    for planned_year, interval, cents in totals.annotate(cents=Sum(_cents_expression())):
-        for y in occurrence_years(
-            planned_year=planned_year, interval_years=interval, first=first, last=last
-        ):
-            year_cents[y] += int(cents)
     budget_cents = cents_of(budget)
-    peaks = budget_peak_years(year_cents, budget_cents, year)
+    peaks = budget_peak_years(cents_per_year, budget_cents, year)
     anchor_cents: dict[int, dict[str, int]] = {y: {} for y in peaks}
     if peaks:
         # An anchor is the node's building, else the root of its tree: the first id of its
@@ -174,7 +164,7 @@ def budget_figures(*, plan_id: UUID, budget: Decimal, year: int) -> BudgetFigure
                 "planned_year",
                 "interval_years",
             )
-            .annotate(cents=Sum(_cents_expression()))
+            .annotate(cents=Sum(cents_column()))
         )
         for building_id, root_hex, root, planned_year, interval, cents in grouped:
             if building_id is not None:
@@ -203,7 +193,7 @@ def budget_figures(*, plan_id: UUID, budget: Decimal, year: int) -> BudgetFigure
         # Only the prefix the rule can take leaves the database: in each year, by cost
         # descending then id, the rows whose predecessors' costs do not yet reach the excess
         # (rules._move_candidates then takes the same rows).
-        cents = _cents_expression()
+        cents = cents_column()
         before = (
             Window(
                 Sum(cents),
@@ -213,7 +203,7 @@ def budget_figures(*, plan_id: UUID, budget: Decimal, year: int) -> BudgetFigure
             - cents
         )
         excess = Case(
-            *(When(planned_year=y, then=Value(year_cents[y] - budget_cents)) for y in peaks),
+            *(When(planned_year=y, then=Value(cents_per_year[y] - budget_cents)) for y in peaks),
             output_field=BigIntegerField(),
         )
         movable = (
@@ -232,7 +222,7 @@ def budget_figures(*, plan_id: UUID, budget: Decimal, year: int) -> BudgetFigure
             candidates[planned_year].append((str(action_id), int(action_cents)))
     return BudgetFigures(
         budget_cents=budget_cents,
-        year_cents=year_cents,
+        year_cents=cents_per_year,
         anchor_cents=anchor_cents,
         anchor_names=names,
         candidates=candidates,
