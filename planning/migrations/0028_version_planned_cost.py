@@ -22,6 +22,6 @@ def recompute(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("planning", "0026_organisation_catalog")]
+    dependencies = [("planning", "0027_catalog_currency")]
 
     operations = [migrations.RunPython(recompute, migrations.RunPython.noop)]
