@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 from django.test import Client
 from django.urls import reverse
@@ -376,3 +377,24 @@ def test_import_catalog_sets_the_currency_the_file_is_in(tmp_path: Path) -> None
     assert OrganisationCatalog.objects.get(organisation=organisation).currency == "SEK"
     with pytest.raises(CommandError, match="3-letter currency code"):
         call_command("import_catalog", "riverside", str(path), "--currency", "KRONA")
+
+
+def test_the_catalog_upload_says_the_files_currency_and_sets_it(client: Client, owner: Any) -> None:
+    organisation = OrganisationFactory.create()
+    OrganisationMembershipFactory.create(
+        organisation=organisation, user=owner, role=OrganisationRole.OWNER
+    )
+    upload = SimpleUploadedFile(
+        "catalog.csv", b"code,name,unit,unit_cost\nX-1,Sauna stove,pcs,24000\n", "text/csv"
+    )
+
+    page = client.post(
+        reverse("catalog:upload", args=[organisation.slug]),
+        {"upload-file": upload, "upload-currency": "nok"},
+        follow=True,
+    ).content.decode()
+
+    assert "Catalog imported: 1 added, 0 changed, 0 unchanged" in page
+    assert "Your figures are in <strong>NOK</strong>" in page
+    listed = client.get(reverse("catalog:catalog", args=[organisation.slug]), {"q": "X-1"})
+    assert "24,000.00\xa0NOK" in listed.content.decode()
