@@ -7,8 +7,12 @@ class PlanningConfig(AppConfig):
     verbose_name = "Planning"
 
     def ready(self) -> None:
+        from django.db.models.signals import post_save
+
         from jobs.registry import resumable_register
         from organisations.invitations import invitation_accepted
+        from organisations.models import Organisation
+        from planning.catalog_services import organisation_catalog_create
         from planning.grants import grant_from_invitation
         from planning.report_jobs import plan_reports_leased
         from planning.tasks import (
@@ -23,6 +27,11 @@ class PlanningConfig(AppConfig):
             grant_from_invitation, dispatch_uid="planning.grant_from_invitation"
         )
         plan_changed.connect(plan_sync_on_data_change, dispatch_uid="planning.sync_on_data_change")
+        post_save.connect(
+            organisation_catalog_create,
+            sender=Organisation,
+            dispatch_uid="planning.organisation_catalog_create",
+        )
 
         resumable_register(
             label="plan imports", rows=plan_imports_leased, resume=plan_import_resume

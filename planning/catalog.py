@@ -2,14 +2,18 @@
 facade, heating, ventilation and cooling, elevators, fire safety, electrical, sanitary, exterior
 works).
 
-The figures (unit cost in EUR per unit, service life in years) are Maintplan's own default
-reference values, rounded estimates for planning, not taken from any published price list or
+The figures (unit cost in STARTER_CURRENCY per unit, service life in years) are Maintplan's own
+default reference values, rounded estimates for planning, not taken from any published price list or
 standard. Loaded by migration 0003 (and `planning.services.code_catalog_defaults_load`), marked
 `is_default=True`, meant to be adjusted in the admin. The code numbers follow a DIN 276-like
 cost-group layout so that related components sort together.
 """
 
 from __future__ import annotations
+
+# The currency of every starter code's own unit cost (docs/design.md "Code catalog" >
+# "Currency"): a plan in another currency never compares with them or takes them.
+STARTER_CURRENCY = "EUR"
 
 # (code, name, unit, unit_cost, service_life_years, keywords)
 STARTER_CATALOG: list[tuple[str, str, str, str, int, str]] = [

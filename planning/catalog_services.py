@@ -1,8 +1,10 @@
 """Writes on an organisation's catalog (docs/design.md "Code catalog"): its own codes, its
 overrides of starter codes' figures, a CSV import of both, and a learned reference taken as the
-organisation's. Each write records a CatalogChange (the catalog's history) in its transaction.
-The sync needs no call from here: the change triggers of migration 0026 leave change rows for
-the nodes that use a changed code, so exactly the plans that use it re-derive them."""
+organisation's, and the currency of its figures. Each write records a CatalogChange (the
+catalog's history) in its transaction. The sync needs no call from here: the change triggers
+of migration 0026 leave change rows for the nodes that use a changed code, so exactly the plans
+that use it re-derive them, and those of 0027 mark the organisation's plans when the currency
+changes."""
 
 from __future__ import annotations
 
@@ -16,8 +18,9 @@ from django.db.models import ProtectedError, Q
 
 from accounts.models import User
 from organisations.models import Organisation
+from planning.catalog_currency import catalog_currency, catalog_currency_default
 from planning.importers.catalog import CATALOG_FIGURES, catalog_csv_read
-from planning.models import CatalogChange, Code, CodeOverride
+from planning.models import CatalogChange, Code, CodeOverride, OrganisationCatalog
 from planning.services import validated
 
 OWN_FIELDS = ("name", "unit", "unit_cost", "service_life_years", "interval_years", "keywords")
@@ -165,6 +168,46 @@ def _override_figures(*, organisation: Organisation, code: Code) -> dict[str, An
     return {field: getattr(current, field) if current else None for field in CATALOG_FIGURES}
 
 
+def organisation_catalog_create(
+    sender: Any, *, instance: Organisation, created: bool, raw: bool = False, **kwargs: Any
+) -> None:
+    """A new organisation's catalog, in the currency new plans get (a post_save receiver of
+    Organisation, connected in PlanningConfig.ready()): stored from the start, so what its
+    figures are in never moves with a setting."""
+    if created and not raw:
+        OrganisationCatalog.objects.create(
+            organisation=instance, currency=catalog_currency_default()
+        )
+
+
+def catalog_currency_set(
+    *, organisation: Organisation, user: User | None, currency: str
+) -> OrganisationCatalog:
+    """Sets the currency of the organisation's own figures (its overrides and own codes; a
+    starter code's own figures stay in STARTER_CURRENCY). Nothing is converted: the figures
+    are read in the new currency. The change triggers (migration 0027) make every synced plan
+    of the organisation re-derive its suggestions."""
+    before = catalog_currency(organisation_id=organisation.pk)
+    catalog = OrganisationCatalog(
+        organisation=organisation, currency=(currency or "").strip().upper()
+    )
+    validated(catalog)
+    if catalog.currency == before:
+        return catalog
+    with transaction.atomic():
+        OrganisationCatalog.objects.update_or_create(
+            organisation=organisation, defaults={"currency": catalog.currency}
+        )
+        _record(
+            organisation=organisation,
+            user=user,
+            code="",
+            summary=f"Catalog currency changed from {before} to {catalog.currency}",
+            changes={"currency": (before, catalog.currency)},
+        )
+    return catalog
+
+
 @dataclass(frozen=True)
 class CatalogImportResult:
     added: int
@@ -178,12 +221,18 @@ class CatalogImportResult:
 
 
 def catalog_import(
-    *, organisation: Organisation, user: User | None, content: bytes, source: str = "catalog.csv"
+    *,
+    organisation: Organisation,
+    user: User | None,
+    content: bytes,
+    source: str = "catalog.csv",
+    currency: str | None = None,
 ) -> CatalogImportResult:
     """Imports a catalog CSV (planning.importers.catalog) into the organisation's catalog, all
     or nothing: a starter code's row overrides the figures it gives, any other code becomes (or
-    updates) the organisation's own; importing again updates. Raises ImportRejected with every
-    problem."""
+    updates) the organisation's own; importing again updates. `currency`, when given, is the
+    file's, and becomes the catalog's (catalog_currency_set) in the same transaction. Raises
+    ImportRejected with every problem."""
     catalog = Code.objects.filter(Q(organisation__isnull=True) | Q(organisation=organisation))
     rows = catalog_csv_read(
         content, known=set(catalog.values_list("code", flat=True)), source=source
@@ -193,7 +242,13 @@ def catalog_import(
     own = {c.code: c for c in catalog.filter(organisation=organisation, code__in=wanted)}
     added = changed = unchanged = 0
     kept = False
+    notes = []
     with transaction.atomic():
+        if currency and currency.strip().upper() != catalog_currency(
+            organisation_id=organisation.pk
+        ):
+            set_to = catalog_currency_set(organisation=organisation, user=user, currency=currency)
+            notes.append(f"the catalog's currency is now {set_to.currency}")
         for row in rows:
             if row.code in starter:
                 code = starter[row.code]
@@ -220,9 +275,9 @@ def catalog_import(
                     organisation=organisation, user=user, code=row.code, values=row.values
                 )
                 added += 1
-    return CatalogImportResult(
-        added=added, changed=changed, unchanged=unchanged, notes=[STARTER_KEPT] if kept else []
-    )
+    if kept:
+        notes.append(STARTER_KEPT)
+    return CatalogImportResult(added=added, changed=changed, unchanged=unchanged, notes=notes)
 
 
 def learned_reference_use(

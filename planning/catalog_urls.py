@@ -11,6 +11,11 @@ app_name = "catalog"
 urlpatterns = [
     path("organisations/<slug:slug>/catalog/", catalog.catalog_page, name="catalog"),
     path("organisations/<slug:slug>/catalog/import/", catalog.catalog_upload, name="upload"),
+    path(
+        "organisations/<slug:slug>/catalog/currency/",
+        catalog.catalog_currency_change,
+        name="currency",
+    ),
     path("organisations/<slug:slug>/catalog/learned/", catalog.catalog_learned, name="learned"),
     path(
         "organisations/<slug:slug>/catalog/learned/<uuid:code_id>/use/",

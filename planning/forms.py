@@ -33,6 +33,7 @@ from planning.models import (
     Completion,
     ConditionGrade,
     NodeKind,
+    OrganisationCatalog,
     Plan,
     PlanMembership,
     PlanRole,
@@ -429,6 +430,18 @@ class CodeOverrideForm(ModelRulesForm):
         }
 
 
+class CatalogCurrencyForm(ModelRulesForm):
+    """The currency of the organisation's own figures (planning.catalog_services)."""
+
+    class Meta(ModelRulesForm.Meta):
+        model = OrganisationCatalog
+        fields = ("currency",)
+        labels: ClassVar = {"currency": "Currency of your figures"}
+
+    def clean_currency(self) -> str:
+        return str(self.cleaned_data.get("currency") or "").strip().upper()
+
+
 class CatalogUploadForm(forms.Form):
     file = forms.FileField(
         label="Catalog CSV",
@@ -437,4 +450,10 @@ class CatalogUploadForm(forms.Form):
             "interval_years, keywords; an empty cell changes nothing."
         ),
         widget=forms.ClearableFileInput(attrs={"accept": ".csv,text/csv"}),
+    )
+    currency = forms.CharField(
+        max_length=3,
+        required=False,
+        label="Currency of the file's unit costs",
+        help_text="Another than your catalog's becomes its currency; no figure is converted.",
     )

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Any, TypedDict
 
 from django.core.exceptions import ValidationError
 from django.db.models import (
+    Case,
+    CharField,
     Count,
     Exists,
     F,
@@ -20,6 +22,8 @@ from django.db.models import (
     QuerySet,
     Subquery,
     Sum,
+    Value,
+    When,
 )
 from django.db.models.functions import Coalesce
 from django.http import Http404
@@ -27,6 +31,12 @@ from django.http import Http404
 from api.text_order import natural_key
 from organisations.models import OrganisationMembership
 from planning.access_rules import PlanAccess, plan_access_from
+from planning.catalog_currency import (
+    STARTER_CURRENCY,
+    catalog_currency,
+    catalog_currency_expression,
+    usable_unit_cost,
+)
 from planning.figures.totals import plans_planned_cost, ten_years
 from planning.models import (
     CENT,
@@ -214,6 +224,7 @@ def plan_projects(*, plan: Plan) -> QuerySet[Project]:
 
 class EffectiveFigures(TypedDict):
     ref_unit_cost: Decimal | None
+    ref_unit_cost_currency: str
     ref_service_life_years: int | None
     ref_interval_years: int | None
     override_id: int | None
@@ -228,8 +239,10 @@ if TYPE_CHECKING:
 def catalog_codes(*, organisation_id: Any) -> QuerySet[EffectiveCode]:
     """The organisation's effective catalog (docs/design.md "Code catalog"): the starter codes
     and its own, each with its effective figures `ref_unit_cost`, `ref_service_life_years` and
-    `ref_interval_years` (the organisation's override where it gives one) and `override_id`
-    (None when nothing is overridden)."""
+    `ref_interval_years` (the organisation's override where it gives one), the currency of its
+    unit cost `ref_unit_cost_currency` (the starter's own figure's is STARTER_CURRENCY, any
+    other the catalog's: planning.catalog_currency) and `override_id` (None when nothing is
+    overridden)."""
     mine = FilteredRelation("overrides", condition=Q(overrides__organisation_id=organisation_id))
     return (
         Code.objects.filter(Q(organisation__isnull=True) | Q(organisation_id=organisation_id))
@@ -237,6 +250,14 @@ def catalog_codes(*, organisation_id: Any) -> QuerySet[EffectiveCode]:
         .annotate(
             ref_unit_cost=Coalesce(
                 "mine__unit_cost", "unit_cost", output_field=Code._meta.get_field("unit_cost")
+            ),
+            ref_unit_cost_currency=Case(
+                When(
+                    Q(organisation__isnull=True, mine__unit_cost__isnull=True),
+                    then=Value(STARTER_CURRENCY),
+                ),
+                default=catalog_currency_expression(organisation_id=organisation_id),
+                output_field=CharField(),
             ),
             ref_service_life_years=Coalesce("mine__service_life_years", "service_life_years"),
             ref_interval_years=Coalesce("mine__interval_years", "interval_years"),
@@ -326,9 +347,13 @@ def learned_references(*, organisation_id: Any, code_id: Any = None) -> list[Lea
     """The codes of the organisation's catalog whose completed replacements (with an actual
     cost, on a component with a quantity) cost per unit, as a median over at least 3 of them,
     more than 25 % off the code's reference (the largest difference first), then those with no
-    reference at all (docs/design.md "Code catalog" > "Reference values that learn")."""
+    reference at all (docs/design.md "Code catalog" > "Reference values that learn"). Only the
+    plans in the catalog's currency count, and a reference in another currency (a starter
+    figure in a catalog that is not in STARTER_CURRENCY) counts as none."""
+    currency = catalog_currency(organisation_id=organisation_id)
     completions = Completion.objects.filter(
         action__plan__organisation_id=organisation_id,
+        action__plan__currency=currency,
         action__kind=ActionKind.REPLACEMENT,
         actual_cost__isnull=False,
         action__node__code__isnull=False,
@@ -352,7 +377,7 @@ def learned_references(*, organisation_id: Any, code_id: Any = None) -> list[Lea
             code=code,
             completions=len(costs),
             median=Decimal(statistics.median(costs)).quantize(CENT),
-            reference=code.ref_unit_cost,
+            reference=usable_unit_cost(code, currency=currency),
         )
         difference = learned.difference
         if difference is None or abs(difference) > LEARNED_DIFFERENCE:

@@ -87,7 +87,8 @@ def plan_create(
 
 def plan_update(*, plan: Plan, name: str, description: str, currency: str) -> Plan:
     """Renames the plan, changes its description and the currency its amounts are shown in
-    (a label: no amount is converted)."""
+    (a label: no amount is converted; the catalog's figures count only in their own currency,
+    so a change re-derives the suggestions: docs/design.md "Code catalog" > "Currency")."""
     plan.name = (name or "").strip()
     plan.description = (description or "").strip()
     plan.currency = (currency or "").strip().upper()

@@ -58,6 +58,7 @@ from planning.models.structure import (
     CodeOverride,
     ConditionGrade,
     NodeKind,
+    OrganisationCatalog,
     StructureNode,
     condition_q,
 )
@@ -102,6 +103,7 @@ __all__ = [
     "HistoryEntry",
     "HistoryOperation",
     "NodeKind",
+    "OrganisationCatalog",
     "Plan",
     "PlanChange",
     "PlanImport",

@@ -22,7 +22,7 @@ from planning.models.fields import (
     YEAR_VALIDATORS,
     choice_messages,
 )
-from planning.models.plans import Plan
+from planning.models.plans import CURRENCY_VALIDATORS, Plan
 
 
 def _interval_in_range(prefix: str = "") -> Q:
@@ -142,6 +142,30 @@ class CodeOverride(models.Model):
 
     def __str__(self) -> str:
         return f"override of {self.code_id} for {self.organisation_id}"
+
+
+class OrganisationCatalog(models.Model):
+    """What an organisation's catalog holds as a whole: the currency of its own figures (its
+    overrides and its own codes); a starter code's own figures are always in STARTER_CURRENCY
+    (docs/design.md "Code catalog" > "Currency"). Made with the organisation
+    (planning.catalog_services.organisation_catalog_create); one without a row (made around
+    the ORM) reads `catalog_currency_default()`."""
+
+    organisation = models.OneToOneField(
+        "organisations.Organisation",
+        primary_key=True,
+        on_delete=models.CASCADE,
+        related_name="catalog",
+    )
+    currency = models.CharField(
+        max_length=3,
+        validators=CURRENCY_VALIDATORS,
+        help_text="ISO 4217 code of the organisation's own figures, e.g. EUR, SEK.",
+    )
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"catalog of {self.organisation_id} in {self.currency}"
 
 
 class CatalogChange(models.Model):

@@ -57,6 +57,7 @@ class CodeRecord:
     code: str
     name: str
     unit: str
+    # In the plan's currency; None when the code has none in it (sync.load.codes_load)
     unit_cost: Decimal | None
     service_life_years: int | None
     keywords: str

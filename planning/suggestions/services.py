@@ -30,6 +30,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
+from planning.catalog_currency import reference_elsewhere, usable_unit_cost
 from planning.models import (
     Action,
     ActionKind,
@@ -178,6 +179,22 @@ def _deviation_action(suggestion: Suggestion, fix: str) -> tuple[Action, Any]:
     return action, found[1]
 
 
+def _reference_in_plan_currency(action: Action) -> None:
+    """Refuses a cost fix whose code has no reference unit cost in the plan's currency now
+    (docs/design.md "Code catalog" > "Currency"): a suggestion derived before a currency
+    changed, or a crafted POST, never writes a cost in another currency."""
+    plan, code_id = action.plan, action.node.code_id
+    code = (
+        code_effective(organisation_id=plan.organisation_id, code_id=code_id) if code_id else None
+    )
+    if usable_unit_cost(code, currency=plan.currency) is not None:
+        return
+    elsewhere = reference_elsewhere(code, currency=plan.currency)
+    if elsewhere:
+        raise ValidationError(f"{elsewhere} The cost was not changed.")
+    raise ValidationError("The component's code has no reference cost any more; reload the page.")
+
+
 def _deviation_apply(suggestion: Suggestion, fix: str) -> tuple[Suggestion, Action, Any]:
     """Sets the deviating action's `fix` ("cost": the estimated cost, "year": the planned year)
     to the reference and resolves the suggestion (`applied`), in one transaction; returns the
@@ -185,6 +202,8 @@ def _deviation_apply(suggestion: Suggestion, fix: str) -> tuple[Suggestion, Acti
     with plan_write(plan_id=suggestion.plan_id, data_changed=True) as write:
         suggestion = _open_locked(suggestion)
         action, reference = _deviation_action(suggestion, fix)
+        if fix == "cost":
+            _reference_in_plan_currency(action)
         before = action.estimated_cost if fix == "cost" else action.planned_year
         action_update(
             action=action,
@@ -201,7 +220,8 @@ def _deviation_apply(suggestion: Suggestion, fix: str) -> tuple[Suggestion, Acti
 
 def suggestion_apply_cost(*, suggestion: Suggestion) -> tuple[Suggestion, Action, Decimal]:
     """Sets the deviating action's estimated cost to the reference (unit cost x quantity) and
-    resolves the suggestion (`applied`); the cost it had comes third."""
+    resolves the suggestion (`applied`); the cost it had comes third. Refused while the code
+    has no reference in the plan's currency."""
     return _deviation_apply(suggestion, "cost")
 
 
@@ -370,7 +390,8 @@ def repair_proposal(
 ) -> tuple[int, Decimal]:
     """The repair a condition suggestion's one-click fix plans on its component: next year
     (within the latest year the rule gives), at the reference cost of the component's code
-    (its organisation's unit cost x the quantity) when both are known, else 0."""
+    (its organisation's unit cost x the quantity) when both are known, else 0. `unit_cost` is
+    the one in the plan's currency (planning.catalog_currency.usable_unit_cost)."""
     next_year = timezone.now().year + 1
     latest = recommended.get("latest_year")
     year = min(next_year, int(latest)) if isinstance(latest, int) else next_year
@@ -396,7 +417,7 @@ def suggestion_apply_repair(*, suggestion: Suggestion) -> tuple[Suggestion, Acti
         year, cost = repair_proposal(
             suggestion.recommended_action_json,
             quantity=node.quantity,
-            unit_cost=code.ref_unit_cost if code is not None else None,
+            unit_cost=usable_unit_cost(code, currency=suggestion.plan.currency),
         )
         action = action_create(
             plan=suggestion.plan,

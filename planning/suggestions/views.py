@@ -31,6 +31,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from planning.access import actions_url, next_url, plan_member_required
 from planning.access_rules import PlanAccess
+from planning.catalog_currency import usable_unit_cost
 from planning.figures.budget import (
     BUILDINGS_PER_PAGE,
     NOMINAL,
@@ -183,6 +184,10 @@ def _card(
         card["review_url"] = review_url(plan, recommended)
         fix = deviation_fix(suggestion) if suggestion_type == SuggestionType.DEVIATION else None
         action_ids = recommended.get("action_ids", [])
+        node = nodes.get(suggestion.structure_node_id)
+        referenced = node is not None and unit_costs.get(node.code_id) is not None
+        if fix is not None and fix[0] == "cost" and not referenced:
+            fix = None  # no reference in the plan's currency (any more): nothing to set
         if fix is not None:
             card["fix"] = fix[0]
             card["fix_label"] = (
@@ -314,11 +319,13 @@ def action_planning(request: HttpRequest, access: PlanAccess) -> HttpResponse:
     }
     codes = codes_by_id(code_ids=code_ids)
     nodes = StructureNode.objects.in_bulk([s.structure_node_id for s in shown])
-    unit_costs = dict(
-        catalog_codes(organisation_id=plan.organisation_id)
-        .filter(pk__in={node.code_id for node in nodes.values() if node.code_id})
-        .values_list("pk", "ref_unit_cost")
-    )
+    # The unit costs in the plan's currency only (planning.catalog_currency)
+    unit_costs = {
+        code.pk: usable_unit_cost(code, currency=plan.currency)
+        for code in catalog_codes(organisation_id=plan.organisation_id).filter(
+            pk__in={node.code_id for node in nodes.values() if node.code_id}
+        )
+    }
     grouped = _grouped_actions(plan, shown)
     here = request.get_full_path()
     near = request.session.pop(CONFIRMATION_NEAR, "")

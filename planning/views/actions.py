@@ -17,6 +17,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from planning import selectors, services
 from planning.access import actions_url, next_url, plan_member_required, request_user
 from planning.access_rules import PlanAccess
+from planning.catalog_currency import reference_elsewhere
 from planning.form_parts import form_submit
 from planning.forms import ActionDoneForm, ActionForm
 from planning.history_read import entity_history
@@ -97,8 +98,16 @@ def _reference_beside(form: ActionForm, request: HttpRequest, action: Action) ->
     if fix is None:
         return
     if fix[0] == "cost":
-        form.fields["estimated_cost"].help_text = (
-            f"Reference: {money_format(fix[1], action.plan.currency)} "
+        plan, code_id = action.plan, action.node.code_id
+        code = (
+            selectors.code_effective(organisation_id=plan.organisation_id, code_id=code_id)
+            if code_id
+            else None
+        )
+        form.fields["estimated_cost"].help_text = reference_elsewhere(
+            code, currency=plan.currency
+        ) or (
+            f"Reference: {money_format(fix[1], plan.currency)} "
             "(the unit cost of the code times the quantity of the node)."
         )
     else:

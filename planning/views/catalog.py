@@ -1,7 +1,8 @@
 """The organisation's catalog pages, for its owners and admins (docs/design.md "Code catalog"):
 the effective catalog (starter codes with the organisation's figures, and its own codes),
-searched and paged; a code's page (override a starter code's figures, or edit or delete an own
-code); a CSV import; and the reference values learned from the organisation's completed work."""
+searched and paged, and the currency of its figures; a code's page (override a starter code's
+figures, or edit or delete an own code); a CSV import; and the reference values learned from
+the organisation's completed work."""
 
 from __future__ import annotations
 
@@ -18,8 +19,15 @@ from django.views.decorators.http import require_http_methods, require_POST
 from organisations.access import organisation_context, organisation_member_required
 from organisations.models import OrganisationMembership
 from planning import catalog_services, selectors
+from planning.catalog_currency import STARTER_CURRENCY, catalog_currency
 from planning.form_parts import form_errors_apply, form_submit
-from planning.forms import CatalogUploadForm, CodeOverrideForm, CodeSearchForm, OwnCodeForm
+from planning.forms import (
+    CatalogCurrencyForm,
+    CatalogUploadForm,
+    CodeOverrideForm,
+    CodeSearchForm,
+    OwnCodeForm,
+)
 from planning.importers.problems import ImportRejected
 from planning.models import CatalogChange, CodeOverride
 
@@ -34,10 +42,12 @@ def _catalog_render(
     *,
     add_form: OwnCodeForm | None = None,
     upload_form: CatalogUploadForm | None = None,
+    currency_form: CatalogCurrencyForm | None = None,
     problems: list[Any] | None = None,
     status: int = 200,
 ) -> HttpResponse:
     organisation = membership.organisation
+    currency = catalog_currency(organisation_id=organisation.pk)
     search = CodeSearchForm(request.GET or None)
     query = search.cleaned_data["q"] if search.is_valid() else ""
     codes = selectors.code_search(organisation_id=organisation.pk, query=query, limit=None)
@@ -49,8 +59,13 @@ def _catalog_render(
             "query": query,
             "query_string": urlencode({"q": query}) if query else "",
             "page": page,
-            "add_form": add_form or OwnCodeForm(prefix="add"),
-            "upload_form": upload_form or CatalogUploadForm(prefix="upload"),
+            "currency": currency,
+            "starter_currency": STARTER_CURRENCY,
+            "currency_form": currency_form
+            or CatalogCurrencyForm(prefix="currency", initial={"currency": currency}),
+            "add_form": add_form or _own_code_form(currency, prefix="add"),
+            "upload_form": upload_form
+            or CatalogUploadForm(prefix="upload", initial={"currency": currency}),
             "problems": problems or [],
             "learned_count": len(selectors.learned_references(organisation_id=organisation.pk)),
             "changes": CatalogChange.objects.filter(organisation=organisation)
@@ -67,7 +82,9 @@ def catalog_page(request: HttpRequest, membership: OrganisationMembership) -> Ht
     """The catalog; its POST adds an own code."""
     if request.method != "POST":
         return _catalog_render(request, membership)
-    form = OwnCodeForm(request.POST, prefix="add")
+    form = _own_code_form(
+        catalog_currency(organisation_id=membership.organisation_id), request.POST, prefix="add"
+    )
     code = form_submit(
         form,
         lambda data: catalog_services.organisation_code_create(
@@ -80,6 +97,37 @@ def catalog_page(request: HttpRequest, membership: OrganisationMembership) -> Ht
     if code is None:
         return _catalog_render(request, membership, add_form=form, status=400)
     messages.success(request, f"Code {code.code} “{code.name}” added to your catalog.")
+    return redirect("catalog:catalog", slug=membership.organisation.slug)
+
+
+def _own_code_form(currency: str, *args: Any, **kwargs: Any) -> OwnCodeForm:
+    form = OwnCodeForm(*args, **kwargs)
+    form.fields["unit_cost"].label = f"Unit cost ({currency})"
+    return form
+
+
+@organisation_member_required(manage=True)
+@require_POST
+def catalog_currency_change(
+    request: HttpRequest, membership: OrganisationMembership
+) -> HttpResponse:
+    """Sets the currency of the organisation's own figures; its plans re-derive."""
+    form = CatalogCurrencyForm(request.POST, prefix="currency")
+    catalog = form_submit(
+        form,
+        lambda data: catalog_services.catalog_currency_set(
+            organisation=membership.organisation,
+            user=request.user,  # type: ignore[arg-type]
+            currency=data["currency"],
+        ),
+    )
+    if catalog is None:
+        return _catalog_render(request, membership, currency_form=form, status=400)
+    messages.success(
+        request,
+        f"Your figures are now in {catalog.currency}: plans in {catalog.currency} compare "
+        "their costs with them.",
+    )
     return redirect("catalog:catalog", slug=membership.organisation.slug)
 
 
@@ -99,6 +147,7 @@ def catalog_upload(request: HttpRequest, membership: OrganisationMembership) -> 
             user=request.user,  # type: ignore[arg-type]
             content=upload.read(),
             source=upload.name or "catalog.csv",
+            currency=form.cleaned_data["currency"] or None,
         )
     except ImportRejected as rejected:
         form.add_error(None, str(rejected).splitlines()[0])
@@ -130,11 +179,13 @@ def catalog_code(
     own = code.organisation_id is not None
     override = CodeOverride.objects.filter(organisation=organisation, code=code).first()
     form: OwnCodeForm | CodeOverrideForm
+    currency = catalog_currency(organisation_id=organisation.pk)
     if own:
-        form = OwnCodeForm(request.POST or None, instance=code, prefix="code")
+        form = _own_code_form(currency, request.POST or None, instance=code, prefix="code")
         form.fields["code"].disabled = True
     else:
         form = CodeOverrideForm(request.POST or None, instance=override, prefix="override")
+        form.fields["unit_cost"].label = f"Your unit cost ({currency})"
     if request.method == "POST":
         user = request.user
         saved: object
@@ -164,7 +215,15 @@ def catalog_code(
             messages.success(request, f"Code {code.code} saved.")
             return redirect("catalog:catalog", slug=organisation.slug)
     context = organisation_context(membership, "catalog")
-    context.update({"code": code, "own": own, "override": override, "form": form})
+    context.update(
+        {
+            "code": code,
+            "own": own,
+            "override": override,
+            "form": form,
+            "starter_currency": STARTER_CURRENCY,
+        }
+    )
     status = 400 if request.method == "POST" else 200
     return render(request, "planning/catalog/code.html", context, status=status)
 
@@ -202,6 +261,7 @@ def catalog_learned(request: HttpRequest, membership: OrganisationMembership) ->
     context.update(
         {
             "learned": learned,
+            "currency": catalog_currency(organisation_id=membership.organisation_id),
             "min_completions": selectors.LEARNED_MIN_COMPLETIONS,
         }
     )
@@ -227,8 +287,10 @@ def catalog_learned_use(
             code=code,
             unit_cost=found[0].median,
         )
+        currency = catalog_currency(organisation_id=organisation.pk)
         messages.success(
             request,
-            f"Code {code.code}: your reference is now {found[0].median} per {code.unit or 'unit'}.",
+            f"Code {code.code}: your reference is now {found[0].median} {currency} "
+            f"per {code.unit or 'unit'}.",
         )
     return redirect("catalog:learned", slug=organisation.slug)

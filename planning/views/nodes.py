@@ -15,6 +15,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from planning import selectors, services
 from planning.access import actions_url, plan_member_required, plan_url
 from planning.access_rules import PlanAccess
+from planning.catalog_currency import reference_elsewhere, usable_unit_cost
 from planning.figures.key_figures import building_key_figures
 from planning.form_parts import form_submit
 from planning.forms import (
@@ -28,7 +29,8 @@ from planning.forms import (
     NodeRenameForm,
 )
 from planning.history_read import entity_history
-from planning.models import NodeKind, StructureNode
+from planning.models import NodeKind, Plan, StructureNode
+from planning.money import money_format
 from planning.pages import plan_detail_render
 from planning.suggestions.selectors import suggestions_open_queryset
 from planning.tree import (
@@ -104,6 +106,25 @@ def node_root_create(request: HttpRequest, access: PlanAccess) -> HttpResponse:
     return plan_detail_render(request, access, root_form=form)
 
 
+def _code_reference(plan: Plan, node: StructureNode) -> str:
+    """The node's reference cost, said on its page: its code's unit cost (and times the
+    quantity) when it is in the plan's currency, else that it is in another one."""
+    if node.code_id is None:
+        return ""
+    code = selectors.code_effective(organisation_id=plan.organisation_id, code_id=node.code_id)
+    elsewhere = reference_elsewhere(code, currency=plan.currency)
+    if elsewhere:
+        return f"{elsewhere} Its costs are not checked against it, nor set to it."
+    unit_cost = usable_unit_cost(code, currency=plan.currency)
+    if code is None or unit_cost is None:
+        return ""
+    said = f"Reference cost: {money_format(unit_cost, plan.currency)} per {code.unit or 'unit'}"
+    if node.quantity:
+        total = money_format(unit_cost * node.quantity, plan.currency)
+        said += f", {total} for {node.quantity.normalize():f} {node.unit}".rstrip()
+    return f"{said}."
+
+
 def _render_node_detail(
     request: HttpRequest, access: PlanAccess, node: StructureNode, **forms: Any
 ) -> HttpResponse:
@@ -119,6 +140,7 @@ def _render_node_detail(
             "node": node,
             "can_edit": access.can_edit,
             "ancestors": node_ancestors(plan=plan, nodes=[node]).get(node.pk, []),
+            "code_reference": _code_reference(plan, node),
             # As in the tree: the first 200 in natural order of their names.
             "children": (tree_children(plan=plan, node_id=node.pk) or ([], 0))[0],
             "rename_form": forms.get("rename_form")

@@ -232,7 +232,7 @@ def test_learned_references_list_codes_off_by_more_than_a_quarter_and_use_one(cl
         reverse("catalog:learned_use", args=[organisation.slug, code.pk]), follow=True
     ).content.decode()
 
-    assert "Code L-1: your reference is now 140.00 per m2." in done
+    assert "Code L-1: your reference is now 140.00 EUR per m2." in done
     override = CodeOverride.objects.get(organisation=organisation, code=code)
     assert override.unit_cost == Decimal("140.00")
     change = CatalogChange.objects.get(organisation=organisation)

@@ -326,9 +326,10 @@ def _sync_once(*, plan: Plan, started: float, full: bool) -> SyncResult:
             "annual_budget",
             "suggestions_budget",
             "organisation_id",
+            "currency",
         ),
     ) as write:
-        last_synced_at, rules_used, budget, budget_used, organisation_id = write.locked
+        last_synced_at, rules_used, budget, budget_used, organisation_id, currency = write.locked
         budget_changed = budget != budget_used
         pending = change_log.changes_pending(plan_id=plan.pk)
         full = (
@@ -364,7 +365,7 @@ def _sync_once(*, plan: Plan, started: float, full: bool) -> SyncResult:
                 data = PlanData(
                     nodes=nodes,
                     actions=tuple(actions.values()),
-                    codes=codes_load(organisation_id=organisation_id),
+                    codes=codes_load(organisation_id=organisation_id, currency=currency),
                 )
                 wanted = _scoped_wanted(
                     plan_id=plan.pk, scopes=scopes, data=data, thresholds=thresholds
@@ -385,7 +386,7 @@ def _sync_once(*, plan: Plan, started: float, full: bool) -> SyncResult:
             data = PlanData(
                 nodes=nodes_load(plan_id=plan.pk),
                 actions=actions_load(plan_id=plan.pk),
-                codes=codes_load(organisation_id=organisation_id),
+                codes=codes_load(organisation_id=organisation_id, currency=currency),
             )
             wanted = wanted_suggestions(data, thresholds)
             wanted.update(_budget_wanted(plan_id=plan.pk, budget=budget, year=thresholds.year))

@@ -115,19 +115,35 @@ def region_of(*, plan_id: UUID, anchors: Collection[NodeRecord]) -> dict[str, No
     return found
 
 
-def codes_load(*, organisation_id: Any) -> dict[str, CodeRecord]:
+def codes_load(*, organisation_id: Any, currency: str) -> dict[str, CodeRecord]:
     """The plan's organisation's effective catalog (planning.selectors.catalog_codes; one
-    query: it is small)."""
+    query: it is small), for a plan in `currency`: a unit cost in another currency is left out,
+    so the cost check passes over it (docs/design.md "Code catalog" > "Currency")."""
     catalog = (
         catalog_codes(organisation_id=organisation_id)
         .order_by()
         .values_list(
-            "id", "code", "name", "unit", "ref_unit_cost", "ref_service_life_years", "keywords"
+            "id",
+            "code",
+            "name",
+            "unit",
+            "ref_unit_cost",
+            "ref_unit_cost_currency",
+            "ref_service_life_years",
+            "keywords",
         )
     )
     return {
-        str(code_id): CodeRecord(str(code_id), code, name, unit, unit_cost, life, keywords)
-        for code_id, code, name, unit, unit_cost, life, keywords in catalog
+        str(code_id): CodeRecord(
+            str(code_id),
+            code,
+            name,
+            unit,
+            unit_cost if unit_cost_currency == currency else None,
+            life,
+            keywords,
+        )
+        for code_id, code, name, unit, unit_cost, unit_cost_currency, life, keywords in catalog
     }
 
 
