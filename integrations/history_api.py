@@ -221,7 +221,8 @@ class VersionSerializer(serializers.Serializer):
         max_digits=16,
         decimal_places=2,
         coerce_to_string=True,
-        help_text="The planned cost of its planned actions, today's prices, once each.",
+        help_text="The planned cost of the ten years from the year of `adopted_at`, today's "
+        "prices, every live occurrence (what the plan list showed for the plan then).",
     )
 
 

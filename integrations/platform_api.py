@@ -39,6 +39,7 @@ from integrations.paging import (
 from integrations.selectors import plan_for_key, plans_readable_for_key
 from integrations.suggestions_api import plan_number_parse
 from planning.figures.cache import open_counts, plan_key_figures_figure
+from planning.figures.prices import markups_stored, plan_markups
 from planning.models import (
     Plan,
     SuggestionStatus,
@@ -157,15 +158,33 @@ class KeyFiguresSerializer(serializers.Serializer):
     )
 
 
+class MarkupSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    percent = serializers.DecimalField(max_digits=5, decimal_places=2, coerce_to_string=True)
+
+
 class MoneySettingsSerializer(serializers.Serializer):
     price_base_year = serializers.IntegerField()
     index_rate_percent = serializers.DecimalField(
         max_digits=6, decimal_places=2, coerce_to_string=True
     )
-    overhead_percent = serializers.DecimalField(
-        max_digits=6, decimal_places=2, coerce_to_string=True
+    markups = MarkupSerializer(
+        many=True,
+        help_text="Named percentages in the order they apply, each on the amount before it.",
     )
-    vat_percent = serializers.DecimalField(max_digits=6, decimal_places=2, coerce_to_string=True)
+    overhead_percent = serializers.DecimalField(
+        max_digits=6,
+        decimal_places=2,
+        coerce_to_string=True,
+        help_text="The first markup (for clients written before `markups`).",
+    )
+    vat_percent = serializers.DecimalField(
+        max_digits=6,
+        decimal_places=2,
+        coerce_to_string=True,
+        help_text="The last markup when there are two or more (for clients written before "
+        "`markups`).",
+    )
     annual_budget = serializers.DecimalField(
         max_digits=16, decimal_places=2, coerce_to_string=True, allow_null=True
     )
@@ -213,6 +232,7 @@ class PlanDetailApi(RecordApi):
                 "money": {
                     "price_base_year": plan.price_base_year,
                     "index_rate_percent": f"{plan.index_rate_percent:.2f}",
+                    "markups": markups_stored(plan_markups(plan)),
                     "overhead_percent": f"{plan.overhead_percent:.2f}",
                     "vat_percent": f"{plan.vat_percent:.2f}",
                     "annual_budget": money_text(plan.annual_budget),

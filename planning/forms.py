@@ -13,6 +13,7 @@ from django.core.exceptions import ValidationError
 
 from planning import xlsx
 from planning.action_list import DEFAULT_SORT, NO_PROJECT, SORT_COLUMNS, ActionFilters
+from planning.figures.prices import Markup, markups_stored, plan_markups
 from planning.form_parts import (
     ModelRulesForm,
     NodePicker,
@@ -39,6 +40,12 @@ from planning.models import (
     PlanRole,
     Project,
     StructureNode,
+)
+from planning.models.plans import (
+    MARKUP_NAME_MAX,
+    MARKUP_RANGE,
+    MARKUPS_MAX,
+    markups_validate,
 )
 from planning.selectors import plan_projects
 
@@ -355,24 +362,79 @@ class PlanSettingsForm(ModelRulesForm):
 
 
 class PlanMoneyForm(ModelRulesForm):
-    """The plan's prices (docs/design.md "Money"): every field but the budget is required."""
+    """The plan's prices (docs/design.md "Money"): the base year and index rate are required;
+    the markups are rows of a name and a percentage, in the order they apply (a row left blank
+    is skipped); the budget is optional."""
 
     class Meta(ModelRulesForm.Meta):
         model = Plan
-        fields = (
-            "price_base_year",
-            "index_rate_percent",
-            "overhead_percent",
-            "vat_percent",
-            "annual_budget",
-        )
+        fields = ("price_base_year", "index_rate_percent", "annual_budget")
         labels: ClassVar = {
             "price_base_year": "Price base year",
             "index_rate_percent": "Index rate (% a year)",
-            "overhead_percent": "Overhead (%)",
-            "vat_percent": "VAT (%)",
             "annual_budget": "Annual budget (today's prices)",
         }
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        shown = plan_markups(self.instance) if self.instance.pk else ()
+        for row in range(1, MARKUPS_MAX + 1):
+            markup = shown[row - 1] if row <= len(shown) else None
+            self.fields[f"markup_{row}_name"] = forms.CharField(
+                label=f"Markup {row}: name",
+                required=False,
+                max_length=MARKUP_NAME_MAX,
+                initial=markup.name if markup else "",
+                widget=forms.TextInput(attrs={"aria-label": f"Markup {row}: name"}),
+            )
+            self.fields[f"markup_{row}_percent"] = forms.DecimalField(
+                label=f"Markup {row}: percentage",
+                required=False,
+                min_value=MARKUP_RANGE[0],
+                max_value=MARKUP_RANGE[1],
+                max_digits=5,
+                decimal_places=2,
+                error_messages={
+                    "min_value": "Enter a percentage between 0 and 100.",
+                    "max_value": "Enter a percentage between 0 and 100.",
+                },
+                initial=markup.percent if markup else None,
+                widget=forms.NumberInput(
+                    attrs={"aria-label": f"Markup {row}: percentage", "step": "0.01"}
+                ),
+            )
+
+    def price_fields(self) -> list[forms.BoundField]:
+        """The fields above the markups' table."""
+        return [self["price_base_year"], self["index_rate_percent"]]
+
+    def markup_rows(self) -> list[tuple[forms.BoundField, forms.BoundField]]:
+        """The (name, percentage) fields of each row, for the template's table."""
+        return [
+            (self[f"markup_{row}_name"], self[f"markup_{row}_percent"])
+            for row in range(1, MARKUPS_MAX + 1)
+        ]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        markups: list[Markup] = []
+        for row in range(1, MARKUPS_MAX + 1):
+            name = (data.pop(f"markup_{row}_name", "") or "").strip()
+            percent = data.pop(f"markup_{row}_percent", None)
+            if not name and percent is None:
+                continue
+            if not name:
+                self.add_error(f"markup_{row}_name", "Give the markup a name, e.g. “Overhead”.")
+            elif percent is None:
+                self.add_error(f"markup_{row}_percent", "Give the markup's percentage.")
+            else:
+                markups.append(Markup(name=name, percent=percent))
+        try:
+            markups_validate(markups_stored(markups))
+        except ValidationError as error:
+            self.add_error(None, error)
+        data["markups"] = markups
+        return data
 
 
 class PlanDeleteForm(forms.Form):

@@ -10,6 +10,7 @@ name: the ids of one page are read in one query per model.
 from __future__ import annotations
 
 import datetime
+import json
 import uuid
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -45,6 +46,7 @@ FIELD_LABELS: dict[str, str] = {
     "currency": "Currency",
     "price_base_year": "Price base year",
     "index_rate_percent": "Index rate (%)",
+    "markups": "Markups",
     "overhead_percent": "Overhead (%)",
     "vat_percent": "VAT (%)",
     "annual_budget": "Annual budget",
@@ -236,9 +238,26 @@ def _names(model: type[Any], keys: set[str]) -> Iterator[tuple[str, str]]:
         yield pk.hex, name  # SQLite's triggers write an id as 32 hex digits
 
 
+def _markups_text(value: Any) -> str:
+    """A plan's markups as a person reads them: "Overhead 10 %, VAT 25 %" (SQLite's triggers
+    keep the column's JSON as text, PostgreSQL's as JSON)."""
+    try:
+        markups = json.loads(value) if isinstance(value, str) else value
+        return (
+            ", ".join(
+                f"{m['name']} {Decimal(str(m['percent'])).normalize():f}\u00a0%" for m in markups
+            )
+            or "none"
+        )
+    except (ValueError, TypeError, KeyError, InvalidOperation):
+        return str(value)
+
+
 def _value(name: str, value: Any, names: dict[str, str]) -> str:
     if value is None or value == "":
         return "\u2013"
+    if name == "markups":
+        return _markups_text(value)
     if name in REFERENCES:
         return names.get(str(value), "(deleted)")
     if name in MONEY_FIELDS:

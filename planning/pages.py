@@ -17,7 +17,7 @@ from planning import selectors
 from planning.access import request_user
 from planning.access_rules import PlanAccess, plan_access_from
 from planning.action_list import action_rows, actions_filtered
-from planning.figures.prices import year_span
+from planning.figures.prices import plan_markups, year_span
 from planning.figures.totals import chosen_years, planned_total
 from planning.forms import (
     CONDITION_CHOICES,
@@ -194,6 +194,7 @@ def plan_settings_render(
                 },
             ),
             "money_form": money_form or PlanMoneyForm(prefix="money", instance=plan),
+            "markups": plan_markups(plan),
             "delete_form": delete_form or PlanDeleteForm(prefix="delete", plan=plan),
         }
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
 
@@ -16,6 +17,7 @@ from accounts.models import User
 from organisations.models import Invitation, Organisation
 from organisations.selectors import membership_of, personal_membership
 from planning.catalog import STARTER_CATALOG
+from planning.figures.prices import Markup, markups_stored
 from planning.history import history_context, history_quiet
 from planning.models import (
     BUILDING_FIELDS,
@@ -101,6 +103,7 @@ def plan_update(*, plan: Plan, name: str, description: str, currency: str) -> Pl
 MONEY_FIELDS = (
     "price_base_year",
     "index_rate_percent",
+    "markups",
     "overhead_percent",
     "vat_percent",
     "annual_budget",
@@ -112,16 +115,27 @@ def plan_money_update(
     plan: Plan,
     price_base_year: int,
     index_rate_percent: Decimal,
-    overhead_percent: Decimal,
-    vat_percent: Decimal,
     annual_budget: Decimal | None,
+    markups: Sequence[Markup] | None = None,
+    overhead_percent: Decimal | None = None,
+    vat_percent: Decimal | None = None,
 ) -> Plan:
     """The plan's price index, markups and annual budget (docs/design.md "Money"): every
-    nominal figure of the plan follows them; no estimated cost changes."""
+    nominal figure of the plan follows them; no estimated cost changes. `markups` are named
+    percentages in the order they apply; `overhead_percent` and `vat_percent` instead (an older
+    client's or file's two markups) leave the plan without a list, its markups being those two.
+    With a list, the two columns hold its first and last markup (a single one is the overhead)
+    for older clients."""
     plan.price_base_year = price_base_year
     plan.index_rate_percent = index_rate_percent
-    plan.overhead_percent = overhead_percent
-    plan.vat_percent = vat_percent
+    if markups is not None:
+        plan.markups = markups_stored(markups)
+        plan.overhead_percent = markups[0].percent if markups else Decimal(0)
+        plan.vat_percent = markups[-1].percent if len(markups) > 1 else Decimal(0)
+    else:
+        plan.markups = None
+        plan.overhead_percent = overhead_percent or Decimal(0)
+        plan.vat_percent = vat_percent or Decimal(0)
     plan.annual_budget = annual_budget
     validated(plan, exclude=["number"])
     with plan_write(plan_id=plan.pk, data_changed=True):

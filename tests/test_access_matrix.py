@@ -520,8 +520,10 @@ PLAN_ROUTES: dict[str, PlanRoute] = {
         body=lambda w, world: {
             "money-price_base_year": "2026",
             "money-index_rate_percent": "3",
-            "money-overhead_percent": "10",
-            "money-vat_percent": "24",
+            "money-markup_1_name": "Overhead",
+            "money-markup_1_percent": "10",
+            "money-markup_2_name": "VAT",
+            "money-markup_2_percent": "24",
             "money-annual_budget": "",
         },
     ),

@@ -494,13 +494,26 @@ export interface components {
             /** Format: decimal */
             gross_floor_area_m2: string | null;
         };
+        Markup: {
+            name: string;
+            /** Format: decimal */
+            percent: string;
+        };
         MoneySettings: {
             price_base_year: number;
             /** Format: decimal */
             index_rate_percent: string;
-            /** Format: decimal */
+            /** @description Named percentages in the order they apply, each on the amount before it. */
+            markups: components["schemas"]["Markup"][];
+            /**
+             * Format: decimal
+             * @description The first markup (for clients written before `markups`).
+             */
             overhead_percent: string;
-            /** Format: decimal */
+            /**
+             * Format: decimal
+             * @description The last markup when there are two or more (for clients written before `markups`).
+             */
             vat_percent: string;
             /** Format: decimal */
             annual_budget: string | null;
@@ -927,7 +940,7 @@ export interface components {
             project_count: number;
             /**
              * Format: decimal
-             * @description The planned cost of its planned actions, today's prices, once each.
+             * @description The planned cost of the ten years from the year of `adopted_at`, today's prices, every live occurrence (what the plan list showed for the plan then).
              */
             total_cost: string;
         };

@@ -16,6 +16,7 @@ Pure functions over plain values: no database.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
@@ -48,6 +49,11 @@ def plan_markups(plan: Any) -> tuple[Markup, ...]:
         for name, percent in (("overhead", plan.overhead_percent), ("VAT", plan.vat_percent))
         if percent
     )
+
+
+def markups_stored(markups: Iterable[Markup]) -> list[dict[str, str]]:
+    """Markups as `Plan.markups` keeps them (and the plan file and the API write them)."""
+    return [{"name": m.name, "percent": f"{Decimal(m.percent):.2f}"} for m in markups]
 
 
 @dataclass(frozen=True)
@@ -115,7 +121,9 @@ class PriceIndex:
             parts = [f"{self.base_year} prices indexed {percent(self.index_rate_percent)} a year"]
         else:
             parts = [f"{self.base_year} prices, no index"]
-        parts.extend(f"{markup.name} {percent(markup.percent)}" for markup in self.markups)
+        parts.extend(
+            f"{_in_sentence(markup.name)} {percent(markup.percent)}" for markup in self.markups
+        )
         return ", ".join(parts)
 
     def prices_wording(self, prices: str) -> str:
@@ -123,6 +131,11 @@ class PriceIndex:
         if prices == NOMINAL:
             return f"nominal: {self.describe()}"
         return "today's prices"
+
+
+def _in_sentence(name: str) -> str:
+    """A markup's name inside a sentence: "overhead", "design fee"; "VAT" stays as it is."""
+    return name if name[:2].isupper() else name[:1].lower() + name[1:]
 
 
 def percent(value: Decimal) -> str:

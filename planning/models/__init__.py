@@ -41,7 +41,9 @@ from planning.models.imports import PlanImport, PlanImportFormat, PlanImportStat
 from planning.models.plans import (
     CURRENCY_VALIDATORS,
     INDEX_RATE_RANGE,
+    MARKUP_NAME_MAX,
     MARKUP_RANGE,
+    MARKUPS_MAX,
     Plan,
     PlanMembership,
     PlanNumberCounter,
@@ -81,6 +83,8 @@ __all__ = [
     "INDEX_RATE_RANGE",
     "INTERVAL_RANGE",
     "INTERVAL_VALIDATORS",
+    "MARKUPS_MAX",
+    "MARKUP_NAME_MAX",
     "MARKUP_RANGE",
     "MAX_PLAN_NUMBER",
     "MAX_YEAR",

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import uuid
-from typing import ClassVar
+from decimal import Decimal, InvalidOperation
+from typing import Any, ClassVar
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from django.db.models import Q
@@ -62,6 +64,40 @@ def percent_validators(low: int, high: int) -> list[MinValueValidator | MaxValue
 # The money settings (docs/design.md "Money"): their ranges, written once.
 INDEX_RATE_RANGE = (-10, 50)
 MARKUP_RANGE = (0, 100)
+MARKUPS_MAX = 6
+MARKUP_NAME_MAX = 40
+
+
+def markups_validate(value: Any) -> None:
+    """A plan's markups: a list of at most MARKUPS_MAX {"name", "percent"} objects, names of 1 to
+    MARKUP_NAME_MAX characters told apart (case aside), percentages from 0 to 100 with at most
+    two decimals (as the overhead and VAT columns hold them)."""
+    if not isinstance(value, list):
+        raise ValidationError("Markups are a list of names and percentages.")
+    if len(value) > MARKUPS_MAX:
+        raise ValidationError(f"At most {MARKUPS_MAX} markups.")
+    seen: set[str] = set()
+    for position, item in enumerate(value, start=1):
+        if not isinstance(item, dict) or set(item) != {"name", "percent"}:
+            raise ValidationError(f"Markup {position}: give a name and a percentage.")
+        name = item["name"]
+        if not isinstance(name, str) or not name.strip() or len(name) > MARKUP_NAME_MAX:
+            raise ValidationError(
+                f"Markup {position}: a name of 1 to {MARKUP_NAME_MAX} characters."
+            )
+        if name.strip().casefold() in seen:
+            raise ValidationError(f"Markup {position}: “{name}” is named twice.")
+        seen.add(name.strip().casefold())
+        try:
+            percent = Decimal(str(item["percent"]))
+        except (InvalidOperation, ValueError):
+            percent = Decimal("NaN")
+        low, high = MARKUP_RANGE
+        if not percent.is_finite() or not low <= percent <= high or percent != round(percent, 2):
+            raise ValidationError(
+                f"Markup {position} ({name}): a percentage from {low} to {high}, "
+                "with at most two decimals."
+            )
 
 
 def _percent_field(low: int, high: int, help_text: str) -> models.DecimalField:
@@ -102,6 +138,14 @@ class Plan(models.Model):
     )
     index_rate_percent = _percent_field(
         *INDEX_RATE_RANGE, "Yearly price rise (negative for a fall), in %."
+    )
+    # The markups, in the order they apply, each on the amount before it (docs/design.md
+    # "Money" > "Markups"): [{"name": "Overhead", "percent": "10.00"}, ...]. Null for a plan
+    # whose markups are its overhead and VAT alone (made before the list, or by an older client
+    # or file that sets those two). `overhead_percent` and `vat_percent` are kept as the first
+    # and last markup, for older clients (planning.services.plan_money_update writes both).
+    markups = models.JSONField(
+        null=True, blank=True, validators=[markups_validate], help_text="Named percentages."
     )
     overhead_percent = _percent_field(*MARKUP_RANGE, "Added to every cost (fees, site), in %.")
     vat_percent = _percent_field(*MARKUP_RANGE, "Added after the overhead, in %.")

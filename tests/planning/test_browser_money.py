@@ -34,7 +34,8 @@ def test_change_the_prices_and_switch_the_planning_page_to_nominal(
 
     page.goto(f"/plans/{plan.number}/settings/")
     page.fill("#id_money-index_rate_percent", "60")
-    page.fill("#id_money-overhead_percent", "10")
+    page.fill("#id_money-markup_1_name", "Overhead")
+    page.fill("#id_money-markup_1_percent", "10")
     page.click("#plan-money button[type=submit]")
     expect(page.locator("#plan-money")).to_contain_text("Enter a percentage between -10 and 50.")
     page.fill("#id_money-index_rate_percent", "5")

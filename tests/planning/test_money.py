@@ -306,8 +306,10 @@ def _money_post(client: Client, plan: Plan, **changes: str) -> Any:
     data = {
         "money-price_base_year": "2024",
         "money-index_rate_percent": "2.5",
-        "money-overhead_percent": "10",
-        "money-vat_percent": "19",
+        "money-markup_1_name": "Overhead",
+        "money-markup_1_percent": "10",
+        "money-markup_2_name": "VAT",
+        "money-markup_2_percent": "19",
         "money-annual_budget": "250000",
         **{f"money-{k}": v for k, v in changes.items()},
     }
@@ -333,9 +335,12 @@ def test_saving_the_prices_changes_the_plan(owner_client: Client, plan_of: Plan)
     [
         ("index_rate_percent", "-10.01", "Enter a percentage between -10 and 50."),
         ("index_rate_percent", "51", "Enter a percentage between -10 and 50."),
-        ("overhead_percent", "-1", "Enter a percentage between 0 and 100."),
-        ("vat_percent", "100.5", "Enter a percentage between 0 and 100."),
-        ("vat_percent", "abc", "Enter a number."),
+        ("markup_1_percent", "-1", "Enter a percentage between 0 and 100."),
+        ("markup_2_percent", "100.5", "Enter a percentage between 0 and 100."),
+        ("markup_2_percent", "abc", "Enter a number."),
+        ("markup_2_percent", "", "Give the markup&#x27;s percentage."),
+        ("markup_2_name", "", "Give the markup a name"),
+        ("markup_2_name", "overhead", "is named twice"),
         ("price_base_year", "1800", "Enter a year between 1900 and 2200."),
         ("price_base_year", "", "This field is required."),
         ("annual_budget", "-5", "Cannot be negative."),
@@ -452,3 +457,75 @@ def test_the_nominal_pass_gives_the_same_todays_budget_as_the_grouped_queries(us
     assert today == plan_budget(plan=plan, year_from=2020, year_to=2045, prices=TODAY)
     assert nominal == plan_budget(plan=plan, year_from=2020, year_to=2045, prices=NOMINAL)
     assert today.total != nominal.total
+
+
+# --- markups ------------------------------------------------------------------------------------
+
+
+def test_markups_compound_in_their_order_and_are_named_in_the_prices_wording(
+    owner_client: Client, plan_of: Plan
+) -> None:
+    response = _money_post(
+        owner_client,
+        plan_of,
+        price_base_year="2026",
+        index_rate_percent="0",
+        markup_1_name="Overhead",
+        markup_1_percent="10",
+        markup_2_name="Contingency",
+        markup_2_percent="5",
+        markup_3_name="Design fee",
+        markup_3_percent="8",
+        markup_4_name="VAT",
+        markup_4_percent="25",
+    )
+    assert response.status_code == 302
+    plan_of.refresh_from_db()
+    house = StructureNodeFactory.create(plan=plan_of, kind=NodeKind.BUILDING, name="House")
+    ActionFactory.create(node=house, planned_year=2027, estimated_cost=Decimal("1000.00"))
+
+    nominal = plan_budget(plan=plan_of, year_from=2027, year_to=2027, prices=NOMINAL)
+
+    # 1000 x 1.10 x 1.05 x 1.08 x 1.25 = 1559.25
+    assert nominal.total == Decimal("1559.25")
+    assert PriceIndex.of(plan_of).describe() == (
+        "2026 prices, no index, overhead 10\u00a0%, contingency 5\u00a0%, design fee 8\u00a0%, "
+        "VAT 25\u00a0%"
+    )
+    # Older clients read the first and the last as overhead and VAT.
+    assert (plan_of.overhead_percent, plan_of.vat_percent) == (Decimal("10"), Decimal("25"))
+    page = owner_client.get(reverse("planning:plan_settings", args=[plan_of.number]))
+    assert page.context["money_form"]["markup_3_name"].value() == "Design fee"
+
+
+def test_a_plan_without_a_list_has_its_overhead_and_vat_as_markups() -> None:
+    plan = _money_plan(overhead_percent="10", vat_percent="25")
+
+    assert (
+        PriceIndex.of(plan).describe() == "2026 prices, no index, overhead 10\u00a0%, VAT 25\u00a0%"
+    )
+    assert PriceIndex.of(plan).nominal(Decimal("100"), 2026) == Decimal("137.50")
+
+
+def test_a_markups_change_is_in_the_plans_history(owner_client: Client, plan_of: Plan) -> None:
+    _money_post(owner_client, plan_of, markup_3_name="Contingency", markup_3_percent="5")
+
+    history = owner_client.get(reverse("planning:plan_history", args=[plan_of.number]))
+
+    assert "Contingency 5\u00a0%" in history.content.decode()
+
+
+def test_the_markups_may_all_be_removed(owner_client: Client, plan_of: Plan) -> None:
+    _money_post(owner_client, plan_of)
+    _money_post(
+        owner_client,
+        plan_of,
+        markup_1_name="",
+        markup_1_percent="",
+        markup_2_name="",
+        markup_2_percent="",
+    )
+
+    plan_of.refresh_from_db()
+    assert plan_of.markups == [] and plan_of.overhead_percent == plan_of.vat_percent == 0
+    assert PriceIndex.of(plan_of).is_neutral is False  # the index rate of 2.5 % stays

@@ -37,6 +37,7 @@ from .list_plan_suggestions_severity_item import ListPlanSuggestionsSeverityItem
 from .list_plan_suggestions_suggestion_type_item import (
     ListPlanSuggestionsSuggestionTypeItem,
 )
+from .markup import Markup
 from .money_settings import MoneySettings
 from .move_actions import MoveActions
 from .move_actions_action_enum import MoveActionsActionEnum
@@ -117,6 +118,7 @@ __all__ = (
     "ListPlanNodesKind",
     "ListPlanSuggestionsSeverityItem",
     "ListPlanSuggestionsSuggestionTypeItem",
+    "Markup",
     "MoneySettings",
     "MoveActions",
     "MoveActionsActionEnum",

@@ -1,10 +1,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Self, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
+
+if TYPE_CHECKING:
+    from ..models.markup import Markup
+
 
 T = TypeVar("T", bound="MoneySettings")
 
@@ -15,13 +19,15 @@ class MoneySettings:
     Attributes:
         price_base_year (int):
         index_rate_percent (str):
-        overhead_percent (str):
-        vat_percent (str):
+        markups (list[Markup]): Named percentages in the order they apply, each on the amount before it.
+        overhead_percent (str): The first markup (for clients written before `markups`).
+        vat_percent (str): The last markup when there are two or more (for clients written before `markups`).
         annual_budget (None | str):
     """
 
     price_base_year: int
     index_rate_percent: str
+    markups: list[Markup]
     overhead_percent: str
     vat_percent: str
     annual_budget: None | str
@@ -31,6 +37,11 @@ class MoneySettings:
         price_base_year = self.price_base_year
 
         index_rate_percent = self.index_rate_percent
+
+        markups = []
+        for markups_item_data in self.markups:
+            markups_item = markups_item_data.to_dict()
+            markups.append(markups_item)
 
         overhead_percent = self.overhead_percent
 
@@ -45,6 +56,7 @@ class MoneySettings:
             {
                 "price_base_year": price_base_year,
                 "index_rate_percent": index_rate_percent,
+                "markups": markups,
                 "overhead_percent": overhead_percent,
                 "vat_percent": vat_percent,
                 "annual_budget": annual_budget,
@@ -55,10 +67,19 @@ class MoneySettings:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.markup import Markup
+
         d = dict(src_dict)
         price_base_year = d.pop("price_base_year")
 
         index_rate_percent = d.pop("index_rate_percent")
+
+        markups = []
+        _markups = d.pop("markups")
+        for markups_item_data in _markups:
+            markups_item = Markup.from_dict(markups_item_data)
+
+            markups.append(markups_item)
 
         overhead_percent = d.pop("overhead_percent")
 
@@ -74,6 +95,7 @@ class MoneySettings:
         money_settings = cls(
             price_base_year=price_base_year,
             index_rate_percent=index_rate_percent,
+            markups=markups,
             overhead_percent=overhead_percent,
             vat_percent=vat_percent,
             annual_budget=annual_budget,

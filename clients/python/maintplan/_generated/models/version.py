@@ -25,7 +25,8 @@ class Version:
         node_count (int):
         action_count (int):
         project_count (int):
-        total_cost (str): The planned cost of its planned actions, today's prices, once each.
+        total_cost (str): The planned cost of the ten years from the year of `adopted_at`, today's prices, every live
+            occurrence (what the plan list showed for the plan then).
     """
 
     id: UUID
