@@ -174,14 +174,15 @@ def markups_of(plan: Plan) -> list[Decimal]:
 
 def planning_page(client: Client, plan: Plan, years: range, prices: str) -> Any:
     url = reverse("planning:action_planning", args=[plan.number])
-    query = {"year_from": years[0], "year_to": years[-1], "prices": prices}
+    query: dict[str, str | int] = {"year_from": years[0], "year_to": years[-1], "prices": prices}
     return client.get(url, query).context
 
 
 def budget_export_total_row(client: Client, plan: Plan, years: range) -> list[str]:
     url = reverse("planning:export_budget", args=[plan.number, "csv"])
     response = client.get(url, {"year_from": years[0], "year_to": years[-1]})
-    rows = list(csv.reader(io.StringIO(b"".join(response.streaming_content).decode("utf-8-sig"))))
+    body = b"".join(response.streaming_content)  # type: ignore[attr-defined]
+    rows = list(csv.reader(io.StringIO(body.decode("utf-8-sig"))))
     return rows[-1]
 
 
