@@ -107,9 +107,9 @@ def test_page_syncs_and_shows_grid_chart_and_open_suggestions(
     html = response.content.decode()
     assert response.status_code == 200
     assert Suggestion.objects.filter(plan=items["plan"], status="open").count() == 3
-    assert "Group 2 actions on “House A” in 2030 into a project" in html
-    assert "Assign a classification code to “Qwertyfan”" in html
-    assert "Replacement cost on “Roof” in 2030 deviates from the reference" in html
+    assert "Group 2 actions in House A in 2030 into a project" in html
+    assert "Assign a classification code to “Qwertyfan” in House A" in html
+    assert "Replacement cost of “Roof” in House A in 2030 deviates from the reference" in html
     assert "3 open" in html
     # this year and the next nine by default; done actions left out of the totals
     this_year = timezone.now().year
@@ -472,7 +472,7 @@ def test_viewer_sees_suggestions_but_cannot_apply_or_dismiss(client: Client, use
     items = make_plan(user, role=PlanRole.VIEWER)
     client.force_login(user)
     html = client.get(planning_url(items["plan"])).content.decode()
-    assert "Assign a classification code to “Qwertyfan”" in html
+    assert "Assign a classification code to “Qwertyfan” in House A" in html
     assert "Dismiss…" not in html
     assert "Apply: assign code" not in html
     missing = suggestion(items["plan"], f"missing_code:{items['fan'].pk}")

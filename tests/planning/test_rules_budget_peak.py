@@ -137,7 +137,7 @@ def test_the_recommended_action_is_as_the_contract_words_it() -> None:
         "target_year": Y + 1,
     }
     assert found.title == f"Planned costs in {Y} exceed the annual budget by 250.50"
-    assert "“House”" in found.body
+    assert "; the most of it is in House." in found.body
 
 
 # --- against an independent reading, in the database ------------------------------------------

@@ -297,6 +297,8 @@ def _new_plan() -> PlanEditor:
     ]
     plan = PlanFactory.create(annual_budget=Decimal("2500.00"))
     site = services.node_create(plan=plan, name="Site", kind=NodeKind.SITE)
+    # Outside every building: its texts name the site (a rename of the site must reach them).
+    services.node_create(plan=plan, name="Site fence", kind=NodeKind.COMPONENT, parent=site)
     for house in ("House A", "House B"):
         building = services.node_create(plan=plan, name=house, kind=NodeKind.BUILDING, parent=site)
         system = services.node_create(
