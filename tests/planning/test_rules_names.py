@@ -263,3 +263,35 @@ def test_two_buildings_of_one_name_give_two_different_texts(rule: str) -> None:
     first, second = wanted[f"{rule}:c1"], wanted[f"{rule}:c2"]
 
     assert first.title != second.title and first.body != second.body
+
+
+# --- the confirmations' names (planning.suggestions.selectors.actions_named) ------------------
+@pytest.mark.django_db
+def test_a_confirmation_names_the_costliest_five_actions_with_their_places_then_counts() -> None:
+    from planning.models import Action, NodeKind
+    from planning.suggestions.selectors import actions_named
+    from tests.factories import ActionFactory, PlanFactory, StructureNodeFactory
+
+    plan = PlanFactory.create()
+    houses = [
+        StructureNodeFactory.create(
+            plan=plan,
+            kind=NodeKind.BUILDING,
+            name="House 3",
+            parent=StructureNodeFactory.create(plan=plan, kind=NodeKind.SITE, name=site),
+        )
+        for site in ("Block A", "Block B")
+    ]
+    yard = StructureNodeFactory.create(plan=plan, kind=NodeKind.SITE, name="Yard")
+    fence = StructureNodeFactory.create(plan=plan, parent=yard, name="Fence")
+    for cost, node in enumerate([*houses, fence, *houses, fence, houses[0]], start=1):
+        ActionFactory.create(plan=plan, node=node, title=f"Work {cost}", estimated_cost=cost * 100)
+
+    named = actions_named(
+        plan=plan, actions=Action.objects.filter(plan=plan).select_related("node")
+    )
+
+    assert named == (
+        "“Work 7” in House 3 (Block A), “Work 6” in Yard, “Work 5” in House 3 (Block B), "
+        "“Work 4” in House 3 (Block A), “Work 3” in Yard and 2 more"
+    )
