@@ -355,8 +355,12 @@ PAGE_EXAMPLE = OpenApiExample(
                     "id": "3f2a9c0d-4e5b-4a7c-9d1e-2b3c4d5e6f70",
                     "suggestion_type": "missing_code",
                     "severity": "warning",
-                    "title": "Boiler has no classification code",
-                    "body": "Assign a code so costs and service life can be checked.",
+                    "title": "Assign a classification code to “Boiler” in House 3 (Block A)",
+                    "body": (
+                        "The component “Boiler” in House 3 (Block A) has no classification "
+                        "code, so its costs and service life cannot be checked against "
+                        "reference values. It has planned actions."
+                    ),
                     "structure_node_id": "8f14e45f-ceea-467f-a0e6-fb6ef2d3c8a1",
                     "recommended_action_json": {
                         "action": "assign_code",

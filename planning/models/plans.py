@@ -172,6 +172,12 @@ class Plan(models.Model):
     suggestions_budget = models.DecimalField(
         max_digits=14, decimal_places=2, null=True, blank=True, editable=False
     )
+    # The building labels (planning.tree.building_labels, by building id) the stored
+    # suggestions' texts name: a sync re-derives the suggestions of every building whose label
+    # has changed since, by a rename of its own, of a building with the same name or of an
+    # ancestor (docs/design.md "Suggestion rules"). Null until the first sync that stores them
+    # (nullable, so adding the column rebuilds no table, whose triggers SQLite would drop).
+    suggestions_labels = models.JSONField(null=True, blank=True, editable=False)
     members = models.ManyToManyField(
         settings.AUTH_USER_MODEL, through="PlanMembership", related_name="plans"
     )

@@ -108,6 +108,10 @@ class PlanData:
     nodes: Mapping[str, NodeRecord]
     actions: tuple[ActionRecord, ...]
     codes: Mapping[str, CodeRecord]
+    # How the texts name each anchor (`anchor_node_id`): a building by its label, unique within
+    # the plan (planning.tree.building_labels: "House (North site)"), a root outside every
+    # building by its name. An anchor missing here is named by its record in `nodes`.
+    places: Mapping[str, str] = field(default_factory=dict)
 
 
 def money(value: Decimal) -> str:
@@ -141,6 +145,28 @@ def money_for_people(text: str, *, recommended: Mapping[str, Any], currency: str
                 text,
             )
     return text
+
+
+# --- names -------------------------------------------------------------------------------------
+def place_of(node: NodeRecord, data: PlanData) -> str:
+    """The label of the node's anchor: its building's, else its root's ("" when unknown)."""
+    anchor = node.building_id or node.root_id
+    place = data.places.get(anchor)
+    if place is None:
+        record = data.nodes.get(anchor)
+        place = record.name if record is not None else ""
+    return place
+
+
+def node_named(node: NodeRecord, data: PlanData) -> str:
+    """How a text names a node so that a person can find it: “Windows” in House 3 (Block A); a
+    building by its label alone; a root outside every building by its name."""
+    if node.building_id == node.id:
+        return place_of(node, data) or node.name
+    if node.root_id == node.id and node.building_id is None:
+        return f"“{node.name}”"
+    place = place_of(node, data)
+    return f"“{node.name}” in {place}" if place else f"“{node.name}”"
 
 
 # --- missing_code ------------------------------------------------------------------------------
@@ -187,13 +213,14 @@ def missing_code_suggestions(data: PlanData) -> dict[str, WantedSuggestion]:
         prefill = prefills.get(node.name)
         if prefill is None:
             prefill = prefills[node.name] = prefill_code_ids(node.name, catalog)
+        named = node_named(node, data)
         wanted[fingerprint] = WantedSuggestion(
             fingerprint=fingerprint,
             suggestion_type=SuggestionType.MISSING_CODE,
             severity=Severity.WARNING if has_live else Severity.INFO,
-            title=f"Assign a classification code to “{node.name}”",
+            title=f"Assign a classification code to {named}",
             body=(
-                f"The component “{node.name}” has no classification code, so its costs and "
+                f"The component {named} has no classification code, so its costs and "
                 "service life cannot be checked against reference values."
                 + (" It has planned actions." if has_live else "")
             ),
@@ -245,6 +272,7 @@ def deviation_suggestions(data: PlanData, thresholds: Thresholds) -> dict[str, W
             "action_ids": [action.id],
             "filter": {"structure_node_id": node.id, "year": action.planned_year},
         }
+        named = node_named(node, data)
         if code.unit_cost is not None and node.quantity is not None and node.quantity > 0:
             reference = code.unit_cost * node.quantity
             severity = (
@@ -259,10 +287,11 @@ def deviation_suggestions(data: PlanData, thresholds: Thresholds) -> dict[str, W
                     fingerprint=fingerprint,
                     suggestion_type=SuggestionType.DEVIATION,
                     severity=severity,
-                    title=f"Replacement cost on “{node.name}” in {action.planned_year} "
+                    title=f"Replacement cost of {named} in {action.planned_year} "
                     "deviates from the reference",
                     body=(
-                        f"The replacement planned for {action.planned_year} is estimated at "
+                        f"The replacement of {named} planned for {action.planned_year} is "
+                        "estimated at "
                         f"{money(action.estimated_cost)}; the reference for {node.quantity} "
                         f"{code.unit or 'units'} of {code.code} {code.name} is "
                         f"{money(reference)} ({_percent(deviation)} off)."
@@ -287,12 +316,14 @@ def deviation_suggestions(data: PlanData, thresholds: Thresholds) -> dict[str, W
                     fingerprint=fingerprint,
                     suggestion_type=SuggestionType.DEVIATION,
                     severity=severity,
-                    title=f"Replacement of “{node.name}” planned {gap} years "
+                    title=f"Replacement of {named} planned {gap} years "
                     f"{'after' if action.planned_year > due else 'before'} it is due",
                     body=(
-                        f"“{node.name}” was installed in {node.install_year} and {code.code} "
-                        f"{code.name} lasts {code.service_life_years} years, so its replacement "
-                        f"is due in {due}; it is planned for {action.planned_year}."
+                        f"{code.code} {code.name} lasts {code.service_life_years} years and "
+                        f"{named} was installed in {node.install_year}, so its replacement "
+                        f"{'is' if due >= thresholds.year else 'was'} due in {due}; it is "
+                        f"planned for {action.planned_year}."
+                        + _timing_advice(due, action.planned_year, thresholds.year)
                     ),
                     structure_node_id=node.id,
                     recommended_action_json={
@@ -305,6 +336,21 @@ def deviation_suggestions(data: PlanData, thresholds: Thresholds) -> dict[str, W
                     },
                 )
     return wanted
+
+
+def proposed_year(due: int, year: int) -> int:
+    """The year a timing deviation proposes: the due year, or Y when that has passed (no
+    proposed year is ever before Y)."""
+    return max(due, year)
+
+
+def _timing_advice(due: int, planned: int, year: int) -> str:
+    proposed = proposed_year(due, year)
+    if proposed == planned:
+        return " It cannot be done earlier than this year."
+    if proposed == due:
+        return f" Move it to {due}."
+    return f" Move it to {proposed}, the earliest year left."
 
 
 def _percent(ratio: Decimal) -> str:
@@ -331,17 +377,17 @@ def project_grouping_suggestions(data: PlanData) -> dict[str, WantedSuggestion]:
     for (anchor_id, year), actions in groups.items():
         if len(actions) < 2:
             continue
-        anchor = data.nodes[anchor_id]
+        place = place_of(data.nodes[anchor_id], data)
         total = sum((a.estimated_cost for a in actions), Decimal(0))
-        name = f"{anchor.name} {year}"
+        name = f"{place} {year}"
         fingerprint = f"project_grouping:{anchor_id}:{year}"
         wanted[fingerprint] = WantedSuggestion(
             fingerprint=fingerprint,
             suggestion_type=SuggestionType.PROJECT_GROUPING,
             severity=Severity.INFO,
-            title=f"Group {len(actions)} actions on “{anchor.name}” in {year} into a project",
+            title=f"Group {len(actions)} actions in {place} in {year} into a project",
             body=(
-                f"{len(actions)} planned actions on “{anchor.name}” in {year} belong to no "
+                f"{len(actions)} planned actions in {place} in {year} belong to no "
                 f"project (total {money(total)}). Grouping them lets you tender and schedule "
                 "them together."
             ),
@@ -383,14 +429,15 @@ def condition_suggestions(data: PlanData, year: int) -> dict[str, WantedSuggesti
         if first is not None and first <= latest:
             continue
         words = GRADE_WORDS[node.condition_grade]
+        named = node_named(node, data)
         fingerprint = f"condition:{node.id}"
         wanted[fingerprint] = WantedSuggestion(
             fingerprint=fingerprint,
             suggestion_type=SuggestionType.CONDITION,
             severity=severity,
-            title=f"Plan a repair of “{node.name}” by {latest}: its condition is {words}",
+            title=f"Plan a repair of {named} by {latest}: its condition is {words}",
             body=(
-                f"The component “{node.name}” was graded {node.condition_grade} ({words} "
+                f"The component {named} was graded {node.condition_grade} ({words} "
                 f"symptoms) and has no repair or replacement planned by {latest}"
                 + (f"; the first one is in {first}." if first is not None else ".")
                 + " Plan one, or dismiss this if the component is to be left as it is."
@@ -421,7 +468,7 @@ def overdue_suggestions(data: PlanData, year: int) -> dict[str, WantedSuggestion
         late = year - action.planned_year
         node = data.nodes.get(action.node_id)
         what = f"{_KIND_WORDS.get(action.kind, 'action')}"
-        on = f" of “{node.name}”" if node is not None else ""
+        on = f" of {node_named(node, data)}" if node is not None else ""
         fingerprint = f"overdue:{action.id}"
         wanted[fingerprint] = WantedSuggestion(
             fingerprint=fingerprint,
@@ -541,7 +588,7 @@ def budget_peak_suggestions(
             body=(
                 f"The actions planned for {y} cost {_cents_money(total)} in today's prices, "
                 f"over the annual budget of {_cents_money(budget)}"
-                + (f"; the most of it is on “{name}”." if name else ".")
+                + (f"; the most of it is in {name}." if name else ".")
                 + advice
             ),
             structure_node_id=anchor_id,

@@ -6,7 +6,7 @@ planning.figures.chart."""
 from __future__ import annotations
 
 import uuid
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -19,12 +19,13 @@ from django.http import Http404
 
 from api.chunks import IN_LIST_SIZE, chunked
 from planning.models import (
+    Action,
     Code,
     Plan,
     Suggestion,
     SuggestionStatus,
 )
-from planning.tree import node_subtree
+from planning.tree import node_subtree, place_labels
 
 # An open suggestion exactly as spec 2.3 lists it: ids as strings, `created_at` ISO 8601 UTC
 # with microseconds and "Z" (fixed width, so it sorts as text).
@@ -241,3 +242,25 @@ def suggestion_get(*, plan: Plan, suggestion_id: Any) -> Suggestion:
 
 def codes_by_id(*, code_ids: set[str]) -> dict[str, Code]:
     return {str(code.pk): code for code in Code.objects.filter(pk__in=code_ids)}
+
+
+ACTIONS_NAMED = 5  # a confirmation names this many actions, then "and 3 more"
+
+
+def actions_named(*, plan: Plan, actions: Iterable[Action]) -> str:
+    """Actions as a confirmation names them, each with where it is (planning.tree.place_labels,
+    the place the suggestion texts name): “Replace roof” in House 3 (Block A), “Paint facade”
+    in House 1;
+    the costliest first, the first ACTIONS_NAMED of them and "and 3 more". Load the actions
+    with their nodes (`select_related("node")`): one or two queries for the labels."""
+    actions = sorted(actions, key=lambda action: (-action.estimated_cost, action.title, action.pk))
+    shown = actions[:ACTIONS_NAMED]
+    places = place_labels(plan=plan, nodes=[action.node for action in shown])
+    names = [
+        f"“{action.title}” in {places[action.node_id]}"
+        if places.get(action.node_id)
+        else f"“{action.title}”"
+        for action in shown
+    ]
+    more = len(actions) - len(shown)
+    return ", ".join(names) + (f" and {more} more" if more else "")

@@ -10,7 +10,8 @@ it (the cause is gone) and, since it is not open, leaves it resolved/applied. Sh
 come back later (someone clears the code again), the sync reopens it (docs/design.md "Sync").
 
 A deviation has two one-click fixes: set the action's cost to the reference
-(`suggestion_apply_cost`) or move it to the due year (`suggestion_apply_due_year`). Editing the
+(`suggestion_apply_cost`) or move it to the due year, this year when that has passed
+(`suggestion_apply_due_year`: no fix proposes a year before Y). Editing the
 action by hand instead leaves the suggestion open until the sync finds the cause gone
 (resolution `auto`). Every apply has an Undo (`suggestion_apply_undo`): a fix's puts the value
 it replaced back, a code's clears the code it assigned, a grouping's removes the project it
@@ -55,7 +56,8 @@ from planning.services import (
     project_delete,
 )
 from planning.suggestions.events import SuggestionChange
-from planning.suggestions.selectors import LIST_ORDER
+from planning.suggestions.rules import proposed_year
+from planning.suggestions.selectors import LIST_ORDER, actions_named
 from planning.writes import PlanWrite, plan_write
 
 # The column's length is the rule; the dismiss form reads it from here.
@@ -149,21 +151,26 @@ def suggestion_restore(*, suggestion: Suggestion) -> Suggestion:
 
 
 def deviation_fix(suggestion: Suggestion) -> tuple[str, Any] | None:
-    """("cost", Decimal reference) or ("year", due year) of a deviation, from its recommended
-    action; None for any other suggestion."""
+    """("cost", Decimal reference) or ("year", the year to move to) of a deviation, from its
+    recommended action; None for any other suggestion. The year is the due year, or this year
+    (UTC, the rules' Y) when the due year has passed (rules.proposed_year: no fix moves an
+    action into the past); None when the action was planned in that year already."""
     if suggestion.suggestion_type != SuggestionType.DEVIATION:
         return None
     reference = suggestion.recommended_action_json.get("reference", {})
     if suggestion.fingerprint.startswith("deviation:cost:") and "expected_cost" in reference:
         return "cost", Decimal(str(reference["expected_cost"]))
     if suggestion.fingerprint.startswith("deviation:timing:") and "due_year" in reference:
-        return "year", int(reference["due_year"])
+        year = proposed_year(int(reference["due_year"]), timezone.now().year)
+        return None if year == reference.get("actual") else ("year", year)
     return None
 
 
 def _deviation_action(suggestion: Suggestion, fix: str) -> tuple[Action, Any]:
     found = deviation_fix(suggestion)
     if found is None or found[0] != fix:
+        if fix == "year" and suggestion.fingerprint.startswith("deviation:timing:"):
+            raise ValidationError("The action is planned for this year: no earlier year is left.")
         what = "cost" if fix == "cost" else "timing"
         raise ValidationError(f"Only a {what} deviation can be fixed this way.")
     action_ids = suggestion.recommended_action_json.get("action_ids", [])
@@ -227,7 +234,8 @@ def suggestion_apply_cost(*, suggestion: Suggestion) -> tuple[Suggestion, Action
 
 def suggestion_apply_due_year(*, suggestion: Suggestion) -> tuple[Suggestion, Action, int]:
     """Moves the deviating action to the year its replacement is due (install year + service
-    life) and resolves the suggestion (`applied`); the year it had comes third."""
+    life), or to this year when that has passed (`deviation_fix`), and resolves the suggestion
+    (`applied`); the year it had comes third."""
     return _deviation_apply(suggestion, "year")
 
 
@@ -278,24 +286,28 @@ def _project_undo(suggestion: Suggestion, *, project_id: Any) -> str:
     grouped = {str(pk) for pk in suggestion.recommended_action_json.get("group_item_ids", [])}
     if project is None or project.plan_id != suggestion.plan_id:
         raise ValidationError("The project is gone already.")
-    held = {str(pk) for pk in project.actions.values_list("pk", flat=True)}
-    if not held <= grouped:
+    held = list(project.actions.select_related("node"))
+    if not {str(action.pk) for action in held} <= grouped:
         raise ValidationError(f"Project “{project.name}” has other actions since, so it was kept.")
+    named = actions_named(plan=suggestion.plan, actions=held)
     project_delete(project=project)
-    return f"Project “{project.name}” removed; its actions have no project again."
+    return f"Project “{project.name}” removed; its actions have no project again: {named}."
 
 
 def _repair_undo(suggestion: Suggestion, *, action_id: Any) -> str:
     action = (
-        Action.objects.select_for_update().filter(pk=action_id, plan_id=suggestion.plan_id).first()
+        Action.objects.select_for_update(of=("self",))
+        .select_related("node")
+        .filter(pk=action_id, plan_id=suggestion.plan_id)
+        .first()
     )
     if action is None:
         raise ValidationError("The planned repair is gone already.")
     if action.status != ActionStatus.PLANNED or action.completions.exists():
         raise ValidationError(f"“{action.title}” has changed since, so it was kept.")
-    title = action.title
+    named = actions_named(plan=suggestion.plan, actions=[action])
     action.delete()
-    return f"“{title}” removed; nothing is planned for the component again."
+    return f"{named} removed; nothing is planned for the component again."
 
 
 def _actions_move(actions: list[Action], *, year: int) -> None:
@@ -310,6 +322,17 @@ def _actions_move(actions: list[Action], *, year: int) -> None:
             interval_years=action.interval_years,
             project=action.project,
         )
+
+
+def moved_text(*, plan: Plan, actions: list[Action], year: int, back: bool = False) -> str:
+    """What a budget peak's move or its Undo did, naming the actions: "Moved 2 actions to 2029:
+    “Replace roof” in House 3, “Paint facade” in House 1"."""
+    count = len(actions)
+    where = f"back to {year}" if back else f"to {year}"
+    return (
+        f"Moved {count} action{'s' if count != 1 else ''} {where}: "
+        f"{actions_named(plan=plan, actions=actions)}"
+    )
 
 
 def _move_undo(suggestion: Suggestion, *, moved: Any) -> str:
@@ -337,8 +360,7 @@ def _move_undo(suggestion: Suggestion, *, moved: Any) -> str:
             f"Some of the moved actions have changed since, so all were kept in {target}."
         )
     _actions_move(actions, year=year)
-    count = len(actions)
-    return f"{count} action{'s' if count != 1 else ''} back in {year}."
+    return f"{moved_text(plan=suggestion.plan, actions=actions, year=year, back=True)}."
 
 
 def _fix_undo(suggestion: Suggestion, *, before: Any) -> str:
@@ -362,7 +384,8 @@ def _fix_undo(suggestion: Suggestion, *, before: Any) -> str:
         project=action.project,
     )
     cost = money_format(action.estimated_cost, suggestion.plan.currency)
-    return f"Fix undone: “{action.title}” is back to {cost} in {action.planned_year}."
+    named = actions_named(plan=suggestion.plan, actions=[action])
+    return f"Fix undone: {named} is back to {cost} in {action.planned_year}."
 
 
 def suggestion_apply_code(*, suggestion: Suggestion, code_id: Any) -> Suggestion:
@@ -389,12 +412,14 @@ def repair_proposal(
     recommended: dict[str, Any], *, quantity: Decimal | None, unit_cost: Decimal | None
 ) -> tuple[int, Decimal]:
     """The repair a condition suggestion's one-click fix plans on its component: next year
-    (within the latest year the rule gives), at the reference cost of the component's code
-    (its organisation's unit cost x the quantity) when both are known, else 0. `unit_cost` is
-    the one in the plan's currency (planning.catalog_currency.usable_unit_cost)."""
-    next_year = timezone.now().year + 1
+    (within the latest year the rule gives, never before this year), at the reference cost of
+    the component's code (its organisation's unit cost x the quantity) when both are known,
+    else 0. `unit_cost` is the one in the plan's currency
+    (planning.catalog_currency.usable_unit_cost)."""
+    this_year = timezone.now().year
     latest = recommended.get("latest_year")
-    year = min(next_year, int(latest)) if isinstance(latest, int) else next_year
+    year = min(this_year + 1, int(latest)) if isinstance(latest, int) else this_year + 1
+    year = max(year, this_year)  # a latest year gone by (a sync of last year): never the past
     cost = Decimal(0)
     if unit_cost is not None and quantity:
         cost = (unit_cost * quantity).quantize(Decimal("0.01"))

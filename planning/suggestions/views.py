@@ -68,6 +68,7 @@ from planning.suggestions.rules import money_for_people
 from planning.suggestions.selectors import (
     SuggestionFilters,
     SuggestionPayload,
+    actions_named,
     codes_by_id,
     plan_data_version,
     suggestion_get,
@@ -77,6 +78,7 @@ from planning.suggestions.selectors import (
 from planning.suggestions.services import (
     DISMISS_COMMENT_MAX,
     deviation_fix,
+    moved_text,
     repair_proposal,
     suggestion_apply_code,
     suggestion_apply_cost,
@@ -190,10 +192,13 @@ def _card(
             fix = None  # no reference in the plan's currency (any more): nothing to set
         if fix is not None:
             card["fix"] = fix[0]
+            due = recommended.get("reference", {}).get("due_year")
             card["fix_label"] = (
                 f"Set cost to reference ({money_format(fix[1], plan.currency)})"
                 if fix[0] == "cost"
                 else f"Move to the due year ({fix[1]})"
+                if fix[1] == due
+                else f"Move to {fix[1]} (due in {due})"
             )
         if action_ids:
             card["edit_url"] = (
@@ -495,6 +500,15 @@ def _confirm(
     return redirect(target)
 
 
+def _due_said(suggestion: Suggestion) -> str:
+    """Why a timing fix moves to its year: the year it is due, or the earliest year left."""
+    due = suggestion.recommended_action_json.get("reference", {}).get("due_year")
+    fix = deviation_fix(suggestion)
+    if fix is None or fix[1] == due:
+        return "the year it is due"
+    return f"the earliest year left (it was due in {due})"
+
+
 def _apply(request: HttpRequest, suggestion: Suggestion) -> tuple[str, Any]:
     """Applies the suggestion as the card's button asks; the message to show and what its Undo
     needs (the value a fix replaced, the code assigned, the project created)."""
@@ -507,20 +521,22 @@ def _apply(request: HttpRequest, suggestion: Suggestion) -> tuple[str, Any]:
         code_id = form.cleaned_data["code"]
         suggestion_apply_code(suggestion=suggestion, code_id=code_id)
         return f"Code assigned: {suggestion.title}.", str(code_id)
+    plan = suggestion.plan
     if suggestion.suggestion_type == SuggestionType.PROJECT_GROUPING:
         _, project = suggestion_apply_project(suggestion=suggestion)
-        return f"Project “{project.name}” created.", str(project.pk)
+        named = actions_named(plan=plan, actions=project.actions.select_related("node"))
+        return f"Project “{project.name}” created with {named}.", str(project.pk)
     if suggestion.suggestion_type == SuggestionType.CONDITION:
         _, action = suggestion_apply_repair(suggestion=suggestion)
-        cost = money_format(action.estimated_cost, suggestion.plan.currency)
-        return f"“{action.title}” planned for {action.planned_year} ({cost}).", str(action.pk)
+        cost = money_format(action.estimated_cost, plan.currency)
+        named = actions_named(plan=plan, actions=[action])
+        return f"{named} planned for {action.planned_year} ({cost}).", str(action.pk)
     if suggestion.suggestion_type == SuggestionType.BUDGET_PEAK:
         _, moved = suggestion_apply_move(suggestion=suggestion)
         recommended = suggestion.recommended_action_json
         year, target = recommended["year"], recommended["target_year"]
-        count = len(moved)
         return (
-            f"{count} action{'s' if count != 1 else ''} moved from {year} to {target}.",
+            f"{moved_text(plan=plan, actions=moved, year=target)}.",
             {
                 "year": year,
                 "target_year": target,
@@ -530,11 +546,13 @@ def _apply(request: HttpRequest, suggestion: Suggestion) -> tuple[str, Any]:
     fix = request.POST.get("fix")
     if fix == "cost":
         _, action, cost_before = suggestion_apply_cost(suggestion=suggestion)
-        cost = money_format(action.estimated_cost, suggestion.plan.currency)
-        return f"“{action.title}” now costs {cost}, the reference.", str(cost_before)
+        cost = money_format(action.estimated_cost, plan.currency)
+        named = actions_named(plan=plan, actions=[action])
+        return f"{named} now costs {cost}, the reference.", str(cost_before)
     if fix == "year":
         _, action, year_before = suggestion_apply_due_year(suggestion=suggestion)
-        return f"“{action.title}” moved to {action.planned_year}, the year it is due.", year_before
+        named = actions_named(plan=plan, actions=[action])
+        return f"{named} moved to {action.planned_year}, {_due_said(suggestion)}.", year_before
     raise ValidationError("Choose a fix: set the cost to the reference, or move to the due year.")
 
 

@@ -31,6 +31,7 @@ from planning.tree.reads import (
     node_search_queryset,
     node_subtree,
     node_subtree_ids,
+    place_labels,
     tree_children,
     tree_overview,
 )
@@ -57,6 +58,7 @@ __all__ = [
     "node_subtree_ids",
     "path_depth",
     "path_ids",
+    "place_labels",
     "root_id",
     "subtree_q",
     "subtree_refresh",

@@ -9,6 +9,7 @@ is never rendered whole).
 - `node_ancestors`: the path from the root to each of a few nodes.
 - `node_subtree`: a node and everything below it, as a query others filter with.
 - `building_labels`: the names of buildings, made unique within their plan.
+- `place_labels`: where a person finds a node: its building's label, else its root's name.
 
 The subtree counts group the plan's paths by their first elements (one query, no walk).
 """
@@ -26,7 +27,15 @@ from django.db.models.functions import Substr
 
 from api.text_order import natural_key
 from planning.models import NodeKind, Plan, StructureNode, condition_q
-from planning.tree.paths import HEX_LENGTH, STEP, below_q, node_prefix, path_ids, subtree_q
+from planning.tree.paths import (
+    HEX_LENGTH,
+    STEP,
+    below_q,
+    node_prefix,
+    path_ids,
+    root_id,
+    subtree_q,
+)
 
 # At most this many children of one node are listed; the rest are counted ("and 40 more: search
 # the structure"). The whole opened tree holds at most OVERVIEW_LIMIT nodes.
@@ -259,18 +268,23 @@ def node_subtree_ids(*, plan: Plan, node_id: Any) -> set[uuid.UUID]:
     return set(node_subtree(node_id=node_id).filter(plan=plan).values_list("id", flat=True))
 
 
-def building_labels(*, plan: Plan, building_ids: Collection[Any]) -> dict[uuid.UUID, str]:
+def building_labels(*, plan: Plan, building_ids: Collection[Any] | None) -> dict[uuid.UUID, str]:
     """Each building's name, made unique within the plan: a name that two buildings share
     gains the names of the building's ancestors ("House (North site)"), and where those agree
     too, the start of the building's id ("House (North site, 3f2a9c01)"). A building keeps its
-    label whichever others are asked. One query (the plan's buildings: a few hundred rows where
+    label whichever others are asked; `building_ids` None asks for every building of the plan.
+    One query (the plan's buildings: a few hundred rows where
     there are 20,000 nodes), two when a name is shared."""
     buildings = list(
         StructureNode.objects.filter(plan=plan, kind=NodeKind.BUILDING).values_list(
             "id", "name", "path"
         )
     )
-    wanted = {uuid.UUID(str(i)) for i in building_ids}
+    wanted = (
+        {node_id for node_id, _name, _path in buildings}
+        if building_ids is None
+        else {uuid.UUID(str(i)) for i in building_ids}
+    )
     labels = {node_id: name for node_id, name, _path in buildings if node_id in wanted}
     named = Counter(name for _id, name, _path in buildings)
     twins = [row for row in buildings if named[row[1]] > 1]
@@ -292,3 +306,31 @@ def building_labels(*, plan: Plan, building_ids: Collection[Any]) -> dict[uuid.U
             parts.append(node_id.hex[:8])
         labels[node_id] = f"{name} ({', '.join(parts)})"
     return labels
+
+
+def place_labels(*, plan: Plan, nodes: Iterable[StructureNode]) -> dict[uuid.UUID, str]:
+    """Where a person finds each node, as the suggestion texts name it (planning.suggestions.rules
+    `place_of`): its building's label (`building_labels`), else, outside every building, its
+    root's name. Two or three queries whatever the number of nodes."""
+    nodes = list(nodes)
+    labels = building_labels(
+        plan=plan, building_ids={node.building_id for node in nodes if node.building_id}
+    )
+    roots = {
+        node.pk: root_id(path=node.path, node_id=node.pk)
+        for node in nodes
+        if node.building_id is None
+    }
+    root_names = dict(
+        StructureNode.objects.filter(plan=plan, pk__in=set(roots.values())).values_list(
+            "id", "name"
+        )
+        if roots
+        else ()
+    )
+    return {
+        node.pk: labels.get(node.building_id, "")
+        if node.building_id
+        else root_names.get(roots[node.pk], "")
+        for node in nodes
+    }

@@ -95,7 +95,7 @@ def _reference_beside(form: ActionForm, request: HttpRequest, action: Action) ->
         .first()
     )
     fix = deviation_fix(suggestion) if suggestion is not None else None
-    if fix is None:
+    if suggestion is None or fix is None:
         return
     if fix[0] == "cost":
         plan, code_id = action.plan, action.node.code_id
@@ -111,9 +111,13 @@ def _reference_beside(form: ActionForm, request: HttpRequest, action: Action) ->
             "(the unit cost of the code times the quantity of the node)."
         )
     else:
-        form.fields[
-            "planned_year"
-        ].help_text = f"Due in {fix[1]} (install year + the code's service life)."
+        due = suggestion.recommended_action_json["reference"]["due_year"]
+        form.fields["planned_year"].help_text = (
+            f"Due in {due} (install year + the code's service life)."
+            if fix[1] == due
+            else f"Due in {due} (install year + the code's service life); {fix[1]} is the "
+            "earliest year left."
+        )
 
 
 def _uuids(value: str) -> list[uuid.UUID]:

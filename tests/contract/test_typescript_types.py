@@ -30,7 +30,7 @@ PAGE = {
             "id": "0f4f8a7e-1a2b-4c3d-8e9f-0a1b2c3d4e5f",
             "suggestion_type": "missing_code",
             "severity": "warning",
-            "title": "Assign a classification code to “Roof”",
+            "title": "Assign a classification code to “Roof” in House 3 (Block A)",
             "body": "…",
             "structure_node_id": "5d3c2b1a-0f9e-4d8c-b7a6-5f4e3d2c1b0a",
             "recommended_action_json": {"action": "assign_code", "prefill_code_ids": []},

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import re
 from decimal import Decimal
 from html.parser import HTMLParser
@@ -107,9 +108,9 @@ def test_page_syncs_and_shows_grid_chart_and_open_suggestions(
     html = response.content.decode()
     assert response.status_code == 200
     assert Suggestion.objects.filter(plan=items["plan"], status="open").count() == 3
-    assert "Group 2 actions on “House A” in 2030 into a project" in html
-    assert "Assign a classification code to “Qwertyfan”" in html
-    assert "Replacement cost on “Roof” in 2030 deviates from the reference" in html
+    assert "Group 2 actions in House A in 2030 into a project" in html
+    assert "Assign a classification code to “Qwertyfan” in House A" in html
+    assert "Replacement cost of “Roof” in House A in 2030 deviates from the reference" in html
     assert "3 open" in html
     # this year and the next nine by default; done actions left out of the totals
     this_year = timezone.now().year
@@ -197,7 +198,15 @@ def test_apply_grouping_creates_the_project(owner_client: Client, user: Any) -> 
     )
     project = items["plan"].projects.get()
     assert (project.name, project.year, project.actions.count()) == ("House A 2030", 2030, 2)
-    assert "Project “House A 2030” created." in response.content.decode()
+    # The actions it holds, costliest first, each with its building.
+    replacement, fan = (
+        items["roof"].actions.get(planned_year=2030),
+        items["fan"].actions.get(planned_year=2030),
+    )
+    assert (
+        f"Project “House A 2030” created with “{replacement.title}” in House A, "
+        f"“{fan.title}” in House A."
+    ) in response.content.decode()
     grouping.refresh_from_db()
     assert grouping.resolution == "applied"
 
@@ -268,7 +277,9 @@ def test_undo_of_a_created_project_removes_it_and_reopens_the_grouping(
     assert not items["plan"].actions.filter(project__isnull=False).exists()
     grouping.refresh_from_db()
     assert (grouping.status, grouping.resolution) == ("open", "")
-    assert "Project “House A 2030” removed; its actions have no project again." in html
+    fan = items["fan"].actions.get(planned_year=2030)
+    assert "Project “House A 2030” removed; its actions have no project again: “" in html
+    assert f"“{fan.title}” in House A." in html
 
 
 def test_undo_of_a_created_project_keeps_it_when_it_holds_more_since(
@@ -378,26 +389,79 @@ def test_undo_of_a_fix_needs_the_fix_of_this_session(owner_client: Client, user:
     assert deviation.status == "open"
 
 
-def test_timing_fix_moves_the_action_to_the_due_year(owner_client: Client, user: Any) -> None:
-    items = make_plan(user)
+def _timing_case(items: dict[str, Any], *, install_year: int) -> None:
+    """The roof's code lasts 30 years; its replacement is planned for 2030."""
     items["code"].service_life_years = 30
     items["code"].save()
-    items["roof"].install_year = 1995
+    items["roof"].install_year = install_year
     items["roof"].save()
+
+
+def test_timing_fix_moves_the_action_to_the_due_year(
+    owner_client: Client, user: Any, time_machine: Any
+) -> None:
+    time_machine.move_to(datetime.datetime(2026, 6, 1, tzinfo=datetime.UTC), tick=False)
+    items = make_plan(user)
+    _timing_case(items, install_year=2005)  # due 2035
     html = owner_client.get(planning_url(items["plan"])).content.decode()
-    timing = suggestion(
-        items["plan"],
-        f"deviation:timing:{items['roof'].actions.get(kind=ActionKind.REPLACEMENT).pk}",
-    )
-    assert "Move to the due year (2025)" in html
+    replacement = items["roof"].actions.get(kind=ActionKind.REPLACEMENT)
+    timing = suggestion(items["plan"], f"deviation:timing:{replacement.pk}")
+    assert "Move to the due year (2035)" in html
 
-    owner_client.post(
-        f"{planning_url(items['plan'])}suggestions/{timing.pk}/apply/", {"fix": "year"}
-    )
+    done = owner_client.post(
+        f"{planning_url(items['plan'])}suggestions/{timing.pk}/apply/", {"fix": "year"}, follow=True
+    ).content.decode()
 
-    assert items["roof"].actions.get(kind=ActionKind.REPLACEMENT).planned_year == 2025
+    assert items["roof"].actions.get(kind=ActionKind.REPLACEMENT).planned_year == 2035
+    assert f"“{replacement.title}” in House A moved to 2035, the year it is due." in done
     timing.refresh_from_db()
     assert (timing.status, timing.resolution) == ("resolved", "applied")
+
+
+def test_a_due_year_gone_by_is_fixed_with_this_year_never_the_past(
+    owner_client: Client, user: Any, time_machine: Any
+) -> None:
+    time_machine.move_to(datetime.datetime(2026, 6, 1, tzinfo=datetime.UTC), tick=False)
+    items = make_plan(user)
+    _timing_case(items, install_year=1953)  # due 1983
+    html = owner_client.get(planning_url(items["plan"])).content.decode()
+    replacement = items["roof"].actions.get(kind=ActionKind.REPLACEMENT)
+    timing = suggestion(items["plan"], f"deviation:timing:{replacement.pk}")
+    assert "Move to 2026 (due in 1983)" in html
+    assert "Move to the due year (1983)" not in html
+    assert timing.recommended_action_json["reference"]["due_year"] == 1983  # the contract's
+
+    done = owner_client.post(
+        f"{planning_url(items['plan'])}suggestions/{timing.pk}/apply/", {"fix": "year"}, follow=True
+    ).content.decode()
+
+    assert items["roof"].actions.get(kind=ActionKind.REPLACEMENT).planned_year == 2026
+    assert (
+        f"“{replacement.title}” in House A moved to 2026, the earliest year left (it was due in "
+        "1983)."
+    ) in done
+
+
+def test_no_move_is_offered_when_the_action_is_planned_this_year_and_was_due_before(
+    owner_client: Client, user: Any, time_machine: Any
+) -> None:
+    time_machine.move_to(datetime.datetime(2026, 6, 1, tzinfo=datetime.UTC), tick=False)
+    items = make_plan(user)
+    _timing_case(items, install_year=1953)  # due 1983
+    replacement = items["roof"].actions.get(kind=ActionKind.REPLACEMENT)
+    replacement.planned_year = 2026
+    replacement.save()
+    html = owner_client.get(planning_url(items["plan"])).content.decode()
+    timing = suggestion(items["plan"], f"deviation:timing:{replacement.pk}")
+    assert timing.status == "open"
+    assert "Move to" not in html and "It cannot be done earlier than this year." in html
+
+    done = owner_client.post(
+        f"{planning_url(items['plan'])}suggestions/{timing.pk}/apply/", {"fix": "year"}, follow=True
+    ).content.decode()
+
+    assert "The action is planned for this year: no earlier year is left." in done
+    assert items["roof"].actions.get(kind=ActionKind.REPLACEMENT).planned_year == 2026
 
 
 def test_a_fix_of_the_wrong_kind_changes_nothing(owner_client: Client, user: Any) -> None:
@@ -472,7 +536,7 @@ def test_viewer_sees_suggestions_but_cannot_apply_or_dismiss(client: Client, use
     items = make_plan(user, role=PlanRole.VIEWER)
     client.force_login(user)
     html = client.get(planning_url(items["plan"])).content.decode()
-    assert "Assign a classification code to “Qwertyfan”" in html
+    assert "Assign a classification code to “Qwertyfan” in House A" in html
     assert "Dismiss…" not in html
     assert "Apply: assign code" not in html
     missing = suggestion(items["plan"], f"missing_code:{items['fan'].pk}")

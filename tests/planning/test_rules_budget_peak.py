@@ -137,7 +137,7 @@ def test_the_recommended_action_is_as_the_contract_words_it() -> None:
         "target_year": Y + 1,
     }
     assert found.title == f"Planned costs in {Y} exceed the annual budget by 250.50"
-    assert "“House”" in found.body
+    assert "; the most of it is in House." in found.body
 
 
 # --- against an independent reading, in the database ------------------------------------------
@@ -361,30 +361,49 @@ def test_a_peak_moves_its_candidates_in_one_click_and_undo_moves_them_back(
     year = datetime.datetime.now(datetime.UTC).year + 1
     plan = PlanFactory.create(annual_budget=Decimal("1000.00"))
     PlanMembershipFactory.create(plan=plan, user=user, role=PlanRole.OWNER)
-    house = StructureNodeFactory.create(plan=plan, kind=NodeKind.BUILDING, name="House")
-    roof = StructureNodeFactory.create(plan=plan, parent=house, name="Roof")
-    boiler = StructureNodeFactory.create(plan=plan, parent=house, name="Boiler")
-    big = ActionFactory.create(
+    # Two buildings called "House 3": the texts tell them apart by their sites.
+    houses = [
+        StructureNodeFactory.create(
+            plan=plan,
+            kind=NodeKind.BUILDING,
+            name="House 3",
+            parent=StructureNodeFactory.create(plan=plan, kind=NodeKind.SITE, name=site),
+        )
+        for site in ("Block A", "Block B")
+    ]
+    roof = StructureNodeFactory.create(plan=plan, parent=houses[0], name="Roof")
+    facade = StructureNodeFactory.create(plan=plan, parent=houses[1], name="Facade")
+    moving = [
+        ActionFactory.create(
+            plan=plan,
+            node=roof,
+            title="Replace roof",
+            kind="replacement",
+            planned_year=year,
+            estimated_cost=400,
+        ),
+        ActionFactory.create(
+            plan=plan,
+            node=facade,
+            title="Paint facade",
+            kind="repair",
+            planned_year=year,
+            estimated_cost=300,
+        ),
+    ]
+    ActionFactory.create(
         plan=plan,
         node=roof,
-        title="New roof",
-        kind="replacement",
-        planned_year=year,
-        estimated_cost=900,
-    )
-    ActionFactory.create(
-        plan=plan,
-        node=boiler,
-        title="Boiler service",
+        title="Roof survey",
         kind="inspection",
         planned_year=year,
-        estimated_cost=400,
+        estimated_cost=1000,
     )
     ActionFactory.create(
         plan=plan,
-        node=boiler,
-        title="Boiler swap",
-        kind="replacement",
+        node=facade,
+        title="Facade survey",
+        kind="inspection",
         planned_year=year + 1,
         estimated_cost=500,
     )
@@ -393,29 +412,34 @@ def test_a_peak_moves_its_candidates_in_one_click_and_undo_moves_them_back(
 
     page = client.get(planning).content.decode()
 
-    # 1,300 against 1,000: the roof (900) covers the excess of 300; year + 1 holds 500, so
-    # 500 + 900 is too much there, and year + 2 is empty.
-    assert f"Planned costs in {year} exceed the annual budget by 300.00\xa0EUR" in page
-    assert f"Apply: move 1 action to {year + 2}" in page
+    # 1,700 against 1,000: the roof (400) and the facade (300) cover the excess of 700;
+    # year + 1 holds 500, so 500 + 700 is too much there, and year + 2 is empty.
+    assert f"Planned costs in {year} exceed the annual budget by 700.00\xa0EUR" in page
+    assert "the most of it is in House 3 (Block A)." in page
+    assert f"Apply: move 2 actions to {year + 2}" in page
     assert 'value="budget_peak"> Budget peak <span class="count">(1)</span>' in page
     assert f"year_from={year}&amp;year_to={year}" in page  # the year in the Actions tab
     peak = Suggestion.objects.get(plan=plan, suggestion_type="budget_peak")
-    assert peak.structure_node_id == house.pk
+    assert peak.structure_node_id == houses[0].pk
     apply = reverse("planning:suggestion_apply", args=[plan.number, peak.pk])
 
     done = client.post(apply, {"next": planning}, follow=True).content.decode()
 
-    assert f"1 action moved from {year} to {year + 2}." in done
-    big.refresh_from_db()
-    assert big.planned_year == year + 2
+    assert (
+        f"Moved 2 actions to {year + 2}: “Replace roof” in House 3 (Block A), “Paint facade” in "
+        "House 3 (Block B)."
+    ) in done
+    assert [Action.objects.get(pk=a.pk).planned_year for a in moving] == [year + 2] * 2
     peak.refresh_from_db()
     assert (peak.status, peak.resolution) == ("resolved", "applied")
 
     undone = client.post(f"{apply}undo/", {"next": planning}, follow=True).content.decode()
 
-    assert f"1 action back in {year}." in undone
-    big.refresh_from_db()
-    assert big.planned_year == year
+    assert (
+        f"Moved 2 actions back to {year}: “Replace roof” in House 3 (Block A), “Paint facade” "
+        "in House 3 (Block B)."
+    ) in undone
+    assert [Action.objects.get(pk=a.pk).planned_year for a in moving] == [year] * 2
     peak.refresh_from_db()
     assert peak.status == "open"
 

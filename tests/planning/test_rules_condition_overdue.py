@@ -241,13 +241,14 @@ def test_a_condition_plans_its_repair_in_one_click_and_undo_removes_it(
         next_year,
         Decimal("1200.00"),
     )
-    assert f"“Repair: Roof” planned for {next_year} (1,200.00\xa0EUR)." in done
+    # Roof is a root outside every building: the place named is the root itself.
+    assert f"“Repair: Roof” in Roof planned for {next_year} (1,200.00\xa0EUR)." in done
     condition.refresh_from_db()
     assert condition.resolution == "applied"
 
     undone = client.post(f"{apply}undo/", {"next": planning}, follow=True).content.decode()
 
     assert not Action.objects.filter(node=roof).exists()
-    assert "“Repair: Roof” removed; nothing is planned for the component again." in undone
+    assert "“Repair: Roof” in Roof removed; nothing is planned for the component again." in undone
     condition.refresh_from_db()
     assert condition.status == "open"

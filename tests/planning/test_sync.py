@@ -12,6 +12,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from planning import services
 from planning.models import (
     Action,
     ActionKind,
@@ -78,9 +79,9 @@ def test_names_with_copy_escapes_are_stored_as_written(plan: Plan) -> None:
     by_fingerprint = stored(plan)
     grouping = by_fingerprint[f"project_grouping:{building.pk}:2030"]
     assert grouping.recommended_action_json["proposed_project_name"] == f"{name} 2030"
-    assert f"“{name}”" in grouping.title
+    assert f" in {name} in 2030 " in grouping.title
     missing = next(s for fp, s in by_fingerprint.items() if fp.startswith("missing_code:"))
-    assert f"“{name}”" in missing.title and f"“{name}”" in missing.body
+    assert f"“{name}” in {name}" in missing.title and f"“{name}” in {name}" in missing.body
     full = suggestion_sync(plan=plan, full=True)
     assert (full.created, full.updated, full.resolved, full.reopened) == (0, 0, 0, 0)
 
@@ -399,11 +400,12 @@ def test_first_sync_query_count_is_the_same_for_10_and_2000_nodes(
     Action.objects.filter(plan__in=[small, big]).update(estimated_cost=Decimal("400"))
     assert count_queries(small) == count_queries(big)  # bulk update of every deviation
     third = big_plan(2000)
-    # 17: one checks the stored tree fields (planning.tree.tree_repair), the last four are the
+    # 18: one checks the stored tree fields (planning.tree.tree_repair), one reads the
+    # buildings' labels the texts name (planning.tree.building_labels), the last four are the
     # webhooks' outbox: whether any endpoint covers the plan, the plan's number, the changed
     # suggestions, and one INSERT of every event (written with or without an endpoint, for
     # the events API).
-    with django_assert_max_num_queries(17):
+    with django_assert_max_num_queries(18):
         suggestion_sync(plan=third)
 
 
@@ -503,6 +505,110 @@ def test_moving_a_node_regroups_its_subtree_before_and_after(plan: Plan) -> None
     before.refresh_from_db()
     assert (before.status, before.resolution) == ("resolved", "auto")
     assert stored(plan)[f"project_grouping:{second.pk}:2030"].status == "open"
+    assert suggestion_sync(plan=plan, full=True).changed is False
+
+
+# --- names: a text names the building, and stays right when a name changes ---------------------
+def _houses(plan: Plan) -> dict[str, StructureNode]:
+    """Two sites with a building each, each with a component without a code and a grade 3
+    (missing_code and condition) and two actions of 2030 (project_grouping)."""
+    found: dict[str, StructureNode] = {}
+    for site_name, house_name in (("Block A", "House 3"), ("Block B", "House 1")):
+        site = services.node_create(plan=plan, name=site_name, kind=NodeKind.SITE)
+        house = services.node_create(
+            plan=plan, name=house_name, kind=NodeKind.BUILDING, parent=site
+        )
+        windows = services.node_create(
+            plan=plan, name="Windows", kind=NodeKind.COMPONENT, parent=house
+        )
+        StructureNode.objects.filter(pk=windows.pk).update(condition_grade=3)
+        for title in ("Paint", "Seal"):
+            ActionFactory.create(
+                node=windows, title=title, kind=ActionKind.INSPECTION, planned_year=2030
+            )
+        found[site_name], found[house_name] = site, house
+        found[f"{house_name} windows"] = windows
+    return found
+
+
+def _open_texts(plan: Plan) -> list[str]:
+    return [
+        f"{s.title} | {s.body}"
+        for s in Suggestion.objects.filter(plan=plan, status=SuggestionStatus.OPEN)
+    ]
+
+
+def test_a_renamed_building_renames_its_open_suggestions_at_the_next_sync(plan: Plan) -> None:
+    nodes = _houses(plan)
+    suggestion_sync(plan=plan)
+    windows = nodes["House 3 windows"]
+    missing = stored(plan)[f"missing_code:{windows.pk}"]
+    assert missing.title == "Assign a classification code to “Windows” in House 3"
+
+    services.node_rename(node=nodes["House 3"], name="Harbour house")
+    result = suggestion_sync(plan=plan)
+
+    assert not result.full
+    missing.refresh_from_db()
+    assert (missing.id, missing.status) == (stored(plan)[missing.fingerprint].id, "open")
+    assert missing.title == "Assign a classification code to “Windows” in Harbour house"
+    by_fingerprint = stored(plan)
+    assert "in Harbour house by" in by_fingerprint[f"condition:{windows.pk}"].title
+    house = nodes["House 3"]
+    grouping = by_fingerprint[f"project_grouping:{house.pk}:2030"]
+    assert grouping.title == "Group 2 actions in Harbour house in 2030 into a project"
+    assert grouping.recommended_action_json["proposed_project_name"] == "Harbour house 2030"
+    assert not any("House 3" in text for text in _open_texts(plan))
+    assert suggestion_sync(plan=plan, full=True).changed is False
+
+
+def test_a_building_renamed_to_anothers_name_relabels_both(plan: Plan) -> None:
+    """ "House 1" becomes a second "House 3": both are labelled with their sites from then on,
+    though the other building did not change; and back again."""
+    nodes = _houses(plan)
+    suggestion_sync(plan=plan)
+    other = stored(plan)[f"missing_code:{nodes['House 3 windows'].pk}"]
+
+    services.node_rename(node=nodes["House 1"], name="House 3")
+    assert not suggestion_sync(plan=plan).full
+
+    other.refresh_from_db()
+    renamed = stored(plan)[f"missing_code:{nodes['House 1 windows'].pk}"]
+    assert other.title == "Assign a classification code to “Windows” in House 3 (Block A)"
+    assert renamed.title == "Assign a classification code to “Windows” in House 3 (Block B)"
+    assert suggestion_sync(plan=plan, full=True).changed is False
+
+    services.node_rename(node=nodes["House 1"], name="House 1")
+    suggestion_sync(plan=plan)
+
+    other.refresh_from_db()
+    assert other.title == "Assign a classification code to “Windows” in House 3"
+    assert suggestion_sync(plan=plan, full=True).changed is False
+
+
+def test_a_renamed_site_relabels_the_buildings_that_share_a_name(plan: Plan) -> None:
+    nodes = _houses(plan)
+    services.node_rename(node=nodes["House 1"], name="House 3")
+    suggestion_sync(plan=plan)
+
+    StructureNode.objects.filter(pk=nodes["Block A"].pk).update(name="North")  # any path
+    assert not suggestion_sync(plan=plan).full
+
+    missing = stored(plan)[f"missing_code:{nodes['House 3 windows'].pk}"]
+    assert missing.title == "Assign a classification code to “Windows” in House 3 (North)"
+    assert suggestion_sync(plan=plan, full=True).changed is False
+
+
+def test_a_renamed_root_renames_the_texts_outside_every_building(plan: Plan) -> None:
+    site = services.node_create(plan=plan, name="Block A", kind=NodeKind.SITE)
+    fence = services.node_create(plan=plan, name="Fence", kind=NodeKind.COMPONENT, parent=site)
+    suggestion_sync(plan=plan)
+
+    services.node_rename(node=site, name="Harbour site")
+    suggestion_sync(plan=plan)
+
+    missing = stored(plan)[f"missing_code:{fence.pk}"]
+    assert missing.title == "Assign a classification code to “Fence” in Harbour site"
     assert suggestion_sync(plan=plan, full=True).changed is False
 
 

@@ -173,7 +173,9 @@ class PlanEditor:
                     "install_year": node.install_year,
                     field: value,
                 }
-                services.node_details_update(node=node, **details)
+                # A graded component made a building is refused: nothing changes.
+                with contextlib.suppress(ValidationError):
+                    services.node_details_update(node=node, **details)
             else:
                 _set(StructureNode, node.pk, path, field, value)
         elif kind == "node_name" and node:
@@ -297,6 +299,8 @@ def _new_plan() -> PlanEditor:
     ]
     plan = PlanFactory.create(annual_budget=Decimal("2500.00"))
     site = services.node_create(plan=plan, name="Site", kind=NodeKind.SITE)
+    # Outside every building: its texts name the site (a rename of the site must reach them).
+    services.node_create(plan=plan, name="Site fence", kind=NodeKind.COMPONENT, parent=site)
     for house in ("House A", "House B"):
         building = services.node_create(plan=plan, name=house, kind=NodeKind.BUILDING, parent=site)
         system = services.node_create(

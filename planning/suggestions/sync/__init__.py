@@ -13,7 +13,10 @@ Steps of `suggestion_sync`, all in one `plan_write` (planning.writes: one transa
    full sync, or a change that reaches a large part of the plan: the whole plan.
    Before that, the stored tree fields (planning.tree) of the changed nodes are checked, and
    rebuilt should a change made outside the node services have left them stale (a full sync
-   checks the whole plan): every anchor below is read from them.
+   checks the whole plan): every anchor below is read from them. When a node changed, the
+   buildings' labels (planning.tree.building_labels, which the texts name) are read again and
+   compared with those the plan stores from its last sync (`Plan.suggestions_labels`): a
+   building whose label changed has its whole region re-derived, whoever was renamed.
 3. Load what the scopes need (load.py): the changed nodes and, for a changed anchor, the nodes
    it anchors (their stored building and root anchor the project groups: no tree walk, and
    never the whole plan), the catalog, the actions of those nodes, the actions of the touched
@@ -69,6 +72,7 @@ from planning.suggestions import rules
 from planning.suggestions.events import SuggestionChange
 from planning.suggestions.rules import (
     BUDGET_YEARS,
+    NodeRecord,
     PlanData,
     Thresholds,
     WantedSuggestion,
@@ -101,7 +105,7 @@ from planning.suggestions.sync.write import (
     suggestions_resolve,
     with_content,
 )
-from planning.tree import tree_repair
+from planning.tree import building_labels, tree_repair
 from planning.writes import PlanWrite, plan_write
 
 __all__ = ["SyncResult", "suggestion_sync", "synced_data_version", "with_sync_state"]
@@ -249,18 +253,44 @@ def _digest_now() -> str:
     return _digest_of(thresholds_from_settings())
 
 
+def _labels_now(plan: Plan) -> dict[str, str]:
+    """Every building's label (planning.tree.building_labels), by id as text."""
+    return {
+        str(node_id): label
+        for node_id, label in building_labels(plan=plan, building_ids=None).items()
+    }
+
+
+def _places(
+    *, plan_id: UUID, labels: dict[str, str], nodes: dict[str, NodeRecord]
+) -> dict[str, str]:
+    """How the texts name the anchors of these nodes (rules.PlanData.places): every building's
+    label, and the names of the roots outside every building, read when not loaded already."""
+    places = dict(labels)
+    roots = {node.root_id for node in nodes.values() if node.building_id is None}
+    places.update((root, nodes[root].name) for root in roots if root in nodes)
+    missing = roots - nodes.keys()
+    if missing:
+        places.update(
+            (root, node.name) for root, node in nodes_of(plan_id=plan_id, node_ids=missing).items()
+        )
+    return places
+
+
 def _scoped_wanted(
     *, plan_id: UUID, scopes: Scopes, data: PlanData, thresholds: Thresholds
 ) -> dict[str, WantedSuggestion]:
     """The wanted suggestions of the scopes, each rule run on exactly its scopes' inputs.
-    `data.nodes` holds the nodes of the scopes' actions and of the missing_code scopes; the
-    groups' anchors and the nodes they anchor are read here."""
-    actions = data.actions
+    `data.nodes` holds the nodes of the scopes' actions and of the missing_code scopes, and
+    `data.places` their anchors' labels; the groups' anchors and the nodes they anchor are
+    read here."""
+    actions, places = data.actions, data.places
     missing_code = missing_code_suggestions(
         PlanData(
             nodes={n: data.nodes[n] for n in scopes.missing_code_nodes if n in data.nodes},
             actions=tuple(a for a in actions if a.node_id in scopes.missing_code_nodes),
             codes=data.codes,
+            places=places,
         )
     )
     deviation = deviation_suggestions(
@@ -268,6 +298,7 @@ def _scoped_wanted(
             nodes=data.nodes,
             actions=tuple(a for a in actions if a.id in scopes.deviation_actions),
             codes=data.codes,
+            places=places,
         ),
         thresholds,
     )
@@ -281,6 +312,7 @@ def _scoped_wanted(
             nodes=region,
             actions=tuple(group_candidates(plan_id=plan_id, node_ids=region, years=years)),
             codes=data.codes,
+            places=places,
         )
     )
     # Condition: a node and its actions, as missing_code; overdue: one action, as deviation.
@@ -289,6 +321,7 @@ def _scoped_wanted(
             nodes={n: data.nodes[n] for n in scopes.missing_code_nodes if n in data.nodes},
             actions=tuple(a for a in actions if a.node_id in scopes.missing_code_nodes),
             codes=data.codes,
+            places=places,
         ),
         thresholds.year,
     )
@@ -297,6 +330,7 @@ def _scoped_wanted(
             nodes=data.nodes,
             actions=tuple(a for a in actions if a.id in scopes.deviation_actions),
             codes=data.codes,
+            places=places,
         ),
         thresholds.year,
     )
@@ -306,12 +340,13 @@ def _scoped_wanted(
 
 
 def _budget_wanted(
-    *, plan_id: UUID, budget: Decimal | None, year: int
+    *, plan_id: UUID, budget: Decimal | None, year: int, labels: dict[str, str]
 ) -> dict[str, WantedSuggestion]:
     """Rule 6's suggestions: none without an annual budget."""
     if budget is None:
         return {}
-    return budget_peak_suggestions(budget_figures(plan_id=plan_id, budget=budget, year=year), year)
+    figures = budget_figures(plan_id=plan_id, budget=budget, year=year, labels=labels)
+    return budget_peak_suggestions(figures, year)
 
 
 def _sync_once(*, plan: Plan, started: float, full: bool) -> SyncResult:
@@ -325,11 +360,15 @@ def _sync_once(*, plan: Plan, started: float, full: bool) -> SyncResult:
             "suggestion_rules",
             "annual_budget",
             "suggestions_budget",
+            "suggestions_labels",
             "organisation_id",
             "currency",
         ),
     ) as write:
-        last_synced_at, rules_used, budget, budget_used, organisation_id, currency = write.locked
+        last_synced_at, rules_used, budget, budget_used, labels_used, organisation_id, currency = (
+            write.locked
+        )
+        labels_used = labels_used or {}
         budget_changed = budget != budget_used
         pending = change_log.changes_pending(plan_id=plan.pk)
         full = (
@@ -345,10 +384,15 @@ def _sync_once(*, plan: Plan, started: float, full: bool) -> SyncResult:
 
         wanted: dict[str, WantedSuggestion]
         fingerprints: set[str] | None = None
+        labels: dict[str, str] = labels_used
         if not full:
             changes = change_log.changes_claim(plan_id=plan.pk)
             if tree_repair(plan_id=plan.pk, node_ids=changes.nodes_before):
                 changes.merge(change_log.changes_claim(plan_id=plan.pk))  # the repair's rows
+            # Only a node's change can change a building's label; otherwise those the stored
+            # texts were derived under are today's.
+            if changes.nodes_before:
+                labels = _labels_now(plan)
             found = change_log.scopes_of(
                 changes,
                 nodes_of=lambda node_ids: nodes_of(plan_id=plan.pk, node_ids=node_ids),
@@ -357,6 +401,7 @@ def _sync_once(*, plan: Plan, started: float, full: bool) -> SyncResult:
                     plan_id=plan.pk, node_ids=node_ids, action_ids=action_ids
                 ),
                 subtree_limit=FULL_SYNC_SUBTREE,
+                relabelled={b for b, label in labels.items() if labels_used.get(b) != label},
             )
             if found is None:
                 full = True
@@ -366,6 +411,7 @@ def _sync_once(*, plan: Plan, started: float, full: bool) -> SyncResult:
                     nodes=nodes,
                     actions=tuple(actions.values()),
                     codes=codes_load(organisation_id=organisation_id, currency=currency),
+                    places=_places(plan_id=plan.pk, labels=labels, nodes=nodes),
                 )
                 wanted = _scoped_wanted(
                     plan_id=plan.pk, scopes=scopes, data=data, thresholds=thresholds
@@ -374,7 +420,9 @@ def _sync_once(*, plan: Plan, started: float, full: bool) -> SyncResult:
                 if budget is not None or budget_used is not None:
                     # Rule 6 sums the whole plan: any change (or a new budget) re-derives it.
                     wanted.update(
-                        _budget_wanted(plan_id=plan.pk, budget=budget, year=thresholds.year)
+                        _budget_wanted(
+                            plan_id=plan.pk, budget=budget, year=thresholds.year, labels=labels
+                        )
                     )
                     fingerprints.update(
                         f"budget_peak:{y}"
@@ -383,13 +431,17 @@ def _sync_once(*, plan: Plan, started: float, full: bool) -> SyncResult:
         if full:
             tree_repair(plan_id=plan.pk)
             change_log.changes_discard(plan_id=plan.pk)
+            labels = _labels_now(plan)
             data = PlanData(
                 nodes=nodes_load(plan_id=plan.pk),
                 actions=actions_load(plan_id=plan.pk),
                 codes=codes_load(organisation_id=organisation_id, currency=currency),
+                places=labels,  # a root outside every building: by its record, all loaded
             )
             wanted = wanted_suggestions(data, thresholds)
-            wanted.update(_budget_wanted(plan_id=plan.pk, budget=budget, year=thresholds.year))
+            wanted.update(
+                _budget_wanted(plan_id=plan.pk, budget=budget, year=thresholds.year, labels=labels)
+            )
         stored = stored_load(plan_id=plan.pk, fingerprints=fingerprints)
         result = _reconcile(
             write=write, plan=plan, stored=stored, wanted=wanted, full=full, started=started
@@ -402,6 +454,8 @@ def _sync_once(*, plan: Plan, started: float, full: bool) -> SyncResult:
             write.version_raise()
         if rules_used != digest:
             updates["suggestion_rules"] = digest
+        if labels != labels_used:
+            updates["suggestions_labels"] = labels
         if budget_changed:
             updates["suggestions_budget"] = budget
             write.version_raise()  # a budget set by raw SQL changes the planning page too

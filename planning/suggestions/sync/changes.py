@@ -13,18 +13,21 @@ Scopes, every rule being local (docs/design.md "Sync" > "Scopes"):
 - deviation and overdue of an action: the action, its node and the node's code;
 - project_grouping of (anchor, year): the live actions without a project anchored there.
 A changed node re-derives its own missing_code, the deviations of its actions, and the groups
-of its actions before and after; when it is an anchor, every group anchored at it (its name is
-in their titles). Anchors come from the stored tree fields (planning.tree), and each node row
-carries the node's stored building and path before the change, so the groups a node belonged
-to at the last sync are known without the old tree: a move or a kind change rewrites the
-stored fields of every node it re-anchors, and each of those writes leaves its own row. A
-changed action re-derives its deviations, the missing_code of its node(s) and its group(s)
-before and after.
+of its actions before and after; when it is an anchor, every group anchored at it. The texts
+name each node's anchor (its building's label, else its root's name), so a region whose place
+may read differently now is re-derived whole: that of a building whose label changed (the sync
+compares the labels with those the texts were derived under: a rename, of the building, of one
+with the same name or of an ancestor) and that of a changed root outside every building.
+Anchors come from the stored tree fields (planning.tree), and each node row carries the node's
+stored building and path before the change, so the groups a node belonged to at the last sync
+are known without the old tree: a move or a kind change rewrites the stored fields of every
+node it re-anchors, and each of those writes leaves its own row. A changed action re-derives
+its deviations, the missing_code of its node(s) and its group(s) before and after.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from uuid import UUID
 
@@ -124,23 +127,31 @@ def scopes_of(
     region_of: Callable[[list[NodeRecord]], Mapping[str, NodeRecord]],
     actions_of: Callable[[set[str], set[str]], Mapping[str, ActionRecord]],
     subtree_limit: int,
+    relabelled: Collection[str] = (),
 ) -> tuple[Scopes, Mapping[str, ActionRecord], dict[str, NodeRecord]] | None:
     """The scopes the changes touch, with what was read on the way: the current actions (those
     on the changed nodes, on the nodes a changed anchor anchors and on the changed actions'
-    nodes, and the changed actions) and the current records of those nodes. None when the
-    changed nodes and the regions of the changed anchors hold more than `subtree_limit` nodes:
-    a full sync is then the cheaper way."""
+    nodes, and the changed actions) and the current records of those nodes. `relabelled`: the
+    buildings whose label changed, whose regions are re-derived whole, as are those of the
+    changed roots outside every building. None when the changed nodes and those regions hold
+    more than `subtree_limit` nodes: a full sync is then the cheaper way."""
     changed_nodes = set(changes.nodes_before)
     action_nodes = {node for _action, node, _year in changes.actions}
-    nodes = dict(nodes_of(changed_nodes | action_nodes))
-    anchors = [nodes[n] for n in changed_nodes if n in nodes and anchor_node_id(nodes[n]) == n]
+    nodes = dict(nodes_of(changed_nodes | action_nodes | set(relabelled)))
+    anchors = [
+        nodes[n]
+        for n in changed_nodes | set(relabelled)
+        if n in nodes and anchor_node_id(nodes[n]) == n
+    ]
     region = region_of(anchors) if anchors else {}
     touched = changed_nodes | set(region)
     if len(touched) > subtree_limit:
         return None
     nodes.update(region)
+    renamed = {a.id for a in anchors if a.id in relabelled or a.building_id is None}
+    named = {n for n, node in region.items() if anchor_node_id(node) in renamed}
     changed_actions = {action_id for action_id, _node, _year in changes.actions}
-    missing_code_nodes = changed_nodes | action_nodes
+    missing_code_nodes = changed_nodes | action_nodes | named
     actions = actions_of(touched | missing_code_nodes, changed_actions)
 
     groups: set[tuple[str, int]] = set()
@@ -163,7 +174,9 @@ def scopes_of(
         if action.node_id in touched:
             group_keys(action.node_id, action.planned_year)
     deviation_actions = changed_actions | {
-        action.id for action in actions.values() if action.node_id in changed_nodes
+        action.id
+        for action in actions.values()
+        if action.node_id in changed_nodes or action.node_id in named
     }
     scopes = Scopes(
         missing_code_nodes=frozenset(missing_code_nodes),

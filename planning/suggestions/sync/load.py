@@ -4,7 +4,7 @@ count grows with what changed, never with the size of the plan)."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
@@ -147,13 +147,16 @@ def codes_load(*, organisation_id: Any, currency: str) -> dict[str, CodeRecord]:
     }
 
 
-def budget_figures(*, plan_id: UUID, budget: Decimal, year: int) -> BudgetFigures:
+def budget_figures(
+    *, plan_id: UUID, budget: Decimal, year: int, labels: Mapping[str, str]
+) -> BudgetFigures:
     """What rule 6 reads (rules.BudgetFigures), in grouped queries, never a row per action: the
     live occurrences' cents per planned year and interval, spread over the years Y .. Y + 14
     (planning.figures.occurrences); then, only when some year is over the budget, for those
-    years: the cents per anchor (rows: anchors x years x intervals) and the anchors' names, and
-    the one-off repairs and replacements planned in them that can be candidates (a running sum
-    in the database cuts each year's list where it reaches the excess)."""
+    years: the cents per anchor (rows: anchors x years x intervals) and the anchors' names (a
+    building's label from `labels`, every building's), and the one-off repairs and
+    replacements planned in them that can be candidates (a running sum in the database cuts
+    each year's list where it reaches the excess)."""
     first, last = year, year + FIGURE_YEARS - 1
     years = list(range(first, last + 1))
     live = live_in_range(Action.objects.filter(plan_id=plan_id), year_from=first, year_to=last)
@@ -196,8 +199,8 @@ def budget_figures(*, plan_id: UUID, budget: Decimal, year: int) -> BudgetFigure
                     per_anchor = anchor_cents[y]
                     per_anchor[anchor] = per_anchor.get(anchor, 0) + int(cents)
     anchor_ids = {anchor for y in peaks for anchor in anchor_cents[y]}
-    names: dict[str, str] = {}
-    for chunk in chunked(anchor_ids, IN_LIST_SIZE):
+    names = {anchor: labels[anchor] for anchor in anchor_ids if anchor in labels}
+    for chunk in chunked(anchor_ids - names.keys(), IN_LIST_SIZE):
         names.update(
             (str(node_id), name)
             for node_id, name in StructureNode.objects.filter(pk__in=chunk).values_list(
