@@ -42,6 +42,8 @@ from planning.models import (
     PlanImport,
     PlanImportFormat,
     PlanImportStatus,
+    planned_year_first,
+    planned_year_last,
 )
 from planning.pages import plan_list_render
 from planning.services import NOT_A_PLANNER
@@ -154,6 +156,8 @@ def plan_import_format(request: HttpRequest) -> HttpResponse:
             "action_statuses": ActionStatus.values,
             "min_year": MIN_YEAR,
             "max_year": MAX_YEAR,
+            "planned_year_first": planned_year_first(),
+            "planned_year_last": planned_year_last(),
             "max_bytes_mib": settings.IMPORT_MAX_BYTES // (1024 * 1024),
             "max_nodes": settings.PLAN_MAX_NODES,
             "max_actions": settings.PLAN_MAX_ACTIONS,

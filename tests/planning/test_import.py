@@ -12,6 +12,7 @@ from planning.models import (
     Code,
     Plan,
     PlanRole,
+    planned_year_first,
 )
 from planning.selectors import plan_access_get
 from planning.services import plan_create
@@ -533,7 +534,8 @@ def test_rows_count_from_one_and_name_their_ref(user: Any) -> None:
 
     assert _messages(user, document) == [
         'node 2 (ref "B1"): parent_ref: no node with ref "S9"',
-        "action 2: planned_year: Enter a year between 1900 and 2200.",
+        f"action 2: planned_year: Enter a planned year from {planned_year_first()} on (at most "
+        "50 years back).",
     ]
 
 

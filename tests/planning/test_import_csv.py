@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from planning.importers import ImportRejected, plan_import_csv
-from planning.models import Code, Plan, PlanRole
+from planning.models import Code, Plan, PlanRole, planned_year_last
 from planning.selectors import plan_access_get
 from tests.factories import CodeFactory
 from tests.planning.conftest import db_counts
@@ -101,7 +101,10 @@ def test_problem_names_the_file_line_and_column(user: Any) -> None:
 
     messages = _messages(NODES, actions, user)
 
-    assert messages == ["actions.csv line 3: planned_year: Enter a year between 1900 and 2200."]
+    assert messages == [
+        f"actions.csv line 3: planned_year: Enter a planned year up to {planned_year_last()} (at "
+        "most 100 years ahead)."
+    ]
 
 
 def test_text_in_a_number_column_is_reported(user: Any) -> None:
