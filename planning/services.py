@@ -425,8 +425,8 @@ def action_after_completion(
     occurrence, the completion's year plus its interval. Mark done and the import of a done
     row both ask here."""
     if interval_years is None:
-        return ActionStatus.DONE, planned_year
-    return ActionStatus.PLANNED, completed_on.year + interval_years
+        return ActionStatus.DONE.value, planned_year
+    return ActionStatus.PLANNED.value, completed_on.year + interval_years
 
 
 def action_mark_done(

@@ -32,9 +32,9 @@ from planning.importers.problems import ImportProblem, ImportRejected
 from planning.importers.progress import PROGRESS_STEP, ImportObserver
 from planning.importers.records import ProblemCollector, RecordReader, describe
 from planning.importers.write import plan_write
-from planning.models import CENT, Action, ActionStatus, Plan, StructureNode
+from planning.models import CENT, Action, ActionStatus, Completion, Plan, StructureNode, today
 from planning.selectors import catalog_codes
-from planning.services import plan_size_check
+from planning.services import action_after_completion, plan_size_check
 from planning.tree import DEPTH_MAX, DEPTH_MESSAGE
 
 NODE_FIELDS = (
@@ -60,6 +60,8 @@ ACTION_FIELDS = (
     "estimated_cost",
     "status",
     "interval_years",
+    "completed_on",
+    "actual_cost",
 )
 # Optional plan fields (docs/design.md "Money"): a plan's JSON export writes them.
 PLAN_FIELDS = (
@@ -78,7 +80,7 @@ ACTION_REQUIRED = ("node_ref", "title", "kind", "planned_year")
 YEAR_FIELDS = frozenset(
     {"install_year", "planned_year", "interval_years", "year_built", "condition_grade"}
 )
-AMOUNT_FIELDS = frozenset({"quantity", "estimated_cost", "gross_floor_area_m2"})
+AMOUNT_FIELDS = frozenset({"quantity", "estimated_cost", "gross_floor_area_m2", "actual_cost"})
 
 
 # One record of the document: where it is (for messages) and its raw key/value pairs.
@@ -106,6 +108,9 @@ class NodeRow:
 
 @dataclass(frozen=True, slots=True)
 class ActionRow:
+    """An action as it is written: a done row already moved on (`action_after_completion`),
+    its work in `completion` (None: no work recorded)."""
+
     row: str
     node_ref: str
     title: str
@@ -114,6 +119,17 @@ class ActionRow:
     estimated_cost: Decimal
     status: str
     interval_years: int | None = None
+    completion: CompletionRow | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CompletionRow:
+    """The work recorded on an imported action: its date, its cost, and the occurrence it did
+    (`planned_year`, as Mark done keeps it)."""
+
+    completed_on: datetime.date
+    actual_cost: Decimal | None
+    planned_year: int
 
 
 def _node_read(
@@ -192,6 +208,8 @@ def _action_read(
     estimated_cost = reader.amount("estimated_cost")
     status = reader.text("status")
     interval_years = reader.year("interval_years", meaning="years between occurrences")
+    completed_on = reader.date("completed_on")
+    actual_cost = reader.amount("actual_cost")
     reader.model_rules(
         Action,
         {
@@ -203,6 +221,14 @@ def _action_read(
             "interval_years": interval_years,
         },
     )
+    reader.model_rules(Completion, {"completed_on": completed_on, "actual_cost": actual_cost})
+    status = status or ActionStatus.PLANNED.value
+    completion: CompletionRow | None = None
+    if reader.valid:
+        assert planned_year is not None  # required: not None when valid
+        status, planned_year, completion = _work_done(
+            reader, status, planned_year, interval_years, completed_on, actual_cost
+        )
     if not reader.valid:
         return None if node_ref is None else ActionRow(row, node_ref, "", "", 0, CENT, "")
     return ActionRow(
@@ -212,9 +238,53 @@ def _action_read(
         sys.intern(kind),  # a few distinct values, kept once each
         planned_year,  # type: ignore[arg-type]  # required: not None when valid
         estimated_cost if estimated_cost is not None else Decimal("0.00"),
-        sys.intern(status or ActionStatus.PLANNED.value),
+        sys.intern(status),
         interval_years,
+        completion,
     )
+
+
+def _work_done(
+    reader: RecordReader,
+    status: str,
+    planned_year: int,
+    interval_years: int | None,
+    completed_on: datetime.date | None,
+    actual_cost: Decimal | None,
+) -> tuple[str, int, CompletionRow | None]:
+    """The row's status and planned year once its work is recorded, and that work
+    (docs/design.md "Imports" > "Work done"). A done row becomes a Completion, dated
+    `completed_on` or else 31 December of its planned year (today when that is still to come),
+    and moves on as Mark done moves an action (`action_after_completion`): a one-off action is
+    done, a recurring one planned again at the completion's year + its interval. Another row
+    with `completed_on` keeps its status and year, and its completion is recorded as it stands:
+    that is how the export writes an action marked done and then moved on or reopened."""
+    if status == ActionStatus.DONE:
+        done_on = completed_on or min(datetime.date(planned_year, 12, 31), today())
+        status, next_year = action_after_completion(
+            planned_year=planned_year, interval_years=interval_years, completed_on=done_on
+        )
+        if next_year != planned_year:
+            try:
+                Action._meta.get_field("planned_year").run_validators(next_year)
+            except ValidationError as error:
+                reader.problem(
+                    "completed_on",
+                    f"moves the recurring action on to {next_year} (the completion's year + "
+                    f"interval_years): {' '.join(error.messages)}",
+                )
+        return status, next_year, CompletionRow(done_on, actual_cost, planned_year)
+    if completed_on is not None:
+        # The occurrence done: a one-off action's year; a recurring action moved on from the
+        # completion's year (Mark done's next year is the completion's year + its interval).
+        done_year = planned_year if interval_years is None else completed_on.year
+        return status, planned_year, CompletionRow(completed_on, actual_cost, done_year)
+    if actual_cost is not None:
+        reader.problem(
+            "actual_cost",
+            "is the cost of work done: give its completed_on too, or the status done",
+        )
+    return status, planned_year, None
 
 
 def _tree_check(

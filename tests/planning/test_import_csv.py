@@ -1,10 +1,12 @@
 from __future__ import annotations
 
+import datetime
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 import pytest
+from django.utils import timezone
 
 from planning.importers import ImportRejected, plan_import_csv
 from planning.models import Code, Plan, PlanRole, planned_year_last
@@ -256,3 +258,52 @@ def test_a_csv_pair_with_semicolons_or_tabs_is_read_like_one_with_commas(
 
     assert sorted(plan.nodes.values_list("name", flat=True)) == ["Campus", "Hall 2"]
     assert str(plan.actions.get().estimated_cost) == "1200.50"
+
+
+# --- work done (docs/design.md "Imports" > "Work done") -------------------------------------
+Y = timezone.now().year  # as the code reads it: UTC
+WORK_HEADER = "node_ref,title,kind,planned_year,estimated_cost,status,interval_years," + (
+    "completed_on,actual_cost\n"
+)
+
+
+def test_done_rows_of_a_csv_pair_become_completions(user: Any) -> None:
+    actions = WORK_HEADER + (
+        f"B1,Relay roof,replacement,{Y - 2},900,done,,{Y - 2}-05-04,1040.5\n"
+        f"B1,Service boiler,repair,{Y - 4},120,Done,5,{Y - 3}-06-01,\n"
+    )
+
+    plan = _import(NODES, actions, user)
+
+    rows = [
+        (
+            action.title,
+            action.status,
+            action.planned_year,
+            list(action.completions.values_list("completed_on", "actual_cost", "planned_year")),
+        )
+        for action in plan.actions.order_by("title")
+    ]
+    assert rows == [
+        ("Relay roof", "done", Y - 2, [(datetime.date(Y - 2, 5, 4), Decimal("1040.50"), Y - 2)]),
+        ("Service boiler", "planned", Y + 2, [(datetime.date(Y - 3, 6, 1), None, Y - 4)]),
+    ]
+
+
+def test_a_semicolon_csv_reads_an_actual_cost_with_a_decimal_comma(user: Any) -> None:
+    actions = WORK_HEADER.replace(",", ";") + f"B1;Paint;repair;{Y - 1};900;done;;;1.040,50\n"
+
+    plan = _import(NODES.replace(",", ";"), actions, user)
+
+    assert plan.actions.get().completions.get().actual_cost == Decimal("1040.50")
+
+
+def test_a_bad_completion_in_a_csv_pair_names_its_line_and_column(user: Any) -> None:
+    actions = WORK_HEADER + (
+        f"B1,Paint,repair,{Y - 1},900,done,,1949-12-31,\nB1,Paint,repair,{Y - 1},900,done,,,lots\n"
+    )
+
+    assert _messages(NODES, actions, user) == [
+        "actions.csv line 2: completed_on: Enter a date from 1950-01-01 on.",
+        'actions.csv line 3: actual_cost: must be a number, got "lots"',
+    ]
