@@ -37,7 +37,7 @@ from django.db.models import Max, Min, OuterRef, Subquery
 from api.text_order import natural_key
 from planning.action_list import ActionFilters, actions_filtered
 from planning.budget import YEARS_DEFAULT, Budget
-from planning.importers.plan_document import ACTION_FIELDS, NODE_FIELDS, PLAN_FIELDS
+from planning.importers.plan_document import ACTION_FIELDS, NODE_FIELDS, PLAN_TABLE_FIELDS
 from planning.key_figures import KeyFigures, PlanKeyFigures
 from planning.models import (
     CENT,
@@ -435,9 +435,6 @@ def as_xlsx(rows: Iterable[tuple[Any, ...]], *, title: str) -> bytes:
     return b"".join(xlsx_stream(rows, title=title))
 
 
-# The plan's fields on the sheet "Plan" of its workbook, in this order
-# (planning.importers.workbook reads them).
-_PLAN_SHEET_FIELDS = ("name", *PLAN_FIELDS)
 _DECIMAL_FIELDS = frozenset(
     {
         "quantity",
@@ -481,7 +478,7 @@ def plan_workbook_sheets(document: dict[str, Any]) -> list[tuple[str, Iterable[S
     currency = document.get("currency") or "EUR"
     plan = [("Field", "Value")] + [
         (_column_title(field, currency), _sheet_cell("plan", field, document.get(field)))
-        for field in _PLAN_SHEET_FIELDS
+        for field in PLAN_TABLE_FIELDS  # in this order (planning.importers.tables reads them)
         if document.get(field) is not None
     ]
 
@@ -498,7 +495,14 @@ def plan_workbook_sheets(document: dict[str, Any]) -> list[tuple[str, Iterable[S
 
 
 def plan_csv_rows(document: dict[str, Any], table: str) -> Iterator[Sequence[Any]]:
-    """One table of a plan document ("nodes" or "actions") as the rows of its import CSV."""
+    """One table of a plan document ("nodes", "actions", or "plan": its name and plan fields,
+    a field / value row each) as the rows of its import CSV."""
+    if table == "plan":
+        yield ("field", "value")
+        for field in PLAN_TABLE_FIELDS:
+            if document.get(field) is not None:
+                yield (field, document[field])
+        return
     columns = NODE_FIELDS if table == "nodes" else ACTION_FIELDS
     yield columns
     for record in document.get(table, []):

@@ -79,7 +79,11 @@ def plan_list_render(
             "year": year,
             "page_query": f"org={current.organisation.slug}" if current is not None else "",
             "create_form": create_form or PlanCreateForm(prefix="create"),
-            "import_form": import_form or PlanImportForm(prefix="import"),
+            "import_form": import_form
+            or PlanImportForm(
+                prefix="import",
+                organisation=current.organisation if current is not None else None,
+            ),
         },
         status=status,
     )

@@ -62,10 +62,16 @@ NOT_A_PLANNER = "You cannot add plans to this organisation (planners, admins and
 
 @transaction.atomic
 def plan_create(
-    *, owner: User, name: str, description: str = "", organisation: Organisation | None = None
+    *,
+    owner: User,
+    name: str,
+    description: str = "",
+    organisation: Organisation | None = None,
+    currency: str | None = None,
 ) -> Plan:
     """A new plan with the next number in `organisation` (by default the personal organisation
-    of `owner`, who makes it and must be a member who may change its plans)."""
+    of `owner`, who makes it and must be a member who may change its plans), in `currency`
+    (by default PLAN_DEFAULT_CURRENCY)."""
     membership = (
         personal_membership(user=owner)
         if organisation is None
@@ -79,6 +85,8 @@ def plan_create(
         description=(description or "").strip(),
         organisation=organisation,
     )
+    if currency is not None:
+        plan.currency = currency
     validated(plan, exclude=["number"])
     with transaction.atomic(savepoint=False), history_context():
         plan.number = plan_number_allocate()

@@ -131,12 +131,20 @@ def _plan_rows_write(
     observer: ImportObserver,
     plan_fields: Mapping[str, Any] | None,
 ) -> Plan:
-    plan = plan_create(owner=owner, name=name, organisation=organisation)
+    # The plan fields were checked by the reader (the Plan model's rules); the currency, which
+    # every import sets (the file's, or the one chosen), goes in with the plan's row.
+    others = {field: value for field, value in (plan_fields or {}).items() if field != "currency"}
+    plan = plan_create(
+        owner=owner,
+        name=name,
+        organisation=organisation,
+        currency=(plan_fields or {}).get("currency"),
+    )
     with writes.plan_write(plan_id=plan.pk, data_changed=True):
-        if plan_fields:  # checked by the reader (the Plan model's rules)
-            for field, value in plan_fields.items():
+        if others:
+            for field, value in others.items():
                 setattr(plan, field, value)
-            plan.save(update_fields=list(plan_fields))
+            plan.save(update_fields=list(others))
         # Ids chosen here let a child name its parent without reading the parent back.
         node_ids = {node.ref: uuid.uuid4() for node in nodes}
         completions = sum(action.completion is not None for action in actions)

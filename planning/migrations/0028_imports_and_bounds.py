@@ -1,4 +1,5 @@
-# Bounds that move with the clock (planning.models.fields): validators only, no schema change.
+# The bounds that move with the clock (validators only: planning.models.fields) and an upload's
+# currency and plan.csv (PlanImport.currency, plan_content).
 
 import datetime
 import django.core.validators
@@ -13,6 +14,16 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
+        migrations.AddField(
+            model_name='planimport',
+            name='currency',
+            field=models.CharField(blank=True, default='', max_length=3),
+        ),
+        migrations.AddField(
+            model_name='planimport',
+            name='plan_content',
+            field=models.BinaryField(default=b''),
+        ),
         migrations.AlterField(
             model_name='action',
             name='planned_year',

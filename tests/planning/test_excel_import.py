@@ -88,17 +88,36 @@ def test_the_plan_csv_pair_imports_back_to_the_same_plan(
     client: Client, user: Any, plan: Plan
 ) -> None:
     client.force_login(user)
-    nodes, actions = (
+    nodes, actions, plan_file = (
         client.get(reverse("planning:export_plan_table", args=[plan.number, table])).getvalue()
-        for table in ("nodes", "actions")
+        for table in ("nodes", "actions", "plan")
     )
 
-    copy = plan_import_csv(owner=user, nodes_csv=nodes, actions_csv=actions, name=plan.name)
+    copy = plan_import_csv(
+        owner=user,
+        nodes_csv=nodes,
+        actions_csv=actions,
+        plan_csv=plan_file,
+        name=None,
+        currency="EUR",  # the plan file's CHF comes first
+    )
 
-    expected = _json_export(client, plan)
-    # A CSV pair carries no plan fields (no place for them): the rest is the same.
-    copied = _json_export(client, copy)
-    assert (copied["nodes"], copied["actions"]) == (expected["nodes"], expected["actions"])
+    # The plan file carries the name, the currency and the prices.
+    assert copy.currency == "CHF"
+    assert _json_export(client, copy) == _json_export(client, plan)
+
+
+def test_the_plan_workbooks_currency_comes_before_the_one_chosen(user: Any) -> None:
+    nodes = [["Ref", "Name", "Kind"], ["S", "Site", "site"]]
+    with_currency = _workbook({"Plan": [["Currency", "sek"]], "Nodes": nodes})
+    without = _workbook({"Nodes": nodes})
+
+    plans = [
+        plan_file_import(owner=user, content=content, filename="x.xlsx", currency="NOK")
+        for content in (with_currency, without)
+    ]
+
+    assert [plan.currency for plan in plans] == ["SEK", "NOK"]
 
 
 def test_a_workbook_is_read_as_a_person_made_it(user: Any) -> None:

@@ -19,7 +19,7 @@ from planning.models import (
 from planning.selectors import plan_access_get
 from planning.services import action_create, action_mark_done, plan_create
 from planning.tree import DEPTH_MAX
-from tests.factories import CodeFactory, StructureNodeFactory, UserFactory
+from tests.factories import CodeFactory, PlanFactory, StructureNodeFactory, UserFactory
 from tests.planning.conftest import db_counts
 
 pytestmark = pytest.mark.django_db
@@ -56,9 +56,9 @@ def _problems(owner: Any, document: str | bytes, **kwargs: Any) -> list[tuple[st
     return [(problem.row, problem.field) for problem in rejected.value.problems]
 
 
-def _messages(owner: Any, document: str | bytes) -> list[str]:
+def _messages(owner: Any, document: str | bytes, **kwargs: Any) -> list[str]:
     with pytest.raises(ImportRejected) as rejected:
-        _import(owner, document)
+        _import(owner, document, **kwargs)
     return [str(problem) for problem in rejected.value.problems]
 
 
@@ -183,9 +183,9 @@ def test_import_writes_in_bulk_with_one_catalog_lookup(
     # A handful for the plan, its number and its owner, and the write path's lock and version
     # (planning.writes), and an insert per batch (SQLite's parameter limit makes 61 nodes of 17
     # columns two), and the history's three (the import's actor handed to the database and
-    # taken back, its one entry), the owner's organisation for its catalog; a row-by-row write
-    # would be 200+.
-    with django_assert_max_num_queries(23) as queries:
+    # taken back, its one entry), the owner's organisation for its catalog and its latest
+    # plan's currency (the file names none); a row-by-row write would be 200+.
+    with django_assert_max_num_queries(24) as queries:
         plan = _import(user, _document(nodes, actions))
 
     catalog_reads = [q["sql"] for q in queries.captured_queries if '"planning_code"' in q["sql"]]
@@ -693,3 +693,37 @@ def test_problems_of_work_done_are_listed_with_row_and_field_and_nothing_is_writ
         f"interval_years): Enter a planned year from {Y - 50} on (at most 50 years back).",
     ]
     assert db_counts() == before
+
+
+# --- the plan's currency (docs/design.md "Imports" > "Currency") ------------------------------
+
+
+def test_the_files_currency_comes_before_the_one_chosen(user: Any) -> None:
+    plan = _import(user, _document([_node("S1")], currency="sek"), currency="NOK")
+
+    assert plan.currency == "SEK"
+
+
+def test_a_file_without_a_currency_takes_the_one_chosen(user: Any) -> None:
+    plan = _import(user, _document([_node("S1")]), currency=" nok ")
+
+    assert plan.currency == "NOK"
+
+
+def test_without_a_choice_a_plan_takes_its_organisations_latest_currency(
+    user: Any, settings: Any
+) -> None:
+    settings.PLAN_DEFAULT_CURRENCY = "CHF"
+    first = _import(user, _document([_node("S1")]))
+    PlanFactory.create(organisation=user.personal_organisation, currency="DKK")
+    PlanFactory.create(currency="USD")  # another organisation's
+
+    latest = _import(user, _document([_node("S1")]))
+
+    assert (first.currency, latest.currency) == ("CHF", "DKK")
+
+
+def test_a_chosen_currency_is_checked_as_the_plan_model_checks_it(user: Any) -> None:
+    assert _messages(user, _document([_node("S1")], currency="EUR"), currency="E1R") == [
+        "currency: Enter a 3-letter currency code such as EUR or USD."
+    ]

@@ -307,3 +307,72 @@ def test_a_bad_completion_in_a_csv_pair_names_its_line_and_column(user: Any) -> 
         "actions.csv line 2: completed_on: Enter a date from 1950-01-01 on.",
         'actions.csv line 3: actual_cost: must be a number, got "lots"',
     ]
+
+
+# --- the plan file: name, currency, prices (docs/design.md "Imports" > "Currency") ------------
+
+
+def _with_plan_file(plan_csv: str, owner: Any, **kwargs: Any) -> Plan:
+    return plan_import_csv(
+        owner=owner,
+        nodes_csv=NODES.encode(),
+        actions_csv=ACTIONS_HEADER.encode(),
+        plan_csv=plan_csv.encode(),
+        **kwargs,
+    )
+
+
+def test_the_plan_file_gives_the_name_the_currency_and_the_prices(user: Any) -> None:
+    plan_csv = (
+        "field,value\nname,Harbour depot\ncurrency,sek\nIndex rate percent,2.5\n"
+        "price_base_year,2025\n"
+    )
+
+    plan = _with_plan_file(plan_csv, user, name=None, filename="nodes.csv", currency="NOK")
+
+    assert (plan.name, plan.currency, plan.index_rate_percent, plan.price_base_year) == (
+        "Harbour depot",
+        "SEK",
+        Decimal("2.5"),
+        2025,
+    )
+
+
+def test_a_semicolon_plan_file_reads_a_decimal_comma(user: Any) -> None:
+    plan = _with_plan_file("currency;DKK\nannual_budget;1.250.000,50\n", user, name="Depot")
+
+    assert (plan.currency, plan.annual_budget) == ("DKK", Decimal("1250000.50"))
+
+
+def test_without_a_currency_in_the_plan_file_the_one_chosen_is_taken(user: Any) -> None:
+    plan = _with_plan_file("name,Depot\n", user, name=None, currency="NOK")
+
+    assert (plan.name, plan.currency) == ("Depot", "NOK")
+
+
+def test_a_csv_pair_without_a_plan_file_takes_the_one_chosen(user: Any) -> None:
+    plan = plan_import_csv(
+        owner=user,
+        nodes_csv=NODES.encode(),
+        actions_csv=ACTIONS_HEADER.encode(),
+        name=None,
+        filename="Harbour depot.csv",
+        currency="sek",
+    )
+
+    assert (plan.name, plan.currency) == ("Harbour depot", "SEK")
+
+
+def test_problems_of_the_plan_file_are_listed_with_its_line(user: Any) -> None:
+    plan_csv = "field,value\ncurency,SEK\ncurrency,S3K\nvat_percent,lots\n"
+
+    with pytest.raises(ImportRejected) as rejected:
+        _with_plan_file(plan_csv, user, name="Depot")
+
+    assert [str(problem) for problem in rejected.value.problems] == [
+        "plan.csv line 2: curency: unknown plan field (the fields are: name, description, "
+        "currency, price_base_year, index_rate_percent, overhead_percent, vat_percent, "
+        "annual_budget)",
+        'plan.csv: vat_percent: must be a number, got "lots"',
+        "plan.csv: currency: Enter a 3-letter currency code such as EUR or USD.",
+    ]
