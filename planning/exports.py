@@ -39,8 +39,16 @@ from planning.action_list import ActionFilters, actions_filtered
 from planning.figures.budget import YEARS_DEFAULT, Budget
 from planning.figures.key_figures import KeyFigures, PlanKeyFigures
 from planning.figures.prices import PriceIndex
-from planning.importers.plan_document import ACTION_FIELDS, NODE_FIELDS, PLAN_FIELDS
-from planning.models import ActionKind, ActionStatus, Completion, NodeKind, Plan, StructureNode
+from planning.importers.plan_document import ACTION_FIELDS, NODE_FIELDS, PLAN_TABLE_FIELDS
+from planning.models import (
+    CENT,
+    ActionKind,
+    ActionStatus,
+    Completion,
+    NodeKind,
+    Plan,
+    StructureNode,
+)
 from planning.money import amount_of, cents_of
 from planning.tree import building_labels, path_ids
 from planning.xlsx import xlsx_stream
@@ -311,8 +319,28 @@ def plan_document(*, plan: Plan) -> dict[str, Any]:
             assessed_on,
         ) in sorted(nodes, key=lambda row: (len(path_ids(row[3])), refs[row[0]]))
     ]
-    rows = plan.actions.order_by().values_list(
-        "node_id", "planned_year", "title", "kind", "status", "estimated_cost", "interval_years"
+    # Each action's latest completion, as the actions export shows it: a done one-off action,
+    # or a recurring one marked done and moved on, re-imports with its work (see "Imports").
+    latest = Completion.objects.filter(action=OuterRef("pk")).order_by(
+        "-completed_on", "-created_at", "-pk"
+    )
+    rows = (
+        plan.actions.order_by()
+        .annotate(
+            done_on=Subquery(latest.values("completed_on")[:1]),
+            actual=Subquery(latest.values("actual_cost")[:1]),
+        )
+        .values_list(
+            "node_id",
+            "planned_year",
+            "title",
+            "kind",
+            "status",
+            "estimated_cost",
+            "interval_years",
+            "done_on",
+            "actual",
+        )
     )
     actions = [
         {
@@ -323,9 +351,19 @@ def plan_document(*, plan: Plan) -> dict[str, Any]:
             "estimated_cost": _text(cost),
             "status": status,
             "interval_years": interval,
+            "completed_on": done_on.isoformat() if done_on else None,
+            # Cents as the column keeps them (SQLite hands a subquery's 1250.50 over as 1250.5).
+            "actual_cost": _text(None if actual is None else Decimal(actual).quantize(CENT)),
         }
-        for node_id, year, title, kind, status, cost, interval in sorted(
-            rows.iterator(2000), key=lambda row: (refs[row[0]], *row[1:6], row[6] or 0)
+        for node_id, year, title, kind, status, cost, interval, done_on, actual in sorted(
+            rows.iterator(2000),
+            key=lambda row: (
+                refs[row[0]],
+                *row[1:6],
+                row[6] or 0,
+                row[7] or datetime.date.min,
+                row[8] or 0,
+            ),
         )
     ]
     return {
@@ -399,14 +437,12 @@ def as_xlsx(rows: Iterable[tuple[Any, ...]], *, title: str) -> bytes:
     return b"".join(xlsx_stream(rows, title=title))
 
 
-# The plan's fields on the sheet "Plan" of its workbook, in this order
-# (planning.importers.workbook reads them).
-_PLAN_SHEET_FIELDS = ("name", *PLAN_FIELDS)
 _DECIMAL_FIELDS = frozenset(
     {
         "quantity",
         "gross_floor_area_m2",
         "estimated_cost",
+        "actual_cost",
         "index_rate_percent",
         "overhead_percent",
         "vat_percent",
@@ -422,7 +458,8 @@ _LABELS = {
 def _column_title(column: str, currency: str) -> str:
     """A column's title on a sheet ("planned_year" is "Planned year"); the import reads both."""
     title = column.replace("_", " ").capitalize()
-    return f"{title} ({currency})" if column in ("estimated_cost", "annual_budget") else title
+    amounts = ("estimated_cost", "actual_cost", "annual_budget")
+    return f"{title} ({currency})" if column in amounts else title
 
 
 def _sheet_cell(table: str, column: str, value: Any) -> Any:
@@ -430,7 +467,7 @@ def _sheet_cell(table: str, column: str, value: Any) -> Any:
         return ""
     if column in _DECIMAL_FIELDS:
         return Decimal(value)
-    if column == "condition_assessed_on":
+    if column in ("condition_assessed_on", "completed_on"):
         return datetime.date.fromisoformat(value)
     return _LABELS.get(table, {}).get(column, {}).get(value, value)
 
@@ -443,7 +480,7 @@ def plan_workbook_sheets(document: dict[str, Any]) -> list[tuple[str, Iterable[S
     currency = document.get("currency") or "EUR"
     plan = [("Field", "Value")] + [
         (_column_title(field, currency), _sheet_cell("plan", field, document.get(field)))
-        for field in _PLAN_SHEET_FIELDS
+        for field in PLAN_TABLE_FIELDS  # in this order (planning.importers.tables reads them)
         if document.get(field) is not None
     ]
 
@@ -460,7 +497,14 @@ def plan_workbook_sheets(document: dict[str, Any]) -> list[tuple[str, Iterable[S
 
 
 def plan_csv_rows(document: dict[str, Any], table: str) -> Iterator[Sequence[Any]]:
-    """One table of a plan document ("nodes" or "actions") as the rows of its import CSV."""
+    """One table of a plan document ("nodes", "actions", or "plan": its name and plan fields,
+    a field / value row each) as the rows of its import CSV."""
+    if table == "plan":
+        yield ("field", "value")
+        for field in PLAN_TABLE_FIELDS:
+            if document.get(field) is not None:
+                yield (field, document[field])
+        return
     columns = NODE_FIELDS if table == "nodes" else ACTION_FIELDS
     yield columns
     for record in document.get(table, []):

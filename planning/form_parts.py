@@ -9,8 +9,8 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from django import forms
-from django.core.exceptions import ValidationError
-from django.core.validators import MaxValueValidator, MinValueValidator
+from django.core.exceptions import FieldDoesNotExist, ValidationError
+from django.core.validators import BaseValidator, MaxValueValidator, MinValueValidator
 from django.db import models
 from django.forms.utils import flatatt
 from django.urls import reverse
@@ -28,18 +28,26 @@ def model_rules_formfield(model_field: models.Field, **kwargs: Any) -> forms.Fie
     1900 gets the model's "Enter a year between ...", not the column type's "at least 0", and
     the input its min/max attributes), and for a choice field exactly the model's choices (no
     empty entry: every choice field here is required) and its message for a value outside them.
+
+    A limit that moves with the clock (the planned years, today: planning.models.fields) is not
+    fixed into a form field made once per process: the model checks it on every submit, with
+    its message, and ModelRulesForm puts its value of the day on the input, as it does for a
+    date's limits (a date form field has no min_value).
     """
     messages: dict[str, str] = {}
-    minimums = [v for v in model_field.validators if isinstance(v, MinValueValidator)]
-    if minimums:
-        lowest = max(minimums, key=lambda validator: validator.limit_value)
-        kwargs.setdefault("min_value", lowest.limit_value)
-        messages["min_value"] = str(lowest.message)
-    maximums = [v for v in model_field.validators if isinstance(v, MaxValueValidator)]
-    if maximums:
-        highest = min(maximums, key=lambda validator: validator.limit_value)
-        kwargs.setdefault("max_value", highest.limit_value)
-        messages["max_value"] = str(highest.message)
+    if _is_number(model_field):
+        for kind, limits, pick in (
+            ("min_value", _limits(model_field, MinValueValidator), max),
+            ("max_value", _limits(model_field, MaxValueValidator), min),
+        ):
+            if not limits:
+                continue
+            if any(callable(validator.limit_value) for validator in limits):
+                kwargs.setdefault(kind, None)  # nor the column type's own "at least 0" first
+                continue
+            tightest = pick(limits, key=limit_of)
+            kwargs.setdefault(kind, tightest.limit_value)
+            messages[kind] = str(tightest.message)
     if model_field.choices:
         kwargs.setdefault("choices", model_field.choices)
         messages["invalid_choice"] = str(model_field.error_messages["invalid_choice"])
@@ -48,12 +56,40 @@ def model_rules_formfield(model_field: models.Field, **kwargs: Any) -> forms.Fie
     return model_field.formfield(**kwargs)
 
 
+def _is_number(model_field: models.Field) -> bool:
+    return isinstance(model_field, models.IntegerField | models.DecimalField)
+
+
+def _limits(model_field: models.Field, kind: type[BaseValidator]) -> list[BaseValidator]:
+    return [validator for validator in model_field.validators if isinstance(validator, kind)]
+
+
+def limit_of(validator: BaseValidator) -> Any:
+    """A limit validator's value now (a callable limit is read from the clock)."""
+    limit = validator.limit_value
+    return limit() if callable(limit) else limit
+
+
 class ModelRulesForm(forms.ModelForm):
     """A ModelForm whose fields carry the model's rules (see model_rules_formfield). A subclass's
     Meta derives from this one: Django reads the callback from the form's own Meta."""
 
     class Meta:
         formfield_callback = model_rules_formfield
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # The inputs' min and max that model_rules_formfield left to the form: the limits of
+        # the day, and those of dates.
+        for name, field in self.fields.items():
+            try:
+                model_field = self._meta.model._meta.get_field(name)
+            except FieldDoesNotExist:
+                continue
+            for attribute, kind in (("min", MinValueValidator), ("max", MaxValueValidator)):
+                for validator in _limits(model_field, kind):
+                    if callable(validator.limit_value) or not _is_number(model_field):
+                        field.widget.attrs[attribute] = str(limit_of(validator))
 
 
 def form_errors_apply(form: forms.BaseForm, error: ValidationError) -> None:

@@ -11,6 +11,7 @@ from django import forms
 from django.conf import settings
 from django.core.exceptions import ValidationError
 
+from organisations.models import Organisation
 from planning import xlsx
 from planning.action_list import DEFAULT_SORT, NO_PROJECT, SORT_COLUMNS, ActionFilters
 from planning.figures.prices import Markup, markups_stored, plan_markups
@@ -22,6 +23,7 @@ from planning.form_parts import (
     plan_node_clean,
 )
 from planning.importers.catalog import CATALOG_COLUMNS
+from planning.importers.plan_document import import_currency_default
 from planning.models import (
     CONDITION_FILTERS,
     MAX_YEAR,
@@ -62,12 +64,21 @@ class PlanCreateForm(ModelRulesForm):
 
 
 class PlanImportForm(forms.Form):
-    """A plan file (JSON or an Excel workbook), or the CSV pair nodes.csv + actions.csv."""
+    """A plan file (JSON or an Excel workbook), or the CSV pair nodes.csv + actions.csv with
+    an optional plan.csv; and the currency for a file that names none, the organisation's
+    default at first (planning.importers.plan_document.import_currency_default)."""
 
     name = forms.CharField(
         max_length=Plan._meta.get_field("name").max_length,
         required=False,
         help_text="Optional: the name in the file, else the file's name, is used.",
+    )
+    # Empty (a client that sends none): the organisation's default, when the import runs.
+    currency = forms.CharField(
+        required=False,
+        max_length=Plan._meta.get_field("currency").max_length,
+        help_text="ISO 4217 code, e.g. EUR, SEK. Used when the file names no currency.",
+        widget=forms.TextInput(attrs={"size": 4, "autocapitalize": "characters"}),
     )
     plan_file = forms.FileField(
         required=False,
@@ -86,23 +97,41 @@ class PlanImportForm(forms.Form):
         label="and actions.csv",
         widget=forms.ClearableFileInput(attrs={"accept": ".csv,.txt,text/csv"}),
     )
+    plan_csv = forms.FileField(
+        required=False,
+        label="and optionally plan.csv",
+        help_text="The plan's name, currency and prices, a field and its value per line.",
+        widget=forms.ClearableFileInput(attrs={"accept": ".csv,.txt,text/csv"}),
+    )
     # A new value each time the form is shown: the same form sent twice is one import.
     idempotency_key = forms.CharField(
         required=False, max_length=64, widget=forms.HiddenInput, initial=lambda: uuid.uuid4().hex
     )
+    field_order = ("name", "plan_file", "nodes_csv", "actions_csv", "plan_csv", "currency")
+
+    def __init__(self, *args: Any, organisation: Organisation | None = None, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.fields["currency"].initial = import_currency_default(organisation=organisation)
+
+    def clean_currency(self) -> str:
+        """Checked as the Plan model checks a currency, with its message."""
+        currency = str(self.cleaned_data.get("currency") or "").strip().upper()
+        if currency:
+            Plan._meta.get_field("currency").run_validators(currency)
+        return currency
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
         plan_file = cleaned.get("plan_file")
         nodes_csv, actions_csv = cleaned.get("nodes_csv"), cleaned.get("actions_csv")
-        if plan_file and (nodes_csv or actions_csv):
+        if plan_file and (nodes_csv or actions_csv or cleaned.get("plan_csv")):
             raise ValidationError("Upload either a plan file or the CSV pair, not both.")
         if not plan_file and not (nodes_csv and actions_csv):
-            if nodes_csv or actions_csv:
+            if nodes_csv or actions_csv or cleaned.get("plan_csv"):
                 raise ValidationError("A CSV import needs both nodes.csv and actions.csv.")
             raise ValidationError("Choose a plan file (JSON or Excel), or both CSV files.")
         limit = settings.IMPORT_MAX_BYTES
-        for field_name in ("plan_file", "nodes_csv", "actions_csv"):
+        for field_name in ("plan_file", "nodes_csv", "actions_csv", "plan_csv"):
             upload = cleaned.get(field_name)
             if upload is not None and upload.size > limit:
                 self.add_error(

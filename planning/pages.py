@@ -30,7 +30,7 @@ from planning.forms import (
     PlanMoneyForm,
     PlanSettingsForm,
 )
-from planning.models import CONDITION_FILTERS
+from planning.models import CONDITION_FILTERS, EARLIEST_DATE, today
 from planning.tree import node_search, tree_overview
 
 # The actions list is paged: a plan can hold 100,000 actions.
@@ -81,7 +81,11 @@ def plan_list_render(
             "year": year,
             "page_query": f"org={current.organisation.slug}" if current is not None else "",
             "create_form": create_form or PlanCreateForm(prefix="create"),
-            "import_form": import_form or PlanImportForm(prefix="import"),
+            "import_form": import_form
+            or PlanImportForm(
+                prefix="import",
+                organisation=current.organisation if current is not None else None,
+            ),
         },
         status=status,
     )
@@ -166,7 +170,9 @@ def plan_actions_render(
             "sort_links": _sort_links(kept, sort or "year"),
             "action_form": action_form or ActionForm(prefix="action", plan=plan),
             "next_url": request.get_full_path(),
-            "today": timezone.localdate(),
+            # Mark done's date input: the Completion's bounds (planning.models.fields).
+            "today": today(),
+            "earliest_date": EARLIEST_DATE,
         }
     )
     return render(request, "planning/plan_actions.html", context)

@@ -31,6 +31,7 @@ from planning.models import (
     PlanNumberCounter,
     Project,
     StructureNode,
+    today,
 )
 from planning.suggestions.sync.changes import changes_discard
 from planning.tree import move_check, node_place, node_subtree, subtree_refresh
@@ -63,10 +64,16 @@ NOT_A_PLANNER = "You cannot add plans to this organisation (planners, admins and
 
 @transaction.atomic
 def plan_create(
-    *, owner: User, name: str, description: str = "", organisation: Organisation | None = None
+    *,
+    owner: User,
+    name: str,
+    description: str = "",
+    organisation: Organisation | None = None,
+    currency: str | None = None,
 ) -> Plan:
     """A new plan with the next number in `organisation` (by default the personal organisation
-    of `owner`, who makes it and must be a member who may change its plans)."""
+    of `owner`, who makes it and must be a member who may change its plans), in `currency`
+    (by default PLAN_DEFAULT_CURRENCY)."""
     membership = (
         personal_membership(user=owner)
         if organisation is None
@@ -80,6 +87,8 @@ def plan_create(
         description=(description or "").strip(),
         organisation=organisation,
     )
+    if currency is not None:
+        plan.currency = currency
     validated(plan, exclude=["number"])
     with transaction.atomic(savepoint=False), history_context():
         plan.number = plan_number_allocate()
@@ -431,6 +440,18 @@ def action_cancel(*, action: Action) -> Action:
     return action
 
 
+def action_after_completion(
+    *, planned_year: int, interval_years: int | None, completed_on: datetime.date
+) -> tuple[str, int]:
+    """The status and planned year of an action once work on it is recorded (docs/design.md
+    "Money"): a one-off action is done; a recurring one stays planned and moves to its next
+    occurrence, the completion's year plus its interval. Mark done and the import of a done
+    row both ask here."""
+    if interval_years is None:
+        return ActionStatus.DONE.value, planned_year
+    return ActionStatus.PLANNED.value, completed_on.year + interval_years
+
+
 def action_mark_done(
     *,
     action: Action,
@@ -438,13 +459,10 @@ def action_mark_done(
     completed_on: datetime.date | None = None,
     actual_cost: Decimal | None = None,
 ) -> Completion:
-    """Records the work as a Completion (docs/design.md "Money"). A one-off action is then done;
-    a recurring one stays planned and moves to its next occurrence, the completion's year plus
-    its interval."""
-    today = timezone.localdate()
-    completed_on = completed_on or today
-    if completed_on > today:
-        raise ValidationError({"completed_on": "Work cannot be completed after today."})
+    """Records the work as a Completion (docs/design.md "Money") and moves the action on
+    (`action_after_completion`). The date defaults to today; its bounds are the Completion's
+    (planning.models.PAST_DATE_VALIDATORS)."""
+    completed_on = completed_on or today()
     with plan_write(plan_id=action.plan_id, data_changed=True):
         action.refresh_from_db(
             fields=["planned_year", "interval_years", "status", "estimated_cost"]
@@ -460,10 +478,12 @@ def action_mark_done(
             by=by,
         )
         validated(completion)
-        if action.interval_years is None:
-            action.status = ActionStatus.DONE
-        else:
-            action.planned_year = completed_on.year + action.interval_years
+        action.status, action.planned_year = action_after_completion(
+            planned_year=action.planned_year,
+            interval_years=action.interval_years,
+            completed_on=completed_on,
+        )
+        if action.interval_years is not None:
             validated(action)  # the next year must still be a year a plan holds
         completion.save(force_insert=True)
         action.save(update_fields=["status", "planned_year", "updated_at"])

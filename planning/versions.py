@@ -86,8 +86,10 @@ def plan_adopt(
     if len(note or "") > NOTE_MAX:
         errors["note"] = f"At most {NOTE_MAX} characters."
     decided_on = decided_on or timezone.localdate()
-    if decided_on > timezone.localdate():
-        errors["decided_on"] = "The decision date cannot be after today."
+    try:  # the shared bounds of a decision date (planning.models.PAST_DATE_VALIDATORS)
+        PlanVersion._meta.get_field("decided_on").run_validators(decided_on)
+    except ValidationError as error:
+        errors["decided_on"] = " ".join(error.messages)
     if errors:
         raise ValidationError(errors)
     with transaction.atomic():

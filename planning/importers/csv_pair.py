@@ -2,7 +2,8 @@
 spreadsheets: the same columns as the JSON format, a header row, an empty cell for "none"
 (read as planning.importers.tables says), separated by commas, semicolons or tabs; in a file
 separated by semicolons, as Excel writes CSV where the comma is the decimal mark, numbers may
-be written 1.234,56."""
+be written 1.234,56. An optional third file, plan.csv, holds the plan's name and fields as
+field / value rows, as a workbook's sheet "Plan" does (its currency, its prices)."""
 
 from __future__ import annotations
 
@@ -15,9 +16,11 @@ from itertools import islice
 from accounts.models import User
 from organisations.models import Organisation
 from planning.importers.plan_document import (
+    PLAN_TABLE_FIELDS,
     CountedRecords,
     Record,
     file_text,
+    plan_fields_read,
     plan_records_import,
 )
 from planning.importers.problems import ImportRejected
@@ -30,6 +33,8 @@ from planning.importers.tables import (
     action_table,
     column_named,
     node_table,
+    plan_name_from_file,
+    plan_table_fields,
     rows_left,
     table_body,
     table_header,
@@ -39,6 +44,9 @@ from planning.services import plan_size_message
 
 NODES_FILENAME = "nodes.csv"
 ACTIONS_FILENAME = "actions.csv"
+PLAN_FILENAME = "plan.csv"
+# A plan file has a row per plan field; one of more rows than this is no plan file.
+PLAN_FILE_MAX_ROWS = 64
 
 
 SEPARATORS = (",", ";", "\t")
@@ -111,6 +119,50 @@ def csv_table_records(
     return CountedRecords(count, read)
 
 
+def csv_plan_fields(
+    *, content: bytes, problems: ProblemCollector
+) -> tuple[str | None, dict[str, object]]:
+    """The plan's name and fields in plan.csv (planning.importers.tables.plan_table_fields),
+    not yet checked; a file that is no text, malformed, or longer than a plan file is a
+    problem, and then it gives none."""
+    position = (0, 0)
+    if content.startswith(WORKBOOK_MAGIC):
+        problems.add(position, PLAN_FILENAME, "", WORKBOOK_IN_CSV)
+        return None, {}
+    try:
+        text = file_text(content, PLAN_FILENAME)
+    except ImportRejected as rejected:
+        for problem in rejected.problems:
+            problems.add(position, problem.row, problem.field, problem.message)
+        return None, {}
+    separator = _separator(text, ("field", "value", *PLAN_TABLE_FIELDS))
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=separator, strict=True)
+    rows: list[tuple[int, list[object]]] = []
+    try:
+        for cells in islice(reader, PLAN_FILE_MAX_ROWS + 1):
+            rows.append((reader.line_num, list(cells)))
+    except csv.Error as error:
+        problems.add(
+            position, f"{PLAN_FILENAME} line {reader.line_num}", "", f"malformed CSV: {error}"
+        )
+        return None, {}
+    if len(rows) > PLAN_FILE_MAX_ROWS:
+        problems.add(
+            position,
+            PLAN_FILENAME,
+            "",
+            f"has more than {PLAN_FILE_MAX_ROWS} lines; a plan file has a line per plan field",
+        )
+        return None, {}
+    return plan_table_fields(
+        iter(rows),
+        source=PLAN_FILENAME,
+        row_name="line",
+        problems=problems,
+        decimal_comma=separator == ";",
+    )
+
+
 def plan_csv_read(
     *, nodes_csv: bytes, actions_csv: bytes
 ) -> tuple[CountedRecords | None, CountedRecords | None, ProblemCollector]:
@@ -131,18 +183,30 @@ def plan_import_csv(
     organisation: Organisation | None = None,
     nodes_csv: bytes,
     actions_csv: bytes,
-    name: str,
+    plan_csv: bytes | None = None,
+    name: str | None,
+    filename: str | None = None,
     observer: ImportObserver | None = None,
+    currency: str | None = None,
 ) -> Plan:
-    """Imports a plan from nodes.csv and actions.csv; `owner` becomes its owner.
+    """Imports a plan from nodes.csv and actions.csv, and the optional plan.csv; `owner`
+    becomes its owner.
 
-    Raises ImportRejected with every problem of both files, and then writes nothing. CSV has
-    no place for the plan's name, so `name` is required (a blank one is a problem).
+    The plan's name is `name` if given (a blank one is a problem), else plan.csv's, else the
+    name of the nodes file `filename` (plan_name_from_file); without any, it is a problem. Its
+    currency is plan.csv's, else `currency`, else the organisation's default. Raises
+    ImportRejected with every problem of the files, and then writes nothing.
     """
-    name = (name or "").strip()  # a form may hand over None for an empty field
     node_records, action_records, problems = plan_csv_read(
         nodes_csv=nodes_csv, actions_csv=actions_csv
     )
+    file_name, raw_fields = (
+        csv_plan_fields(content=plan_csv, problems=problems) if plan_csv else (None, {})
+    )
+    if name is None:
+        # None of them: "" is listed as a missing name with the files' other problems.
+        name = file_name or (plan_name_from_file(filename) if filename else "")
+    name = name.strip()
     return plan_records_import(
         owner=owner,
         organisation=organisation,
@@ -151,4 +215,8 @@ def plan_import_csv(
         action_records=action_records or [],
         problems=problems,
         observer=observer,
+        plan_fields=plan_fields_read(raw_fields, problems, source=PLAN_FILENAME)
+        if raw_fields
+        else {},
+        currency=currency,
     )

@@ -20,6 +20,7 @@ def plan_file_import(
     filename: str,
     name: str | None = None,
     observer: ImportObserver | None = None,
+    currency: str | None = None,
 ) -> Plan:
     """Imports a plan from a JSON or Excel file; see plan_import and plan_import_workbook."""
     read = plan_import_workbook if content.startswith(WORKBOOK_MAGIC) else plan_import
@@ -30,4 +31,5 @@ def plan_file_import(
         filename=filename,
         name=name,
         observer=observer,
+        currency=currency,
     )

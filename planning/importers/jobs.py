@@ -124,6 +124,8 @@ def plan_import_submit(
     name: str,
     content: bytes,
     actions_content: bytes = b"",
+    plan_content: bytes = b"",
+    currency: str = "",
 ) -> tuple[PlanImport, bool]:
     """The import of this upload: a new one (True), or the one the same form made before.
 
@@ -132,7 +134,9 @@ def plan_import_submit(
     row lock, so two uploads sent together cannot both take the last place; the same form sent
     again is answered with its import whatever the count.
     """
-    mine = PlanImport.objects.filter(owner=owner).defer("content", "actions_content")
+    mine = PlanImport.objects.filter(owner=owner).defer(
+        "content", "actions_content", "plan_content"
+    )
     existing = mine.filter(idempotency_key=idempotency_key).first()
     if existing is not None:
         return existing, False
@@ -155,6 +159,8 @@ def plan_import_submit(
                 name=name,
                 content=content,
                 actions_content=actions_content,
+                plan_content=plan_content,
+                currency=currency,
             )
     except IntegrityError:  # the same form, sent twice at the same moment
         return mine.get(idempotency_key=idempotency_key), False
@@ -196,7 +202,13 @@ class _JobObserver(ImportObserver):
     def plan_written(self, plan: Plan) -> None:
         linked = PlanImport.objects.filter(
             pk=self.upload.pk, plan__isnull=True, status__in=RUNNING
-        ).update(plan=plan, status=PlanImportStatus.SYNCING, content=b"", actions_content=b"")
+        ).update(
+            plan=plan,
+            status=PlanImportStatus.SYNCING,
+            content=b"",
+            actions_content=b"",
+            plan_content=b"",
+        )
         if not linked:
             raise _AlreadyImported
 
@@ -214,6 +226,7 @@ def _finish(
         problems=problems,
         content=b"",
         actions_content=b"",
+        plan_content=b"",
         finished_at=timezone.now(),
     )
     if finished:
@@ -227,8 +240,11 @@ def _plan_read_and_write(upload: PlanImport, observer: ImportObserver) -> Plan:
             organisation=upload.organisation,
             nodes_csv=bytes(upload.content),
             actions_csv=bytes(upload.actions_content),
-            name=upload.name,
+            plan_csv=bytes(upload.plan_content) or None,
+            name=upload.name or None,
+            filename=upload.filename,
             observer=observer,
+            currency=upload.currency or None,
         )
     return plan_file_import(
         owner=upload.owner,
@@ -237,6 +253,7 @@ def _plan_read_and_write(upload: PlanImport, observer: ImportObserver) -> Plan:
         filename=upload.filename,
         name=upload.name or None,
         observer=observer,
+        currency=upload.currency or None,
     )
 
 
@@ -289,7 +306,7 @@ def _plan_import_run(upload: PlanImport, lease: Lease) -> None:
             raise
     # The file's bytes are not needed any more: the first sync runs without them (the row's
     # copy is cleared when the import finishes).
-    upload.content = upload.actions_content = b""
+    upload.content = upload.actions_content = upload.plan_content = b""
     observer.send(status=PlanImportStatus.SYNCING, force=True)
     statistics_refresh(rows=observer.report["total"])
     lease.renew()  # a whole lease for the first sync, however long the statistics took

@@ -32,9 +32,18 @@ from planning.importers.problems import ImportProblem, ImportRejected
 from planning.importers.progress import PROGRESS_STEP, ImportObserver
 from planning.importers.records import ProblemCollector, RecordReader, describe
 from planning.importers.write import plan_write
-from planning.models import CENT, Action, ActionStatus, Plan, StructureNode
+from planning.models import (
+    CENT,
+    Action,
+    ActionStatus,
+    Completion,
+    Plan,
+    StructureNode,
+    plan_currency_default,
+    today,
+)
 from planning.selectors import catalog_codes
-from planning.services import plan_size_check
+from planning.services import action_after_completion, plan_size_check
 from planning.tree import DEPTH_MAX, DEPTH_MESSAGE
 
 NODE_FIELDS = (
@@ -60,6 +69,8 @@ ACTION_FIELDS = (
     "estimated_cost",
     "status",
     "interval_years",
+    "completed_on",
+    "actual_cost",
 )
 # Optional plan fields (docs/design.md "Money"): a plan's JSON export writes them.
 PLAN_FIELDS = (
@@ -72,13 +83,15 @@ PLAN_FIELDS = (
     "annual_budget",
 )
 DOCUMENT_FIELDS = ("name", "nodes", "actions", *PLAN_FIELDS)
+# The rows of a table of plan fields (a workbook's sheet "Plan", a CSV pair's plan.csv).
+PLAN_TABLE_FIELDS = ("name", *PLAN_FIELDS)
 NODE_REQUIRED = ("ref", "name", "kind")
 ACTION_REQUIRED = ("node_ref", "title", "kind", "planned_year")
 # Fields holding a year or an amount: the CSV reader turns their text into numbers.
 YEAR_FIELDS = frozenset(
     {"install_year", "planned_year", "interval_years", "year_built", "condition_grade"}
 )
-AMOUNT_FIELDS = frozenset({"quantity", "estimated_cost", "gross_floor_area_m2"})
+AMOUNT_FIELDS = frozenset({"quantity", "estimated_cost", "gross_floor_area_m2", "actual_cost"})
 
 
 # One record of the document: where it is (for messages) and its raw key/value pairs.
@@ -106,6 +119,9 @@ class NodeRow:
 
 @dataclass(frozen=True, slots=True)
 class ActionRow:
+    """An action as it is written: a done row already moved on (`action_after_completion`),
+    its work in `completion` (None: no work recorded)."""
+
     row: str
     node_ref: str
     title: str
@@ -114,6 +130,17 @@ class ActionRow:
     estimated_cost: Decimal
     status: str
     interval_years: int | None = None
+    completion: CompletionRow | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CompletionRow:
+    """The work recorded on an imported action: its date, its cost, and the occurrence it did
+    (`planned_year`, as Mark done keeps it)."""
+
+    completed_on: datetime.date
+    actual_cost: Decimal | None
+    planned_year: int
 
 
 def _node_read(
@@ -192,6 +219,8 @@ def _action_read(
     estimated_cost = reader.amount("estimated_cost")
     status = reader.text("status")
     interval_years = reader.year("interval_years", meaning="years between occurrences")
+    completed_on = reader.date("completed_on")
+    actual_cost = reader.amount("actual_cost")
     reader.model_rules(
         Action,
         {
@@ -203,6 +232,14 @@ def _action_read(
             "interval_years": interval_years,
         },
     )
+    reader.model_rules(Completion, {"completed_on": completed_on, "actual_cost": actual_cost})
+    status = status or ActionStatus.PLANNED.value
+    completion: CompletionRow | None = None
+    if reader.valid:
+        assert planned_year is not None  # required: not None when valid
+        status, planned_year, completion = _work_done(
+            reader, status, planned_year, interval_years, completed_on, actual_cost
+        )
     if not reader.valid:
         return None if node_ref is None else ActionRow(row, node_ref, "", "", 0, CENT, "")
     return ActionRow(
@@ -212,9 +249,53 @@ def _action_read(
         sys.intern(kind),  # a few distinct values, kept once each
         planned_year,  # type: ignore[arg-type]  # required: not None when valid
         estimated_cost if estimated_cost is not None else Decimal("0.00"),
-        sys.intern(status or ActionStatus.PLANNED.value),
+        sys.intern(status),
         interval_years,
+        completion,
     )
+
+
+def _work_done(
+    reader: RecordReader,
+    status: str,
+    planned_year: int,
+    interval_years: int | None,
+    completed_on: datetime.date | None,
+    actual_cost: Decimal | None,
+) -> tuple[str, int, CompletionRow | None]:
+    """The row's status and planned year once its work is recorded, and that work
+    (docs/design.md "Imports" > "Work done"). A done row becomes a Completion, dated
+    `completed_on` or else 31 December of its planned year (today when that is still to come),
+    and moves on as Mark done moves an action (`action_after_completion`): a one-off action is
+    done, a recurring one planned again at the completion's year + its interval. Another row
+    with `completed_on` keeps its status and year, and its completion is recorded as it stands:
+    that is how the export writes an action marked done and then moved on or reopened."""
+    if status == ActionStatus.DONE:
+        done_on = completed_on or min(datetime.date(planned_year, 12, 31), today())
+        status, next_year = action_after_completion(
+            planned_year=planned_year, interval_years=interval_years, completed_on=done_on
+        )
+        if next_year != planned_year:
+            try:
+                Action._meta.get_field("planned_year").run_validators(next_year)
+            except ValidationError as error:
+                reader.problem(
+                    "completed_on",
+                    f"moves the recurring action on to {next_year} (the completion's year + "
+                    f"interval_years): {' '.join(error.messages)}",
+                )
+        return status, next_year, CompletionRow(done_on, actual_cost, planned_year)
+    if completed_on is not None:
+        # The occurrence done: a one-off action's year; a recurring action moved on from the
+        # completion's year (Mark done's next year is the completion's year + its interval).
+        done_year = planned_year if interval_years is None else completed_on.year
+        return status, planned_year, CompletionRow(completed_on, actual_cost, done_year)
+    if actual_cost is not None:
+        reader.problem(
+            "actual_cost",
+            "is the cost of work done: give its completed_on too, or the status done",
+        )
+    return status, planned_year, None
 
 
 def _tree_check(
@@ -283,14 +364,11 @@ def _codes_check(
     nodes: list[tuple[tuple[int, int], NodeRow]],
     problems: ProblemCollector,
     *,
-    owner: User,
     organisation: Organisation | None,
 ) -> dict[str, uuid.UUID]:
     """The codes the nodes name, looked up in the catalog of the plan's organisation (the
     starter codes and its own)."""
     wanted = {node.code for _position, node in nodes if node.code is not None}
-    if organisation is None:
-        organisation = personal_organisation(user=owner)
     catalog = catalog_codes(organisation_id=organisation.pk if organisation else None)
     found = catalog.filter(code__in=wanted).values_list("code", "id") if wanted else []
     code_ids = dict(found)
@@ -318,12 +396,15 @@ def _sequence(
     return value
 
 
-def plan_fields_read(document: object, problems: ProblemCollector) -> dict[str, object]:
+def plan_fields_read(
+    document: object, problems: ProblemCollector, *, source: str = ""
+) -> dict[str, object]:
     """The optional plan fields of a document (PLAN_FIELDS) that it gives, checked by the Plan
-    model's rules; a bad one is a problem of the document (no row)."""
+    model's rules; a bad one is a problem of the document (no row), named by its `source` when
+    the fields have a file or sheet of their own ("plan.csv", "sheet Plan")."""
     if not isinstance(document, Mapping):
         return {}
-    reader = RecordReader(document, "", (0, 0), problems)
+    reader = RecordReader(document, source, (0, 0), problems)
     currency = reader.text("currency")
     values: dict[str, object] = {
         "description": reader.text("description"),
@@ -336,6 +417,35 @@ def plan_fields_read(document: object, problems: ProblemCollector) -> dict[str, 
     }
     reader.model_rules(Plan, values)
     return {field: value for field, value in values.items() if value is not None}
+
+
+def import_currency_default(*, organisation: Organisation | None) -> str:
+    """The currency of a plan whose file names none, unless the person importing chooses
+    another: that of the organisation's most recently created plan, else the
+    PLAN_DEFAULT_CURRENCY setting (docs/design.md "Imports" > "Currency"). The upload form
+    offers it as its choice."""
+    if organisation is not None:
+        latest = (
+            Plan.objects.filter(organisation=organisation)
+            .order_by("-created_at", "-number")
+            .values_list("currency", flat=True)
+            .first()
+        )
+        if latest:
+            return latest
+    return plan_currency_default()
+
+
+def _currency_chosen(
+    currency: str | None, *, organisation: Organisation | None, problems: ProblemCollector
+) -> str:
+    """The currency of the form or the command (checked by the Plan model's rules, a problem
+    without a row), else the organisation's default."""
+    if currency is None or not currency.strip():
+        return import_currency_default(organisation=organisation)
+    chosen = currency.strip().upper()  # as the Settings form
+    RecordReader({}, "", (0, 0), problems).model_rules(Plan, {"currency": chosen})
+    return chosen
 
 
 def plan_document_records(
@@ -372,9 +482,12 @@ def plan_records_import(
     problems: ProblemCollector | None = None,
     observer: ImportObserver | None = None,
     plan_fields: Mapping[str, object] | None = None,
+    currency: str | None = None,
 ) -> Plan:
     """Checks every record, then writes the plan, or raises ImportRejected with every problem.
-    `plan_fields`: the checked optional plan fields (plan_fields_read).
+    `plan_fields`: the checked optional plan fields (plan_fields_read). `currency`: the plan's
+    currency when the file names none (the upload form's choice, `import_plan --currency`);
+    without it, the organisation's default (import_currency_default).
 
     `problems` may already hold what a file reader found (bad rows of a CSV file); the records
     are still checked so that one run reports everything. `node_records` None means the nodes
@@ -429,7 +542,14 @@ def plan_records_import(
         if isinstance(records, list):
             records.clear()
     by_ref = _tree_check(nodes, problems)
-    code_ids = _codes_check(nodes, problems, owner=owner, organisation=organisation)
+    # The organisation the plan goes into: its catalog and its default currency.
+    home = organisation if organisation is not None else personal_organisation(user=owner)
+    code_ids = _codes_check(nodes, problems, organisation=home)
+    plan_fields = dict(plan_fields or {})
+    if "currency" not in plan_fields or (currency or "").strip():
+        # The file's own currency comes first; a chosen one is checked all the same.
+        chosen = _currency_chosen(currency, organisation=home, problems=problems)
+        plan_fields.setdefault("currency", chosen)
     for position, action in actions:
         if nodes_readable and action.node_ref not in by_ref:
             problems.add(position, action.row, "node_ref", f'no node with ref "{action.node_ref}"')
@@ -443,7 +563,7 @@ def plan_records_import(
         actions=[action for _position, action in actions],
         code_ids=code_ids,
         observer=observer,
-        plan_fields=plan_fields or {},
+        plan_fields=plan_fields,
     )
 
 
@@ -455,6 +575,7 @@ def plan_import_document(
     name: str | None = None,
     source: str = "document",
     observer: ImportObserver | None = None,
+    currency: str | None = None,
 ) -> Plan:
     """Imports an already parsed plan document (the JSON format as Python values).
 
@@ -474,6 +595,7 @@ def plan_import_document(
         problems=problems,
         observer=observer,
         plan_fields=plan_fields_read(document, problems),
+        currency=currency,
     )
 
 
@@ -556,10 +678,12 @@ def plan_import(
     filename: str,
     name: str | None = None,
     observer: ImportObserver | None = None,
+    currency: str | None = None,
 ) -> Plan:
     """Imports a plan from a JSON file (docs/design.md "Imports"); `owner` becomes its owner.
 
-    The plan's name is the file's `name` unless `name` is given. Raises ImportRejected with
+    The plan's name is the file's `name` unless `name` is given; its currency the file's
+    `currency`, else `currency`, else the organisation's default. Raises ImportRejected with
     every problem found, and then writes nothing. A document the bounds walk could read is
     imported row by row from the file (its outline holds the rest), so a file at the plan
     limits is never built whole; a malformed one is parsed whole to say where it breaks.
@@ -593,4 +717,5 @@ def plan_import(
         problems=problems,
         observer=observer,
         plan_fields=plan_fields,
+        currency=currency,
     )

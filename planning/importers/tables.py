@@ -28,6 +28,7 @@ from planning.importers.plan_document import (
     AMOUNT_FIELDS,
     NODE_FIELDS,
     NODE_REQUIRED,
+    PLAN_TABLE_FIELDS,
     YEAR_FIELDS,
     Record,
 )
@@ -292,6 +293,57 @@ def _header(
         ok = False
         problems.add(position, row, column, "required column is missing")
     return header if ok else None
+
+
+# The plan fields read as numbers (plan_fields_read checks them).
+PLAN_WHOLE_FIELDS = frozenset({"price_base_year"})
+PLAN_AMOUNT_FIELDS = frozenset(
+    {"index_rate_percent", "overhead_percent", "vat_percent", "annual_budget"}
+)
+
+
+def plan_table_fields(
+    rows: Iterator[tuple[int, list[object]]],
+    *,
+    source: str,
+    row_name: str,
+    problems: ProblemCollector,
+    decimal_comma: bool = False,
+) -> tuple[str | None, dict[str, object]]:
+    """The plan's name and fields of a table of field / value rows (a workbook's sheet "Plan",
+    a CSV pair's plan.csv): the field in the first column ("name", "currency", "Index rate
+    percent"), its value in the second; a first row "Field" / "Value" is a header. A cell is
+    read as a table's cell (cell_value); plan_fields_read then checks the fields."""
+    name: str | None = None
+    fields: dict[str, object] = {}
+    for number, cells in rows:
+        label = cells[0] if cells else None
+        if label is None or (isinstance(label, str) and not label.strip()):
+            continue
+        field = column_named(str(label), PLAN_TABLE_FIELDS)
+        if field is None:
+            if number == 1 and str(label).strip().lower() == "field":
+                continue
+            problems.add(
+                (0, 0),
+                f"{source} {row_name} {number}",
+                str(label),
+                f"unknown plan field (the fields are: {', '.join(PLAN_TABLE_FIELDS)})",
+            )
+            continue
+        value = cell_value(
+            field,
+            cells[1] if len(cells) > 1 else None,
+            {},
+            decimal_comma=decimal_comma,
+            whole_columns=PLAN_WHOLE_FIELDS,
+            amount_columns=PLAN_AMOUNT_FIELDS,
+        )
+        if field == "name":
+            name = None if value is None else str(value)
+        elif value is not None:
+            fields[field] = value
+    return name, fields
 
 
 def plan_name_from_file(filename: str, *, today: datetime.date | None = None) -> str:

@@ -18,7 +18,6 @@ from __future__ import annotations
 import io
 import zipfile
 from collections.abc import Iterator
-from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
@@ -28,7 +27,6 @@ from openpyxl.worksheet._read_only import ReadOnlyWorksheet
 from accounts.models import User
 from organisations.models import Organisation
 from planning.importers.plan_document import (
-    PLAN_FIELDS,
     Record,
     plan_fields_read,
     plan_records_import,
@@ -39,9 +37,9 @@ from planning.importers.records import ProblemCollector
 from planning.importers.tables import (
     Table,
     action_table,
-    column_named,
     node_table,
     plan_name_from_file,
+    plan_table_fields,
     table_records,
 )
 from planning.models import Plan
@@ -54,7 +52,6 @@ WORKBOOK_MAX_COLUMNS = 64
 # Excel's own last row: a sheet that claims rows beyond it is no spreadsheet's.
 WORKBOOK_MAX_ROW = 1_048_576
 SHEET_NODES, SHEET_ACTIONS, SHEET_PLAN = "Nodes", "Actions", "Plan"
-PLAN_SHEET_FIELDS = ("name", *PLAN_FIELDS)
 
 
 def _rejected(filename: str, message: str) -> ImportRejected:
@@ -90,48 +87,6 @@ def _sheet_rows(sheet: ReadOnlyWorksheet) -> Iterator[tuple[int, list[object]]]:
         yield number, list(row)
 
 
-def _plan_sheet(
-    sheet: ReadOnlyWorksheet, *, problems: ProblemCollector
-) -> tuple[str | None, dict[str, object]]:
-    """The name and plan fields of the sheet "Plan": a row per field, its name in the first
-    column ("name", "currency", "Index rate percent") and its value in the second; a first row
-    "Field" / "Value" is a header."""
-    name: str | None = None
-    fields: dict[str, object] = {}
-    for number, cells in _sheet_rows(sheet):
-        label = cells[0] if cells else None
-        value = cells[1] if len(cells) > 1 else None
-        if label is None or (isinstance(label, str) and not label.strip()):
-            continue
-        field = column_named(str(label), PLAN_SHEET_FIELDS)
-        if field is None:
-            if number == 1 and str(label).strip().lower() == "field":
-                continue
-            fields_named = ", ".join(PLAN_SHEET_FIELDS)
-            problems.add(
-                (0, 0),
-                f"sheet {SHEET_PLAN} row {number}",
-                str(label),
-                f"unknown plan field (the fields are: {fields_named})",
-            )
-            continue
-        read = _plan_value(value)
-        if field == "name":
-            name = None if read is None else str(read)
-        elif read is not None:
-            fields[field] = read
-    return name, fields
-
-
-def _plan_value(value: object) -> object:
-    """A plan field's cell as the JSON format would hold it (plan_fields_read checks it)."""
-    if isinstance(value, float):
-        return Decimal(repr(round(value, 6)))
-    if isinstance(value, str):
-        return value.strip() or None
-    return value
-
-
 def plan_workbook_read(
     content: bytes, filename: str
 ) -> tuple[str | None, list[Record] | None, list[Record], dict[str, object], ProblemCollector]:
@@ -158,7 +113,12 @@ def plan_workbook_read(
         name: str | None = None
         plan_fields: dict[str, object] = {}
         if SHEET_PLAN.lower() in sheets:
-            name, plan_fields = _plan_sheet(sheets[SHEET_PLAN.lower()], problems=problems)
+            name, plan_fields = plan_table_fields(
+                _sheet_rows(sheets[SHEET_PLAN.lower()]),
+                source=f"sheet {SHEET_PLAN}",
+                row_name="row",
+                problems=problems,
+            )
         node_records = _records(nodes, node_table(f"sheet {SHEET_NODES}", "row"), problems)
         actions = sheets.get(SHEET_ACTIONS.lower())
         action_records = (
@@ -187,14 +147,18 @@ def plan_import_workbook(
     filename: str,
     name: str | None = None,
     observer: ImportObserver | None = None,
+    currency: str | None = None,
 ) -> Plan:
     """Imports a plan from an Excel workbook; `owner` becomes its owner. The plan's name is
-    `name` if given, else the sheet "Plan"'s, else the file's (plan_name_from_file). Raises
+    `name` if given, else the sheet "Plan"'s, else the file's (plan_name_from_file); its
+    currency the sheet "Plan"'s, else `currency`, else the organisation's default. Raises
     ImportRejected with every problem found, and then writes nothing."""
     workbook_name, node_records, action_records, raw_fields, problems = plan_workbook_read(
         content, filename
     )
-    plan_fields = plan_fields_read(raw_fields, problems) if raw_fields else {}
+    plan_fields = (
+        plan_fields_read(raw_fields, problems, source=f"sheet {SHEET_PLAN}") if raw_fields else {}
+    )
     chosen = (name or "").strip() or workbook_name or plan_name_from_file(filename)
     return plan_records_import(
         owner=owner,
@@ -205,4 +169,5 @@ def plan_import_workbook(
         problems=problems,
         observer=observer,
         plan_fields=plan_fields,
+        currency=currency,
     )

@@ -1,8 +1,9 @@
 """The write of a checked plan document: the plan, its nodes (parents first, each with its stored
-path and building computed from its parent's: planning.tree) and its actions in one transaction,
-with bulk inserts reported to the import's observer step by step. The rows go in through
-`planning.writes.plan_write`, like every change of a plan's data: its version is raised and a
-sync is queued on commit (a second chance should the job's own first sync fail)."""
+path and building computed from its parent's: planning.tree), its actions and the completions of
+their work done, in one transaction, with bulk inserts reported to the import's observer step
+by step. The rows go in through `planning.writes.plan_write`, like every change of a plan's
+data: its version is raised and a sync is queued on commit (a second chance should the job's
+own first sync fail)."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from planning.history import history_context, history_quiet
 from planning.importers.progress import PROGRESS_STEP, ImportObserver
 from planning.models import (
     Action,
+    Completion,
     HistoryEntity,
     HistoryEntry,
     HistoryOperation,
@@ -129,15 +131,24 @@ def _plan_rows_write(
     observer: ImportObserver,
     plan_fields: Mapping[str, Any] | None,
 ) -> Plan:
-    plan = plan_create(owner=owner, name=name, organisation=organisation)
+    # The plan fields were checked by the reader (the Plan model's rules); the currency, which
+    # every import sets (the file's, or the one chosen), goes in with the plan's row.
+    others = {field: value for field, value in (plan_fields or {}).items() if field != "currency"}
+    plan = plan_create(
+        owner=owner,
+        name=name,
+        organisation=organisation,
+        currency=(plan_fields or {}).get("currency"),
+    )
     with writes.plan_write(plan_id=plan.pk, data_changed=True):
-        if plan_fields:  # checked by the reader (the Plan model's rules)
-            for field, value in plan_fields.items():
+        if others:
+            for field, value in others.items():
                 setattr(plan, field, value)
-            plan.save(update_fields=list(plan_fields))
+            plan.save(update_fields=list(others))
         # Ids chosen here let a child name its parent without reading the parent back.
         node_ids = {node.ref: uuid.uuid4() for node in nodes}
-        rows = _RowWriter(total=len(nodes) + len(actions), observer=observer)
+        completions = sum(action.completion is not None for action in actions)
+        rows = _RowWriter(total=len(nodes) + len(actions) + completions, observer=observer)
         placed: dict[str, tuple[str, uuid.UUID | None]] = {}  # ref -> (path, building id)
 
         def node_rows() -> Iterator[StructureNode]:
@@ -174,10 +185,16 @@ def _plan_rows_write(
                 )
 
         rows.write(StructureNode, node_rows())
-        rows.write(
-            Action,
-            (
-                Action(
+        # The actions with work done get their ids here, for their completions to name.
+        done: list[tuple[uuid.UUID, ActionRow]] = []
+
+        def action_rows() -> Iterator[Action]:
+            for action in actions:
+                action_id = uuid.uuid4()
+                if action.completion is not None:
+                    done.append((action_id, action))
+                yield Action(
+                    id=action_id,
                     plan=plan,
                     node_id=node_ids[action.node_ref],
                     title=action.title,
@@ -187,7 +204,20 @@ def _plan_rows_write(
                     status=action.status,
                     interval_years=action.interval_years,
                 )
-                for action in actions
+
+        rows.write(Action, action_rows())
+        rows.write(
+            Completion,
+            (
+                Completion(
+                    action_id=action_id,
+                    completed_on=action.completion.completed_on,
+                    planned_year=action.completion.planned_year,
+                    estimated_cost=action.estimated_cost,
+                    actual_cost=action.completion.actual_cost,
+                )
+                for action_id, action in done
+                if action.completion is not None
             ),
         )
     return plan

@@ -19,6 +19,7 @@ from planning.models.actions import (
 from planning.models.changes import PlanChange
 from planning.models.fields import (
     CENT,
+    EARLIEST_DATE,
     INTERVAL_RANGE,
     INTERVAL_VALIDATORS,
     MAX_PLAN_NUMBER,
@@ -26,8 +27,14 @@ from planning.models.fields import (
     MIN_YEAR,
     NAME_VALIDATORS,
     NOT_NEGATIVE,
+    PAST_DATE_VALIDATORS,
+    PLANNED_YEAR_VALIDATORS,
     YEAR_VALIDATORS,
     choice_messages,
+    planned_year_first,
+    planned_year_last,
+    this_year,
+    today,
     validate_not_blank,
 )
 from planning.models.history import (
@@ -80,6 +87,7 @@ __all__ = [
     "COMPONENT_FIELDS",
     "CONDITION_FILTERS",
     "CURRENCY_VALIDATORS",
+    "EARLIEST_DATE",
     "INDEX_RATE_RANGE",
     "INTERVAL_RANGE",
     "INTERVAL_VALIDATORS",
@@ -91,6 +99,8 @@ __all__ = [
     "MIN_YEAR",
     "NAME_VALIDATORS",
     "NOT_NEGATIVE",
+    "PAST_DATE_VALIDATORS",
+    "PLANNED_YEAR_VALIDATORS",
     "YEAR_VALIDATORS",
     "Action",
     "ActionKind",
@@ -132,5 +142,9 @@ __all__ = [
     "choice_messages",
     "condition_q",
     "plan_currency_default",
+    "planned_year_first",
+    "planned_year_last",
+    "this_year",
+    "today",
     "validate_not_blank",
 ]

@@ -16,6 +16,8 @@ from planning.models.fields import (
     MIN_YEAR,
     NAME_VALIDATORS,
     NOT_NEGATIVE,
+    PAST_DATE_VALIDATORS,
+    PLANNED_YEAR_VALIDATORS,
     YEAR_VALIDATORS,
     choice_messages,
 )
@@ -64,7 +66,9 @@ class Action(models.Model):
     kind = models.CharField(
         max_length=12, choices=ActionKind.choices, error_messages=choice_messages(ActionKind)
     )
-    planned_year = models.PositiveSmallIntegerField(validators=YEAR_VALIDATORS)
+    # Within Y - 50 .. Y + 100 (PLANNED_YEAR_VALIDATORS); the constraint below is the fixed outer
+    # range the database can check.
+    planned_year = models.PositiveSmallIntegerField(validators=PLANNED_YEAR_VALIDATORS)
     estimated_cost = models.DecimalField(
         max_digits=14, decimal_places=2, default=0, validators=NOT_NEGATIVE
     )
@@ -125,7 +129,7 @@ class Completion(models.Model):
     done)."""
 
     action = models.ForeignKey(Action, on_delete=models.CASCADE, related_name="completions")
-    completed_on = models.DateField()
+    completed_on = models.DateField(validators=PAST_DATE_VALIDATORS)
     planned_year = models.PositiveSmallIntegerField(validators=YEAR_VALIDATORS)
     # The action's estimate when the work was done: what the actual cost is compared with, so a
     # later change of the estimate (a recurring action's next occurrence) leaves it be.

@@ -5,11 +5,13 @@ message."""
 
 from __future__ import annotations
 
+import datetime
 from decimal import Decimal
 
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.utils import timezone
 
 MIN_YEAR = 1900
 MAX_YEAR = 2200
@@ -49,4 +51,51 @@ _INTERVAL_MESSAGE = (
 INTERVAL_VALIDATORS = [
     MinValueValidator(INTERVAL_RANGE[0], message=_INTERVAL_MESSAGE),
     MaxValueValidator(INTERVAL_RANGE[1], message=_INTERVAL_MESSAGE),
+]
+
+
+# --- bounds that move with the clock: docs/design.md "Money" > "Bounds of years and dates"
+# Y is this year in UTC. A planned year lies within Y - 50 .. Y + 100; a completion or decision
+# date from 1950-01-01 to today. The database keeps the fixed MIN_YEAR .. MAX_YEAR as its check
+# constraint (a constraint cannot read the clock); these validators are the rule every way in
+# applies: the model fields carry them, so the forms (planning.form_parts), the services
+# (`validated`) and the import (its problem list) all refuse with the same message.
+PLANNED_YEARS_BACK = 50
+PLANNED_YEARS_AHEAD = 100
+EARLIEST_DATE = datetime.date(1950, 1, 1)
+
+
+def this_year() -> int:
+    """Y: this year, UTC."""
+    return timezone.now().year
+
+
+def today() -> datetime.date:
+    """Today, UTC: no completion or decision is dated after it."""
+    return timezone.now().date()
+
+
+def planned_year_first() -> int:
+    return this_year() - PLANNED_YEARS_BACK
+
+
+def planned_year_last() -> int:
+    return this_year() + PLANNED_YEARS_AHEAD
+
+
+PLANNED_YEAR_VALIDATORS = [
+    MinValueValidator(
+        planned_year_first,
+        message=f"Enter a planned year from %(limit_value)s on (at most {PLANNED_YEARS_BACK} "
+        "years back).",
+    ),
+    MaxValueValidator(
+        planned_year_last,
+        message=f"Enter a planned year up to %(limit_value)s (at most {PLANNED_YEARS_AHEAD} "
+        "years ahead).",
+    ),
+]
+PAST_DATE_VALIDATORS = [
+    MinValueValidator(EARLIEST_DATE, message="Enter a date from %(limit_value)s on."),
+    MaxValueValidator(today, message="Enter a date no later than today (%(limit_value)s)."),
 ]

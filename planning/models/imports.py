@@ -57,6 +57,9 @@ class PlanImport(Leased):
     name = models.CharField(max_length=200, blank=True)
     content = models.BinaryField(default=b"")
     actions_content = models.BinaryField(default=b"")
+    plan_content = models.BinaryField(default=b"")  # a CSV pair's optional plan.csv
+    # The form's currency, for a file that names none ("": the organisation's default then).
+    currency = models.CharField(max_length=3, blank=True, default="")
     status = models.CharField(
         max_length=10, choices=PlanImportStatus.choices, default=PlanImportStatus.QUEUED
     )

@@ -11,7 +11,6 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from django.db.models import Q
-from django.utils import timezone
 
 from planning.models.fields import (
     MAX_PLAN_NUMBER,
@@ -21,6 +20,7 @@ from planning.models.fields import (
     NOT_NEGATIVE,
     YEAR_VALIDATORS,
     choice_messages,
+    this_year,
 )
 
 
@@ -50,10 +50,6 @@ def plan_currency_default() -> str:
 CURRENCY_VALIDATORS = [
     RegexValidator(r"^[A-Z]{3}\Z", message="Enter a 3-letter currency code such as EUR or USD.")
 ]
-
-
-def this_year() -> int:
-    return timezone.now().year
 
 
 def percent_validators(low: int, high: int) -> list[MinValueValidator | MaxValueValidator]:

@@ -9,6 +9,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from planning.models.fields import PAST_DATE_VALIDATORS
 from planning.models.plans import Plan
 
 
@@ -23,7 +24,7 @@ class PlanVersion(models.Model):
     plan = models.ForeignKey(Plan, on_delete=models.CASCADE, related_name="versions")
     number = models.PositiveIntegerField()  # 1, 2, ... within the plan
     name = models.CharField(max_length=200)
-    decided_on = models.DateField()
+    decided_on = models.DateField(validators=PAST_DATE_VALIDATORS)
     note = models.TextField(blank=True, max_length=2000)
     adopted_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,

@@ -80,8 +80,9 @@ def export_plan(request: HttpRequest, access: PlanAccess, fmt: str = "json") -> 
 def export_plan_table(
     request: HttpRequest, access: PlanAccess, table: str
 ) -> StreamingHttpResponse:
-    """One file of the plan's CSV pair in the import format (nodes or actions)."""
-    if table not in ("nodes", "actions"):
+    """One file of the plan's CSV pair in the import format (nodes or actions), or its plan
+    file (the plan's name and fields)."""
+    if table not in ("nodes", "actions", "plan"):
         raise Http404("No such table")
     rows = exports.plan_csv_rows(exports.plan_document(plan=access.plan), table)
     return spreadsheet_download(rows, fmt="csv", name=_stem(access, f"plan-{table}"), sheet=table)

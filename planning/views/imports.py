@@ -32,7 +32,6 @@ from planning.access import request_user
 from planning.exports import plan_workbook_sheets
 from planning.forms import PlanImportForm
 from planning.importers.jobs import ImportsQueueFull, plan_import_state, plan_import_submit
-from planning.importers.tables import plan_name_from_file
 from planning.models import (
     MAX_YEAR,
     MIN_YEAR,
@@ -42,6 +41,8 @@ from planning.models import (
     PlanImport,
     PlanImportFormat,
     PlanImportStatus,
+    planned_year_first,
+    planned_year_last,
 )
 from planning.pages import plan_list_render
 from planning.services import NOT_A_PLANNER
@@ -56,21 +57,27 @@ def plan_import_upload(request: HttpRequest) -> HttpResponse:
     """The upload form of the plan list: the file is kept and imported by a job."""
     if request.method != "POST":
         return redirect("planning:plan_list")
-    form = PlanImportForm(request.POST, request.FILES, prefix="import")
+    current = current_membership(request)
+    form = PlanImportForm(
+        request.POST,
+        request.FILES,
+        prefix="import",
+        organisation=current.organisation if current is not None else None,
+    )
     if not form.is_valid():
         return plan_list_render(request, import_form=form)
     data = form.cleaned_data
+    plan_content = b""
     if data["plan_file"]:
         upload = data["plan_file"]
         file_format, filename = PlanImportFormat.DOCUMENT, upload.name
         content, actions_content = upload.read(), b""
     else:
+        # Without a name in the form or plan.csv, the job names the plan after nodes.csv.
         file_format, filename = PlanImportFormat.CSV_PAIR, data["nodes_csv"].name
         content, actions_content = data["nodes_csv"].read(), data["actions_csv"].read()
-        # CSV has no place for the plan's name: without one, the file's name is taken.
-        data["name"] = data["name"] or plan_name_from_file(filename)
+        plan_content = data["plan_csv"].read() if data["plan_csv"] else b""
     try:
-        current = current_membership(request)
         if current is None or not current.can_edit:
             form.add_error(None, NOT_A_PLANNER)
             return plan_list_render(request, import_form=form, status=403)
@@ -83,6 +90,8 @@ def plan_import_upload(request: HttpRequest) -> HttpResponse:
             name=data["name"] or "",
             content=content,
             actions_content=actions_content,
+            plan_content=plan_content,
+            currency=data["currency"],
         )
     except ImportsQueueFull as full:
         form.add_error(None, str(full))
@@ -95,7 +104,9 @@ def plan_import_upload(request: HttpRequest) -> HttpResponse:
 def _own_import(request: HttpRequest, import_id: uuid.UUID) -> PlanImport:
     """The user's import; another user's is a 404, as if it did not exist."""
     return get_object_or_404(
-        PlanImport.objects.select_related("plan").defer("content", "actions_content"),
+        PlanImport.objects.select_related("plan").defer(
+            "content", "actions_content", "plan_content"
+        ),
         pk=import_id,
         owner=request_user(request),
     )
@@ -115,7 +126,7 @@ def plan_import_detail(request: HttpRequest, import_id: uuid.UUID) -> HttpRespon
         {
             "upload": upload,
             "state": plan_import_state(upload),
-            "import_form": PlanImportForm(prefix="import"),
+            "import_form": PlanImportForm(prefix="import", organisation=upload.organisation),
         },
     )
 
@@ -154,6 +165,8 @@ def plan_import_format(request: HttpRequest) -> HttpResponse:
             "action_statuses": ActionStatus.values,
             "min_year": MIN_YEAR,
             "max_year": MAX_YEAR,
+            "planned_year_first": planned_year_first(),
+            "planned_year_last": planned_year_last(),
             "max_bytes_mib": settings.IMPORT_MAX_BYTES // (1024 * 1024),
             "max_nodes": settings.PLAN_MAX_NODES,
             "max_actions": settings.PLAN_MAX_ACTIONS,

@@ -110,6 +110,48 @@ def test_import_plan_imports_a_csv_pair(user: Any, tmp_path: Path) -> None:
     assert (plan.name, plan.nodes.count(), plan.actions.count()) == ("CSV", 1, 1)
 
 
+def test_import_plan_takes_the_currency_option_for_a_file_without_one(
+    user: Any, tmp_path: Path
+) -> None:
+    path = _write(tmp_path, "plan.json", json.dumps(PLAN))
+
+    _run("import_plan", path, "--owner", user.email, "--currency", "sek")
+
+    assert Plan.objects.get().currency == "SEK"
+
+
+def test_import_plan_reads_a_csv_pairs_plan_file(user: Any, tmp_path: Path) -> None:
+    nodes = _write(tmp_path, "nodes.csv", "ref,name,kind\nS1,Site,site\n")
+    actions = _write(tmp_path, "actions.csv", "node_ref,title,kind,planned_year\n")
+    plan_file = _write(tmp_path, "plan.csv", "name,Depot\ncurrency,CHF\n")
+
+    _run(
+        "import_plan",
+        nodes,
+        "--actions-csv",
+        actions,
+        "--plan-csv",
+        plan_file,
+        "--owner",
+        user.email,
+        "--currency",
+        "NOK",
+    )
+
+    assert Plan.objects.values_list("name", "currency").get() == ("Depot", "CHF")
+
+
+def test_import_plan_refuses_a_bad_currency_option(user: Any, tmp_path: Path) -> None:
+    path = _write(tmp_path, "plan.json", json.dumps(PLAN))
+    stderr = StringIO()
+
+    with pytest.raises(CommandError):
+        call_command("import_plan", path, "--owner", user.email, "--currency", "E1", stderr=stderr)
+
+    assert "currency: Enter a 3-letter currency code such as EUR or USD." in stderr.getvalue()
+    assert not Plan.objects.exists()
+
+
 def test_import_plan_lists_every_problem_on_stderr_and_writes_nothing(
     user: Any, tmp_path: Path
 ) -> None:

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 from openpyxl import Workbook, load_workbook
 
 from planning.importers import ImportRejected, plan_file_import, plan_import_csv
@@ -70,6 +71,14 @@ def test_the_plan_workbook_is_laid_out_for_a_person(client: Client, user: Any, p
     hinges = next(row for row in actions.iter_rows(min_row=2) if row[1].value == "Oil hinges")
     assert (hinges[2].value, hinges[5].value) == ("Repair", "Planned")
     assert (hinges[4].value, hinges[4].number_format) == (80.1, "#,##0.00")
+    assert header[7:] == ["Completed on", "Actual cost (CHF)"]
+    survey = next(row for row in actions.iter_rows(min_row=2) if row[1].value == "Survey")
+    assert (survey[5].value, survey[7].value, survey[8].value) == (
+        "Done",
+        datetime.datetime(2026, 2, 3),
+        1250.5,
+    )
+    assert survey[7].is_date and survey[8].number_format == "#,##0.00"
     doors = [row for row in book["Nodes"].iter_rows(min_row=2) if row[2].value == "Door"]
     assert {door[12].value for door in doors} == {datetime.datetime(2025, 4, n) for n in (1, 2)}
     assert all(door[12].is_date and door[12].number_format == "yyyy-mm-dd" for door in doors)
@@ -79,17 +88,36 @@ def test_the_plan_csv_pair_imports_back_to_the_same_plan(
     client: Client, user: Any, plan: Plan
 ) -> None:
     client.force_login(user)
-    nodes, actions = (
+    nodes, actions, plan_file = (
         client.get(reverse("planning:export_plan_table", args=[plan.number, table])).getvalue()
-        for table in ("nodes", "actions")
+        for table in ("nodes", "actions", "plan")
     )
 
-    copy = plan_import_csv(owner=user, nodes_csv=nodes, actions_csv=actions, name=plan.name)
+    copy = plan_import_csv(
+        owner=user,
+        nodes_csv=nodes,
+        actions_csv=actions,
+        plan_csv=plan_file,
+        name=None,
+        currency="EUR",  # the plan file's CHF comes first
+    )
 
-    expected = _json_export(client, plan)
-    # A CSV pair carries no plan fields (no place for them): the rest is the same.
-    copied = _json_export(client, copy)
-    assert (copied["nodes"], copied["actions"]) == (expected["nodes"], expected["actions"])
+    # The plan file carries the name, the currency and the prices.
+    assert copy.currency == "CHF"
+    assert _json_export(client, copy) == _json_export(client, plan)
+
+
+def test_the_plan_workbooks_currency_comes_before_the_one_chosen(user: Any) -> None:
+    nodes = [["Ref", "Name", "Kind"], ["S", "Site", "site"]]
+    with_currency = _workbook({"Plan": [["Currency", "sek"]], "Nodes": nodes})
+    without = _workbook({"Nodes": nodes})
+
+    plans = [
+        plan_file_import(owner=user, content=content, filename="x.xlsx", currency="NOK")
+        for content in (with_currency, without)
+    ]
+
+    assert [plan.currency for plan in plans] == ["SEK", "NOK"]
 
 
 def test_a_workbook_is_read_as_a_person_made_it(user: Any) -> None:
@@ -131,6 +159,68 @@ def test_a_workbook_is_read_as_a_person_made_it(user: Any) -> None:
     assert rows == [
         ("Paint & <seal>", "repair", 2031, Decimal("114000.00"), "done"),
         ("Retile", "replacement", 2030, Decimal("0.30"), "planned"),
+    ]
+
+
+def test_done_rows_of_a_workbook_become_completions(user: Any) -> None:
+    year = timezone.now().year  # Y as the code reads it: UTC
+    content = _workbook(
+        {
+            "Nodes": [["Ref", "Name", "Kind"], ["B", "Hall", "Building"]],
+            "Actions": [
+                [
+                    "Node ref",
+                    "Title",
+                    "Kind",
+                    "Planned year",
+                    "Status",
+                    "Interval years",
+                    "Completed on",
+                    "Actual cost (EUR)",
+                ],
+                [
+                    "B",
+                    "Relay roof",
+                    "Replacement",
+                    year - 2,
+                    "Done",
+                    None,
+                    datetime.datetime(year - 2, 5, 4),
+                    1040.5,
+                ],
+                [
+                    "B",
+                    "Service boiler",
+                    "Repair",
+                    year - 4,
+                    "Done",
+                    5,
+                    datetime.datetime(year - 3, 6, 1),
+                    None,
+                ],
+            ],
+        }
+    )
+
+    plan = plan_file_import(owner=user, content=content, filename="hall.xlsx")
+
+    rows = [
+        (
+            action.title,
+            action.status,
+            action.planned_year,
+            list(action.completions.values_list("completed_on", "actual_cost", "planned_year")),
+        )
+        for action in plan.actions.order_by("title")
+    ]
+    assert rows == [
+        (
+            "Relay roof",
+            "done",
+            year - 2,
+            [(datetime.date(year - 2, 5, 4), Decimal("1040.50"), year - 2)],
+        ),
+        ("Service boiler", "planned", year + 2, [(datetime.date(year - 3, 6, 1), None, year - 4)]),
     ]
 
 

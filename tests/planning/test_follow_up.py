@@ -87,7 +87,11 @@ def test_mark_done_without_fields_means_today_and_no_actual_cost(
 @pytest.mark.parametrize(
     ("fields", "message"),
     [
-        ({"completed_on": (TODAY + datetime.timedelta(days=1)).isoformat()}, "after today"),
+        (
+            {"completed_on": (TODAY + datetime.timedelta(days=1)).isoformat()},
+            f"Completed on: Enter a date no later than today ({TODAY.isoformat()}).",
+        ),
+        ({"completed_on": "1949-12-31"}, "Completed on: Enter a date from 1950-01-01 on."),
         ({"completed_on": "yesterday"}, "Completed on: Enter a valid date."),
         ({"actual_cost": "-5"}, "Actual cost: Cannot be negative."),
         ({"actual_cost": "lots"}, "Actual cost: Enter a number."),

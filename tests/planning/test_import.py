@@ -1,22 +1,25 @@
 from __future__ import annotations
 
+import datetime
 import json
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 import pytest
+from django.utils import timezone
 
 from planning.importers import ImportProblem, ImportRejected, plan_import
 from planning.models import (
     Code,
     Plan,
     PlanRole,
+    planned_year_first,
 )
 from planning.selectors import plan_access_get
-from planning.services import plan_create
+from planning.services import action_create, action_mark_done, plan_create
 from planning.tree import DEPTH_MAX
-from tests.factories import CodeFactory, UserFactory
+from tests.factories import CodeFactory, PlanFactory, StructureNodeFactory, UserFactory
 from tests.planning.conftest import db_counts
 
 pytestmark = pytest.mark.django_db
@@ -53,9 +56,9 @@ def _problems(owner: Any, document: str | bytes, **kwargs: Any) -> list[tuple[st
     return [(problem.row, problem.field) for problem in rejected.value.problems]
 
 
-def _messages(owner: Any, document: str | bytes) -> list[str]:
+def _messages(owner: Any, document: str | bytes, **kwargs: Any) -> list[str]:
     with pytest.raises(ImportRejected) as rejected:
-        _import(owner, document)
+        _import(owner, document, **kwargs)
     return [str(problem) for problem in rejected.value.problems]
 
 
@@ -180,9 +183,9 @@ def test_import_writes_in_bulk_with_one_catalog_lookup(
     # A handful for the plan, its number and its owner, and the write path's lock and version
     # (planning.writes), and an insert per batch (SQLite's parameter limit makes 61 nodes of 17
     # columns two), and the history's three (the import's actor handed to the database and
-    # taken back, its one entry), the owner's organisation for its catalog; a row-by-row write
-    # would be 200+.
-    with django_assert_max_num_queries(23) as queries:
+    # taken back, its one entry), the owner's organisation for its catalog and its latest
+    # plan's currency (the file names none); a row-by-row write would be 200+.
+    with django_assert_max_num_queries(24) as queries:
         plan = _import(user, _document(nodes, actions))
 
     catalog_reads = [q["sql"] for q in queries.captured_queries if '"planning_code"' in q["sql"]]
@@ -533,7 +536,8 @@ def test_rows_count_from_one_and_name_their_ref(user: Any) -> None:
 
     assert _messages(user, document) == [
         'node 2 (ref "B1"): parent_ref: no node with ref "S9"',
-        "action 2: planned_year: Enter a year between 1900 and 2200.",
+        f"action 2: planned_year: Enter a planned year from {planned_year_first()} on (at most "
+        "50 years back).",
     ]
 
 
@@ -541,3 +545,185 @@ def test_nodes_that_are_not_a_list_make_no_problem_of_every_action(user: Any) ->
     document = json.dumps({"name": "P", "nodes": {"S1": {}}, "actions": [_action("S1")]})
 
     assert _messages(user, document) == ["nodes: must be a list, got an object"]
+
+
+# --- work done (docs/design.md "Imports" > "Work done") -------------------------------------
+# Y and today as the code reads them: UTC.
+Y = timezone.now().year
+TODAY = timezone.now().date()
+
+
+def _done(plan: Plan) -> list[tuple[Any, ...]]:
+    """Each action with its completions: (title, status, planned_year, [(completed_on,
+    actual_cost, estimated_cost, planned_year of the occurrence done)])."""
+    return [
+        (
+            action.title,
+            action.status,
+            action.planned_year,
+            [
+                (c.completed_on, c.actual_cost, c.estimated_cost, c.planned_year)
+                for c in action.completions.all()
+            ],
+        )
+        for action in plan.actions.order_by("title")
+    ]
+
+
+def test_a_done_one_off_row_becomes_a_done_action_with_its_completion(user: Any) -> None:
+    row = _action(
+        "S1",
+        title="Relay roof",
+        planned_year=Y - 2,
+        estimated_cost="900",
+        status="done",
+        completed_on=f"{Y - 2}-05-04",
+        actual_cost="1040.5",
+    )
+
+    plan = _import(user, _document([_node("S1")], [row]))
+
+    assert _done(plan) == [
+        (
+            "Relay roof",
+            "done",
+            Y - 2,
+            [(datetime.date(Y - 2, 5, 4), Decimal("1040.50"), Decimal("900.00"), Y - 2)],
+        )
+    ]
+    assert plan.actions.get().completions.get().by is None
+
+
+def test_a_done_recurring_row_moves_on_as_mark_done_moves_it(user: Any) -> None:
+    done_on = datetime.date(Y - 3, 6, 1)
+    row = _action(
+        "S1",
+        title="Service boiler",
+        planned_year=Y - 4,
+        estimated_cost=120,
+        interval_years=5,
+        status="done",
+        completed_on=done_on.isoformat(),
+    )
+    marked = action_create(
+        plan=(node := StructureNodeFactory.create()).plan,
+        node=node,
+        title="Service boiler",
+        kind="repair",
+        planned_year=Y - 4,
+        interval_years=5,
+    )
+    action_mark_done(action=marked, completed_on=done_on)
+
+    plan = _import(user, _document([_node("S1")], [row]))
+
+    imported = plan.actions.get()
+    marked.refresh_from_db()
+    assert (imported.status, imported.planned_year) == (marked.status, marked.planned_year)
+    assert _done(plan) == [
+        ("Service boiler", "planned", Y + 2, [(done_on, None, Decimal("120.00"), Y - 4)])
+    ]
+
+
+def test_a_done_row_without_a_date_is_done_on_31_december_of_its_year_never_after_today(
+    user: Any,
+) -> None:
+    rows = [
+        _action("S1", title="Last year", planned_year=Y - 1, status="done"),
+        _action("S1", title="Next year", planned_year=Y + 1, status="done"),
+    ]
+
+    plan = _import(user, _document([_node("S1")], rows))
+
+    dates = dict(plan.actions.values_list("title", "completions__completed_on"))
+    assert dates == {"Last year": datetime.date(Y - 1, 12, 31), "Next year": TODAY}
+
+
+def test_a_planned_row_with_a_completion_keeps_its_year_and_records_the_work(user: Any) -> None:
+    """As the export writes an action marked done and moved on (or reopened)."""
+    rows = [
+        _action(
+            "S1",
+            title="Gutters",
+            planned_year=Y + 1,
+            interval_years=2,
+            completed_on=f"{Y - 1}-09-30",
+            actual_cost=80,
+        ),
+        _action("S1", title="Fence", planned_year=Y - 1, completed_on=f"{Y - 1}-03-01"),
+    ]
+
+    plan = _import(user, _document([_node("S1")], rows))
+
+    assert _done(plan) == [
+        ("Fence", "planned", Y - 1, [(datetime.date(Y - 1, 3, 1), None, Decimal("0.00"), Y - 1)]),
+        (
+            "Gutters",
+            "planned",
+            Y + 1,
+            [(datetime.date(Y - 1, 9, 30), Decimal("80.00"), Decimal("0.00"), Y - 1)],
+        ),
+    ]
+
+
+def test_problems_of_work_done_are_listed_with_row_and_field_and_nothing_is_written(
+    user: Any,
+) -> None:
+    tomorrow = TODAY + datetime.timedelta(days=1)
+    rows = [
+        _action("S1", status="done", completed_on="1949-12-31"),
+        _action("S1", status="done", completed_on=tomorrow.isoformat()),
+        _action("S1", status="done", completed_on="04/05/2025"),
+        _action("S1", status="done", actual_cost=-1),
+        _action("S1", actual_cost=10),
+        _action("S1", status="done", interval_years=5, completed_on="1951-01-01"),
+    ]
+    before = db_counts()
+
+    messages = _messages(user, _document([_node("S1")], rows))
+
+    assert messages == [
+        "action 1: completed_on: Enter a date from 1950-01-01 on.",
+        f"action 2: completed_on: Enter a date no later than today ({TODAY.isoformat()}).",
+        'action 3: completed_on: must be a date as YYYY-MM-DD, got "04/05/2025"',
+        "action 4: actual_cost: Cannot be negative.",
+        "action 5: actual_cost: is the cost of work done: give its completed_on too, or the "
+        "status done",
+        "action 6: completed_on: moves the recurring action on to 1956 (the completion's year + "
+        f"interval_years): Enter a planned year from {Y - 50} on (at most 50 years back).",
+    ]
+    assert db_counts() == before
+
+
+# --- the plan's currency (docs/design.md "Imports" > "Currency") ------------------------------
+
+
+def test_the_files_currency_comes_before_the_one_chosen(user: Any) -> None:
+    plan = _import(user, _document([_node("S1")], currency="sek"), currency="NOK")
+
+    assert plan.currency == "SEK"
+
+
+def test_a_file_without_a_currency_takes_the_one_chosen(user: Any) -> None:
+    plan = _import(user, _document([_node("S1")]), currency=" nok ")
+
+    assert plan.currency == "NOK"
+
+
+def test_without_a_choice_a_plan_takes_its_organisations_latest_currency(
+    user: Any, settings: Any
+) -> None:
+    settings.PLAN_DEFAULT_CURRENCY = "CHF"
+    first = _import(user, _document([_node("S1")]))
+    PlanFactory.create(organisation=user.personal_organisation, currency="DKK")
+    PlanFactory.create(currency="USD")  # another organisation's
+
+    latest = _import(user, _document([_node("S1")]))
+
+    assert (first.currency, latest.currency) == ("CHF", "DKK")
+
+
+def test_a_chosen_currency_is_checked_as_the_plan_model_checks_it(user: Any) -> None:
+    assert _messages(user, _document([_node("S1")], currency="EUR"), currency="E1R") == [
+        "currency: Enter a 3-letter currency code such as EUR or USD."
+    ]

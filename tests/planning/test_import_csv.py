@@ -1,13 +1,15 @@
 from __future__ import annotations
 
+import datetime
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 import pytest
+from django.utils import timezone
 
 from planning.importers import ImportRejected, plan_import_csv
-from planning.models import Code, Plan, PlanRole
+from planning.models import Code, Plan, PlanRole, planned_year_last
 from planning.selectors import plan_access_get
 from tests.factories import CodeFactory
 from tests.planning.conftest import db_counts
@@ -101,7 +103,10 @@ def test_problem_names_the_file_line_and_column(user: Any) -> None:
 
     messages = _messages(NODES, actions, user)
 
-    assert messages == ["actions.csv line 3: planned_year: Enter a year between 1900 and 2200."]
+    assert messages == [
+        f"actions.csv line 3: planned_year: Enter a planned year up to {planned_year_last()} (at "
+        "most 100 years ahead)."
+    ]
 
 
 def test_text_in_a_number_column_is_reported(user: Any) -> None:
@@ -253,3 +258,121 @@ def test_a_csv_pair_with_semicolons_or_tabs_is_read_like_one_with_commas(
 
     assert sorted(plan.nodes.values_list("name", flat=True)) == ["Campus", "Hall 2"]
     assert str(plan.actions.get().estimated_cost) == "1200.50"
+
+
+# --- work done (docs/design.md "Imports" > "Work done") -------------------------------------
+Y = timezone.now().year  # as the code reads it: UTC
+WORK_HEADER = "node_ref,title,kind,planned_year,estimated_cost,status,interval_years," + (
+    "completed_on,actual_cost\n"
+)
+
+
+def test_done_rows_of_a_csv_pair_become_completions(user: Any) -> None:
+    actions = WORK_HEADER + (
+        f"B1,Relay roof,replacement,{Y - 2},900,done,,{Y - 2}-05-04,1040.5\n"
+        f"B1,Service boiler,repair,{Y - 4},120,Done,5,{Y - 3}-06-01,\n"
+    )
+
+    plan = _import(NODES, actions, user)
+
+    rows = [
+        (
+            action.title,
+            action.status,
+            action.planned_year,
+            list(action.completions.values_list("completed_on", "actual_cost", "planned_year")),
+        )
+        for action in plan.actions.order_by("title")
+    ]
+    assert rows == [
+        ("Relay roof", "done", Y - 2, [(datetime.date(Y - 2, 5, 4), Decimal("1040.50"), Y - 2)]),
+        ("Service boiler", "planned", Y + 2, [(datetime.date(Y - 3, 6, 1), None, Y - 4)]),
+    ]
+
+
+def test_a_semicolon_csv_reads_an_actual_cost_with_a_decimal_comma(user: Any) -> None:
+    actions = WORK_HEADER.replace(",", ";") + f"B1;Paint;repair;{Y - 1};900;done;;;1.040,50\n"
+
+    plan = _import(NODES.replace(",", ";"), actions, user)
+
+    assert plan.actions.get().completions.get().actual_cost == Decimal("1040.50")
+
+
+def test_a_bad_completion_in_a_csv_pair_names_its_line_and_column(user: Any) -> None:
+    actions = WORK_HEADER + (
+        f"B1,Paint,repair,{Y - 1},900,done,,1949-12-31,\nB1,Paint,repair,{Y - 1},900,done,,,lots\n"
+    )
+
+    assert _messages(NODES, actions, user) == [
+        "actions.csv line 2: completed_on: Enter a date from 1950-01-01 on.",
+        'actions.csv line 3: actual_cost: must be a number, got "lots"',
+    ]
+
+
+# --- the plan file: name, currency, prices (docs/design.md "Imports" > "Currency") ------------
+
+
+def _with_plan_file(plan_csv: str, owner: Any, **kwargs: Any) -> Plan:
+    return plan_import_csv(
+        owner=owner,
+        nodes_csv=NODES.encode(),
+        actions_csv=ACTIONS_HEADER.encode(),
+        plan_csv=plan_csv.encode(),
+        **kwargs,
+    )
+
+
+def test_the_plan_file_gives_the_name_the_currency_and_the_prices(user: Any) -> None:
+    plan_csv = (
+        "field,value\nname,Harbour depot\ncurrency,sek\nIndex rate percent,2.5\n"
+        "price_base_year,2025\n"
+    )
+
+    plan = _with_plan_file(plan_csv, user, name=None, filename="nodes.csv", currency="NOK")
+
+    assert (plan.name, plan.currency, plan.index_rate_percent, plan.price_base_year) == (
+        "Harbour depot",
+        "SEK",
+        Decimal("2.5"),
+        2025,
+    )
+
+
+def test_a_semicolon_plan_file_reads_a_decimal_comma(user: Any) -> None:
+    plan = _with_plan_file("currency;DKK\nannual_budget;1.250.000,50\n", user, name="Depot")
+
+    assert (plan.currency, plan.annual_budget) == ("DKK", Decimal("1250000.50"))
+
+
+def test_without_a_currency_in_the_plan_file_the_one_chosen_is_taken(user: Any) -> None:
+    plan = _with_plan_file("name,Depot\n", user, name=None, currency="NOK")
+
+    assert (plan.name, plan.currency) == ("Depot", "NOK")
+
+
+def test_a_csv_pair_without_a_plan_file_takes_the_one_chosen(user: Any) -> None:
+    plan = plan_import_csv(
+        owner=user,
+        nodes_csv=NODES.encode(),
+        actions_csv=ACTIONS_HEADER.encode(),
+        name=None,
+        filename="Harbour depot.csv",
+        currency="sek",
+    )
+
+    assert (plan.name, plan.currency) == ("Harbour depot", "SEK")
+
+
+def test_problems_of_the_plan_file_are_listed_with_its_line(user: Any) -> None:
+    plan_csv = "field,value\ncurency,SEK\ncurrency,S3K\nvat_percent,lots\n"
+
+    with pytest.raises(ImportRejected) as rejected:
+        _with_plan_file(plan_csv, user, name="Depot")
+
+    assert [str(problem) for problem in rejected.value.problems] == [
+        "plan.csv line 2: curency: unknown plan field (the fields are: name, description, "
+        "currency, price_base_year, index_rate_percent, overhead_percent, vat_percent, "
+        "annual_budget)",
+        'plan.csv: vat_percent: must be a number, got "lots"',
+        "plan.csv: currency: Enter a 3-letter currency code such as EUR or USD.",
+    ]

@@ -22,7 +22,7 @@ from planning.importers import jobs
 from planning.models import Action, Plan, PlanImport, PlanImportFormat, PlanImportStatus
 from planning.tasks import plan_imports_resume
 from tests.conftest import run_queued_jobs
-from tests.factories import UserFactory
+from tests.factories import PlanFactory, UserFactory
 
 pytestmark = pytest.mark.usefixtures("starter_catalog")
 
@@ -92,6 +92,98 @@ def test_upload_answers_at_once_and_keeps_the_file_for_the_job(
     assert not Plan.objects.exists()  # the worker has not run yet
     page = client.get(response["Location"]).content.decode()
     assert "Waiting for a worker" in page and '<progress id="import-bar"' in page
+
+
+def test_the_upload_form_offers_the_organisations_latest_currency(
+    client: Client, user: Any
+) -> None:
+    PlanFactory.create(organisation=user.personal_organisation, currency="SEK")
+    client.force_login(user)
+
+    page = client.get(reverse("planning:plan_list")).content.decode()
+
+    assert 'name="import-currency" value="SEK"' in page
+
+
+def test_a_file_without_a_currency_takes_the_forms_and_one_with_keeps_its_own(
+    client: Client, user: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    client.force_login(user)
+    named = {**json.loads(_plan_json()), "name": "Named", "currency": "DKK"}
+
+    for key, content in (("plain", _plan_json()), ("named", json.dumps(named).encode())):
+        with django_capture_on_commit_callbacks(execute=True):
+            client.post(
+                reverse("planning:plan_import"),
+                {
+                    "import-plan_file": SimpleUploadedFile("plan.json", content),
+                    "import-currency": "nok",
+                    "import-idempotency_key": key,
+                },
+            )
+    run_queued_jobs()
+
+    assert dict(Plan.objects.values_list("name", "currency")) == {
+        "Job plan": "NOK",
+        "Named": "DKK",
+    }
+
+
+def test_the_csv_pair_and_its_plan_file_are_kept_for_the_job(
+    client: Client, user: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    client.force_login(user)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(
+            reverse("planning:plan_import"),
+            {
+                "import-nodes_csv": SimpleUploadedFile(
+                    "nodes.csv", b"ref,name,kind\nS,Site,site\n"
+                ),
+                "import-actions_csv": SimpleUploadedFile(
+                    "actions.csv", b"node_ref,title,kind,planned_year\n"
+                ),
+                "import-plan_csv": SimpleUploadedFile("plan.csv", b"name,Depot\ncurrency,CHF\n"),
+                "import-currency": "NOK",
+            },
+        )
+    upload = PlanImport.objects.get()
+    assert (bytes(upload.plan_content), upload.currency) == (b"name,Depot\ncurrency,CHF\n", "NOK")
+    run_queued_jobs()
+
+    upload.refresh_from_db()
+    assert upload.plan is not None
+    assert (upload.plan.name, upload.plan.currency, bytes(upload.plan_content)) == (
+        "Depot",
+        "CHF",
+        b"",
+    )
+
+
+@pytest.mark.parametrize("currency", ["E1R", "EURO", "€"])
+def test_a_bad_currency_in_the_form_is_refused_with_the_plan_models_message(
+    client: Client, user: Any, currency: str
+) -> None:
+    client.force_login(user)
+
+    response = client.post(
+        reverse("planning:plan_import"),
+        {
+            "import-plan_file": SimpleUploadedFile("plan.json", _plan_json()),
+            "import-currency": currency,
+        },
+    )
+
+    page = response.content.decode()
+    assert response.status_code == 200
+    message = (
+        "Ensure this value has at most 3 characters (it has 4)."
+        if len(currency) > 3
+        else "Enter a 3-letter currency code such as EUR or USD."
+    )
+    assert message in page
+    assert not PlanImport.objects.exists()
 
 
 def test_the_same_form_sent_twice_is_one_import(

@@ -14,9 +14,10 @@ from django.test import Client
 from django.urls import reverse
 
 from planning.importers import ImportRejected, plan_import
-from planning.models import ActionStatus, NodeKind, Plan, PlanRole
+from planning.models import ActionStatus, Completion, NodeKind, Plan, PlanRole
 from planning.services import (
     action_create,
+    action_mark_done,
     node_building_update,
     node_condition_update,
     node_create,
@@ -79,8 +80,38 @@ def quay_plan(user: Any) -> Plan:
             estimated_cost=Decimal("5000"),
             status=ActionStatus.CANCELLED if number == 2 else ActionStatus.PLANNED,
         )
-    action_create(plan=plan, node=site, title="Survey", kind="inspection", planned_year=2026)
+    survey = action_create(
+        plan=plan, node=site, title="Survey", kind="inspection", planned_year=2026
+    )
+    # Work done: a one-off action done, a recurring one marked done and moved on to 2027.
+    action_mark_done(
+        action=survey, completed_on=datetime.date(2026, 2, 3), actual_cost=Decimal("1250.50")
+    )
+    gutters = action_create(
+        plan=plan,
+        node=site,
+        title="Clean gutters",
+        kind="repair",
+        planned_year=2025,
+        estimated_cost=Decimal("300"),
+        interval_years=2,
+    )
+    action_mark_done(action=gutters, completed_on=datetime.date(2025, 9, 30))
     return plan
+
+
+def _completions(plan: Plan) -> list[tuple[Any, ...]]:
+    return sorted(
+        Completion.objects.filter(action__plan=plan).values_list(
+            "action__title",
+            "action__status",
+            "action__planned_year",
+            "completed_on",
+            "actual_cost",
+            "estimated_cost",
+            "planned_year",
+        )
+    )
 
 
 def _export(client: Client, plan: Plan) -> dict[str, Any]:
@@ -116,6 +147,20 @@ def test_the_export_carries_the_money_settings_and_the_new_columns(
     doors = [node for node in document["nodes"] if node["name"] == "Door"]
     assert sorted(node["condition_assessed_on"] for node in doors) == ["2025-04-01", "2025-04-02"]
     assert {action["interval_years"] for action in document["actions"]} == {2, None}
+    work = {
+        action["title"]: (
+            action["status"],
+            action["planned_year"],
+            action["completed_on"],
+            action["actual_cost"],
+        )
+        for action in document["actions"]
+        if action["completed_on"]
+    }
+    assert work == {
+        "Survey": ("done", 2026, "2026-02-03", "1250.50"),
+        "Clean gutters": ("planned", 2027, "2025-09-30", None),
+    }
 
 
 def test_export_import_export_gives_the_same_file(client: Client, user: Any, plan: Plan) -> None:
@@ -127,6 +172,7 @@ def test_export_import_export_gives_the_same_file(client: Client, user: Any, pla
 
     assert copy.number != plan.number
     assert second == first
+    assert _completions(copy) == _completions(plan)
     copy.refresh_from_db()
     assert (copy.index_rate_percent, copy.annual_budget, copy.currency) == (
         Decimal("2.75"),

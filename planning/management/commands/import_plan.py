@@ -8,7 +8,6 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from accounts.management import command_user, plain_text
 from organisations.management import command_plan_organisation
 from planning.importers import ImportRejected, plan_file_import, plan_import_csv
-from planning.importers.tables import plan_name_from_file
 from planning.importers.terminal import TerminalProgress
 from planning.importers.write import statistics_refresh
 
@@ -23,15 +22,28 @@ def _file_read(path: str) -> bytes:
 class Command(BaseCommand):
     help = (
         'Imports a plan from a JSON file or an Excel workbook (docs/design.md "Imports") or '
-        "from nodes.csv plus --actions-csv, all or nothing, and prints the new plan's number "
-        "alone on the last line. A bad file is refused with every problem on stderr, and "
-        "nothing is written."
+        "from nodes.csv plus --actions-csv (and --plan-csv), all or nothing, and prints the "
+        "new plan's number alone on the last line. A bad file is refused with every problem on "
+        "stderr, and nothing is written."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", help="The plan's .json or .xlsx file, or its nodes .csv file.")
         parser.add_argument(
             "--actions-csv", metavar="FILE", help="The actions .csv file of a CSV import."
+        )
+        parser.add_argument(
+            "--plan-csv",
+            metavar="FILE",
+            help="The optional plan .csv file of a CSV import (the plan's name and fields).",
+        )
+        parser.add_argument(
+            "--currency",
+            type=plain_text,
+            default=None,
+            metavar="CODE",
+            help="The plan's currency when the file names none (default: that of the "
+            "organisation's latest plan, else PLAN_DEFAULT_CURRENCY).",
         )
         parser.add_argument(
             "--owner", type=plain_text, required=True, metavar="EMAIL", help="The plan's owner."
@@ -55,6 +67,8 @@ class Command(BaseCommand):
         *args: Any,
         file: str,
         actions_csv: str | None,
+        plan_csv: str | None,
+        currency: str | None,
         owner: str,
         org: str | None,
         name: str | None,
@@ -73,10 +87,15 @@ class Command(BaseCommand):
                     organisation=organisation,
                     nodes_csv=_file_read(file),
                     actions_csv=_file_read(actions_csv),
-                    name=name or plan_name_from_file(Path(file).name),
+                    plan_csv=_file_read(plan_csv) if plan_csv is not None else None,
+                    name=name,
+                    filename=Path(file).name,
                     observer=progress,
+                    currency=currency,
                 )
             else:
+                if plan_csv is not None:
+                    raise CommandError("--plan-csv goes with a CSV import (--actions-csv).")
                 plan = plan_file_import(
                     owner=user,
                     organisation=organisation,
@@ -84,6 +103,7 @@ class Command(BaseCommand):
                     filename=Path(file).name,
                     name=name,
                     observer=progress,
+                    currency=currency,
                 )
         except ImportRejected as rejected:
             for problem in rejected.problems:
