@@ -38,7 +38,7 @@ from api.text_order import natural_key
 from planning.action_list import ActionFilters, actions_filtered
 from planning.figures.budget import YEARS_DEFAULT, Budget
 from planning.figures.key_figures import KeyFigures, PlanKeyFigures
-from planning.figures.prices import PriceIndex
+from planning.figures.prices import PriceIndex, markups_parse, markups_text
 from planning.importers.plan_document import ACTION_FIELDS, NODE_FIELDS, PLAN_TABLE_FIELDS
 from planning.models import (
     CENT,
@@ -377,6 +377,8 @@ def plan_document(*, plan: Plan) -> dict[str, Any]:
         "annual_budget": _text(plan.annual_budget),
         "nodes": documents,
         "actions": actions,
+        # A plan without a list has its overhead and VAT as markups: those two say it all.
+        **({"markups": plan.markups} if plan.markups is not None else {}),
     }
 
 
@@ -465,6 +467,8 @@ def _column_title(column: str, currency: str) -> str:
 def _sheet_cell(table: str, column: str, value: Any) -> Any:
     if value is None:
         return ""
+    if column == "markups":  # one cell: "Overhead 10; VAT 25"
+        return markups_text(markups_parse(value))
     if column in _DECIMAL_FIELDS:
         return Decimal(value)
     if column in ("condition_assessed_on", "completed_on"):
@@ -503,7 +507,12 @@ def plan_csv_rows(document: dict[str, Any], table: str) -> Iterator[Sequence[Any
         yield ("field", "value")
         for field in PLAN_TABLE_FIELDS:
             if document.get(field) is not None:
-                yield (field, document[field])
+                yield (
+                    field,
+                    _sheet_cell("plan", field, document[field])
+                    if field == "markups"
+                    else document[field],
+                )
         return
     columns = NODE_FIELDS if table == "nodes" else ACTION_FIELDS
     yield columns

@@ -17,7 +17,7 @@ from accounts.models import User
 from organisations.models import Invitation, Organisation
 from organisations.selectors import membership_of, personal_membership
 from planning.catalog import STARTER_CATALOG
-from planning.figures.prices import Markup, markups_stored
+from planning.figures.prices import Markup, markups_columns
 from planning.history import history_context, history_quiet
 from planning.models import (
     BUILDING_FIELDS,
@@ -138,9 +138,8 @@ def plan_money_update(
     plan.price_base_year = price_base_year
     plan.index_rate_percent = index_rate_percent
     if markups is not None:
-        plan.markups = markups_stored(markups)
-        plan.overhead_percent = markups[0].percent if markups else Decimal(0)
-        plan.vat_percent = markups[-1].percent if len(markups) > 1 else Decimal(0)
+        for field, value in markups_columns(markups).items():
+            setattr(plan, field, value)
     else:
         plan.markups = None
         plan.overhead_percent = overhead_percent or Decimal(0)

@@ -16,7 +16,8 @@ Pure functions over plain values: no database.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
@@ -54,6 +55,56 @@ def plan_markups(plan: Any) -> tuple[Markup, ...]:
 def markups_stored(markups: Iterable[Markup]) -> list[dict[str, str]]:
     """Markups as `Plan.markups` keeps them (and the plan file and the API write them)."""
     return [{"name": m.name, "percent": f"{Decimal(m.percent):.2f}"} for m in markups]
+
+
+def markups_columns(markups: Sequence[Markup]) -> dict[str, Any]:
+    """What a plan stores for these markups: the list, and for older clients its first markup as
+    `overhead_percent` and its last (of two or more) as `vat_percent`."""
+    return {
+        "markups": markups_stored(markups),
+        "overhead_percent": Decimal(markups[0].percent) if markups else Decimal(0),
+        "vat_percent": Decimal(markups[-1].percent) if len(markups) > 1 else Decimal(0),
+    }
+
+
+def markups_text(markups: Iterable[Markup]) -> str:
+    """Markups in one line of text, as a spreadsheet cell holds them: "Overhead 10; VAT 25"."""
+    return "; ".join(f"{m.name} {Decimal(m.percent).normalize():f}" for m in markups)
+
+
+_MARKUP_TEXT = re.compile(r"^\s*(?P<name>.+?)[\s:]+(?P<percent>\d+(?:[.,]\d+)?)\s*%?\s*$")
+
+
+def markups_parse(value: object) -> list[Markup]:
+    """Markups as a file gives them: a list of {"name", "percent"} objects (JSON), or one line
+    of text ("Overhead 10; Contingency 5 %; VAT 25", a decimal comma allowed: a sheet's cell).
+    Raises ValueError with a message a person can act on."""
+    if isinstance(value, str):
+        markups = []
+        for position, part in enumerate(filter(None, (p.strip() for p in value.split(";"))), 1):
+            found = _MARKUP_TEXT.match(part)
+            if found is None:
+                raise ValueError(
+                    f"markup {position} (“{part}”) is not a name and a percentage, "
+                    "e.g. “Overhead 10; VAT 25”"
+                )
+            percent = Decimal(found["percent"].replace(",", "."))
+            markups.append(Markup(name=found["name"].strip(), percent=percent))
+        return markups
+    if isinstance(value, list):
+        markups = []
+        for position, item in enumerate(value, 1):
+            if not isinstance(item, dict) or set(item) != {"name", "percent"}:
+                raise ValueError(f"markup {position} must be an object with a name and a percent")
+            try:
+                percent = Decimal(str(item["percent"]).strip())
+            except ArithmeticError:
+                raise ValueError(f"markup {position}: the percent must be a number") from None
+            markups.append(Markup(name=str(item["name"]).strip(), percent=percent))
+        return markups
+    raise ValueError(
+        "must be a list of {name, percent} objects or a text like “Overhead 10; VAT 25”"
+    )
 
 
 @dataclass(frozen=True)

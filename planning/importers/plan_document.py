@@ -27,6 +27,7 @@ from django.core.exceptions import ValidationError
 from accounts.models import User
 from organisations.models import Organisation
 from organisations.selectors import personal_organisation
+from planning.figures.prices import markups_columns, markups_parse
 from planning.importers.bounds import document_bounds_check, document_rows
 from planning.importers.problems import ImportProblem, ImportRejected
 from planning.importers.progress import PROGRESS_STEP, ImportObserver
@@ -42,6 +43,7 @@ from planning.models import (
     plan_currency_default,
     today,
 )
+from planning.models.plans import markups_validate
 from planning.selectors import catalog_codes
 from planning.services import action_after_completion, plan_size_check
 from planning.tree import DEPTH_MAX, DEPTH_MESSAGE
@@ -78,6 +80,7 @@ PLAN_FIELDS = (
     "currency",
     "price_base_year",
     "index_rate_percent",
+    "markups",
     "overhead_percent",
     "vat_percent",
     "annual_budget",
@@ -415,6 +418,18 @@ def plan_fields_read(
         "vat_percent": reader.amount("vat_percent"),
         "annual_budget": reader.amount("annual_budget"),
     }
+    raw_markups = document.get("markups")
+    if raw_markups is not None and raw_markups != "":
+        # The list wins over the two older fields: it is what they are derived from.
+        try:
+            columns = markups_columns(markups_parse(raw_markups))
+            markups_validate(columns["markups"])
+        except ValueError as error:
+            reader.problem("markups", str(error))
+        except ValidationError as error:
+            reader.problem("markups", " ".join(error.messages))
+        else:
+            values.update(columns)
     reader.model_rules(Plan, values)
     return {field: value for field, value in values.items() if value is not None}
 

@@ -168,7 +168,8 @@ def test_import_lists_nul_and_lone_surrogates_as_problems(user):
 
     assert problems == [
         "\\ud83dx: unknown field (the fields are: name, nodes, actions, description, currency, "
-        "price_base_year, index_rate_percent, overhead_percent, vat_percent, annual_budget)",
+        "price_base_year, index_rate_percent, markups, overhead_percent, vat_percent, "
+        "annual_budget)",
         'node 1 (ref "s"): name: must not contain NUL characters (\\x00)',
         'node 2 (ref "b"): code: must not contain unpaired surrogates (\\ud800-\\udfff), '
         "which are not Unicode text",

@@ -371,7 +371,7 @@ def test_problems_of_the_plan_file_are_listed_with_its_line(user: Any) -> None:
 
     assert [str(problem) for problem in rejected.value.problems] == [
         "plan.csv line 2: curency: unknown plan field (the fields are: name, description, "
-        "currency, price_base_year, index_rate_percent, overhead_percent, vat_percent, "
+        "currency, price_base_year, index_rate_percent, markups, overhead_percent, vat_percent, "
         "annual_budget)",
         'plan.csv: vat_percent: must be a number, got "lots"',
         "plan.csv: currency: Enter a 3-letter currency code such as EUR or USD.",

@@ -220,3 +220,82 @@ def test_bad_plan_fields_in_a_file_are_listed_problems(
         plan_import(owner=user, content=content, filename="plan.json")
 
     assert [str(p) for p in rejected.value.problems] == [problem]
+
+
+MARKUPS = [
+    {"name": "Overhead", "percent": "10.00"},
+    {"name": "Contingency", "percent": "5.50"},
+    {"name": "VAT", "percent": "25.00"},
+]
+
+
+def _with_markups(plan: Plan) -> Plan:
+    from planning.figures.prices import markups_parse
+
+    plan_money_update(
+        plan=plan,
+        price_base_year=plan.price_base_year,
+        index_rate_percent=plan.index_rate_percent,
+        annual_budget=plan.annual_budget,
+        markups=markups_parse(MARKUPS),
+    )
+    return plan
+
+
+def _streamed(response: Any) -> bytes:
+    return b"".join(response.streaming_content)
+
+
+def test_the_markups_travel_in_every_format(client: Client, user: Any, plan: Plan) -> None:
+    from planning.importers.csv_pair import plan_import_csv
+    from planning.importers.workbook import plan_import_workbook
+
+    _with_markups(plan)
+    client.force_login(user)
+    number = plan.number
+
+    def table(name: str) -> bytes:
+        return _streamed(client.get(reverse("planning:export_plan_table", args=[number, name])))
+
+    as_json = plan_import(
+        owner=user,
+        content=client.get(reverse("planning:export_plan", args=[number])).content,
+        filename="plan.json",
+    )
+    as_workbook = plan_import_workbook(
+        owner=user,
+        content=_streamed(client.get(reverse("planning:export_plan_as", args=[number, "xlsx"]))),
+        filename="plan.xlsx",
+    )
+    as_csv = plan_import_csv(
+        owner=user,
+        nodes_csv=table("nodes"),
+        actions_csv=table("actions"),
+        plan_csv=table("plan"),
+        name=None,
+    )
+
+    assert b"Overhead 10; Contingency 5.5; VAT 25" in table("plan")
+    for copy in (as_json, as_workbook, as_csv):
+        copy.refresh_from_db()
+        assert copy.markups == MARKUPS
+        assert (copy.overhead_percent, copy.vat_percent) == (Decimal("10"), Decimal("25"))
+
+
+@pytest.mark.parametrize(
+    ("markups", "problem"),
+    [
+        ("Overhead ten", "markups: markup 1 (“Overhead ten”) is not a name and a percentage"),
+        ([{"name": "Fee", "percent": "150"}], "markups: Markup 1 (Fee): a percentage from 0"),
+        ("Fee 5; fee 6", "markups: Markup 2: “fee” is named twice."),
+        ([{"name": "Fee"}], "markups: markup 1 must be an object with a name and a percent"),
+    ],
+)
+def test_bad_markups_in_a_file_are_listed_problems(user: Any, markups: Any, problem: str) -> None:
+    content = json.dumps({"name": "P", "nodes": [], "markups": markups}).encode()
+
+    with pytest.raises(ImportRejected) as rejected:
+        plan_import(owner=user, content=content, filename="plan.json")
+
+    assert len(rejected.value.problems) == 1
+    assert str(rejected.value.problems[0]).startswith(problem)
