@@ -38,7 +38,7 @@ from api.text_order import natural_key
 from planning.action_list import ActionFilters, actions_filtered
 from planning.figures.budget import YEARS_DEFAULT, Budget
 from planning.figures.key_figures import KeyFigures, PlanKeyFigures
-from planning.figures.prices import PriceIndex, markups_parse, markups_text
+from planning.figures.prices import NOMINAL, PriceIndex, markups_parse, markups_text, year_span
 from planning.importers.plan_document import ACTION_FIELDS, NODE_FIELDS, PLAN_TABLE_FIELDS
 from planning.models import (
     CENT,
@@ -61,7 +61,7 @@ def today_unit(plan: Plan) -> str:
 
 
 def nominal_unit(plan: Plan) -> str:
-    return f"{plan.currency}, nominal: {PriceIndex.of(plan).describe()}"
+    return f"{plan.currency}, {PriceIndex.of(plan).prices_wording(NOMINAL)}"
 
 
 def action_header(plan: Plan) -> tuple[str, ...]:
@@ -202,9 +202,9 @@ def budget_rows(
         f"Maintenance debt (planned before {key_figures.year}, today's prices)",
         "Debt per m2",
         *years,
-        f"Total ({today_unit(plan)})",
+        f"Total {year_span(years[0], years[-1])} ({today_unit(plan)})",
         *(f"{year} nominal" for year in years),
-        f"Total nominal ({nominal_unit(plan)})",
+        f"Total {year_span(years[0], years[-1])} ({nominal_unit(plan)})",
     )
     zeros = [Decimal("0.00")] * len(years)
     today_rows = {row.building_id: row for row in today.rows}

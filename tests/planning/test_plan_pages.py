@@ -451,7 +451,7 @@ def test_budget_export_sums_planned_cost_per_building_and_year(
     ]
     inspect_cost = f"{estate['inspect_pump'].estimated_cost:.2f}"
     hall_total = f"{Decimal('12000') + estate['inspect_pump'].estimated_cost:.2f}"
-    total = "Total (EUR, today's prices)"
+    total = "Total 2027\u20132031 (EUR, today's prices)"
     assert rows[0] == ["Building", "2027", "2028", "2029", "2030", "2031", total]
     # as on the planning page: buildings by name, then actions outside any building
     assert rows[1] == ["Hall A", inspect_cost, "0.00", "0.00", "0.00", "12000.00", hall_total]

@@ -317,7 +317,7 @@ def test_two_buildings_with_one_name_stay_two_rows_in_both_budget_exports(
     ).active
     xlsx_rows = [[cell.value for cell in row] for row in sheet.iter_rows()]
 
-    total = "Total (EUR, today's prices)"
+    total = "Total 2031 (EUR, today's prices)"
     assert [[row[0], *row[5:7]] for row in csv_rows] == [
         ["Building", "2031", total],
         ["House (North)", "100.00", "100.00"],
