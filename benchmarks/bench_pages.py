@@ -17,6 +17,10 @@ measures per page (the plan page, page 1 of the actions list, the action-plannin
   counts) are computed afresh (p50 of `--changes` requests);
 - the budget exports (CSV and XLSX): server time only.
 
+`--plans N` gives the owner N - 1 more plans in the same organisation (60 actions each, a
+third recurring) and measures the plan list (`/plans/`, its first page of 50, each row's
+ten-year figure computed) as "plan list" (docs/design.md "Money" > "One truth for every figure").
+
 `--query` adds a query string to the planning page and the budget exports (`prices=nominal`),
 `--no-browser` skips Chromium, `--generate` passes options on to `generate_plan`, `--money`
 gives the plan an index rate of 2.5 %, 10 % overhead and 19 % VAT.
@@ -89,6 +93,27 @@ plan = Plan.objects.get(number={number})
 plan_money_update(plan=plan, price_base_year=plan.price_base_year,
     index_rate_percent=Decimal("2.5"), overhead_percent=Decimal("10"),
     vat_percent=Decimal("19"), annual_budget=None)
+"""
+
+
+PLANS_SCRIPT = """
+import datetime
+from decimal import Decimal
+from planning.models import Action, NodeKind, Plan
+from planning.services import node_create, plan_create
+home = Plan.objects.get(number={number}).organisation
+owner = home.memberships.filter(role="owner").order_by("pk").first().user
+year = datetime.date.today().year
+for index in range({count}):
+    plan = plan_create(owner=owner, name=f"Estate {{index}}", organisation=home)
+    house = node_create(plan=plan, name="House", kind=NodeKind.BUILDING)
+    roof = node_create(plan=plan, name="Roof", kind=NodeKind.COMPONENT, parent=house)
+    Action.objects.bulk_create(
+        Action(plan=plan, node=roof, title=f"Work {{n}}", kind="repair",
+               planned_year=year - 2 + n % 14, estimated_cost=Decimal(100 + n * 7),
+               interval_years=(3 + n % 5) if n % 3 == 0 else None)
+        for n in range(60)
+    )
 """
 
 
@@ -166,6 +191,7 @@ def main() -> None:
     parser.add_argument("--query", default="", help="e.g. prices=nominal")
     parser.add_argument("--no-browser", action="store_true")
     parser.add_argument("--money", action="store_true")
+    parser.add_argument("--plans", type=int, default=1, help="plans of the organisation")
     parser.add_argument(
         "--generate", default="", help="options for generate_plan, e.g. '--recurring 0.33'"
     )
@@ -180,6 +206,9 @@ def main() -> None:
         session_key, number = prepare(env, nodes, actions, index, arguments.generate.split())
         if arguments.money:
             manage(env, "shell", "-v", "0", "-c", MONEY_SCRIPT.format(number=number))
+        if arguments.plans > 1:
+            script = PLANS_SCRIPT.format(number=number, count=arguments.plans - 1)
+            manage(env, "shell", "-v", "0", "-c", script)
         port = free_port()
         log = Path(tempfile.gettempdir()) / f"bench-pages-{port}.log"
         server = start_gunicorn(env, port, log, "--workers", "2", "--timeout", "300")
@@ -188,6 +217,7 @@ def main() -> None:
                 "plan page": f"/plans/{number}/",
                 "actions, page 1": f"/plans/{number}/actions/",
                 "planning page": f"/plans/{number}/planning/{query}",
+                "plan list": "/plans/",
             }
             downloads = {
                 "budget CSV": f"/plans/{number}/export/budget.csv{query}",
