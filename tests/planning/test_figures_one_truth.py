@@ -30,6 +30,7 @@ from planning.models import (
     Action,
     ActionKind,
     ActionStatus,
+    Completion,
     NodeKind,
     Plan,
     PlanRole,
@@ -250,6 +251,21 @@ def test_every_surface_equals_the_recomputation(spec: dict[str, Any]) -> None:
     want_nominal = expected(rows, chosen, plan=plan, markups=markups_of(plan))
     assert today_cells == [*want_today, sum(want_today, Decimal("0.00"))]
     assert nominal_cells == [*want_nominal, sum(want_nominal, Decimal("0.00"))]
+
+    # Follow-up: the live occurrences planned for each year plus the work done on occurrences
+    # planned for it (at its estimate when done).
+    follow_up = client.get(
+        reverse("planning:follow_up", args=[plan.number]),
+        {"year_from": chosen[0], "year_to": chosen[-1]},
+    ).context["figures"]
+    done_estimates = dict.fromkeys(chosen, Decimal("0.00"))
+    for completion in Completion.objects.filter(action__plan=plan):
+        if completion.planned_year in done_estimates:
+            done_estimates[completion.planned_year] += completion.estimated_cost or 0
+    assert [row.planned for row in follow_up.years] == [
+        live + done_estimates[year]
+        for year, live in zip(chosen, expected(rows, chosen), strict=True)
+    ]
 
     # The API's key figures.
     assert Decimal(api_plan(owner, plan)["key_figures"]["ten_year_cost"]) == ten_today
