@@ -99,7 +99,7 @@ class Budget:
             values = [sum((row.cells[i] for row in rest), CENT * 0) for i in range(len(self.years))]
             series.append(
                 ChartSeries(
-                    label=f"{len(rest)} other buildings",
+                    label=f"{len(rest):,} other building{'s' if len(rest) > 1 else ''}",
                     values=values,
                     css_class=f"series-{CHART_SERIES_MAX}",
                     rest=True,

@@ -9,12 +9,13 @@ from collections.abc import Collection
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Max, QuerySet
 
 from planning.figures.occurrences import live_in_range, year_cents
-from planning.models import Action
+from planning.models import Action, ActionStatus, Plan
 
 YEARS = 10  # a figure's years when none are chosen: Y .. Y + 9
+HORIZON_MAX = 30  # the most years a plan's horizon reaches (the board report's)
 
 
 def ten_years(year: int) -> tuple[int, int]:
@@ -31,6 +32,16 @@ def chosen_years(*, year_from: int | None, year_to: int | None, year: int) -> tu
         assert year_to is not None
         return min(year, year_to - YEARS + 1), year_to
     return year_from, year_to if year_to is not None else year_from + YEARS - 1
+
+
+def plan_horizon(*, plan: Plan, year: int) -> tuple[int, int]:
+    """A plan's whole horizon read in `year`: from `year` to the last year a live action is
+    planned for (a recurring one's next occurrence; it recurs inside these years), at least the
+    ten years from `year`, at most HORIZON_MAX."""
+    last = Action.objects.filter(plan=plan, status=ActionStatus.PLANNED).aggregate(
+        last=Max("planned_year")
+    )["last"]
+    return year, min(max(last or year, year + YEARS - 1), year + HORIZON_MAX - 1)
 
 
 def planned_total(*, actions: QuerySet[Any], year_from: int, year_to: int) -> Decimal:

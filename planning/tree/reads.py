@@ -9,6 +9,7 @@ is never rendered whole).
 - `node_ancestors`: the path from the root to each of a few nodes.
 - `node_subtree`: a node and everything below it, as a query others filter with.
 - `building_labels`: the names of buildings, made unique within their plan.
+- `building_sites`: the site each building belongs to (its nearest site ancestor).
 - `place_labels`: where a person finds a node: its building's label, else its root's name.
 
 The subtree counts group the plan's paths by their first elements (one query, no walk).
@@ -306,6 +307,33 @@ def building_labels(*, plan: Plan, building_ids: Collection[Any] | None) -> dict
             parts.append(node_id.hex[:8])
         labels[node_id] = f"{name} ({', '.join(parts)})"
     return labels
+
+
+@dataclass(frozen=True)
+class Site:
+    id: uuid.UUID
+    name: str
+
+
+def building_sites(*, plan: Plan, building_ids: Collection[Any]) -> dict[uuid.UUID, Site | None]:
+    """The site of each of these buildings: its nearest ancestor of kind site, None when it has
+    none. Two queries: the buildings' stored paths, then the sites among their ancestors."""
+    paths = dict(
+        StructureNode.objects.filter(
+            plan=plan, kind=NodeKind.BUILDING, pk__in=[uuid.UUID(str(i)) for i in building_ids]
+        ).values_list("id", "path")
+    )
+    ancestors = {a for path in paths.values() for a in path_ids(path)}
+    sites = {
+        site_id: Site(site_id, name)
+        for site_id, name in StructureNode.objects.filter(
+            plan=plan, kind=NodeKind.SITE, pk__in=ancestors
+        ).values_list("id", "name")
+    }
+    return {
+        building_id: next((sites[a] for a in reversed(path_ids(path)) if a in sites), None)
+        for building_id, path in paths.items()
+    }
 
 
 def place_labels(*, plan: Plan, nodes: Iterable[StructureNode]) -> dict[uuid.UUID, str]:

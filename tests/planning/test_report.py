@@ -4,6 +4,7 @@ share, kept reports, a failure), and `manage.py plan_report`."""
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from decimal import Decimal
@@ -18,18 +19,22 @@ from django.utils import timezone
 
 from planning.figures.budget import NOMINAL, TODAY
 from planning.figures.occurrences import occurrence_years
-from planning.figures.prices import PriceIndex
+from planning.figures.prices import Markup, PriceIndex, figure_wording
+from planning.figures.totals import plan_horizon
 from planning.models import (
+    ActionStatus,
     NodeKind,
     Plan,
     PlanReport,
     PlanReportStatus,
     PlanRole,
     Severity,
+    StructureNode,
     Suggestion,
     SuggestionType,
 )
 from planning.report import BUILDING_ROWS, largest_occurrences, report_content, report_pdf
+from planning.services import action_mark_done, node_move, plan_money_update
 from planning.versions import plan_adopt
 from tests.conftest import run_queued_jobs
 from tests.factories import (
@@ -73,7 +78,7 @@ def plan(user: Any) -> Plan:
         interval_years=2,
         estimated_cost=Decimal("1200.50"),
     )
-    ActionFactory.create(  # outside the ten years: in no figure
+    ActionFactory.create(  # after the ten years: it makes the plan's horizon 13 years
         node=boiler, title="Far away", planned_year=THIS_YEAR + 12, estimated_cost=Decimal("999")
     )
     return plan
@@ -101,12 +106,17 @@ def test_the_report_totals_equal_a_recomputation_from_the_actions(plan: Plan, pr
     plan.vat_percent = Decimal("24")
     plan.save()
     content = report_content(plan=plan, prices=prices)
-    expected = _expected_total(plan, first=THIS_YEAR, last=THIS_YEAR + 9, prices=prices)
+    last = THIS_YEAR + 12  # "Far away": the plan's horizon reaches it
+    expected = _expected_total(plan, first=THIS_YEAR, last=last, prices=prices)
+    assert content.budget.years == list(range(THIS_YEAR, last + 1))
     assert content.budget.total == expected
-    assert sum(row.total for row in content.building_rows) == expected
-    assert content.budget.years == list(range(THIS_YEAR, THIS_YEAR + 10))
+    ten = _expected_total(plan, first=THIS_YEAR, last=THIS_YEAR + 9, prices=prices)
+    assert content.ten_years_total == ten
+    assert content.key_figures.plan.ten_year_cost == _expected_total(
+        plan, first=THIS_YEAR, last=THIS_YEAR + 9, prices=TODAY
+    )
     if prices == NOMINAL:
-        assert expected > _expected_total(plan, first=THIS_YEAR, last=THIS_YEAR + 9, prices=TODAY)
+        assert expected > _expected_total(plan, first=THIS_YEAR, last=last, prices=TODAY)
 
 
 def test_the_largest_occurrences_count_a_recurring_action_once_per_occurrence(plan: Plan) -> None:
@@ -154,15 +164,18 @@ def test_many_buildings_show_the_costliest_and_sum_the_rest(plan: Plan) -> None:
             node=building, planned_year=THIS_YEAR, estimated_cost=Decimal(100 + number)
         )
     content = report_content(plan=plan)
-    assert len(content.building_rows) == BUILDING_ROWS
-    assert content.other_buildings is not None
-    assert content.other_buildings.name == "7 other buildings"  # 47 buildings with cost
-    shown = sum(row.total for row in content.building_rows)
-    assert shown + content.other_buildings.total == content.budget.total
-    assert "Block 0" not in {row.name for row in content.building_rows}  # among the cheapest
+    [buildings, total] = content.pages[0].buildings  # no sites: one group, then the total
+    shown = [row for row in buildings if row.role == "building"]
+    [others] = [row for row in buildings if row.role == "others"]
+    assert len(shown) == BUILDING_ROWS
+    assert others.label == "7 other buildings"  # 47 buildings with cost
+    assert sum((row.total for row in buildings), Decimal(0)) == content.budget.total
+    assert total[0].total == content.budget.total
+    assert "Block 0" not in {row.label for row in shown}  # among the cheapest
+    assert content.buildings_summed
 
 
-def test_the_pdf_holds_the_name_the_total_the_ten_years_and_the_critical_suggestions(
+def test_the_pdf_holds_the_name_the_totals_the_years_and_the_critical_suggestions(
     plan: Plan, tmp_path: Path
 ) -> None:
     roof = plan.nodes.get(name="Roof")
@@ -179,12 +192,13 @@ def test_the_pdf_holds_the_name_the_total_the_ten_years_and_the_critical_suggest
     assert pdf.startswith(b"%PDF-")
     text = _pdf_text(pdf, tmp_path)
     assert "Harbour Housing Co-op" in text
-    total = _expected_total(plan, first=THIS_YEAR, last=THIS_YEAR + 9, prices=TODAY)
-    assert f"{total:,.2f} EUR" in text
-    for year in range(THIS_YEAR, THIS_YEAR + 10):
+    for last in (THIS_YEAR + 12, THIS_YEAR + 9):  # the horizon's total, the first ten years'
+        total = _expected_total(plan, first=THIS_YEAR, last=last, prices=TODAY)
+        assert f"{total:,.2f} EUR" in text
+    for year in range(THIS_YEAR, THIS_YEAR + 13):
         assert str(year) in text
     assert "Replacement cost on “Roof” deviates from the reference" in text
-    assert "New roof" in text and "Far away" not in text
+    assert "New roof" in text and "Far away" not in text  # not among the next five years
 
 
 def test_the_pdf_lists_the_changes_since_the_last_adopted_version(
@@ -196,7 +210,240 @@ def test_the_pdf_lists_the_changes_since_the_last_adopted_version(
     text = " ".join(_pdf_text(report_pdf(plan=plan), tmp_path).split())  # lines wrap
     assert "Compared with version 1 “Adopted in spring”" in text
     assert "0 actions added, 0 removed, 1 changed" in text
-    assert "(+15,000.00 EUR)" in text and "95,000.00" in text
+    assert "(+15,000.00 EUR)" in text
+    assert "estimated cost 80,000.00 → 95,000.00" in text
+
+
+def test_the_horizon_runs_to_the_last_planned_year_at_least_ten_at_most_thirty_years(
+    plan: Plan,
+) -> None:
+    empty = PlanFactory.create()
+    assert plan_horizon(plan=empty, year=THIS_YEAR) == (THIS_YEAR, THIS_YEAR + 9)
+    assert plan_horizon(plan=plan, year=THIS_YEAR) == (THIS_YEAR, THIS_YEAR + 12)
+    node = plan.nodes.get(name="Roof")
+    ActionFactory.create(node=node, planned_year=THIS_YEAR + 25, status=ActionStatus.DONE)
+    ActionFactory.create(node=node, planned_year=THIS_YEAR + 26, status=ActionStatus.CANCELLED)
+    assert plan_horizon(plan=plan, year=THIS_YEAR) == (THIS_YEAR, THIS_YEAR + 12)
+    ActionFactory.create(node=node, planned_year=THIS_YEAR + 19)
+    assert plan_horizon(plan=plan, year=THIS_YEAR) == (THIS_YEAR, THIS_YEAR + 19)
+    ActionFactory.create(node=node, planned_year=THIS_YEAR + 40)
+    assert plan_horizon(plan=plan, year=THIS_YEAR) == (THIS_YEAR, THIS_YEAR + 29)
+
+
+def test_the_budget_tables_are_cut_into_pages_of_ten_years(plan: Plan) -> None:
+    node = plan.nodes.get(name="Roof")
+    ActionFactory.create(node=node, planned_year=THIS_YEAR + 24, estimated_cost=Decimal("7"))
+    ActionFactory.create(node=node, planned_year=THIS_YEAR + 35)  # after the 30 years
+    content = report_content(plan=plan)
+    assert (content.year_from, content.year_to) == (THIS_YEAR, THIS_YEAR + 29)
+    assert [page.years for page in content.pages] == [
+        list(range(THIS_YEAR, THIS_YEAR + 10)),
+        list(range(THIS_YEAR + 10, THIS_YEAR + 20)),
+        list(range(THIS_YEAR + 20, THIS_YEAR + 30)),
+    ]
+    assert [page.whole for page in content.pages] == [False, False, True]
+    assert content.later_actions == 1
+    for page in content.pages:
+        [total] = page.buildings[-1]
+        assert total.span_total == sum(total.cells, Decimal(0))
+        assert [row.label for row in page.kinds] == ["Inspection", "Repair", "Replacement", "Total"]
+        assert page.kinds[-1].cells == total.cells  # the kinds add up to the same years
+    assert content.pages[-1].buildings[-1][0].total == content.budget.total
+
+
+def test_buildings_are_grouped_by_their_nearest_site_with_subtotals(plan: Plan) -> None:
+    north = StructureNodeFactory.create(plan=plan, kind=NodeKind.SITE, name="North site")
+    annex = StructureNodeFactory.create(
+        plan=plan, parent=north, kind=NodeKind.SITE, name="North annex"
+    )
+    for name, site, cost in (("Gate house", north, "300"), ("Shed", annex, "40")):
+        building = StructureNodeFactory.create(
+            plan=plan, parent=site, kind=NodeKind.BUILDING, name=name
+        )
+        ActionFactory.create(node=building, planned_year=THIS_YEAR, estimated_cost=Decimal(cost))
+    ActionFactory.create(node=north, planned_year=THIS_YEAR, estimated_cost=Decimal("5"))
+    content = report_content(plan=plan)
+    groups = [[(row.role, row.label) for row in group] for group in content.pages[0].buildings]
+    assert groups == [
+        [("site", "North annex"), ("building", "Shed"), ("subtotal", "Total North annex")],
+        [("site", "North site"), ("building", "Gate house"), ("subtotal", "Total North site")],
+        [
+            ("site", "Buildings without a site"),
+            ("building", "East house"),
+            ("building", "West house"),
+            ("subtotal", "Total without a site"),
+        ],
+        [("outside", "(no building)")],  # the action on the site itself
+        [("total", "Total")],
+    ]
+    first = content.pages[0].buildings
+    assert first[1][-1].cells[0] == Decimal("300.00")
+    without_site = [row for row in first[2] if row.role == "building"]
+    assert first[2][-1].cells == [
+        sum(cells, Decimal(0)) for cells in zip(*(row.cells for row in without_site), strict=True)
+    ]
+    assert first[-1][0].cells == content.budget.year_totals[:10]
+    shown = [row for group in first[:-1] for row in group if row.role not in ("site", "subtotal")]
+    assert sum((row.total for row in shown), Decimal(0)) == content.budget.total
+
+
+def test_the_condition_summary_counts_components_per_grade_and_the_cost_on_grades_2_and_3(
+    plan: Plan,
+) -> None:
+    roof, boiler = plan.nodes.get(name="Roof"), plan.nodes.get(name="Boiler")
+    StructureNode.objects.filter(pk=roof.pk).update(condition_grade=3)
+    StructureNode.objects.filter(pk=boiler.pk).update(condition_grade=1)
+    StructureNodeFactory.create(plan=plan, parent=roof.parent, name="Gutter", condition_grade=2)
+    content = report_content(plan=plan)
+    assert [(row.label, row.components, row.cost) for row in content.condition] == [
+        ("3: severe symptoms", 1, Decimal("80000.00")),
+        ("2: moderate symptoms", 1, Decimal("0.00")),
+        ("1: minor symptoms", 1, Decimal("1200.50") * 5),  # every other year of the ten
+        ("0: no symptoms", 0, Decimal("0.00")),
+        ("not graded", 0, Decimal("0.00")),
+    ]
+    assert (content.poor_components, content.poor_condition_cost) == (2, Decimal("80000.00"))
+
+
+def test_each_change_since_the_version_says_what_changed(plan: Plan) -> None:
+    roof, boiler = plan.nodes.get(name="Roof"), plan.nodes.get(name="Boiler")
+    chimney = ActionFactory.create(
+        node=roof, title="Sweep chimney", planned_year=THIS_YEAR + 2, estimated_cost=Decimal(300)
+    )
+    gone = ActionFactory.create(
+        node=roof, title="Gone", planned_year=THIS_YEAR + 3, estimated_cost=Decimal(70)
+    )
+    plan_adopt(plan=plan, name="Adopted", decided_on=timezone.localdate())
+    today = timezone.localdate()
+    action_mark_done(action=plan.actions.get(title="New roof"), completed_on=today)
+    action_mark_done(action=plan.actions.get(title="Service boiler"), completed_on=today)
+    plan.actions.filter(pk=chimney.pk).update(
+        planned_year=THIS_YEAR + 4, estimated_cost=Decimal(450), node=boiler
+    )
+    gone.delete()
+    ActionFactory.create(
+        node=roof, title="Solar panels", planned_year=THIS_YEAR + 1, estimated_cost=Decimal(9000)
+    )
+    content = report_content(plan=plan)
+    said = {change.title: (change.kind, change.what) for change in content.changes}
+    assert said == {
+        "New roof": ("changed", ["status planned → done"]),
+        "Service boiler": ("changed", [f"done {today.isoformat()}, next {today.year + 2}"]),
+        "Sweep chimney": (
+            "changed",
+            [
+                f"year {THIS_YEAR + 2} → {THIS_YEAR + 4}",
+                "estimated cost 300.00 → 450.00",
+                "moved from Roof to Boiler",
+            ],
+        ),
+        "Gone": ("removed", [f"removed (was {THIS_YEAR + 3}, 70.00)"]),
+        "Solar panels": ("added", [f"added: {THIS_YEAR + 1}, 9,000.00"]),
+    }
+    # The most planned money moved first: the roof's 80,000 left the plan when it was done.
+    assert [change.title for change in content.changes][:2] == ["New roof", "Solar panels"]
+    assert {change.building for change in content.changes} == {"East house", "West house"}
+
+
+def _pages(pdf: bytes, tmp_path: Path) -> list[str]:
+    """The PDF's pages as pdftotext reads them (reading order), whitespace made single spaces."""
+    path = tmp_path / "report.pdf"
+    path.write_bytes(pdf)
+    text = subprocess.run(
+        ["pdftotext", str(path), "-"], check=True, capture_output=True, text=True
+    ).stdout
+    return [" ".join(page.replace("\xa0", " ").split()) for page in text.split("\f")[:-1]]
+
+
+MARKUPS = (("Overhead", 10), ("Contingency", 5), ("Design fee", 8), ("VAT", 25))
+
+
+@pytest.fixture
+def twenty_years(plan: Plan) -> Plan:
+    """The plan over twenty years, a site, four markups and an index, adopted, then one action
+    done."""
+    plan_money_update(
+        plan=plan,
+        price_base_year=THIS_YEAR,
+        index_rate_percent=Decimal("3"),
+        annual_budget=None,
+        markups=[Markup(name, Decimal(value)) for name, value in MARKUPS],
+    )
+    site = StructureNodeFactory.create(plan=plan, kind=NodeKind.SITE, name="North site")
+    node_move(node=plan.nodes.get(name="East house"), parent=site)
+    ActionFactory.create(
+        node=plan.nodes.get(name="Roof"),
+        title="Last of the plan",
+        planned_year=THIS_YEAR + 19,
+        estimated_cost=Decimal("12345.67"),
+    )
+    plan_adopt(plan=plan, name="Adopted", decided_on=timezone.localdate())
+    action_mark_done(action=plan.actions.get(title="New roof"))
+    return plan
+
+
+EN_DASH = "\u2013"
+
+
+def _has_year_with_separator(text: str, years: range) -> bool:
+    return any(
+        re.search(rf"(?<![\d,]){year // 1000},{year % 1000:03d}(?![\d.,])", text) for year in years
+    )
+
+
+def test_the_pdf_in_todays_prices_claims_no_markup_and_covers_every_year(
+    twenty_years: Plan, tmp_path: Path
+) -> None:
+    pages = _pages(report_pdf(plan=twenty_years, prices=TODAY), tmp_path)
+    cover, assumptions, rest = pages[0], pages[1], pages[2:]
+    last = THIS_YEAR + 19
+    assert f"Years covered {THIS_YEAR}{EN_DASH}{last} (20 years)" in cover
+    assert "Prices EUR, today's prices" in cover
+    assert assumptions.startswith("Assumptions")
+    assert "Today's prices: the estimated costs as entered. No index and no markup" in assumptions
+    assert "3 % a year from" in assumptions and "not applied in this report" in assumptions
+    for number, (name, value) in enumerate(MARKUPS, start=1):
+        assert re.search(rf"{number}\. {name} {value} ?%", assumptions)  # spaced as printed
+    for page in [cover, *rest]:  # no other page claims an index or a markup
+        assert "indexed" not in page
+        assert not [name for name, _ in MARKUPS if name.lower() in page.lower()]
+    budget = [page for page in rest if page.startswith("Budget per building and year")]
+    assert len(budget) == 2
+    second, whole = f"{THIS_YEAR + 10}{EN_DASH}{last}", f"{THIS_YEAR}{EN_DASH}{last}"
+    assert f"EUR, {second}, today's prices" in budget[1]
+    assert f"{last} {second} {whole}" in budget[1]  # its last year, then both totals
+    assert "12,345.67" in budget[1]
+    for words in ("North site", "East house", "Total North site", "Buildings without a site"):
+        assert words in budget[0]
+    assert f"Total without a site 1,200.50 {EN_DASH} 1,200.50" in budget[0]  # a dash: nothing
+    text = " ".join(pages)
+    assert "Changed New roof East house status planned → done" in text
+    assert "80,000.00" in text  # thousands separated
+    assert not _has_year_with_separator(text, range(THIS_YEAR - 1, last + 1))
+
+
+def test_the_pdf_in_nominal_prices_names_the_index_and_every_markup(
+    twenty_years: Plan, tmp_path: Path
+) -> None:
+    pages = _pages(report_pdf(plan=twenty_years, prices=NOMINAL), tmp_path)
+    cover, assumptions = pages[0], pages[1]
+    index = PriceIndex.of(twenty_years)
+    described = (
+        f"{THIS_YEAR} prices indexed 3 % a year, overhead 10 %, contingency 5 %, design fee 8 %, "
+        "VAT 25 %"
+    )
+    assert index.describe().replace("\xa0", " ") == described
+    assert f"Prices EUR, nominal: {described}" in cover
+    ten = figure_wording(
+        year_from=THIS_YEAR, year_to=THIS_YEAR + 9, prices=NOMINAL, index=index
+    ).replace("\xa0", " ")
+    assert ten in cover
+    assert f"Nominal: {described}." in assumptions
+    for number, (name, value) in enumerate(MARKUPS, start=1):
+        assert re.search(rf"{number}\. {name} {value} ?%", assumptions)  # spaced as printed
+    assert "not applied" not in assumptions
+    budget = [page for page in pages if page.startswith("Budget per building and year")]
+    assert f"EUR, {ten}" in budget[0]
 
 
 def _reports_url(plan: Plan) -> str:

@@ -25,7 +25,7 @@ class Command(BaseCommand):
             "--prices",
             choices=(TODAY, NOMINAL),
             default=TODAY,
-            help="today's prices (default) or nominal (indexed, with overhead and VAT).",
+            help="today's prices (default) or nominal (indexed, with the plan's markups).",
         )
 
     def handle(self, *args: Any, number: int, out: str, prices: str, **options: Any) -> None:
