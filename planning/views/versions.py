@@ -76,7 +76,8 @@ class CompareForm(YearRangeForm):
 
     def clean_building(self) -> uuid.UUID | None:
         value = self.cleaned_data.get("building")
-        if value and not StructureNode.objects.filter(plan=self.plan, pk=value).exists():
+        buildings = StructureNode.objects.filter(plan=self.plan, kind=NodeKind.BUILDING)
+        if value and not buildings.filter(pk=value).exists():
             raise forms.ValidationError(
                 "No building of this plan has this id; pick one from the list."
             )
