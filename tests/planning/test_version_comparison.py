@@ -504,6 +504,24 @@ def test_an_action_moved_to_another_building_reads_as_changed_under_both_buildin
     _assert_totals(south, "6,602.00", "6,902.00", "+300.00")
 
 
+def test_actions_moved_between_buildings_are_read_by_id_in_pieces(
+    client: Client, user: Any, harbour: Harbour, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The other side's states of the moved actions are read a few ids at a time: every piece
+    is read (one id a read here)."""
+    monkeypatch.setattr("planning.versions.IDS_PER_READ", 1)
+    for title in ("New roof", "Gutters", "Paint"):
+        _edit(harbour.actions[title], node=harbour.boiler)
+    client = _logged_in(client, user)
+    for building in (harbour.north, harbour.south):
+        seen = _read(client, harbour, building=str(building.pk))
+        assert sorted((row[0], row[1], row[-1]) for row in seen.rows) == [
+            ("changed", title, "node, building") for title in ("Gutters", "New roof", "Paint")
+        ]
+    north = _read(client, harbour, building=str(harbour.north.pk))
+    _assert_totals(north, "20,100.00", "0.00", "-20,100.00")
+
+
 def test_a_one_off_action_marked_done_shows_its_status_in_words(
     client: Client, user: Any, harbour: Harbour
 ) -> None:
