@@ -205,7 +205,10 @@ class ActionState:
 
     @property
     def status_label(self) -> str:
-        """The status in words ("Planned", "Done", "Cancelled")."""
+        """The status in words ("Planned", "Done", "Cancelled"); a version keeps what it was
+        given, so a status the app no longer knows is shown as stored, never an error."""
+        if self.status not in ActionStatus.values:
+            return self.status
         return str(ActionStatus(self.status).label)
 
 

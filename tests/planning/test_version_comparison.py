@@ -20,7 +20,15 @@ from django.urls import reverse
 from django.utils import timezone
 from openpyxl import load_workbook
 
-from planning.models import Action, NodeKind, Plan, PlanRole, PlanVersion, StructureNode
+from planning.models import (
+    Action,
+    NodeKind,
+    Plan,
+    PlanRole,
+    PlanVersion,
+    StructureNode,
+    VersionAction,
+)
 from planning.services import (
     action_cancel,
     action_create,
@@ -745,6 +753,17 @@ def test_a_building_filter_that_names_no_building_is_reported_and_all_are_compar
     assert "No building of this plan has this id" in seen.page
     assert [row[1] for row in seen.rows] == ["Gutters"]
     _assert_totals(seen, "26,702.00", "26,752.00", "+50.00")
+
+
+def test_a_status_the_app_no_longer_knows_is_shown_as_the_version_stored_it(
+    client: Client, user: Any, harbour: Harbour
+) -> None:
+    """A version is never rewritten: a status a later release renamed still renders."""
+    VersionAction.objects.filter(version=harbour.version, title="Paint").update(status="deferred")
+    seen = _read(_logged_in(client, user), harbour)
+    assert seen.row("Paint")[-2:] == [f"deferred {ARROW} Planned", "status"]
+    for fmt in ("csv", "xlsx"):
+        assert seen.export_row(fmt, "Paint")[11:] == ["deferred", "Planned", "status"]
 
 
 # --- a version's planned cost ---------------------------------------------------------------
