@@ -218,8 +218,8 @@ class ActionDifference:
     before: ActionState | None
     after: ActionState | None
     fields: list[str] = field(default_factory=list)  # changed fields (COMPARED_FIELDS)
-    # A recurring action marked done between the two sides: the completion's date (its year
-    # moved on because of it).
+    # A recurring action marked done between the two sides: the date of the last completion
+    # recorded (its year moved on because of it, or stayed when done a whole interval early).
     completed_on: datetime.date | None = None
 
     @property
