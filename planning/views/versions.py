@@ -76,7 +76,8 @@ class CompareForm(YearRangeForm):
 
     def clean_building(self) -> uuid.UUID | None:
         value = self.cleaned_data.get("building")
-        if value and not StructureNode.objects.filter(plan=self.plan, pk=value).exists():
+        buildings = StructureNode.objects.filter(plan=self.plan, kind=NodeKind.BUILDING)
+        if value and not buildings.filter(pk=value).exists():
             raise forms.ValidationError(
                 "No building of this plan has this id; pick one from the list."
             )
@@ -101,7 +102,11 @@ def plan_versions(request: HttpRequest, access: PlanAccess) -> HttpResponse:
             messages.success(request, f"Adopted version {version.number} “{version.name}”.")
             return redirect("planning:plan_version", number=plan.number, version_id=version.pk)
     context = plan_tab_context(access, "versions")
-    context.update({"form": form, "versions": list(plan.versions.order_by("-number")[:200])})
+    versions = [
+        (version, year_span(*version_cost_years(version)))  # the years its planned cost covers
+        for version in plan.versions.order_by("-number")[:200]
+    ]
+    context.update({"form": form, "versions": versions})
     return render(request, "planning/versions.html", context)
 
 
