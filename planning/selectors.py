@@ -105,55 +105,41 @@ def plans_with_access(*, user: Any) -> QuerySet[Plan]:
     return plans_visible(user=user).annotate(**_role_of(user))
 
 
-def plan_list_for_user(*, user: Any) -> QuerySet[Plan]:
-    """The plans the user sees with `node_count` and `action_count` (subqueries, so the two
-    counts do not multiply each other)."""
-    node_count = (
-        StructureNode.objects.filter(plan=OuterRef("pk"))
+def _counts_by_plan(rows: QuerySet[Any], plan_ids: list[Any]) -> dict[Any, int]:
+    """How many of `rows` each of these plans holds: one grouped query for all of them. (A
+    count per plan in a correlated subquery let PostgreSQL, its statistics seeing one plan hold
+    every row, scan a whole table once per listed plan: 320 ms for 50 plans beside one of
+    100,000 actions.)"""
+    return dict(
+        rows.filter(plan_id__in=plan_ids)
         .order_by()
-        .values("plan")
-        .annotate(total=Count("id"))
-        .values("total")
-    )
-    action_count = (
-        Action.objects.filter(plan=OuterRef("pk"))
-        .order_by()
-        .values("plan")
-        .annotate(total=Count("id"))
-        .values("total")
-    )
-    return (
-        plans_with_access(user=user)
-        .select_related("organisation")
-        .annotate(
-            node_count=Coalesce(Subquery(node_count), 0),
-            action_count=Coalesce(Subquery(action_count), 0),
-        )
-        .order_by("number")
+        .values("plan_id")
+        .annotate(n=Count("pk"))
+        .values_list("plan_id", "n")
     )
 
 
 def plan_list_rows(*, user: Any, plan_ids: list[Any], year: int) -> list[Plan]:
-    """The plan list's rows for these plans, in the given order: the user's roles, open
-    suggestions, planned cost of the ten years from `year` (planning.figures.totals: today's
-    prices, every live occurrence) and the last change (`updated_at`), with
-    `plan_list_for_user`'s counts. Two queries for the page's plans."""
-    open_count = (
-        Suggestion.objects.filter(plan=OuterRef("pk"), status=SuggestionStatus.OPEN)
-        .order_by()
-        .values("plan")
-        .annotate(total=Count("id"))
-        .values("total")
-    )
+    """The plan list's rows for these plans, in the given order: the user's roles, the counts
+    of nodes, actions and open suggestions, the planned cost of the ten years from `year`
+    (planning.figures.totals: today's prices, every live occurrence) and the last change
+    (`updated_at`). Five queries for the page's plans, whatever their size."""
     rows = {
         plan.pk: plan
-        for plan in plan_list_for_user(user=user)
+        for plan in plans_with_access(user=user)
         .filter(pk__in=plan_ids)
-        .annotate(open_count=Coalesce(Subquery(open_count), 0))
+        .select_related("organisation")
     }
+    ids = list(rows)
+    nodes = _counts_by_plan(StructureNode.objects.all(), ids)
+    actions = _counts_by_plan(Action.objects.all(), ids)
+    open_counts = _counts_by_plan(Suggestion.objects.filter(status=SuggestionStatus.OPEN), ids)
     year_from, year_to = ten_years(year)
-    costs = plans_planned_cost(plan_ids=list(rows), year_from=year_from, year_to=year_to)
+    costs = plans_planned_cost(plan_ids=ids, year_from=year_from, year_to=year_to)
     for plan_id, plan in rows.items():
+        plan.node_count = nodes.get(plan_id, 0)  # type: ignore[attr-defined]
+        plan.action_count = actions.get(plan_id, 0)  # type: ignore[attr-defined]
+        plan.open_count = open_counts.get(plan_id, 0)  # type: ignore[attr-defined]
         plan.ten_year_cost = costs[plan_id]  # type: ignore[attr-defined]
     return [rows[plan_id] for plan_id in plan_ids if plan_id in rows]
 

@@ -7,7 +7,7 @@ import pytest
 
 from planning.figures.budget import plan_budget
 from planning.models import Code
-from planning.selectors import action_list, code_search, plan_list_for_user
+from planning.selectors import action_list, code_search, plan_list_rows
 from planning.tree import node_ancestors, tree_children, tree_overview
 from tests.factories import (
     ActionFactory,
@@ -153,9 +153,14 @@ def test_plan_list_counts_nodes_and_actions_per_plan() -> None:
     ActionFactory.create(node=node)
     ActionFactory.create(node=node)
 
-    row: Any = plan_list_for_user(user=membership.user).get()
+    other = PlanMembershipFactory.create(user=membership.user)
+    ActionFactory.create(node=StructureNodeFactory.create(plan=other.plan))
 
-    assert (row.node_count, row.action_count) == (2, 3)
+    rows: Any = plan_list_rows(
+        user=membership.user, plan_ids=[membership.plan.pk, other.plan.pk], year=2026
+    )
+
+    assert [(row.node_count, row.action_count) for row in rows] == [(2, 3), (1, 1)]
 
 
 def test_the_tree_lists_names_in_natural_order() -> None:
