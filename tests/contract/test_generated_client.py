@@ -89,8 +89,13 @@ def test_a_generated_client_parses_a_page_holding_every_suggestion_type(
     Plan.objects.filter(pk=plan.pk).update(annual_budget=Decimal("60000.00"))
     StructureNode.objects.filter(plan=plan, name="Radiators").update(condition_grade=3)
     Action.objects.filter(plan=plan, title="Roof inspection").update(planned_year=this_year - 3)
+    # The example file's years (2027, 2028) are moved to next year and the one after, so the
+    # two peaks fall inside the ten years from this year whatever the date.
     Action.objects.filter(plan=plan, title="Replace roof membrane").update(
-        estimated_cost=Decimal("90000.00")
+        estimated_cost=Decimal("90000.00"), planned_year=this_year + 1
+    )
+    Action.objects.filter(plan=plan, title="Replace south windows").update(
+        planned_year=this_year + 2
     )
     roof = Action.objects.get(plan=plan, title="Replace roof membrane")
     Action.objects.filter(plan=plan, title="Replace boilers").update(planned_year=roof.planned_year)
