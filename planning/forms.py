@@ -342,6 +342,13 @@ class ActionFilterForm(forms.Form):
         value = self.cleaned_data.get("building")
         return plan_node_clean(self.plan, value, kind=NodeKind.BUILDING).pk if value else None
 
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        first, last = cleaned.get("year_from"), cleaned.get("year_to")
+        if first is not None and last is not None and last < first:
+            self.add_error("year_to", "The last year comes before the first.")
+        return cleaned
+
     def filters(self) -> ActionFilters:
         """The valid filters (all of them, when the form is valid)."""
         if not self.is_bound:

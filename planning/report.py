@@ -507,10 +507,14 @@ def _live_cents(state: ActionState | None) -> int:
 
 
 def _status(state: ActionState) -> str:
-    return str(ActionStatus(state.status).label).lower()
+    return state.status_label.lower()
 
 
-def change_wording(difference: ActionDifference, node_names: dict[str, str]) -> list[str]:
+def change_wording(
+    difference: ActionDifference,
+    node_names: dict[str, str],
+    building_names: dict[str, str] | None = None,
+) -> list[str]:
     """What changed in one action, each change with its before and after: "status planned →
     done", "year 2027 → 2029", "estimated cost 25,000.00 → 30,000.00", a recurring action's
     completion as "done 2026-05-04, next 2031"; an added or removed action with its year and
@@ -526,13 +530,11 @@ def change_wording(difference: ActionDifference, node_names: dict[str, str]) -> 
             said += f", {_status(state)}"
         return [f"added: {said}" if after else f"removed (was {said})"]
     words = []
+    if difference.completed_on is not None:  # said even when the next year stayed the same
+        words.append(f"done {difference.completed_on.isoformat()}, next {after.planned_year}")
     for name in difference.fields:
         if name == "planned_year":
-            if difference.completed_on is not None:
-                words.append(
-                    f"done {difference.completed_on.isoformat()}, next {after.planned_year}"
-                )
-            else:
+            if difference.completed_on is None:
                 words.append(f"year {before.planned_year} → {after.planned_year}")
         elif name == "estimated_cost":
             words.append(
@@ -552,6 +554,12 @@ def change_wording(difference: ActionDifference, node_names: dict[str, str]) -> 
             )
         elif name == "title":
             words.append(f"renamed from “{before.title}”")
+        elif name == "building_id" and "node_id" not in difference.fields:
+            names = building_names or {}
+            words.append(
+                f"building {names.get(before.building_id or '', '(none)')} "
+                f"→ {names.get(after.building_id or '', '(none)')}"
+            )
     return words
 
 
@@ -572,7 +580,7 @@ def change_rows(comparison: Comparison, *, limit: int = CHANGES_LISTED) -> list[
                 kind=difference.kind,
                 title=state.title,
                 building=building,
-                what=change_wording(difference, comparison.node_names),
+                what=change_wording(difference, comparison.node_names, comparison.building_names),
             )
         )
     return rows

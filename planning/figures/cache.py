@@ -21,7 +21,7 @@ T = TypeVar("T")
 # A plan nobody looks at any more gives its memory back.
 CACHE_SECONDS = 30 * 60
 # Bump when a cached figure changes shape: entries of the old shape are then never read.
-FIGURES_FORMAT = 3
+FIGURES_FORMAT = 4  # 4: the figures' classes moved to planning.figures (pickled by path)
 
 
 def plan_figure(

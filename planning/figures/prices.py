@@ -75,6 +75,16 @@ def markups_text(markups: Iterable[Markup]) -> str:
 _MARKUP_TEXT = re.compile(r"^\s*(?P<name>.+?)[\s:]+(?P<percent>\d+(?:[.,]\d+)?)\s*%?\s*$")
 
 
+def _percent_checked(percent: Decimal, position: int) -> Decimal:
+    """A markup's percentage from a file, refused before anything formats it ("1e999999999"
+    would be a gigabyte of digits)."""
+    if not percent.is_finite() or not 0 <= percent <= 100 or percent != round(percent, 2):
+        raise ValueError(
+            f"markup {position}: the percent must be from 0 to 100, with at most two decimals"
+        )
+    return percent
+
+
 def markups_parse(value: object) -> list[Markup]:
     """Markups as a file gives them: a list of {"name", "percent"} objects (JSON), or one line
     of text ("Overhead 10; Contingency 5 %; VAT 25", a decimal comma allowed: a sheet's cell).
@@ -88,7 +98,7 @@ def markups_parse(value: object) -> list[Markup]:
                     f"markup {position} (“{part}”) is not a name and a percentage, "
                     "e.g. “Overhead 10; VAT 25”"
                 )
-            percent = Decimal(found["percent"].replace(",", "."))
+            percent = _percent_checked(Decimal(found["percent"].replace(",", ".")), position)
             markups.append(Markup(name=found["name"].strip(), percent=percent))
         return markups
     if isinstance(value, list):
@@ -100,6 +110,7 @@ def markups_parse(value: object) -> list[Markup]:
                 percent = Decimal(str(item["percent"]).strip())
             except ArithmeticError:
                 raise ValueError(f"markup {position}: the percent must be a number") from None
+            percent = _percent_checked(percent, position)
             markups.append(Markup(name=str(item["name"]).strip(), percent=percent))
         return markups
     raise ValueError(

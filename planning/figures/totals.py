@@ -28,6 +28,8 @@ def chosen_years(*, year_from: int | None, year_to: int | None, year: int) -> tu
     names none; an open end is ten years from the other."""
     if year_from is None and year_to is None:
         return ten_years(year)
+    if year_from is not None and year_to is not None and year_to < year_from:
+        return ten_years(year)  # a filter the form refuses: the default years
     if year_from is None:
         assert year_to is not None
         return min(year, year_to - YEARS + 1), year_to

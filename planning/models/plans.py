@@ -81,6 +81,8 @@ def markups_validate(value: Any) -> None:
             raise ValidationError(
                 f"Markup {position}: a name of 1 to {MARKUP_NAME_MAX} characters."
             )
+        if ";" in name:  # a sheet's cell lists markups apart by ";"
+            raise ValidationError(f"Markup {position}: a name without “;”.")
         if name.strip().casefold() in seen:
             raise ValidationError(f"Markup {position}: “{name}” is named twice.")
         seen.add(name.strip().casefold())

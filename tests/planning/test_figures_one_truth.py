@@ -26,6 +26,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from integrations.services import api_access_set, api_key_create
+from planning.figures.prices import Markup
 from planning.models import (
     Action,
     ActionKind,
@@ -39,7 +40,7 @@ from planning.models import (
     SuggestionType,
 )
 from planning.report import report_content
-from planning.services import action_cancel, action_mark_done
+from planning.services import action_cancel, action_mark_done, plan_money_update
 from planning.suggestions.sync import suggestion_sync
 from planning.versions import Side, plan_adopt, versions_compare
 from tests.factories import (
@@ -125,6 +126,8 @@ plan_spec = st.fixed_dictionaries(
         "index": st.decimals(min_value=-3, max_value=9, places=2),
         "overhead": percent,
         "vat": percent,
+        # A list of named markups (stored, compounding in order), or none: overhead and VAT.
+        "markups": st.none() | st.lists(percent, max_size=4),
         "actions": st.lists(action_spec, min_size=0, max_size=14),
         "year_from": st.integers(min_value=Y - 5, max_value=Y + 6),
         "span": st.integers(min_value=1, max_value=15),
@@ -142,6 +145,14 @@ def make_plan(spec: dict[str, Any]) -> tuple[Plan, Any]:
         vat_percent=spec["vat"],
     )
     PlanMembershipFactory.create(plan=plan, user=owner, role=PlanRole.OWNER)
+    if spec["markups"] is not None:
+        plan_money_update(
+            plan=plan,
+            price_base_year=plan.price_base_year,
+            index_rate_percent=plan.index_rate_percent,
+            annual_budget=None,
+            markups=[Markup(f"Markup {i}", p) for i, p in enumerate(spec["markups"])],
+        )
     site = StructureNodeFactory.create(plan=plan, kind=NodeKind.SITE, name="Site")
     components = []
     for name in ("House 1", "House 2", "House 10"):
@@ -167,6 +178,8 @@ def make_plan(spec: dict[str, Any]) -> tuple[Plan, Any]:
 
 
 def markups_of(plan: Plan) -> list[Decimal]:
+    if plan.markups is not None:
+        return [Decimal(markup["percent"]) for markup in plan.markups]
     return [plan.overhead_percent, plan.vat_percent]
 
 

@@ -341,6 +341,7 @@ def test_saving_the_prices_changes_the_plan(owner_client: Client, plan_of: Plan)
         ("markup_2_percent", "", "Give the markup&#x27;s percentage."),
         ("markup_2_name", "", "Give the markup a name"),
         ("markup_2_name", "overhead", "is named twice"),
+        ("markup_2_name", "Fee; site", "a name without “;”"),
         ("price_base_year", "1800", "Enter a year between 1900 and 2200."),
         ("price_base_year", "", "This field is required."),
         ("annual_budget", "-5", "Cannot be negative."),

@@ -286,7 +286,13 @@ def test_the_markups_travel_in_every_format(client: Client, user: Any, plan: Pla
     ("markups", "problem"),
     [
         ("Overhead ten", "markups: markup 1 (“Overhead ten”) is not a name and a percentage"),
-        ([{"name": "Fee", "percent": "150"}], "markups: Markup 1 (Fee): a percentage from 0"),
+        (
+            [{"name": "Fee", "percent": "150"}],
+            "markups: markup 1: the percent must be from 0 to 100",
+        ),
+        # refused before anything formats it: a gigabyte of digits otherwise
+        ([{"name": "Fee", "percent": "1e999999999"}], "markups: markup 1: the percent must be"),
+        ("Fee 2.555", "markups: markup 1: the percent must be from 0 to 100, with at most two"),
         ("Fee 5; fee 6", "markups: Markup 2: “fee” is named twice."),
         ([{"name": "Fee"}], "markups: markup 1 must be an object with a name and a percent"),
     ],

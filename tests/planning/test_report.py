@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
+from datetime import date
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -33,9 +34,15 @@ from planning.models import (
     Suggestion,
     SuggestionType,
 )
-from planning.report import BUILDING_ROWS, largest_occurrences, report_content, report_pdf
+from planning.report import (
+    BUILDING_ROWS,
+    change_wording,
+    largest_occurrences,
+    report_content,
+    report_pdf,
+)
 from planning.services import action_mark_done, node_move, plan_money_update
-from planning.versions import plan_adopt
+from planning.versions import ActionDifference, ActionState, plan_adopt
 from tests.conftest import run_queued_jobs
 from tests.factories import (
     ActionFactory,
@@ -562,3 +569,30 @@ def test_the_command_names_a_missing_plan(tmp_path: Path) -> None:
 
     with pytest.raises(CommandError, match=r"There is no plan #9999\."):
         call_command("plan_report", "9999", str(tmp_path / "x.pdf"))
+
+
+def _state(**changes: Any) -> ActionState:
+    fields: dict[str, Any] = {
+        "action_id": "a1",
+        "title": "Service",
+        "node_id": "n1",
+        "building_id": "b1",
+        "planned_year": 2030,
+        "cost_cents": 150_000,
+        "interval_years": 3,
+        "status": "planned",
+    }
+    return ActionState(**{**fields, **changes})
+
+
+def test_a_change_row_says_done_and_building_when_no_other_field_says_it() -> None:
+    # Marked done a whole interval early: the next year is the one it had; no field changed.
+    done = ActionDifference("changed", _state(), _state(), [], completed_on=date(2026, 3, 4))
+    # Its component moved under another building: only the building changed.
+    moved = ActionDifference("changed", _state(), _state(building_id="b2"), ["building_id"])
+    # A status a version stored that the app no longer knows is said as stored.
+    unknown = ActionDifference("changed", _state(status="postponed"), _state(), ["status"])
+
+    assert change_wording(done, {}) == ["done 2026-03-04, next 2030"]
+    assert change_wording(moved, {}, {"b1": "North", "b2": "South"}) == ["building North → South"]
+    assert change_wording(unknown, {}) == ["status postponed → planned"]

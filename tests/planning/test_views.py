@@ -1025,6 +1025,18 @@ def test_actions_total_is_the_planned_cost_of_the_listed_actions_years(
     assert f"planned cost {year}, today's prices" in one_year
 
 
+def test_reversed_years_on_the_actions_tab_are_a_message_not_a_500(
+    client: Client, world: World
+) -> None:
+    client.force_login(world.owner.user)
+    url = reverse("planning:plan_actions", args=[world.plan.number])
+
+    response = client.get(url, {"year_from": "2030", "year_to": "2020"})
+
+    assert response.status_code == 200
+    assert "The last year comes before the first." in response.content.decode()
+
+
 @pytest.mark.usefixtures("starter_catalog")
 def test_node_page_searches_the_catalog_only_when_asked(client: Client, world: World) -> None:
     client.force_login(world.owner.user)
