@@ -21,7 +21,6 @@ from django.db.models import (
     Q,
     QuerySet,
     Subquery,
-    Sum,
     Value,
     When,
 )
@@ -37,13 +36,12 @@ from planning.catalog_currency import (
     catalog_currency_expression,
     usable_unit_cost,
 )
-from planning.figures.totals import plans_planned_cost, ten_years
+from planning.figures.totals import plans_planned_cost, project_cost, ten_years
 from planning.models import (
     CENT,
     MAX_PLAN_NUMBER,
     Action,
     ActionKind,
-    ActionStatus,
     Code,
     Completion,
     Plan,
@@ -279,14 +277,11 @@ def code_effective(*, organisation_id: Any, code_id: Any) -> EffectiveCode | Non
 
 
 def project_list(*, plan: Plan) -> QuerySet[Project]:
-    """The plan's projects with `action_count` and `total` (cancelled actions left out)."""
-    live = ~Q(actions__status=ActionStatus.CANCELLED)
+    """The plan's projects with `action_count` and `total`
+    (planning.figures.totals.project_cost)."""
     return (
         Project.objects.filter(plan=plan)
-        .annotate(
-            action_count=Count("actions"),
-            total=Coalesce(Sum("actions__estimated_cost", filter=live), Decimal(0)),
-        )
+        .annotate(action_count=Count("actions"), total=project_cost())
         .order_by("year", "name", "id")
     )
 
