@@ -6,7 +6,7 @@ with a field error or a listed import problem, never a 500 (docs/design.md "Erro
 - HTML forms: Django's ``forms.CharField`` already refuses NUL, and form bodies are decoded
   with replacement characters, so no surrogate reaches a form;
 - JSON bodies under /api/v1: ``api.parsers.JsonObjectParser``;
-- imports: ``planning.importers.records.RecordReader.text``;
+- imports: ``planning.transfer.imports.records.RecordReader.text``;
 - commands: the argparse type ``accounts.management.plain_text`` and
   ``accounts.management.command_user``.
 """

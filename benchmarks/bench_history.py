@@ -91,7 +91,7 @@ def _import_seconds(owner: str, nodes: int, actions: int) -> tuple[float, int]:
 def _edits(plan_number: int, count: int, user: object) -> float:
     from accounts.actor import Actor, acting
     from planning.models import Action
-    from planning.services import action_update
+    from planning.plans.services import action_update
 
     rng = random.Random(count)
     ids = list(Action.objects.filter(plan__number=plan_number).values_list("pk", flat=True)[:5000])
@@ -154,7 +154,7 @@ def run(options: argparse.Namespace) -> None:
 
     from accounts.models import User
     from planning.models import HistoryEntry, Plan
-    from planning.versions import Side, plan_adopt, versions_compare
+    from planning.records.versions import Side, plan_adopt, versions_compare
 
     user = User.objects.create_user(email="bench@example.com", password="bench-password-1234")
     size = f"{options.nodes:,} nodes / {options.actions:,} actions"

@@ -168,7 +168,7 @@ IMPORT_MAX_ATTEMPTS = env_int("IMPORT_MAX_ATTEMPTS", 3, minimum=1)
 IMPORTS_QUEUED_MAX = env_int("IMPORTS_QUEUED_MAX", 2, minimum=1)
 WEBHOOK_TEST_EVENTS_PENDING_MAX = env_int("WEBHOOK_TEST_EVENTS_PENDING_MAX", 3, minimum=1)
 REPORTS_QUEUED_MAX = env_int("REPORTS_QUEUED_MAX", 2, minimum=1)
-# Board reports (planning.report_jobs): a running one holds its lease this long (printing the PDF
+# Board reports (planning.reports.jobs): a running one holds its lease this long (printing the PDF
 # cannot renew it midway, so it is longer than the largest plan takes); a plan keeps its newest
 # REPORTS_KEPT_PER_PLAN finished reports.
 REPORT_LEASE_SECONDS = env_int("REPORT_LEASE_SECONDS", 180, minimum=1)
@@ -194,7 +194,8 @@ CACHES = {
             "OPTIONS": {"MAX_ENTRIES": 4, "CULL_FREQUENCY": 2},
         }
     ),
-    # Progress of running jobs (planning.importers.jobs), written by the worker and read by the
+    # Progress of running jobs (planning.transfer.imports.jobs), written by the worker and read by
+    # the
     # web process: it must be shared between processes, so without Redis it is files.
     "progress": (
         {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}

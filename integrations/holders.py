@@ -14,7 +14,7 @@ from integrations.models import ApiKey, ApiKeyQuerySet
 from organisations.models import Organisation
 from organisations.selectors import organisation_managers
 from planning.models import Plan
-from planning.selectors import plans_visible
+from planning.plans.selectors import plans_visible
 
 
 @dataclass(frozen=True)

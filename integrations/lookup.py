@@ -12,7 +12,7 @@ much as everything else a 304 does (benchmarks/bench_poll.py); here each stateme
 once and only its parameters change. On PostgreSQL each connection prepares them once.
 
 Who sees which plan is written once, in `_SEES`, in terms of the key's row, with the rules of
-`plans_for_key` (`planning.selectors.plans_visible` for a person):
+`plans_for_key` (`planning.plans.selectors.plans_visible` for a person):
 - a person's key: a plan of an organisation the person is a member of (any role), or one
   granted to the person (a PlanMembership, any role);
 - a service account's key: a plan of its organisation;

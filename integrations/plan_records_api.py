@@ -33,7 +33,7 @@ from integrations.paging import (
 )
 from integrations.selectors import plan_for_key
 from integrations.suggestions_api import plan_number_parse
-from planning.action_list import ActionFilters, actions_filtered
+from planning.core.money import amount_of, cents_of
 from planning.figures.prices import PriceIndex
 from planning.models import (
     MAX_YEAR,
@@ -44,7 +44,7 @@ from planning.models import (
     Project,
     StructureNode,
 )
-from planning.money import amount_of, cents_of
+from planning.plans.action_list import ActionFilters, actions_filtered
 from planning.suggestions.selectors import plan_data_version
 from planning.tree import node_subtree
 

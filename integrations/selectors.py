@@ -14,7 +14,7 @@ from integrations.models import ApiAccessRequest, ApiKey
 from organisations.models import OrganisationMembership, OrganisationRole
 from organisations.selectors import memberships_for_user
 from planning.models import Plan
-from planning.selectors import plans_visible
+from planning.plans.selectors import plans_visible
 
 
 def api_keys_at_limit(*, holder: KeyHolder) -> bool:

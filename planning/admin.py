@@ -6,14 +6,14 @@ from django.contrib import admin
 from django.db import transaction
 from django.http import HttpRequest
 
-from planning.history import history_context
+from planning.core.actor import history_context
 from planning.models import Action, Code, Plan, PlanMembership, Project, StructureNode, Suggestion
 from planning.tree import node_place, subtree_refresh
 
 
 class HistoryAdmin(admin.ModelAdmin):
     """Changes made in the admin enter the plan's history with the staff member as the actor
-    (planning.history): each admin page that writes runs in a transaction that hands the actor
+    (planning.core.actor): each admin page that writes runs in a transaction that hands the actor
     to the history triggers."""
 
     def changeform_view(self, request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
@@ -50,7 +50,8 @@ class PlanAdmin(HistoryAdmin):
     inlines = (PlanMembershipInline,)
 
     def has_add_permission(self, request: HttpRequest) -> bool:
-        # A plan gets its number from planning.services.plan_create; the admin cannot allocate one.
+        # A plan gets its number from planning.plans.services.plan_create; the admin cannot
+        # allocate one.
         return False
 
 

@@ -12,16 +12,16 @@ class PlanningConfig(AppConfig):
         from jobs.registry import resumable_register
         from organisations.invitations import invitation_accepted
         from organisations.models import Organisation
-        from planning.catalog_services import organisation_catalog_create
-        from planning.grants import grant_from_invitation
-        from planning.report_jobs import plan_reports_leased
+        from planning.catalog.services import organisation_catalog_create
+        from planning.core.writes import plan_changed
+        from planning.plans.grants import grant_from_invitation
+        from planning.reports.jobs import plan_reports_leased
         from planning.tasks import (
             plan_import_resume,
             plan_imports_leased,
             plan_report_resume,
             plan_sync_on_data_change,
         )
-        from planning.writes import plan_changed
 
         invitation_accepted.connect(
             grant_from_invitation, dispatch_uid="planning.grant_from_invitation"

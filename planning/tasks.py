@@ -15,11 +15,11 @@ from django_tasks import task
 from django_tasks.base import TASK_MIN_PRIORITY
 
 from jobs.leases import leases_resume
-from planning.importers.jobs import UNFINISHED, plan_import_run
 from planning.models import Plan, PlanChange, PlanImport, PlanReport
-from planning.report_jobs import UNFINISHED as REPORTS_UNFINISHED
-from planning.report_jobs import plan_report_run
+from planning.reports.jobs import UNFINISHED as REPORTS_UNFINISHED
+from planning.reports.jobs import plan_report_run
 from planning.suggestions.sync import suggestion_sync
+from planning.transfer.imports.jobs import UNFINISHED, plan_import_run
 
 logger = logging.getLogger(__name__)
 
@@ -41,7 +41,7 @@ def plan_sync_soon(*, plan_id: Any) -> None:
 
 
 def plan_sync_on_data_change(sender: Any, *, plan_id: Any, data_changed: bool, **_: Any) -> None:
-    """Receiver of `planning.writes.plan_changed` (connected in PlanningConfig.ready): a change
+    """Receiver of `planning.core.writes.plan_changed` (connected in PlanningConfig.ready): a change
     of the plan's data queues one sync of it after commit; a change of suggestions only (the
     sync's own, Dismiss, Restore) queues none."""
     if data_changed:
@@ -77,7 +77,7 @@ def pending_plans_sync(*, limit: int = PENDING_SWEEP_PLANS) -> int:
 
 @task()
 def plan_import_job(*, import_id: str) -> None:
-    """Imports an uploaded plan file (planning.importers.jobs)."""
+    """Imports an uploaded plan file (planning.transfer.imports.jobs)."""
     plan_import_run(import_id=import_id)
 
 
@@ -104,7 +104,7 @@ def plan_import_enqueue(*, import_id: Any) -> None:
 
 @task()
 def plan_report_job(*, report_id: str) -> None:
-    """Prints a board report (planning.report_jobs)."""
+    """Prints a board report (planning.reports.jobs)."""
     plan_report_run(report_id=report_id)
 
 

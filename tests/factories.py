@@ -70,7 +70,7 @@ from planning.models import (  # noqa: E402
 
 
 class PlanFactory(DjangoModelFactory[Plan]):
-    """Plans get their number from the same counter as real ones (planning.services)."""
+    """Plans get their number from the same counter as real ones (planning.plans.services)."""
 
     class Meta:
         model = Plan
@@ -80,7 +80,7 @@ class PlanFactory(DjangoModelFactory[Plan]):
 
     @classmethod
     def _create(cls, model_class: type[Plan], *args: Any, **kwargs: Any) -> Plan:
-        from planning.services import plan_number_allocate
+        from planning.plans.services import plan_number_allocate
 
         kwargs.setdefault("number", plan_number_allocate())
         return super()._create(model_class, *args, **kwargs)

@@ -78,7 +78,7 @@ def _imports(module: str, path: Path) -> Iterator[tuple[int, str]]:
             if node.level:
                 anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
                 base = ".".join([*anchor, *([base] if base else [])])
-            # `from planning import views` imports the module planning.views.
+            # `from planning import views` imports the module planning.web.views.
             for alias in node.names:
                 yield node.lineno, f"{base}.{alias.name}"
 
@@ -109,7 +109,7 @@ def test_no_import_points_against_the_layer_order() -> None:
     ("source", "expected"),
     [
         ("from integrations.models import ApiKey", "integrations is above accounts"),
-        ("def f():\n    import planning.selectors", "planning is above accounts"),
+        ("def f():\n    import planning.plans.selectors", "planning is above accounts"),
         ("from api import views", "another app's views or api module"),
         ("from api.base import IntegratorApiView", None),
         ("from .models import User", None),
@@ -247,11 +247,19 @@ def test_the_settings_check_sees_the_settings_dotted_paths() -> None:
             "REST_FRAMEWORK.DEFAULT_AUTHENTICATION_CLASSES = "
             "'integrations.authentication.ApiKeyAuthentication' read by the framework",
         ),
-        ('MIDDLEWARE = ["planning.access.Anything"]', None, "planning is a feature app"),
+        ('MIDDLEWARE = ["planning.web.access.Anything"]', None, "planning is a feature app"),
         ('REST_FRAMEWORK = {"EXCEPTION_HANDLER": "api.errors.api_exception_handler"}', None, None),
         ('MIDDLEWARE = ["accounts.middleware.NoStoreWhenSignedInMiddleware"]', None, None),
-        ('PLAN_HOOK = "planning.services.plan_create"', ("webhooks.x", "settings.PLAN_HOOK"), None),
-        ('PLAN_HOOK = "planning.services.plan_create"', ("planning.x", "settings.PLAN_HOOK"), None),
+        (
+            'PLAN_HOOK = "planning.plans.services.plan_create"',
+            ("webhooks.x", "settings.PLAN_HOOK"),
+            None,
+        ),
+        (
+            'PLAN_HOOK = "planning.plans.services.plan_create"',
+            ("planning.x", "settings.PLAN_HOOK"),
+            None,
+        ),
         (
             'AUTH_USER_MODEL = "accounts.User"',
             ("planning.models", "settings.AUTH_USER_MODEL"),

@@ -29,12 +29,12 @@ from webhooks.models import WebhookAttempt, WebhookDelivery
 pytestmark = pytest.mark.django_db
 
 PAGE_SIZES = [
-    "planning.pages.ACTIONS_PER_PAGE",
-    "planning.views.projects.PROJECTS_PER_PAGE",
-    "planning.views.projects.PROJECT_ACTIONS_PER_PAGE",
-    "planning.suggestions.views.BUILDINGS_PER_PAGE",
-    "planning.suggestions.views.SUGGESTIONS_PER_PAGE",
-    "planning.suggestions.views.DISMISSED_PER_PAGE",
+    "planning.web.pages.ACTIONS_PER_PAGE",
+    "planning.web.views.projects.PROJECTS_PER_PAGE",
+    "planning.web.views.projects.PROJECT_ACTIONS_PER_PAGE",
+    "planning.web.views.suggestions.BUILDINGS_PER_PAGE",
+    "planning.web.views.suggestions.SUGGESTIONS_PER_PAGE",
+    "planning.web.views.suggestions.DISMISSED_PER_PAGE",
     "webhooks.selectors.DELIVERY_LOG_PAGE_SIZE",
     "accounts.views.SECURITY_EVENTS_PER_PAGE",
 ]

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from planning.importers.jobs import ImportsQueueFull, plan_import_submit
 from planning.models import PlanImport, PlanImportFormat
+from planning.transfer.imports.jobs import ImportsQueueFull, plan_import_submit
 from tests.concurrency import race
 from tests.webhooks.factories import endpoint_for
 from webhooks.events import PendingTestEventsFull, endpoint_test_event_send

@@ -8,7 +8,7 @@ class WebhooksConfig(AppConfig):
 
     def ready(self) -> None:
         from jobs.registry import resumable_register
-        from planning.writes import plan_changed
+        from planning.core.writes import plan_changed
         from webhooks.events import suggestion_changes_receive
         from webhooks.tasks import webhook_deliveries_leased, webhook_delivery_resume
 

@@ -1,6 +1,6 @@
 """The outbox: events written in the transaction of the change they describe.
 
-`suggestion_changes_receive` listens to planning's `plan_changed` signal (planning.writes,
+`suggestion_changes_receive` listens to planning's `plan_changed` signal (planning.core.writes,
 connected in WebhooksConfig.ready), which every sync, Apply, Dismiss and Restore sends inside
 its transaction. `suggestion_changes_record` writes the events (whether or not an endpoint
 receives them: the events API lists them too), one delivery per endpoint that covers the plan,
@@ -65,7 +65,7 @@ def deliveries_enqueue(*, event: WebhookEvent, endpoints: Iterable[WebhookEndpoi
 def suggestion_changes_receive(
     sender: Any, *, plan_id: Any, suggestion_changes: Sequence[tuple[str, UUID]], **_: Any
 ) -> None:
-    """Receiver of `planning.writes.plan_changed`: records the write's suggestion changes."""
+    """Receiver of `planning.core.writes.plan_changed`: records the write's suggestion changes."""
     if suggestion_changes:
         suggestion_changes_record(plan_id=plan_id, changes=suggestion_changes)
 

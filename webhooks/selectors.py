@@ -13,7 +13,7 @@ from django.http import Http404
 
 from organisations.models import OrganisationMembership, OrganisationRole
 from planning.models import Plan, PlanMembership
-from planning.selectors import plans_visible as planning_plans_visible
+from planning.plans.selectors import plans_visible as planning_plans_visible
 from webhooks.models import (
     DisabledReason,
     WebhookAttempt,

@@ -28,10 +28,10 @@ from decimal import Decimal
 from typing import Any
 
 from api.text_order import natural_key
+from planning.core.money import amount_of, cents_of
 from planning.figures.occurrences import YearGrid, live_actions, nominal_rows, year_cents
 from planning.figures.prices import NOMINAL, TODAY, PriceIndex
 from planning.models import CENT, ActionKind, Plan, StructureNode
-from planning.money import amount_of, cents_of
 from planning.tree import building_labels, node_subtree
 
 YEARS_DEFAULT = 10  # this year and the next nine

@@ -16,8 +16,8 @@ import math
 from dataclasses import dataclass
 from decimal import Decimal
 
+from planning.core.money import money_format
 from planning.figures.budget import ChartSeries
-from planning.money import money_format
 
 WIDTH = 880
 HEIGHT = 280

@@ -26,9 +26,9 @@ from typing import Any, TypeVar
 from django.db.models import BigIntegerField, CharField, Count, F, Model, Q, QuerySet, Sum
 from django.db.models.functions import Cast, Round
 
+from planning.core.money import amount_of, cents_of
 from planning.figures.prices import PriceIndex
 from planning.models import CENT, Action, ActionStatus, Plan, PlanVersion, VersionAction
-from planning.money import amount_of, cents_of
 
 M = TypeVar("M", bound=Model)
 

@@ -23,7 +23,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from planning.money import NBSP, amount_of, half_up
+from planning.core.money import NBSP, amount_of, half_up
 
 TODAY = "today"
 NOMINAL = "nominal"

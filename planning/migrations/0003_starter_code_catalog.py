@@ -1,6 +1,6 @@
 """The starter code catalog: about 40 common building components.
 
-The rows live in `planning.catalog` (data only, no models): the figures (unit cost in EUR per
+The rows live in `planning.catalog.starter` (data only, no models): the figures (unit cost in EUR per
 unit, service life in years) are Maintplan's own default reference values, rounded estimates for
 planning, not taken from any published price list or standard. They are marked
 `is_default=True` and are meant to be adjusted in the admin.
@@ -13,7 +13,7 @@ from decimal import Decimal
 
 from django.db import migrations
 
-from planning.catalog import STARTER_CATALOG
+from planning.catalog.starter import STARTER_CATALOG
 
 
 def add_starter_catalog(apps, schema_editor):

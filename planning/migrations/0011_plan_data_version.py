@@ -1,5 +1,5 @@
 # Plan.suggestions_version becomes Plan.data_version: it is raised by every change of the
-# plan's data as well as of its suggestions (planning.writes). A column rename: SQLite renames
+# plan's data as well as of its suggestions (planning.core.writes). A column rename: SQLite renames
 # it in place (ALTER TABLE ... RENAME COLUMN), so the change triggers of migration 0006 stay.
 
 from django.db import migrations

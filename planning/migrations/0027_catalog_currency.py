@@ -1,7 +1,7 @@
 # The currency of an organisation's catalog (docs/design.md "Code catalog" > "Currency").
 #
 # OrganisationCatalog holds the currency of an organisation's own figures (overrides, own codes);
-# a starter code's own figures are in EUR (planning.catalog.STARTER_CURRENCY). Every existing
+# a starter code's own figures are in EUR (planning.catalog.starter.STARTER_CURRENCY). Every existing
 # organisation gets the currency most of its plans are in (its figures were compared with those
 # plans until now), else the default currency of new plans; every synced plan whose suggestions
 # could change (a plan or a catalog not in EUR) is marked for a full sync.
@@ -17,7 +17,7 @@ from collections import Counter
 from django.conf import settings
 from django.db import migrations, models
 
-STARTER_CURRENCY = "EUR"  # planning.catalog.STARTER_CURRENCY when this was written
+STARTER_CURRENCY = "EUR"  # planning.catalog.starter.STARTER_CURRENCY when this was written
 
 CHANGE = "planning_planchange"
 

@@ -38,7 +38,7 @@ NOT_NEGATIVE = [MinValueValidator(0, message="Cannot be negative.")]
 
 def choice_messages(choices: type[models.TextChoices]) -> dict[str, str]:
     """The message of a value outside `choices`, naming the allowed ones; model fields and the
-    ModelForms built on them (planning.forms.ModelRulesForm) both use it."""
+    ModelForms built on them (planning.web.forms.plans.ModelRulesForm) both use it."""
     allowed = ", ".join(choices.values)
     return {"invalid_choice": f"“%(value)s” is not one of: {allowed}."}
 
@@ -58,7 +58,7 @@ INTERVAL_VALIDATORS = [
 # Y is this year in UTC. A planned year lies within Y - 50 .. Y + 100; a completion or decision
 # date from 1950-01-01 to today. The database keeps the fixed MIN_YEAR .. MAX_YEAR as its check
 # constraint (a constraint cannot read the clock); these validators are the rule every way in
-# applies: the model fields carry them, so the forms (planning.form_parts), the services
+# applies: the model fields carry them, so the forms (planning.web.forms.fields), the services
 # (`validated`) and the import (its problem list) all refuse with the same message.
 PLANNED_YEARS_BACK = 50
 PLANNED_YEARS_AHEAD = 100

@@ -36,7 +36,7 @@ class HistoryEntry(models.Model):
 
     Written by the database triggers of migration 0021 (every path: services, the admin,
     `QuerySet.update()`, raw SQL) with the actor the app put in the transaction's context
-    (planning.history), or `system` when there is none; an import writes one entry of its own
+    (planning.core.actor), or `system` when there is none; an import writes one entry of its own
     and its rows none. `plan_id` is no foreign key: a plan's entries go with it in
     `plan_delete`. `changes` maps each field to [before, after] (null on the side that did not
     exist)."""
@@ -70,7 +70,7 @@ class HistoryEntry(models.Model):
 class HistoryContext(models.Model):
     """SQLite only: the actor of the write transaction in progress, one row read by the history
     triggers (PostgreSQL keeps it in the transaction's `maintplan.actor` setting). SQLite runs
-    one write transaction at a time, and planning.history writes and deletes the row inside
+    one write transaction at a time, and planning.core.actor writes and deletes the row inside
     it."""
 
     id = models.PositiveSmallIntegerField(primary_key=True)

@@ -29,7 +29,7 @@ class PlanImportFormat(models.TextChoices):
 
 
 class PlanImport(Leased):
-    """An upload of the plan list, imported by a background job (planning.importers.jobs;
+    """An upload of the plan list, imported by a background job (planning.transfer.imports.jobs;
     docs/design.md "Imports").
 
     The uploaded bytes are kept here (the database is what every app server and worker share)

@@ -141,7 +141,7 @@ class Plan(models.Model):
     # "Money" > "Markups"): [{"name": "Overhead", "percent": "10.00"}, ...]. Null for a plan
     # whose markups are its overhead and VAT alone (made before the list, or by an older client
     # or file that sets those two). `overhead_percent` and `vat_percent` are kept as the first
-    # and last markup, for older clients (planning.services.plan_money_update writes both).
+    # and last markup, for older clients (planning.plans.services.plan_money_update writes both).
     markups = models.JSONField(
         null=True, blank=True, validators=[markups_validate], help_text="Named percentages."
     )
@@ -159,7 +159,7 @@ class Plan(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
     last_synced_at = models.DateTimeField(null=True, blank=True)
     # The version of everything the plan's pages and lists are derived from: raised in the
-    # transaction of every change of the plan's data or suggestions (planning.writes) and by
+    # transaction of every change of the plan's data or suggestions (planning.core.writes) and by
     # every sync that takes in a change made elsewhere. ETags and cached figures are keyed on it.
     data_version = models.PositiveBigIntegerField(default=0, editable=False)
     # Digest of the suggestion rules and thresholds the last full sync used: when a deployment
@@ -215,7 +215,7 @@ class Plan(models.Model):
 
 
 class PlanRole(models.TextChoices):
-    """A plan grant's role, and a person's effective rights on a plan (planning.access): owner
+    """A plan grant's role, and a person's effective rights on a plan (planning.web.access): owner
     (change it, its guests, delete it), editor, viewer. New grants are editor or viewer (guests
     outside the organisation); an owner grant comes from the plans made before organisations
     (its co-owners kept their rights)."""

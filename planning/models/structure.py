@@ -36,7 +36,7 @@ class Code(models.Model):
     """A classification code of the catalog (docs/design.md "Code catalog"): a starter code
     (`organisation` null) is shared by every plan; an organisation's own code is seen by its
     plans only. What the rules read of a code is its organisation's effective catalog
-    (planning.selectors.catalog_codes): an organisation's CodeOverride replaces a starter
+    (planning.plans.selectors.catalog_codes): an organisation's CodeOverride replaces a starter
     code's figures for its plans."""
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
@@ -148,7 +148,7 @@ class OrganisationCatalog(models.Model):
     """What an organisation's catalog holds as a whole: the currency of its own figures (its
     overrides and its own codes); a starter code's own figures are always in STARTER_CURRENCY
     (docs/design.md "Code catalog" > "Currency"). Made with the organisation
-    (planning.catalog_services.organisation_catalog_create); one without a row (made around
+    (planning.catalog.services.organisation_catalog_create); one without a row (made around
     the ORM) reads `catalog_currency_default()`."""
 
     organisation = models.OneToOneField(

@@ -1,4 +1,4 @@
-"""The changes a write can make to a suggestion, as `plan_changed` (planning.writes) carries
+"""The changes a write can make to a suggestion, as `plan_changed` (planning.core.writes) carries
 them to its receivers (the webhooks' outbox, docs/design.md "Webhooks")."""
 
 from __future__ import annotations

@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
+from planning.core.money import money_format
 from planning.models import CENT, ActionKind, ActionStatus, NodeKind, Severity, SuggestionType
-from planning.money import money_format
 
 RATIO = Decimal("0.0001")
 MAX_PREFILL_CODES = 3

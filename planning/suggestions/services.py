@@ -1,5 +1,5 @@
 """Writes on suggestions: apply, dismiss and restore. Each operation has one function here,
-which every page goes through; each is a `plan_write` (planning.writes) that records its
+which every page goes through; each is a `plan_write` (planning.core.writes) that records its
 suggestion changes there, so the version, the signal (the webhooks' outbox) and the sync
 follow from the one path. Apply changes the plan's data and so queues a sync; Dismiss and
 Restore change only suggestions and queue none.
@@ -31,7 +31,9 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from planning.catalog_currency import reference_elsewhere, usable_unit_cost
+from planning.catalog.currency import reference_elsewhere, usable_unit_cost
+from planning.core.money import money_format
+from planning.core.writes import PlanWrite, plan_write
 from planning.models import (
     Action,
     ActionKind,
@@ -46,9 +48,8 @@ from planning.models import (
     SuggestionStatus,
     SuggestionType,
 )
-from planning.money import money_format
-from planning.selectors import code_effective
-from planning.services import (
+from planning.plans.selectors import code_effective
+from planning.plans.services import (
     action_create,
     action_update,
     node_code_assign,
@@ -58,7 +59,6 @@ from planning.services import (
 from planning.suggestions.events import SuggestionChange
 from planning.suggestions.rules import proposed_year
 from planning.suggestions.selectors import LIST_ORDER, actions_named
-from planning.writes import PlanWrite, plan_write
 
 # The column's length is the rule; the dismiss form reads it from here.
 DISMISS_COMMENT_MAX: int = Suggestion._meta.get_field("dismiss_comment").max_length  # type: ignore[assignment]
@@ -415,7 +415,7 @@ def repair_proposal(
     (within the latest year the rule gives, never before this year), at the reference cost of
     the component's code (its organisation's unit cost x the quantity) when both are known,
     else 0. `unit_cost` is the one in the plan's currency
-    (planning.catalog_currency.usable_unit_cost)."""
+    (planning.catalog.currency.usable_unit_cost)."""
     this_year = timezone.now().year
     latest = recommended.get("latest_year")
     year = min(this_year + 1, int(latest)) if isinstance(latest, int) else this_year + 1

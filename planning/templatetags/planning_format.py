@@ -1,5 +1,5 @@
 """`{% load planning_format %}`: `{{ amount|money:plan.currency }}` and the budget grid's
-`{{ amount|in_unit:unit }}` (planning.money)."""
+`{{ amount|in_unit:unit }}` (planning.core.money)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 
 from django import template
 
-from planning.money import GridUnit, money_format
+from planning.core.money import GridUnit, money_format
 
 register = template.Library()
 

@@ -14,8 +14,8 @@ from django.core.management import CommandError, call_command
 
 from api.text import printable, text_problem
 from integrations.models import ApiKey
-from planning.importers import ImportRejected, plan_import, plan_import_csv
 from planning.models import Plan, StructureNode
+from planning.transfer.imports import ImportRejected, plan_import, plan_import_csv
 from tests.envelope import assert_envelope
 from tests.planning.test_views import EDIT_POSTS, OWNER_POSTS, World, _state, _urls, world
 

@@ -63,7 +63,7 @@ def test_a_web_page_is_a_plain_503_page(
 ) -> None:
     client = Client(raise_request_exception=False)
     client.force_login(user)
-    monkeypatch.setattr("planning.selectors.plan_list_rows", _down)
+    monkeypatch.setattr("planning.plans.selectors.plan_list_rows", _down)
 
     with caplog.at_level(logging.INFO):
         response = client.get("/plans/")
@@ -84,7 +84,7 @@ def test_other_errors_stay_500_with_their_traceback_logged(
 
     client = Client(raise_request_exception=False)
     client.force_login(user)
-    monkeypatch.setattr("planning.selectors.plan_list_rows", broken)
+    monkeypatch.setattr("planning.plans.selectors.plan_list_rows", broken)
 
     with caplog.at_level(logging.INFO):
         response = client.get("/plans/")

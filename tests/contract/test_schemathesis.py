@@ -13,8 +13,8 @@ import pytest
 from integrations.models import ApiKey
 from integrations.services import api_key_create
 from planning.models import Plan, Suggestion
+from planning.records.versions import plan_adopt
 from planning.suggestions.sync import suggestion_sync
-from planning.versions import plan_adopt
 
 pytestmark = pytest.mark.django_db(transaction=True)
 SCHEMATHESIS = Path(sys.executable).with_name("schemathesis")

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from planning.exports import plan_document
 from planning.models import NodeKind, Plan, PlanRole
+from planning.transfer.exports import plan_document
 from tests.conftest import browser_login, run_queued_jobs
 from tests.factories import (
     ActionFactory,

@@ -13,9 +13,9 @@ import pytest
 from django.utils import timezone
 from openpyxl import load_workbook
 
-from planning.importers import plan_import_document
 from planning.management.commands.generate_plan import synthetic_plan_document
 from planning.models import Action, Code, Plan, StructureNode, Suggestion
+from planning.transfer.imports import plan_import_document
 from tests.conftest import browser_login
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

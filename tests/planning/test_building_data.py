@@ -16,8 +16,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from planning.figures.key_figures import building_key_figures, plan_key_figures
-from planning.importers import ImportRejected, plan_import
 from planning.models import ActionStatus, NodeKind, Plan, PlanRole, StructureNode
+from planning.transfer.imports import ImportRejected, plan_import
 from tests.factories import (
     ActionFactory,
     PlanFactory,

@@ -16,7 +16,7 @@ from django.core.management import CommandError, call_command
 from django.urls import reverse
 
 from organisations.models import OrganisationRole
-from planning.catalog_services import code_override_set
+from planning.catalog.services import code_override_set
 from planning.models import (
     CatalogChange,
     Code,
@@ -165,7 +165,7 @@ def test_an_override_re_derives_exactly_its_organisations_plans_that_use_the_cod
 
 
 def test_an_own_code_is_seen_by_its_organisations_plans_only(tmp_path: Path) -> None:
-    from planning.importers import ImportRejected, plan_import
+    from planning.transfer.imports import ImportRejected, plan_import
     from tests.factories import UserFactory
 
     mine, theirs = OrganisationFactory.create(), OrganisationFactory.create()

@@ -1,4 +1,4 @@
-"""The currency of catalog figures (planning.catalog_currency; docs/design.md "Code catalog" >
+"""The currency of catalog figures (planning.catalog.currency; docs/design.md "Code catalog" >
 "Currency"): a reference unit cost counts for a plan only in the plan's currency: rule 2's cost
 check, "Set cost to reference", the condition's repair, the pages that show a reference, the
 learned references; and a change of either currency re-derives the plans concerned."""
@@ -18,7 +18,7 @@ from django.test import Client
 from django.urls import reverse
 
 from organisations.models import Organisation, OrganisationRole
-from planning.catalog_services import code_override_set
+from planning.catalog.services import code_override_set
 from planning.models import (
     ActionKind,
     Code,
@@ -31,7 +31,7 @@ from planning.models import (
     StructureNode,
     Suggestion,
 )
-from planning.services import plan_update
+from planning.plans.services import plan_update
 from planning.suggestions.sync import suggestion_sync
 from tests.factories import (
     ActionFactory,

@@ -14,7 +14,7 @@ from django.db import connections
 from planning.management.commands.generate_plan import synthetic_plan_document
 from planning.management.commands.import_plan import Command as ImportPlanCommand
 from planning.models import NodeKind, Plan, PlanRole
-from planning.selectors import plan_access_get
+from planning.plans.selectors import plan_access_get
 from tests.factories import CodeFactory, UserFactory
 from tests.planning.conftest import db_counts
 

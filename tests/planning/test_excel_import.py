@@ -1,7 +1,7 @@
 """Excel in and out (issue 26 point 6): the plan's workbook and CSV pair in the import format
 import back to the same plan; a workbook is read as a person made it (labels, titled columns,
 spreadsheet numbers and dates, a sheet "Plan"); what is no workbook, or would unpack beyond
-its bounds, is a listed problem (planning.importers.workbook)."""
+its bounds, is a listed problem (planning.transfer.imports.workbook)."""
 
 from __future__ import annotations
 
@@ -18,9 +18,9 @@ from django.urls import reverse
 from django.utils import timezone
 from openpyxl import Workbook, load_workbook
 
-from planning.importers import ImportRejected, plan_file_import, plan_import_csv
-from planning.importers.workbook import WORKBOOK_MAX_XML_BYTES
 from planning.models import Plan
+from planning.transfer.imports import ImportRejected, plan_file_import, plan_import_csv
+from planning.transfer.imports.workbook import WORKBOOK_MAX_XML_BYTES
 from tests.planning.test_plan_export import quay_plan  # noqa: F401 (the fixture `plan`)
 
 pytestmark = pytest.mark.django_db

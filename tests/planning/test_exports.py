@@ -1,4 +1,5 @@
-"""CSV written by planning.exports: every text cell quoted, so no separator a spreadsheet may use
+"""CSV written by planning.transfer.exports: every text cell quoted, so no separator a spreadsheet
+may use
 (comma, semicolon, tab) splits a cell into a formula, and the formula neutralisation kept for
 every cell (issue 27, point 8)."""
 
@@ -14,9 +15,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from planning.exports import as_csv
-from planning.importers import plan_import_csv
 from planning.models import PlanRole
+from planning.transfer.exports import as_csv
+from planning.transfer.imports import plan_import_csv
 from tests.factories import (
     ActionFactory,
     PlanFactory,

@@ -13,17 +13,17 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from planning import grants, services
-from planning.forms import (
+from planning.models import Action, PlanMembership, PlanRole, PlanVersion, StructureNode
+from planning.plans import grants, services
+from planning.records.versions import plan_adopt
+from planning.transfer.imports import ImportProblem, ImportRejected, plan_import_document
+from planning.web.forms.plans import (
     ActionDoneForm,
     ActionForm,
     MemberRoleForm,
     NodeCreateForm,
     PlanCreateForm,
 )
-from planning.importers import ImportProblem, ImportRejected, plan_import_document
-from planning.models import Action, PlanMembership, PlanRole, PlanVersion, StructureNode
-from planning.versions import plan_adopt
 from tests.factories import (
     ActionFactory,
     PlanFactory,

@@ -39,10 +39,10 @@ from planning.models import (
     SuggestionStatus,
     SuggestionType,
 )
-from planning.report import report_content
-from planning.services import action_cancel, action_mark_done, plan_money_update
+from planning.plans.services import action_cancel, action_mark_done, plan_money_update
+from planning.records.versions import Side, plan_adopt, versions_compare
+from planning.reports.document import report_content
 from planning.suggestions.sync import suggestion_sync
-from planning.versions import Side, plan_adopt, versions_compare
 from tests.factories import (
     ActionFactory,
     PlanFactory,

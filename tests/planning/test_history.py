@@ -17,9 +17,7 @@ from django.urls import reverse
 
 from accounts.actor import Actor
 from accounts.actor import acting as history_actor
-from planning.history import history_context
-from planning.history_read import HistoryFilters, entity_history, history_page, plan_history
-from planning.importers import plan_import
+from planning.core.actor import history_context
 from planning.models import (
     Action,
     ActionStatus,
@@ -30,9 +28,11 @@ from planning.models import (
     Suggestion,
     SuggestionStatus,
 )
-from planning.services import action_mark_done, action_update, node_rename, plan_delete
+from planning.plans.services import action_mark_done, action_update, node_rename, plan_delete
+from planning.records.history import HistoryFilters, entity_history, history_page, plan_history
 from planning.suggestions.services import suggestion_restore, suggestions_dismiss
 from planning.suggestions.sync import suggestion_sync
+from planning.transfer.imports import plan_import
 from tests.factories import (
     ActionFactory,
     PlanFactory,

@@ -9,15 +9,15 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from planning.importers import ImportProblem, ImportRejected, plan_import
 from planning.models import (
     Code,
     Plan,
     PlanRole,
     planned_year_first,
 )
-from planning.selectors import plan_access_get
-from planning.services import action_create, action_mark_done, plan_create
+from planning.plans.selectors import plan_access_get
+from planning.plans.services import action_create, action_mark_done, plan_create
+from planning.transfer.imports import ImportProblem, ImportRejected, plan_import
 from planning.tree import DEPTH_MAX
 from tests.factories import CodeFactory, PlanFactory, StructureNodeFactory, UserFactory
 from tests.planning.conftest import db_counts
@@ -181,7 +181,7 @@ def test_import_writes_in_bulk_with_one_catalog_lookup(
     actions = [_action(f"C{index % 60}") for index in range(150)]
 
     # A handful for the plan, its number and its owner, and the write path's lock and version
-    # (planning.writes), and an insert per batch (SQLite's parameter limit makes 61 nodes of 17
+    # (planning.core.writes), and an insert per batch (SQLite's parameter limit makes 61 nodes of 17
     # columns two), and the history's three (the import's actor handed to the database and
     # taken back, its one entry), the owner's organisation for its catalog and its latest
     # plan's currency (the file names none); a row-by-row write would be 200+.

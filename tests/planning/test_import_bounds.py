@@ -22,18 +22,18 @@ import os, sys, json
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 import django
 django.setup()
-from planning.importers.problems import ImportRejected
+from planning.transfer.imports.problems import ImportRejected
 kind, path = sys.argv[1], sys.argv[2]
 content = open(path, "rb").read()
 try:
     if kind == "json":
-        from planning.importers.plan_document import document_parse, plan_document_records
-        from planning.importers.records import ProblemCollector
+        from planning.transfer.imports.plan_document import document_parse, plan_document_records
+        from planning.transfer.imports.records import ProblemCollector
         document = document_parse(content, "plan.json")
         plan_document_records(document, source="plan.json", problems=ProblemCollector(), name=None)
         outcome = "read"
     else:
-        from planning.importers.csv_pair import plan_csv_read
+        from planning.transfer.imports.csv_pair import plan_csv_read
         _nodes, _actions, problems = plan_csv_read(
             nodes_csv=content, actions_csv=b"node_ref,title,kind,planned_year\\n"
         )
@@ -118,8 +118,8 @@ def test_a_32_mib_nodes_csv_of_short_lines_stays_under_400_mb(tmp_path: Path) ->
 
 
 def test_a_lone_surrogate_escape_does_not_switch_the_walk_off() -> None:
-    from planning.importers.bounds import document_bounds_check
-    from planning.importers.problems import ImportRejected
+    from planning.transfer.imports.bounds import document_bounds_check
+    from planning.transfer.imports.problems import ImportRejected
 
     hostile = b'{"name": "\\ud800", "extra": [' + b"{}, " * 5_000 + b"{}]}"
 
@@ -128,8 +128,8 @@ def test_a_lone_surrogate_escape_does_not_switch_the_walk_off() -> None:
 
 
 def test_a_byte_order_mark_does_not_switch_the_walk_off() -> None:
-    from planning.importers.bounds import BOM, document_bounds_check
-    from planning.importers.problems import ImportRejected
+    from planning.transfer.imports.bounds import BOM, document_bounds_check
+    from planning.transfer.imports.problems import ImportRejected
 
     hostile = BOM + b'{"name": "x", "nodes": [' + b"[" * 20 + b"]" * 20 + b"]}"
 
@@ -138,8 +138,8 @@ def test_a_byte_order_mark_does_not_switch_the_walk_off() -> None:
 
 
 def test_a_number_of_more_digits_than_python_reads_is_refused_not_a_crash() -> None:
-    from planning.importers.bounds import document_bounds_check
-    from planning.importers.problems import ImportRejected
+    from planning.transfer.imports.bounds import document_bounds_check
+    from planning.transfer.imports.problems import ImportRejected
 
     hostile = b'{"name": "x", "nodes": [], "n": ' + b"1" * 5_000 + b"}"
 
@@ -148,8 +148,8 @@ def test_a_number_of_more_digits_than_python_reads_is_refused_not_a_crash() -> N
 
 
 def test_a_number_beyond_decimals_range_is_a_listed_problem_not_a_crash() -> None:
-    from planning.importers.plan_document import document_parse
-    from planning.importers.problems import ImportRejected
+    from planning.transfer.imports.plan_document import document_parse
+    from planning.transfer.imports.problems import ImportRejected
 
     with pytest.raises(ImportRejected, match="a number out of range"):
         document_parse(b'{"name": "x", "nodes": [], "n": 1e9999999999999999999}', "plan.json")
@@ -157,8 +157,8 @@ def test_a_number_beyond_decimals_range_is_a_listed_problem_not_a_crash() -> Non
 
 @pytest.mark.django_db
 def test_a_year_with_a_huge_exponent_is_a_problem_of_its_field(user: Any) -> None:
-    from planning.importers.plan_document import plan_import
-    from planning.importers.problems import ImportRejected
+    from planning.transfer.imports.plan_document import plan_import
+    from planning.transfer.imports.problems import ImportRejected
 
     document = (
         b'{"name": "x", "nodes": [{"ref": "S", "name": "Site", "kind": "site", '
@@ -176,7 +176,7 @@ import os, sys, json
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 import django
 django.setup()
-from planning.importers.jobs import plan_import_run
+from planning.transfer.imports.jobs import plan_import_run
 from planning.models import PlanImport
 plan_import_run(import_id=sys.argv[1])
 upload = PlanImport.objects.select_related("plan").get(pk=sys.argv[1])
@@ -190,7 +190,8 @@ print(json.dumps({
 
 
 def test_a_valid_file_at_the_plan_limits_imports_and_syncs_under_400_mb(tmp_path: Path) -> None:
-    """The worker's own path (planning.importers.jobs) in a fresh process on its own database:
+    """The worker's own path (planning.transfer.imports.jobs) in a fresh process on its own
+    database:
     a plan of 20,000 nodes and as many actions as fit in IMPORT_MAX_BYTES, read row by row
     from the file, written and given its first sync."""
     from planning.management.commands.generate_plan import synthetic_plan_document
@@ -239,7 +240,7 @@ def test_a_valid_file_at_the_plan_limits_imports_and_syncs_under_400_mb(tmp_path
 SUBMIT = """
 from accounts.models import User
 from organisations.models import OrganisationMembership
-from planning.importers.jobs import plan_import_submit
+from planning.transfer.imports.jobs import plan_import_submit
 from planning.models import PlanImportFormat
 user = User.objects.create_user(email="limits@example.com", password=None, name="Limits")
 organisation = OrganisationMembership.objects.get(user=user).organisation

@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from planning.importers import ImportRejected, plan_import_csv
 from planning.models import Code, Plan, PlanRole, planned_year_last
-from planning.selectors import plan_access_get
+from planning.plans.selectors import plan_access_get
+from planning.transfer.imports import ImportRejected, plan_import_csv
 from tests.factories import CodeFactory
 from tests.planning.conftest import db_counts
 
@@ -244,7 +244,7 @@ def test_rejected_csv_import_writes_nothing(user: Any) -> None:
 def test_a_csv_pair_with_semicolons_or_tabs_is_read_like_one_with_commas(
     user: Any, separator: str
 ) -> None:
-    from planning.importers.csv_pair import plan_import_csv
+    from planning.transfer.imports.csv_pair import plan_import_csv
 
     nodes = "ref;parent_ref;name;kind\nS;;Campus;site\nB;S;Hall 2;building\n"
     actions = "node_ref;title;kind;planned_year;estimated_cost\nB;Paint;repair;2031;1200.50\n"

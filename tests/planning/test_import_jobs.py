@@ -1,4 +1,4 @@
-"""The web import as a background job (planning.importers.jobs): kept upload, one import per
+"""The web import as a background job (planning.transfer.imports.jobs): kept upload, one import per
 form, progress, a killed run leaves nothing, a run again makes exactly one plan."""
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
 from jobs.leases import lease_claim
-from planning.importers import jobs
 from planning.models import Action, Plan, PlanImport, PlanImportFormat, PlanImportStatus
 from planning.tasks import plan_imports_resume
+from planning.transfer.imports import jobs
 from tests.conftest import run_queued_jobs
 from tests.factories import PlanFactory, UserFactory
 
@@ -63,7 +63,7 @@ def _post(client: Client, captured: Any, content: bytes, key: str = "form-1") ->
 
 def _report_every_10_rows(monkeypatch: pytest.MonkeyPatch) -> None:
     for module in ("plan_document", "write"):  # the checks, the writes
-        monkeypatch.setattr(f"planning.importers.{module}.PROGRESS_STEP", 10)
+        monkeypatch.setattr(f"planning.transfer.imports.{module}.PROGRESS_STEP", 10)
 
 
 def _upload(owner: Any, content: bytes) -> PlanImport:
@@ -411,7 +411,7 @@ def test_a_large_import_refreshes_postgresqls_statistics_before_its_first_sync(
 ) -> None:
     from django.db import connection
 
-    monkeypatch.setattr("planning.importers.write.ANALYZE_AFTER_ROWS", 50)
+    monkeypatch.setattr("planning.transfer.imports.write.ANALYZE_AFTER_ROWS", 50)
     upload = _upload(user, _plan_json(nodes=40, actions_per_node=2))  # 118 rows
 
     jobs.plan_import_run(import_id=str(upload.pk))

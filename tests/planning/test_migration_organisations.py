@@ -26,7 +26,7 @@ from accounts.models import User
 from integrations.keys import key_generate, key_hash, key_hint
 from organisations.models import Organisation, OrganisationMembership, OrganisationRole
 from planning.models import Plan, PlanChange, StructureNode
-from planning.selectors import plan_access_get
+from planning.plans.selectors import plan_access_get
 from tests.envelope import assert_envelope
 from webhooks.models import WebhookEndpoint
 from webhooks.selectors import endpoint_covers_plan

@@ -15,11 +15,11 @@ from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
+from planning.core.money import GridUnit
 from planning.figures.budget import NOMINAL, TODAY, plan_budget, plan_budgets
 from planning.figures.occurrences import occurrence_years
 from planning.figures.prices import Markup, PriceIndex
 from planning.models import ActionStatus, NodeKind, Plan, PlanRole
-from planning.money import GridUnit
 from tests.factories import (
     ActionFactory,
     PlanFactory,

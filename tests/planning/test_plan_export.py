@@ -13,9 +13,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from planning.importers import ImportRejected, plan_import
 from planning.models import ActionStatus, Completion, NodeKind, Plan, PlanRole
-from planning.services import (
+from planning.plans.services import (
     action_create,
     action_mark_done,
     node_building_update,
@@ -23,6 +22,7 @@ from planning.services import (
     node_create,
     plan_money_update,
 )
+from planning.transfer.imports import ImportRejected, plan_import
 from tests.factories import PlanFactory, PlanMembershipFactory
 
 pytestmark = pytest.mark.django_db
@@ -247,8 +247,8 @@ def _streamed(response: Any) -> bytes:
 
 
 def test_the_markups_travel_in_every_format(client: Client, user: Any, plan: Plan) -> None:
-    from planning.importers.csv_pair import plan_import_csv
-    from planning.importers.workbook import plan_import_workbook
+    from planning.transfer.imports.csv_pair import plan_import_csv
+    from planning.transfer.imports.workbook import plan_import_workbook
 
     _with_markups(plan)
     client.force_login(user)

@@ -7,8 +7,8 @@ import pytest
 from django.db import connection
 
 from planning.models import Plan, PlanNumberCounter
-from planning.selectors import plan_access_get
-from planning.services import plan_create
+from planning.plans.selectors import plan_access_get
+from planning.plans.services import plan_create
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db

@@ -17,9 +17,9 @@ from django.urls import reverse
 from django.utils import timezone
 from openpyxl import load_workbook
 
-from planning.importers import plan_import_document
 from planning.management.commands.generate_plan import synthetic_plan_document
 from planning.models import Action, Code, NodeKind, Plan, PlanChange, PlanRole, Project
+from planning.transfer.imports import plan_import_document
 from tests.factories import (
     ActionFactory,
     CodeFactory,

@@ -34,15 +34,15 @@ from planning.models import (
     Suggestion,
     SuggestionType,
 )
-from planning.report import (
+from planning.plans.services import action_mark_done, node_move, plan_money_update
+from planning.records.versions import ActionDifference, ActionState, plan_adopt
+from planning.reports.document import (
     BUILDING_ROWS,
     change_wording,
     largest_occurrences,
     report_content,
     report_pdf,
 )
-from planning.services import action_mark_done, node_move, plan_money_update
-from planning.versions import ActionDifference, ActionState, plan_adopt
 from tests.conftest import run_queued_jobs
 from tests.factories import (
     ActionFactory,
@@ -540,7 +540,7 @@ def test_a_report_that_fails_says_so_and_keeps_no_pdf(
     def broken(**_: Any) -> bytes:
         raise RuntimeError("the printer is on fire")
 
-    monkeypatch.setattr("planning.report_jobs.report_pdf", broken)
+    monkeypatch.setattr("planning.reports.jobs.report_pdf", broken)
     ask()
     with pytest.raises(RuntimeError):
         run_queued_jobs()

@@ -7,7 +7,7 @@ import pytest
 
 from planning.figures.budget import plan_budget
 from planning.models import Code
-from planning.selectors import action_list, code_search, plan_list_rows
+from planning.plans.selectors import action_list, code_search, plan_list_rows
 from planning.tree import node_ancestors, tree_children, tree_overview
 from tests.factories import (
     ActionFactory,

@@ -8,9 +8,9 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from organisations.invitations import InvitationInvalid, invitation_accept, invitation_create
-from planning.grants import guest_invite, membership_remove, membership_role_set
 from planning.models import Action, ActionStatus, Plan, PlanMembership, PlanRole, StructureNode
-from planning.services import (
+from planning.plans.grants import guest_invite, membership_remove, membership_role_set
+from planning.plans.services import (
     action_cancel,
     action_create,
     action_mark_done,
@@ -423,9 +423,9 @@ def test_an_owner_can_be_demoted_when_another_owner_remains() -> None:
 
 @pytest.mark.usefixtures("starter_catalog")
 def test_catalog_defaults_load_adds_only_missing_codes() -> None:
-    from planning.catalog import STARTER_CATALOG
+    from planning.catalog.starter import STARTER_CATALOG
     from planning.models import Code
-    from planning.services import code_catalog_defaults_load
+    from planning.plans.services import code_catalog_defaults_load
 
     Code.objects.filter(code="334.1").update(unit_cost=Decimal("999.00"))
     Code.objects.filter(code="421.1").delete()

@@ -15,7 +15,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from planning.models import ActionKind, NodeKind, Plan, PlanRole, StructureNode, Suggestion
-from planning.services import node_code_assign, node_delete
+from planning.plans.services import node_code_assign, node_delete
 from planning.suggestions.services import suggestions_dismiss
 from tests.factories import (
     ActionFactory,

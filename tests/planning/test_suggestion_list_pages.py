@@ -12,10 +12,10 @@ from django.db.models import F
 from django.test import Client
 from django.utils import timezone
 
-from planning.importers import plan_import_document
 from planning.management.commands.generate_plan import synthetic_plan_document
 from planning.models import Action, ActionKind, Code, NodeKind, Plan, StructureNode, Suggestion
 from planning.suggestions.services import suggestions_dismiss
+from planning.transfer.imports import plan_import_document
 from planning.tree import node_subtree_ids
 
 pytestmark = pytest.mark.django_db

@@ -12,7 +12,6 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from planning import services
 from planning.models import (
     Action,
     ActionKind,
@@ -24,6 +23,7 @@ from planning.models import (
     Suggestion,
     SuggestionStatus,
 )
+from planning.plans import services
 from planning.suggestions.selectors import suggestions_open
 from planning.suggestions.services import (
     suggestion_apply_code,

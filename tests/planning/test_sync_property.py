@@ -23,8 +23,7 @@ from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from planning import services
-from planning.catalog_services import code_override_set
+from planning.catalog.services import code_override_set
 from planning.models import (
     Action,
     ActionKind,
@@ -38,6 +37,7 @@ from planning.models import (
     Suggestion,
     SuggestionStatus,
 )
+from planning.plans import services
 from planning.suggestions.services import suggestions_dismiss
 from planning.suggestions.sync import suggestion_sync
 from tests.factories import CodeFactory, PlanFactory, ProjectFactory

@@ -1,5 +1,5 @@
 """A change of a plan's data made in the web app enqueues one background sync of its plan,
-after commit (planning.writes); a change of suggestions only (Dismiss, Restore, the API list's
+after commit (planning.core.writes); a change of suggestions only (Dismiss, Restore, the API list's
 own sync) enqueues none. The worker runs it."""
 
 from __future__ import annotations

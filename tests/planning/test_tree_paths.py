@@ -21,8 +21,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from openpyxl import load_workbook
 
-from planning import services
 from planning.models import NodeKind, Plan, PlanRole, StructureNode
+from planning.plans import services
 from planning.suggestions.sync import suggestion_sync
 from planning.tree import DEPTH_MAX, node_subtree_ids, tree_repair
 from tests.factories import (

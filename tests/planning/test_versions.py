@@ -19,7 +19,6 @@ from django.utils import timezone
 from openpyxl import load_workbook
 
 from planning.figures.occurrences import occurrence_years
-from planning.importers import plan_import
 from planning.models import (
     Action,
     ActionStatus,
@@ -31,8 +30,9 @@ from planning.models import (
     VersionNode,
     VersionProject,
 )
-from planning.services import action_update, node_delete, node_move
-from planning.versions import Side, plan_adopt, versions_compare
+from planning.plans.services import action_update, node_delete, node_move
+from planning.records.versions import Side, plan_adopt, versions_compare
+from planning.transfer.imports import plan_import
 from tests.factories import (
     ActionFactory,
     PlanFactory,

@@ -1,4 +1,4 @@
-"""The one write path (planning.writes): lock, write, raise data_version, one plan_changed
+"""The one write path (planning.core.writes): lock, write, raise data_version, one plan_changed
 signal, and one sync queued after commit for data changes only."""
 
 from __future__ import annotations
@@ -12,15 +12,15 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django_tasks_db.models import DBTaskResult
 
-from planning import grants, services
+from planning.core.writes import plan_changed, plan_write
 from planning.models import ActionKind, NodeKind, Plan, PlanRole, Suggestion
+from planning.plans import grants, services
 from planning.suggestions.services import (
     suggestion_apply_cost,
     suggestion_restore,
     suggestions_dismiss,
 )
 from planning.suggestions.sync import suggestion_sync
-from planning.writes import plan_changed, plan_write
 from tests.factories import (
     ActionFactory,
     CodeFactory,

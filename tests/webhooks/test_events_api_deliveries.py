@@ -8,10 +8,10 @@ from django.test import Client
 
 from accounts.models import User
 from integrations.services import api_access_set, api_key_create
-from planning.importers.plan_document import plan_import_document
 from planning.models import Code, StructureNode
-from planning.services import node_code_assign
+from planning.plans.services import node_code_assign
 from planning.suggestions.sync import suggestion_sync
+from planning.transfer.imports.plan_document import plan_import_document
 from tests.factories import UserFactory
 from tests.webhooks.conftest import Receiver, run_worker
 from tests.webhooks.test_end_to_end import PLAN_DOCUMENT

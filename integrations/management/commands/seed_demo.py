@@ -16,12 +16,12 @@ from accounts.models import User
 from accounts.selectors import user_get_by_email
 from integrations.models import ApiKey
 from integrations.services import api_access_set, api_key_create
-from planning.catalog import STARTER_CATALOG
-from planning.catalog_services import code_override_set
-from planning.importers import plan_import
+from planning.catalog.services import code_override_set
+from planning.catalog.starter import STARTER_CATALOG
 from planning.models import Action, ActionKind, ActionStatus, Code, Plan
-from planning.selectors import plans_visible
-from planning.services import action_mark_done
+from planning.plans.selectors import plans_visible
+from planning.plans.services import action_mark_done
+from planning.transfer.imports import plan_import
 
 DEMO_EMAIL = "demo@maintplan.example"
 DEMO_USER_NAME = "Demo Planner"

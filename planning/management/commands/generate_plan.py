@@ -10,11 +10,11 @@ from django.utils import timezone
 
 from accounts.management import command_user, non_negative_int, plain_text, positive_int
 from organisations.management import command_plan_organisation
-from planning.importers import ImportRejected, plan_import_document
-from planning.importers.terminal import TerminalProgress
-from planning.importers.write import statistics_refresh
 from planning.models import ActionKind, ActionStatus, Code, NodeKind
-from planning.services import plan_size_check
+from planning.plans.services import plan_size_check
+from planning.transfer.imports import ImportRejected, plan_import_document
+from planning.transfer.imports.terminal import TerminalProgress
+from planning.transfer.imports.write import statistics_refresh
 
 # Shape of the tree, in nodes per parent: a site holds ~8 buildings, a building ~5 systems.
 NODES_PER_SITE = 400

@@ -8,8 +8,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from accounts.management import plain_text
 from organisations.selectors import organisation_by_slug
-from planning.catalog_services import catalog_import
-from planning.importers import ImportRejected
+from planning.catalog.services import catalog_import
+from planning.transfer.imports import ImportRejected
 
 
 class Command(BaseCommand):

@@ -7,9 +7,9 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from accounts.management import command_user, plain_text
 from organisations.management import command_plan_organisation
-from planning.importers import ImportRejected, plan_file_import, plan_import_csv
-from planning.importers.terminal import TerminalProgress
-from planning.importers.write import statistics_refresh
+from planning.transfer.imports import ImportRejected, plan_file_import, plan_import_csv
+from planning.transfer.imports.terminal import TerminalProgress
+from planning.transfer.imports.write import statistics_refresh
 
 
 def _file_read(path: str) -> bytes:

@@ -1,7 +1,7 @@
 """The suggestion sync (docs/design.md "Sync"): reconciles the suggestions a plan's data calls for
 with the stored ones, re-deriving only what changed since the last sync.
 
-Steps of `suggestion_sync`, all in one `plan_write` (planning.writes: one transaction):
+Steps of `suggestion_sync`, all in one `plan_write` (planning.core.writes: one transaction):
 1. Lock the plan row (`plan_lock`; SQLite serialises writers anyway), so two syncs of one plan
    run one after the other, and on PostgreSQL no change to the plan commits while this one
    runs (see changes.py).
@@ -67,6 +67,7 @@ from django.db import IntegrityError
 from django.db.models import Exists, OuterRef, QuerySet
 from django.utils import timezone
 
+from planning.core.writes import PlanWrite, plan_write
 from planning.models import Plan, PlanChange, Suggestion, SuggestionStatus
 from planning.suggestions import rules
 from planning.suggestions.events import SuggestionChange
@@ -106,7 +107,6 @@ from planning.suggestions.sync.write import (
     with_content,
 )
 from planning.tree import building_labels, tree_repair
-from planning.writes import PlanWrite, plan_write
 
 __all__ = ["SyncResult", "suggestion_sync", "synced_data_version", "with_sync_state"]
 

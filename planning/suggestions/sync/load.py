@@ -28,10 +28,10 @@ from django.db.models import (
 from django.db.models.functions import Cast, Substr
 
 from api.chunks import IN_LIST_SIZE, chunked
+from planning.core.money import cents_of
 from planning.figures.occurrences import cents_column, live_in_range, occurrence_years, year_cents
 from planning.models import Action, ActionKind, ActionStatus, StructureNode, Suggestion
-from planning.money import cents_of
-from planning.selectors import catalog_codes
+from planning.plans.selectors import catalog_codes
 from planning.suggestions.rules import (
     FIGURE_YEARS,
     ActionRecord,
@@ -116,7 +116,7 @@ def region_of(*, plan_id: UUID, anchors: Collection[NodeRecord]) -> dict[str, No
 
 
 def codes_load(*, organisation_id: Any, currency: str) -> dict[str, CodeRecord]:
-    """The plan's organisation's effective catalog (planning.selectors.catalog_codes; one
+    """The plan's organisation's effective catalog (planning.plans.selectors.catalog_codes; one
     query: it is small), for a plan in `currency`: a unit cost in another currency is left out,
     so the cost check passes over it (docs/design.md "Code catalog" > "Currency")."""
     catalog = (

@@ -1,0 +1,1 @@
+"""A plan's past: its change history and its adopted versions with their comparison."""

@@ -1,0 +1,1 @@
+"""Every view, form, page and URL of planning."""

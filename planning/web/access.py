@@ -1,0 +1,91 @@
+"""Access to a plan's pages, shared by planning.web.views and planning.web.views.suggestions.
+
+Access: every page under /plans/<number>/ starts with `plan_access_get`, so a plan the user
+may not see (not a member of its organisation, no grant) answers 404 exactly like a missing one,
+for GET and POST alike. Someone who may see but not change the plan (a viewer; an editor on the
+guests page or deleting the plan) gets 403 on a POST: the plan's existence is no secret to them,
+and 403 says plainly that the change was refused. Rights: docs/design.md "Organisations".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+from urllib.parse import urlencode
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest
+from django.http.response import HttpResponseBase
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+
+from accounts.models import User
+from planning.models import Plan
+from planning.plans import selectors
+
+PlanView = Callable[..., HttpResponseBase]
+
+
+def plan_member_required(
+    *, edit: bool = False, owner: bool = False
+) -> Callable[[PlanView], PlanView]:
+    """Resolves `number` to the user's PlanAccess (404 for anyone who may not see the plan) and
+    refuses a POST without the needed rights with 403 (`owner`: the plan's owners, its
+    organisation's owners and admins). The view receives the access as `membership`. It checks
+    access and nothing else: what a change sets off (the version, the sync) is the services'
+    job (planning.core.writes)."""
+
+    def decorate(view: PlanView) -> PlanView:
+        @login_required
+        @wraps(view)
+        def wrapped(request: HttpRequest, number: int, **kwargs: Any) -> HttpResponseBase:
+            membership = selectors.plan_access_get(user=request.user, number=number)
+            if request.method == "POST":
+                if owner and not membership.can_manage:
+                    raise PermissionDenied("Only an owner of this plan can do this.")
+                if edit and not membership.can_edit:
+                    raise PermissionDenied("You can view this plan but not change it.")
+            return view(request, membership, **kwargs)
+
+        return wrapped
+
+    return decorate
+
+
+def request_user(request: HttpRequest) -> User:
+    """The logged-in user of a view behind login_required."""
+    assert isinstance(request.user, User)
+    return request.user
+
+
+def _with_query(url: str, params: dict[str, Any]) -> str:
+    query = {key: value for key, value in params.items() if value not in (None, "")}
+    return f"{url}?{urlencode(query)}" if query else url
+
+
+def plan_url(plan: Plan, **params: Any) -> str:
+    """The plan page (its Structure tab)."""
+    return _with_query(reverse("planning:plan_detail", args=[plan.number]), params)
+
+
+def actions_url(plan: Plan, **params: Any) -> str:
+    """The plan's Actions tab, filtered by `params` (planning.web.forms.plans.ActionFilterForm's
+    names;
+    empty ones left out)."""
+    return _with_query(reverse("planning:plan_actions", args=[plan.number]), params)
+
+
+def next_url(request: HttpRequest, plan: Plan, default: str) -> str:
+    """Where a form's POST returns to: its `next` field when that is a page of this plan on
+    this site (the user stays on the filters, page and card they were on), else `default`."""
+    target = request.POST.get("next", "")
+    plan_root = reverse("planning:plan_detail", args=[plan.number])
+    if (
+        target.startswith(plan_root)
+        and url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()})
+        and "\\" not in target
+    ):
+        return target
+    return default

@@ -1,0 +1,143 @@
+from __future__ import annotations
+
+from django.urls import include, path
+
+from planning.web.views import (
+    actions,
+    exports,
+    follow_up,
+    history,
+    imports,
+    members,
+    nodes,
+    plans,
+    projects,
+    reports,
+    versions,
+)
+
+app_name = "planning"
+
+urlpatterns = [
+    path("", plans.plan_list, name="plan_list"),
+    path("import/", imports.plan_import_upload, name="plan_import"),
+    path("import/format/", imports.plan_import_format, name="plan_import_format"),
+    path(
+        "import/templates/<str:filename>",
+        imports.plan_import_template,
+        name="plan_import_template",
+    ),
+    path("imports/<uuid:import_id>/", imports.plan_import_detail, name="plan_import_detail"),
+    path(
+        "imports/<uuid:import_id>/progress/",
+        imports.plan_import_progress,
+        name="plan_import_progress",
+    ),
+    path("<int:number>/", plans.plan_detail, name="plan_detail"),
+    path("<int:number>/settings/", plans.plan_settings, name="plan_settings"),
+    path("<int:number>/settings/money/", plans.plan_money, name="plan_money"),
+    path("<int:number>/delete/", plans.plan_delete, name="plan_delete"),
+    path("<int:number>/nodes/add/", nodes.node_root_create, name="node_root_create"),
+    path("<int:number>/nodes/lookup/", nodes.node_lookup, name="node_lookup"),
+    path("<int:number>/nodes/<uuid:node_id>/children/", nodes.node_children, name="node_children"),
+    path("<int:number>/nodes/<uuid:node_id>/", nodes.node_detail, name="node_detail"),
+    path("<int:number>/nodes/<uuid:node_id>/rename/", nodes.node_rename, name="node_rename"),
+    path("<int:number>/nodes/<uuid:node_id>/details/", nodes.node_details, name="node_details"),
+    path("<int:number>/nodes/<uuid:node_id>/move/", nodes.node_move, name="node_move"),
+    path("<int:number>/nodes/<uuid:node_id>/building/", nodes.node_building, name="node_building"),
+    path(
+        "<int:number>/nodes/<uuid:node_id>/condition/",
+        nodes.node_condition,
+        name="node_condition",
+    ),
+    path(
+        "<int:number>/nodes/<uuid:node_id>/children/add/",
+        nodes.node_child_create,
+        name="node_child_create",
+    ),
+    path("<int:number>/nodes/<uuid:node_id>/code/", nodes.node_code_assign, name="node_code"),
+    path(
+        "<int:number>/nodes/<uuid:node_id>/code/clear/",
+        nodes.node_code_clear,
+        name="node_code_clear",
+    ),
+    path("<int:number>/nodes/<uuid:node_id>/delete/", nodes.node_delete, name="node_delete"),
+    path("<int:number>/actions/", actions.action_list, name="plan_actions"),
+    path("<int:number>/actions/add/", actions.action_create, name="action_create"),
+    path("<int:number>/actions/<uuid:action_id>/edit/", actions.action_edit, name="action_edit"),
+    path(
+        "<int:number>/actions/<uuid:action_id>/cancel/", actions.action_cancel, name="action_cancel"
+    ),
+    path("<int:number>/actions/<uuid:action_id>/done/", actions.action_done, name="action_done"),
+    path(
+        "<int:number>/actions/<uuid:action_id>/done/undo/",
+        actions.action_done_undo,
+        name="action_done_undo",
+    ),
+    path(
+        "<int:number>/actions/<uuid:action_id>/reopen/", actions.action_reopen, name="action_reopen"
+    ),
+    path("<int:number>/projects/", projects.project_list, name="project_list"),
+    path(
+        "<int:number>/projects/<uuid:project_id>/",
+        projects.project_detail,
+        name="project_detail",
+    ),
+    path(
+        "<int:number>/projects/<uuid:project_id>/actions/add/",
+        projects.project_actions_add,
+        name="project_actions_add",
+    ),
+    path(
+        "<int:number>/projects/<uuid:project_id>/actions/<uuid:action_id>/remove/",
+        projects.project_action_remove,
+        name="project_action_remove",
+    ),
+    path(
+        "<int:number>/projects/<uuid:project_id>/delete/",
+        projects.project_delete,
+        name="project_delete",
+    ),
+    path("<int:number>/export/actions.<str:fmt>", exports.export_actions, name="export_actions"),
+    path("<int:number>/export/budget.<str:fmt>", exports.export_budget, name="export_budget"),
+    path("<int:number>/export/plan.json", exports.export_plan, name="export_plan"),
+    path("<int:number>/export/plan.<str:fmt>", exports.export_plan, name="export_plan_as"),
+    path(
+        "<int:number>/export/plan-<str:table>.csv",
+        exports.export_plan_table,
+        name="export_plan_table",
+    ),
+    path("<int:number>/reports/", reports.plan_reports, name="plan_reports"),
+    path("<int:number>/follow-up/", follow_up.follow_up, name="follow_up"),
+    path("<int:number>/history/", history.plan_history_page, name="plan_history"),
+    path("<int:number>/versions/", versions.plan_versions, name="plan_versions"),
+    path("<int:number>/versions/<uuid:version_id>/", versions.plan_version, name="plan_version"),
+    path(
+        "<int:number>/versions/<uuid:version_id>/comparison.<str:fmt>",
+        versions.plan_version_export,
+        name="plan_version_export",
+    ),
+    path("<int:number>/history.csv", history.plan_history_csv, name="plan_history_csv"),
+    path(
+        "<int:number>/reports/<uuid:report_id>/progress/",
+        reports.plan_report_progress,
+        name="plan_report_progress",
+    ),
+    path(
+        "<int:number>/reports/<uuid:report_id>/report.pdf",
+        reports.plan_report_download,
+        name="plan_report_download",
+    ),
+    path("<int:number>/members/", members.members, name="members"),
+    path(
+        "<int:number>/members/<int:membership_id>/role/",
+        members.member_role_set,
+        name="member_role_set",
+    ),
+    path(
+        "<int:number>/members/<int:membership_id>/remove/",
+        members.member_remove,
+        name="member_remove",
+    ),
+    path("<int:number>/planning/", include("planning.web.suggestion_urls")),
+]
