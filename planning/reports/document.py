@@ -36,7 +36,7 @@ from django.db.models import Count
 from django.template.loader import render_to_string
 from django.utils import timezone
 
-from api.text_order import natural_key
+from core.text_order import natural_key
 from planning.core.money import amount_of, cents_of, half_up, money_format
 from planning.figures.budget import (
     NO_BUILDING,
@@ -681,9 +681,7 @@ def _since_latest_version(plan: Plan, years: list[int]) -> Comparison | None:
 
 
 def report_html(content: ReportContent) -> str:
-    return render_to_string(
-        "planning/report/board.html", {"report": content, "plan": content.plan}
-    )
+    return render_to_string("planning/report/board.html", {"report": content, "plan": content.plan})
 
 
 def report_pdf(

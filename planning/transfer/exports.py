@@ -34,7 +34,7 @@ from typing import Any
 
 from django.db.models import Max, Min, OuterRef, Subquery
 
-from api.text_order import natural_key
+from core.text_order import natural_key
 from planning.core.money import amount_of, cents_of
 from planning.figures.budget import YEARS_DEFAULT, Budget
 from planning.figures.key_figures import KeyFigures, PlanKeyFigures

@@ -11,7 +11,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import models
 
-from api.text import printable, text_problem
+from core.text import printable, text_problem
 from planning.models import CENT
 from planning.plans.services import validated
 from planning.transfer.imports.problems import ImportProblem

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from accounts.actor import IMPORT, Actor, acting, current_actor
 from accounts.models import User
-from api.chunks import chunked
+from core.chunks import chunked
 from organisations.models import Organisation
 from planning.core import writes
 from planning.core.actor import history_context, history_quiet
