@@ -286,6 +286,8 @@ _REFERENCE_TAIL = re.compile(
 _LINK = re.compile(r"\]\(([^()\s]+)\)")
 _COMMAND = re.compile(r"manage\.py ([a-z][a-z_]*)")
 _HOST_PARTS = frozenset({"com", "org", "net", "io", "example", "test", "localhost", "internal"})
+# A file's name (`jobs.md`, `jobs.py`) is no dotted name.
+_FILE_SUFFIXES = frozenset({"md", "py", "html", "css", "js", "json", "csv", "xlsx", "pdf", "toml"})
 _BACKTICKED = re.compile(r"``([^`]+)``|`([^`]+)`")
 _NAME = re.compile(r"([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(\(.*\))?")
 _APP_DOTTED = re.compile(rf"(?<![\w./@-])((?:{'|'.join(APPS)})(?:\.[A-Za-z_]\w*)+)(?![\w/-])")
@@ -344,6 +346,8 @@ def link_problems(path: str, text: str) -> Iterator[str]:
             target = link.group(1)
             if re.match(r"[a-z][a-z+.-]*:", target) or target.startswith("/"):
                 continue  # a URL, or a path of the site
+            if _PAGE.match(target):
+                continue  # a page named from the repository's root: rule (a)
             file, _, anchor = target.partition("#")
             resolved = posixpath.normpath(posixpath.join(folder, file)) if file else path
             where = f"{path}:{number}"
@@ -390,6 +394,8 @@ def prose_problems(path: str, prose: Prose) -> Iterator[str]:
     for found in _APP_DOTTED.finditer(prose.text):
         if _HOST_PARTS & set(found.group(1).split(".")):
             continue  # a host name such as api.example.com
+        if found.group(1).rpartition(".")[2] in _FILE_SUFFIXES:
+            continue
         if not dotted_name_resolves(found.group(1)):
             yield f"{where}: {found.group(1)} does not resolve"
     for found in _BACKTICKED.finditer(prose.text):
@@ -494,6 +500,7 @@ def test_the_map_holds_the_layer_table_and_links_every_page() -> None:
         ("planning/probe.py", '"""`planning.tree.node_ancestors`."""\n', None),
         ("planning/probe.py", '"""`planning.tree.node_parents`."""\n', "does not resolve"),
         ("planning/probe.py", '"""Done by planning.imports.jobs."""\n', "does not resolve"),
+        ("docs/subsystems/probe.md", "See [Jobs](jobs.md) and `webhooks.py`.\n", None),
         ("api/probe.py", '"""``accounts.management.command_text``."""\n', "does not resolve"),
         ("api/probe.py", "# request.auth is an integrations.ApiKey row\n", None),
         ("README.md", "Point it at api.example.com, not at localhost.\n", None),
