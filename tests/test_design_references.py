@@ -307,6 +307,8 @@ def reference_problems(path: str, text: str) -> Iterator[str]:
             else:
                 yield f"{where}: names a design.md (the product design is outside the repository)"
         for page in _PAGE.finditer(line):
+            if page.group() == "docs/design.md":
+                continue  # reported above
             following = _joined("\n".join([line[page.end() :], *lines[number : number + 2]]))
             yield from _heading_problems(where, page.group(), following.replace('\\"', '"'))
 
