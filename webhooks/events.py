@@ -27,11 +27,17 @@ from organisations.models import Organisation
 from planning.models import Plan
 from planning.suggestions.events import SuggestionChange
 from planning.suggestions.selectors import iso_utc, suggestion_payloads_with_status
-from webhooks.models import DeliveryStatus, WebhookDelivery, WebhookEndpoint, WebhookEvent
+from webhooks.models import (
+    EVENT_TYPE_SUGGESTIONS_CHANGED,
+    EVENT_TYPE_TEST,
+    DeliveryStatus,
+    WebhookDelivery,
+    WebhookEndpoint,
+    WebhookEvent,
+)
 from webhooks.selectors import endpoints_covering_plan
+from webhooks.tasks import delivery_attempt_enqueue
 
-EVENT_TYPE_SUGGESTIONS_CHANGED = "suggestions.changed"
-EVENT_TYPE_TEST = "webhook.test"
 MAX_CHANGES_PER_EVENT = 100
 EVENTS_PER_BATCH = 50
 EVENT_ID_RANDOM_LENGTH = 24
@@ -52,8 +58,6 @@ def _event_body(*, event_id: str, event_type: str, created_at: str, data: dict[s
 def deliveries_enqueue(*, event: WebhookEvent, endpoints: Iterable[WebhookEndpoint]) -> None:
     """A delivery of `event` to each endpoint, and its first attempt queued for the worker (in
     the current transaction)."""
-    from webhooks.tasks import delivery_attempt_enqueue  # the tasks module imports this one
-
     deliveries = WebhookDelivery.objects.bulk_create(
         WebhookDelivery(endpoint=endpoint, event=event, created_at=event.created_at)
         for endpoint in endpoints

@@ -101,6 +101,12 @@ class WebhookEndpoint(models.Model):
         return self.disabled_at is None
 
 
+# The event types: `suggestions.changed` (the outbox, webhooks.events) and `webhook.test` (a test
+# event an owner sends from the endpoint page, delivered even to a disabled endpoint).
+EVENT_TYPE_SUGGESTIONS_CHANGED = "suggestions.changed"
+EVENT_TYPE_TEST = "webhook.test"
+
+
 class WebhookEvent(models.Model):
     """One event as sent: `body` is the exact JSON that is signed and posted, and listed by the
     events API. Written for every change of a plan's suggestions, whether or not an endpoint

@@ -33,8 +33,8 @@ from core.mail import site_link
 from jobs.leases import Lease, LeaseLost, lease_claim
 from organisations.selectors import organisation_managers
 from webhooks.delivery import PostOutcome, post
-from webhooks.events import EVENT_TYPE_TEST
 from webhooks.models import (
+    EVENT_TYPE_TEST,
     DeliveryStatus,
     DisabledReason,
     WebhookAttempt,

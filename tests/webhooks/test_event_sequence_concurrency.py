@@ -18,8 +18,8 @@ from django.utils import timezone
 
 from tests.concurrency import race
 from tests.factories import PlanFactory
-from webhooks.events import EVENT_TYPE_SUGGESTIONS_CHANGED, event_id_generate
-from webhooks.models import WebhookEvent
+from webhooks.events import event_id_generate
+from webhooks.models import EVENT_TYPE_SUGGESTIONS_CHANGED, WebhookEvent
 from webhooks.services import events_sequence
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
