@@ -1,11 +1,13 @@
-"""The dependency order of docs/design.md "Layers", checked on every import of every non-test
-module and on every dotted path in the settings.
+"""The one statement of the layers (LAYERS below; docs/architecture.md "Layers" shows it),
+checked on every import of every non-test module, function-level imports included, and on every
+dotted path in the settings.
 
-`api` and `jobs` (and `config`'s settings helpers) at the bottom, then `accounts`, then
-`organisations`, then `planning`, then `integrations` and `webhooks` on top: a module may import
-its own app and the layers below it, never one above.
-No module imports another app's `views` or `api` modules.
-`config.urls` (and the WSGI and ASGI entry points) wire every app together and are exempt.
+Every first-party app sits on one layer. A module may import its own app and the apps of the
+layers below it: never an app above, never another app of its own layer (apps side by side,
+such as `apikeys` and `webhooks`, do not know each other). No module imports another app's
+`views` or `api` modules. `config` is not a layer: its settings and URLs (`config.urls`, the
+WSGI and ASGI entry points) wire every app together and no app imports it. No import circle:
+the graph of the project's imports has no strongly connected part.
 
 A string in config/settings.py that names a module of a project app (`webhooks.events.x`,
 `api.errors.api_exception_handler`) is an import made by whoever reads the setting:
@@ -14,10 +16,10 @@ A string in config/settings.py that names a module of a project app (`webhooks.e
    reader's (`SUGGESTION_CHANGES_HOOK = "webhooks.events..."` read in planning is refused).
 2. Read only by Django or a library (middleware, DRF's defaults, logging, axes, the schema
    generator): the framework calls it on behalf of every app, so it may name only the layers
-   below every feature app, `api`, `config` and `accounts` (the user model's app, which
-   Django's own hooks name). Planning, integrations and webhooks never plug in by a settings
-   string: they set their hooks on their own views, or connect a signal in their
-   `AppConfig.ready()`. The exceptions are FRAMEWORK_WIRING, each with its reason.
+   below every feature app, up to `accounts` (the user model's app, which Django's own hooks
+   name), and `config`. Feature apps never plug in by a settings string: they set their hooks
+   on their own views, or connect a signal in their `AppConfig.ready()`. The exceptions are
+   FRAMEWORK_WIRING, each with its reason.
 """
 
 from __future__ import annotations
@@ -28,20 +30,23 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import pytest
+from django.apps import apps
 
 ROOT = Path(__file__).resolve().parent.parent
+# The layers, lowest first. Side by side on one layer: apps that must not import each other.
 LAYERS = {
     "core": 0,
-    "api": 0,
-    "jobs": 0,
-    "config": 0,
-    "accounts": 1,
-    "organisations": 2,
-    "planning": 3,
-    "integrations": 4,
-    "webhooks": 4,
+    "api": 1,
+    "jobs": 1,
+    "accounts": 2,
+    "organisations": 3,
+    "planning": 4,
+    "integrations": 5,
+    "webhooks": 5,
 }
-WIRING = {"config.urls", "config.wsgi", "config.asgi"}
+# Wiring, above every layer: imported by no app (settings are read through django.conf).
+CONFIG = "config"
+WIRING_LAYER = max(LAYERS.values()) + 1
 ENTRY_POINT_MODULES = {"views", "api"}
 SETTINGS = ROOT / "config" / "settings.py"
 # The highest layer a settings string read only by the framework may name (rule 2).
@@ -52,7 +57,12 @@ FRAMEWORK_WIRING = {
     # schema from config.urls, which wires every app together anyway.
     ("SPECTACULAR_SETTINGS", "ENUM_NAME_OVERRIDES"),
 }
-_DOTTED = re.compile(rf"(?:{'|'.join(LAYERS)})(?:\.[A-Za-z_][A-Za-z0-9_]*)+")
+_APPS = [*LAYERS, CONFIG]
+_DOTTED = re.compile(rf"(?:{'|'.join(_APPS)})(?:\.[A-Za-z_][A-Za-z0-9_]*)+")
+
+
+def _layer(app: str) -> int:
+    return WIRING_LAYER if app == CONFIG else LAYERS[app]
 
 
 def _module_name(path: Path) -> str:
@@ -61,7 +71,7 @@ def _module_name(path: Path) -> str:
 
 
 def _project_modules() -> Iterator[tuple[str, Path]]:
-    for app in LAYERS:
+    for app in _APPS:
         for path in sorted((ROOT / app).rglob("*.py")):
             if "migrations" not in path.parts:
                 yield _module_name(path), path
@@ -84,22 +94,34 @@ def _imports(module: str, path: Path) -> Iterator[tuple[int, str]]:
                 yield node.lineno, f"{base}.{alias.name}"
 
 
-def layout_violations(modules: Iterator[tuple[str, Path]]) -> list[str]:
+def layout_violations(modules: Iterable[tuple[str, Path]]) -> list[str]:
     found = []
     for module, path in modules:
-        if module in WIRING:
-            continue
         app = module.split(".")[0]
+        if app == CONFIG:
+            continue
         for line, imported in _imports(module, path):
             target_app = imported.split(".")[0]
-            if target_app not in LAYERS or target_app == app:
+            if target_app not in _APPS or target_app == app:
                 continue
             where = f"{module}:{line} imports {imported}"
-            if LAYERS[target_app] > LAYERS[app]:
+            if _layer(target_app) > _layer(app):
                 found.append(f"{where} ({target_app} is above {app})")
+            elif _layer(target_app) == _layer(app):
+                found.append(f"{where} ({target_app} is beside {app}, on its layer)")
             elif ENTRY_POINT_MODULES & set(imported.split(".")[1:]):
                 found.append(f"{where} (another app's views or api module)")
     return found
+
+
+def test_every_first_party_app_has_its_layer() -> None:
+    """An app added to INSTALLED_APPS without a row in LAYERS would escape every check."""
+    first_party = {
+        config.name.split(".")[0]
+        for config in apps.get_app_configs()
+        if Path(config.path).resolve().parent == ROOT
+    }
+    assert first_party == set(LAYERS)
 
 
 def test_no_import_points_against_the_layer_order() -> None:
@@ -114,6 +136,8 @@ def test_no_import_points_against_the_layer_order() -> None:
         ("from api import views", "another app's views or api module"),
         ("from api.base import IntegratorApiView", None),
         ("from .models import User", None),
+        ("from config.urls import urlpatterns", "config is above accounts"),
+        ("from core.tokens import random_base62", None),
     ],
 )
 def test_the_check_reports_an_import_against_the_order(
@@ -121,7 +145,7 @@ def test_the_check_reports_an_import_against_the_order(
 ) -> None:
     probe = tmp_path / "probe.py"
     probe.write_text(source + "\n")
-    violations = layout_violations(iter([("accounts.probe", probe)]))
+    violations = layout_violations([("accounts.probe", probe)])
     if expected is None:
         assert violations == []
     else:
@@ -196,7 +220,7 @@ def settings_violations(settings_source: str, readers: Iterable[tuple[str, str]]
     `readers` are (module, source) of the project modules."""
     read_by: dict[str, list[str]] = {}
     for module, source in readers:
-        if module in WIRING or module == "config.settings":
+        if module.split(".")[0] == CONFIG:
             continue
         for name in settings_read(source):
             read_by.setdefault(name, []).append(module)
@@ -207,11 +231,11 @@ def settings_violations(settings_source: str, readers: Iterable[tuple[str, str]]
         readers_of = read_by.get(keys[0], [])
         for module in readers_of:
             app = module.split(".")[0]
-            if LAYERS[target_app] > LAYERS[app]:
+            if _layer(target_app) > _layer(app):
                 found.append(f"{where} read by {module} ({target_app} is above {app})")
         if readers_of or any(keys[: len(prefix)] == prefix for prefix in FRAMEWORK_WIRING):
             continue
-        if LAYERS[target_app] > FRAMEWORK_HOOK_LAYER:
+        if target_app != CONFIG and _layer(target_app) > FRAMEWORK_HOOK_LAYER:
             found.append(
                 f"{where} read by the framework for every app ({target_app} is a feature app)"
             )
@@ -277,3 +301,114 @@ def test_the_settings_check_reports_a_dotted_path_naming_a_higher_layer(
         assert violations == []
     else:
         assert len(violations) == 1 and expected in violations[0], violations
+
+
+# --- import circles ------------------------------------------------------------------------------
+
+
+def import_graph(modules: Iterable[tuple[str, Path]]) -> dict[str, set[str]]:
+    """Each project module and the project modules it imports, at any depth of the module
+    (an import inside a function is an edge too: it still has to run, in some order).
+    `from a.b import c` is an edge to `a.b.c` when that is a module, else to `a.b`."""
+    paths = dict(modules)
+
+    def known(name: str) -> str | None:
+        while name and name not in paths:
+            name = name.rpartition(".")[0]
+        return name or None
+
+    graph: dict[str, set[str]] = {}
+    for module, path in paths.items():
+        targets = {known(imported) for _line, imported in _imports(module, path)}
+        graph[module] = {target for target in targets if target and target != module}
+    return graph
+
+
+def import_circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan's algorithm,
+    iterative): each is a set of modules that import each other, directly or not."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    circles: list[list[str]] = []
+    for start in graph:
+        if start in index:
+            continue
+        work = [(start, iter(sorted(graph[start])))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph.get(child, ())))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    circles.append(sorted(component))
+    return circles
+
+
+def test_no_import_circle() -> None:
+    assert import_circles(import_graph(_project_modules())) == []
+
+
+def test_the_circle_check_sees_a_circle_through_a_function_level_import(tmp_path: Path) -> None:
+    first, second, third = tmp_path / "first.py", tmp_path / "second.py", tmp_path / "third.py"
+    first.write_text("from planning.second import thing\n")
+    second.write_text("def thing():\n    from planning import third\n")
+    third.write_text("import planning.first\n")
+    lone = tmp_path / "lone.py"
+    lone.write_text("from planning.first import thing\n")
+    modules = [
+        ("planning.first", first),
+        ("planning.second", second),
+        ("planning.third", third),
+        ("planning.lone", lone),
+    ]
+    assert import_circles(import_graph(modules)) == [
+        ["planning.first", "planning.second", "planning.third"]
+    ]
+
+
+# --- the map in docs/architecture.md -------------------------------------------------------------
+
+ARCHITECTURE = ROOT / "docs" / "architecture.md"
+TABLE_START, TABLE_END = "<!-- layers:start -->", "<!-- layers:end -->"
+
+
+def layer_table() -> str:
+    """LAYERS as the Markdown table docs/architecture.md shows, lowest layer first."""
+    rows = ["| Layer | Apps |", "|---|---|"]
+    for layer in sorted(set(LAYERS.values())):
+        apps = ", ".join(f"`{app}`" for app, at in LAYERS.items() if at == layer)
+        rows.append(f"| {layer} | {apps} |")
+    return "\n".join(rows)
+
+
+def test_the_architecture_map_shows_this_layer_table() -> None:
+    text = ARCHITECTURE.read_text()
+    shown = text.split(TABLE_START, 1)[1].split(TABLE_END, 1)[0].strip()
+    assert shown == layer_table(), (
+        f"docs/architecture.md's layer table differs from tests/test_layout.py's LAYERS; put "
+        f"this between {TABLE_START} and {TABLE_END}:\n{layer_table()}"
+    )
