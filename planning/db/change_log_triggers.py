@@ -21,7 +21,8 @@ from planning.db.tracked import EVERY_COLUMN, ChangeLog
 CHANGE = "planning_planchange"
 SYNCED = "FROM planning_plan p WHERE p.id = {row}.plan_id AND p.last_synced_at IS NOT NULL"
 # A change holds a KEY SHARE lock on its plan's row until it commits: the sync's FOR UPDATE
-# waits for it, and no change commits while a sync of the plan runs (sync/changes.py).
+# waits for it, and no change commits while a sync of the plan runs
+# (planning/suggestions/sync/changes.py).
 LOCK_NEW = "PERFORM 1 FROM planning_plan WHERE id = NEW.plan_id FOR KEY SHARE;"
 LOCK_OLD = LOCK_NEW.replace("NEW.", "OLD.")
 
