@@ -49,7 +49,7 @@ from planning.models import (
     StructureNode,
 )
 from planning.plans.action_list import ActionFilters, actions_filtered
-from planning.transfer.imports.plan_document import ACTION_FIELDS, NODE_FIELDS, PLAN_TABLE_FIELDS
+from planning.transfer.imports.columns import ACTION_FIELDS, NODE_FIELDS, PLAN_TABLE_FIELDS
 from planning.transfer.xlsx import xlsx_stream
 from planning.tree import building_labels, path_ids
 

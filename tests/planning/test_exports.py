@@ -17,7 +17,7 @@ from django.urls import reverse
 
 from planning.models import PlanRole
 from planning.transfer.exports import as_csv
-from planning.transfer.imports import plan_import_csv
+from planning.transfer.imports.csv_pair import plan_import_csv
 from tests.factories import (
     ActionFactory,
     PlanFactory,

@@ -32,7 +32,7 @@ from planning.models import (
 )
 from planning.plans.services import action_update, node_delete, node_move
 from planning.records.versions import Side, plan_adopt, versions_compare
-from planning.transfer.imports import plan_import
+from planning.transfer.imports.json_file import plan_import
 from tests.factories import (
     ActionFactory,
     PlanFactory,

@@ -25,7 +25,7 @@ from django.conf import settings
 
 from planning.models import ActionKind, ActionStatus, NodeKind, Plan
 from planning.plans.services import plan_size_message
-from planning.transfer.imports.plan_document import (
+from planning.transfer.imports.columns import (
     ACTION_FIELDS,
     ACTION_REQUIRED,
     AMOUNT_FIELDS,
@@ -33,9 +33,8 @@ from planning.transfer.imports.plan_document import (
     NODE_REQUIRED,
     PLAN_TABLE_FIELDS,
     YEAR_FIELDS,
-    Record,
 )
-from planning.transfer.imports.records import ProblemCollector
+from planning.transfer.imports.records import ProblemCollector, Record
 
 # What the CSV export put before a formula character, at the start or after a separator.
 _NEUTRALISED = re.compile(r"(^|[,;\t\r\n][,;\t\r\n \"]*)'(?=[=+\-@\t\r])")

@@ -29,14 +29,11 @@ from openpyxl.worksheet._read_only import ReadOnlyWorksheet
 from accounts.models import User
 from organisations.models import Organisation
 from planning.models import Plan
-from planning.transfer.imports.plan_document import (
-    Record,
-    plan_fields_read,
-    plan_records_import,
-)
+from planning.transfer.imports.plan_document import plan_records_import
+from planning.transfer.imports.plan_fields import plan_fields_read
 from planning.transfer.imports.problems import ImportProblem, ImportRejected
 from planning.transfer.imports.progress import ImportObserver
-from planning.transfer.imports.records import ProblemCollector
+from planning.transfer.imports.records import ProblemCollector, Record
 from planning.transfer.imports.tables import (
     Table,
     action_table,

@@ -42,7 +42,7 @@ from planning.models.plans import (
 from planning.plans.action_list import DEFAULT_SORT, NO_PROJECT, SORT_COLUMNS, ActionFilters
 from planning.plans.selectors import plan_projects
 from planning.transfer import xlsx
-from planning.transfer.imports.plan_document import import_currency_default
+from planning.transfer.imports.plan_fields import import_currency_default
 from planning.web.forms.fields import (
     ModelRulesForm,
     NodePicker,
@@ -66,7 +66,7 @@ class PlanCreateForm(ModelRulesForm):
 class PlanImportForm(forms.Form):
     """A plan file (JSON or an Excel workbook), or the CSV pair nodes.csv + actions.csv with
     an optional plan.csv; and the currency for a file that names none, the organisation's
-    default at first (planning.transfer.imports.plan_document.import_currency_default)."""
+    default at first (planning.transfer.imports.plan_fields.import_currency_default)."""
 
     name = forms.CharField(
         max_length=Plan._meta.get_field("name").max_length,
