@@ -41,7 +41,7 @@ from planning.models import (
 )
 from planning.suggestions.sync import suggestion_sync
 from planning.transfer.imports.csv_pair import plan_import_csv
-from planning.transfer.imports.files import plan_file_import
+from planning.transfer.imports.plan_file import plan_file_import
 from planning.transfer.imports.problems import ImportRejected
 from planning.transfer.imports.progress import ImportObserver
 from planning.transfer.imports.write import statistics_refresh

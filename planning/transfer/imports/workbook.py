@@ -1,9 +1,8 @@
 """The plan format as an Excel workbook (.xlsx): a sheet "Nodes" and a sheet "Actions" with the
 columns of the CSV pair (read as planning.transfer.imports.tables says), and an optional sheet
-"Plan"
-of field / value rows (the plan's name and the JSON format's plan fields). The plan's Excel
-export is such a workbook (planning.transfer.exports.plan_workbook_sheets; docs/design.md
-"Imports").
+"Plan" of field / value rows (the plan's name and the JSON format's plan fields). The plan's
+Excel export is such a workbook (planning.transfer.exports.plan_document.plan_workbook_sheets;
+docs/design.md "Imports").
 
 One workbook rather than a workbook per table: a plan is one file to send and to keep, and a
 person editing it sees the nodes beside the actions that name them.

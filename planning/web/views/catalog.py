@@ -23,14 +23,14 @@ from planning.catalog.currency import STARTER_CURRENCY, catalog_currency
 from planning.models import CatalogChange, CodeOverride
 from planning.plans import selectors
 from planning.transfer.imports.problems import ImportRejected
-from planning.web.forms.fields import form_errors_apply, form_submit
-from planning.web.forms.plans import (
+from planning.web.forms.catalog import (
     CatalogCurrencyForm,
     CatalogUploadForm,
     CodeOverrideForm,
     CodeSearchForm,
     OwnCodeForm,
 )
+from planning.web.forms.fields import form_errors_apply, form_submit
 
 CODES_PER_PAGE = 50
 CHANGES_SHOWN = 10
