@@ -3,7 +3,7 @@ app" and "Limits"):
 
 - requests are throttled per client address and per email as typed, before any mail is sent,
   and the answer is the same whether or not an account has the email;
-- the link in the email is built from ``SITE_URL`` (config.mail.site_link), never from the
+- the link in the email is built from ``SITE_URL`` (core.mail.site_link), never from the
   request's ``Host``;
 - a completed reset lifts the account's login lockouts (accounts.lockout), so an attacker who
   locked the account out cannot keep its owner out.

@@ -13,8 +13,8 @@ from django.http import HttpRequest
 from accounts.models import SecurityEvent, User
 from accounts.selectors import user_get_by_email
 from accounts.services import security_event_record
-from api.text import text_problem
 from api.throttling import client_address
+from core.text import text_problem
 
 
 def _address(request: HttpRequest | None) -> str | None:

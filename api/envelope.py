@@ -8,7 +8,7 @@ from typing import Any
 from django.http import HttpRequest
 from rest_framework.response import Response
 
-from config.observability import current_trace_id
+from core.observability import current_trace_id
 
 
 def envelope(

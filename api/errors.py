@@ -19,7 +19,7 @@ from rest_framework import exceptions as drf
 from rest_framework.response import Response
 
 from api.envelope import envelope
-from config.observability import current_trace_id
+from core.observability import current_trace_id
 
 logger = logging.getLogger("maintplan.api")
 

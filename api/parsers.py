@@ -6,7 +6,7 @@ from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 
 from api.errors import ApiError
-from api.text import printable, text_problem
+from core.text import printable, text_problem
 
 
 class IgnoredJsonParser(JSONParser):

@@ -1,7 +1,7 @@
 """gunicorn settings for the `web:` process of the Procfile (`gunicorn --config`).
 
 Every value can be changed from the environment without editing this file. The access log is
-the app's own JSON request line (config.observability), so gunicorn writes none of its own.
+the app's own JSON request line (core.observability), so gunicorn writes none of its own.
 """
 
 import os

@@ -14,8 +14,8 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from config.env import env_bool, env_choice, env_int, env_list, env_ports, env_str
-from config.mail import email_backend_writes_locally
+from core.env import env_bool, env_choice, env_int, env_list, env_ports, env_str
+from core.mail import email_backend_writes_locally
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 DATA_DIR = Path(env_str("MAINTPLAN_DATA_DIR", str(BASE_DIR / "data")))
@@ -63,6 +63,7 @@ INSTALLED_APPS = [
     "django_tasks_db",
     "axes",
     "csp",
+    "core",
     "api",
     "jobs",
     "accounts",
@@ -73,7 +74,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    "config.observability.RequestContextMiddleware",
+    "core.observability.RequestContextMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "api.middleware.ApiHttpsRequiredMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -84,8 +85,8 @@ MIDDLEWARE = [
     # The signed-in person (or an API key's service account) is who acts (accounts.actor).
     "accounts.middleware.ActorMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
-    # Under DEBUG (make run) an HTML 404 is the app's page, as in production (config/not_found.py).
-    "config.not_found.AppNotFoundPageMiddleware",
+    # Under DEBUG (make run) an HTML 404 is the app's page, as in production (core/not_found.py).
+    "core.not_found.AppNotFoundPageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     # Cache-Control: no-store on every answer to a signed-in browser.
@@ -262,7 +263,7 @@ EMAIL_PORT = env_int("EMAIL_PORT", 25, minimum=1)
 EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
-# Where links in emails point (the address people open the web app at; config.mail.site_link):
+# Where links in emails point (the address people open the web app at; core.mail.site_link):
 # never the Host header of the request that caused the email.
 SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Maintplan <maintplan@localhost>")
@@ -318,7 +319,7 @@ CONTENT_SECURITY_POLICY = {
         "form-action": ["'self'"],
     }
 }
-DEFAULT_EXCEPTION_REPORTER_FILTER = "config.observability.RedactingExceptionReporterFilter"
+DEFAULT_EXCEPTION_REPORTER_FILTER = "core.observability.RedactingExceptionReporterFilter"
 
 # --- API ---------------------------------------------------------------------------------------
 REST_FRAMEWORK = {
@@ -388,13 +389,13 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "filters": {
-        "redact": {"()": "config.observability.RedactSecretsFilter"},
-        "database_unavailable": {"()": "config.observability.DatabaseUnavailableFilter"},
+        "redact": {"()": "core.observability.RedactSecretsFilter"},
+        "database_unavailable": {"()": "core.observability.DatabaseUnavailableFilter"},
     },
-    "formatters": {"json": {"()": "config.observability.JsonFormatter"}},
+    "formatters": {"json": {"()": "core.observability.JsonFormatter"}},
     "handlers": {
         "stdout": {
-            "class": "config.observability.StdoutHandler",
+            "class": "core.observability.StdoutHandler",
             "formatter": "json",
             "filters": ["redact"],
         },

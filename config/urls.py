@@ -20,7 +20,7 @@ from api.errors import (
     error_json_response,
 )
 from api.schema import PublicSchemaView
-from config import health
+from core import health
 
 api_v1: list[URLPattern | URLResolver] = [
     path("", include("accounts.api_urls")),

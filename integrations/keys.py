@@ -18,7 +18,7 @@ import zlib
 
 from django.conf import settings
 
-from api.tokens import BASE62, random_base62
+from core.tokens import BASE62, random_base62
 
 _BASE62_SET = frozenset(BASE62)
 RANDOM_LENGTH = 32

@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from accounts.models import SecurityEvent, User
 from accounts.services import security_event_record
-from config.mail import site_link
+from core.mail import site_link
 from integrations.holders import KeyHolder
 from integrations.keys import key_generate, key_hash, key_hint
 from integrations.models import ApiAccessRequest, ApiKey

@@ -24,7 +24,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
-from config.mail import site_link
+from core.mail import site_link
 from organisations.models import (
     INVITATION_DAYS,
     Invitation,

@@ -2,22 +2,30 @@
 
 What is read: every tracked `.py` file outside `migrations/`, every `.html` and `.md` file;
 test modules only for rules (a) and (b). In Python, rules (c) and (d) read docstrings and
-comments only (code is checked by running it). The rules, also listed at the top of
-docs/design.md:
+comments only (code is checked by running it). The rules, also listed in docs/architecture.md
+"Pointing at the docs":
 
-(a) `docs/design.md "Section"` names a `## ` heading of docs/design.md, and
-    `docs/design.md "Section" > "Sub-section"` a deeper heading inside that section (the
-    reference may wrap over lines; `docs/design.md#anchor` must be a heading's anchor).
-(b) No other file is named `design.md`: the product design lives outside the repository.
+(a) `docs/subsystems/sync.md "Scopes"` names a heading of that page (any level; the same for
+    `docs/architecture.md`, `docs/adr/NNNN-title.md` and every other page under docs/), and
+    `docs/subsystems/sync.md "Sync" > "Scopes"` a deeper heading inside that heading's
+    section (the reference may wrap over lines; `docs/subsystems/sync.md#scopes` must be a
+    heading's anchor). The page must exist.
+(b) No file is named `design.md`: docs/design.md is gone (its text lives in the pages above),
+    and the product design lives outside the repository.
 (c) A path that starts with a top-level folder of the repository (`planning/figures/budget.py`,
     `scripts/with-postgres.sh`, `docs/examples/`) is a tracked file or folder; a template name
-    (`planning/plan_list.html`) may also be one under `templates/`.
+    (`planning/plan_list.html`) may also be one under `templates/`. In Markdown, a relative
+    link (`[Sync](sync.md#scopes)`) names a tracked file or folder, and its anchor a heading.
 (d) A dotted name that starts with one of the project's apps (`planning.tree.node_ancestors`,
     backticked or not) imports and resolves, or is an `app_label.Model`; a backticked
     `name()` is a function or class the project defines or calls; a backticked snake_case
     name appears somewhere in the project's code or templates (not only in prose); in
     `Class.attribute` with a project class, the attribute does.
 (e) `manage.py <command>` names a command that exists.
+
+And the docs keep their shape: docs/architecture.md, the map, is at most
+ARCHITECTURE_MAX_CHARACTERS long, holds the layer table between its markers and links every
+subsystem page and ADR; each subsystem page is at most SUBSYSTEM_MAX_LINES lines.
 """
 
 from __future__ import annotations
@@ -25,6 +33,7 @@ from __future__ import annotations
 import ast
 import importlib
 import io
+import posixpath
 import re
 import subprocess
 import tokenize
@@ -39,27 +48,23 @@ from django.core.management import get_commands
 
 ROOT = Path(__file__).resolve().parent.parent
 SELF = "tests/test_design_references.py"
-DESIGN = "docs/design.md"
-APPS = ("accounts", "api", "config", "integrations", "planning", "webhooks")
-SECTIONS = (
-    "Domain",
-    "Structure tree",
-    "Suggestion rules",
-    "Sync",
-    "Writes to plan data",
-    "Integrator API",
-    "Errors",
-    "API keys",
-    "Webhooks",
-    "Jobs",
-    "Imports",
-    "Exports",
-    "Money",
-    "Web app",
-    "Limits",
-    "Layers",
-    "Health",
-    "Caching",
+ARCHITECTURE = "docs/architecture.md"
+ARCHITECTURE_MAX_CHARACTERS = 12_000
+SUBSYSTEM_MAX_LINES = 400
+LAYER_MARKERS = ("<!-- layers:start -->", "<!-- layers:end -->")
+# The apps a dotted name may start with (`integrations`: apikeys' app label, `integrations.ApiKey`).
+APPS = (
+    "accounts",
+    "api",
+    "apikeys",
+    "config",
+    "core",
+    "integrations",
+    "jobs",
+    "organisations",
+    "planning",
+    "platform_api",
+    "webhooks",
 )
 
 
@@ -88,7 +93,7 @@ def tracked_folders() -> frozenset[str]:
     )
 
 
-# --- docs/design.md -------------------------------------------------------------------------
+# --- the docs' pages ----------------------------------------------------------------------------
 
 
 def _slug(heading: str) -> str:
@@ -96,26 +101,41 @@ def _slug(heading: str) -> str:
     return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
 
 
-def design_headings(text: str) -> dict[str, set[str]]:
-    """`## ` headings, each with the deeper headings under it (fenced code left out)."""
-    headings: dict[str, set[str]] = {}
-    current: set[str] | None = None
+@dataclass(frozen=True)
+class Heading:
+    level: int
+    text: str
+
+
+def page_headings(text: str) -> list[Heading]:
+    """Every heading of a Markdown page, in order (fenced code left out)."""
+    headings: list[Heading] = []
     fenced = False
     for line in text.splitlines():
         if line.startswith("```"):
             fenced = not fenced
-        elif not fenced and (match := re.match(r"(#{2,6}) (.+?)\s*$", line)):
-            if match.group(1) == "##":
-                current = headings.setdefault(match.group(2), set())
-            elif current is not None:
-                current.add(match.group(2))
+        elif not fenced and (match := re.match(r"(#{1,6}) (.+?)\s*$", line)):
+            headings.append(Heading(len(match.group(1)), match.group(2)))
     return headings
 
 
+def headings_under(headings: list[Heading], parent: str) -> set[str]:
+    """The deeper headings inside the first section headed `parent`."""
+    found: set[str] = set()
+    for index, heading in enumerate(headings):
+        if heading.text == parent:
+            for deeper in headings[index + 1 :]:
+                if deeper.level <= heading.level:
+                    break
+                found.add(deeper.text)
+            break
+    return found
+
+
 @cache
-def _design() -> dict[str, set[str]]:
-    path = ROOT / DESIGN
-    return design_headings(path.read_text()) if path.exists() else {}
+def _page(page: str) -> list[Heading] | None:
+    path = ROOT / page
+    return page_headings(path.read_text()) if path.is_file() else None
 
 
 # --- the project's vocabulary -----------------------------------------------------------------
@@ -257,50 +277,89 @@ def markdown_prose(text: str) -> Iterator[Prose]:
 # --- the rules ----------------------------------------------------------------------------------
 
 _DESIGN_MENTION = re.compile(r"(?i)design\.md")
-# What may follow the path: an anchor, or a quoted section and quoted sub-sections after `>`.
+# A page of the docs named by its path from the repository's root.
+_PAGE = re.compile(r"(?<![\w./-])docs/(?:[\w-]+/)*[\w.-]+\.md")
+# What may follow the path: an anchor, or a quoted heading and quoted deeper headings after `>`.
 _REFERENCE_TAIL = re.compile(
     r'`?(?:#(?P<anchor>[\w-]+)|\s+"(?P<section>[^"]+)"(?P<subs>(?:\s*>\s*"[^"]+")*))?'
 )
+_LINK = re.compile(r"\]\(([^()\s]+)\)")
 _COMMAND = re.compile(r"manage\.py ([a-z][a-z_]*)")
 _HOST_PARTS = frozenset({"com", "org", "net", "io", "example", "test", "localhost", "internal"})
+# A file's name (`jobs.md`, `jobs.py`) is no dotted name.
+_FILE_SUFFIXES = frozenset({"md", "py", "html", "css", "js", "json", "csv", "xlsx", "pdf", "toml"})
 _BACKTICKED = re.compile(r"``([^`]+)``|`([^`]+)`")
 _NAME = re.compile(r"([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(\(.*\))?")
 _APP_DOTTED = re.compile(rf"(?<![\w./@-])((?:{'|'.join(APPS)})(?:\.[A-Za-z_]\w*)+)(?![\w/-])")
 
 
-def design_problems(path: str, text: str) -> Iterator[str]:
+def reference_problems(path: str, text: str) -> Iterator[str]:
     """Rules (a) and (b) over a whole file."""
     lines = text.splitlines()
     for number, line in enumerate(lines, start=1):
+        where = f"{path}:{number}"
         for mention in _DESIGN_MENTION.finditer(line):
-            where = f"{path}:{number}"
-            if not (line[: mention.start()].endswith("docs/") and mention.group() == "design.md"):
-                yield f"{where}: names a design.md other than {DESIGN} (outside the repository?)"
-                continue
-            following = _joined("\n".join([line[mention.end() :], *lines[number : number + 2]]))
-            yield from _reference_problems(where, following.replace('\\"', '"'))
+            if line[: mention.start()].endswith("docs/") and mention.group() == "design.md":
+                yield (
+                    f"{where}: docs/design.md is gone: point to docs/architecture.md, a page of "
+                    "docs/subsystems/ or an ADR of docs/adr/"
+                )
+            else:
+                yield f"{where}: names a design.md (the product design is outside the repository)"
+        for page in _PAGE.finditer(line):
+            if page.group() == "docs/design.md":
+                continue  # reported above
+            following = _joined("\n".join([line[page.end() :], *lines[number : number + 2]]))
+            yield from _heading_problems(where, page.group(), following.replace('\\"', '"'))
 
 
-def _reference_problems(where: str, tail: str) -> Iterator[str]:
-    headings = _design()
+def _heading_problems(where: str, page: str, tail: str) -> Iterator[str]:
+    headings = _page(page)
+    if headings is None:
+        yield f"{where}: no page {page}"
+        return
     match = _REFERENCE_TAIL.match(tail)
     assert match is not None  # every part of the pattern is optional
     if match.group("anchor"):
-        anchors = {_slug(h) for h in headings} | {_slug(s) for v in headings.values() for s in v}
-        if match.group("anchor") not in anchors:
-            yield f"{where}: {DESIGN}#{match.group('anchor')} is no heading's anchor"
+        if match.group("anchor") not in {_slug(h.text) for h in headings}:
+            yield f"{where}: {page}#{match.group('anchor')} is no heading's anchor"
         return
     section = match.group("section")
     if section is None:
         return
     section = " ".join(section.split())
-    if section not in headings:
-        yield f'{where}: {DESIGN} has no section "{section}"'
+    if section not in {h.text for h in headings}:
+        yield f'{where}: {page} has no heading "{section}"'
         return
+    parent = section
     for sub in re.findall(r'"([^"]+)"', match.group("subs")):
         sub = " ".join(sub.split())
-        if sub not in headings[section]:
-            yield f'{where}: {DESIGN} "{section}" has no sub-section "{sub}"'
+        if sub not in headings_under(headings, parent):
+            yield f'{where}: {page} has no heading "{sub}" under "{parent}"'
+            return
+        parent = sub
+
+
+def link_problems(path: str, text: str) -> Iterator[str]:
+    """Rule (c) for the relative links of a Markdown file."""
+    folder = posixpath.dirname(path)
+    for number, line in enumerate(text.splitlines(), start=1):
+        for link in _LINK.finditer(line):
+            target = link.group(1)
+            if re.match(r"[a-z][a-z+.-]*:", target) or target.startswith("/"):
+                continue  # a URL, or a path of the site
+            if _PAGE.match(target):
+                continue  # a page named from the repository's root: rule (a)
+            file, _, anchor = target.partition("#")
+            resolved = posixpath.normpath(posixpath.join(folder, file)) if file else path
+            where = f"{path}:{number}"
+            if file and not _path_exists(resolved):
+                yield f"{where}: no file or folder {resolved} (linked as {target})"
+                continue
+            if anchor and resolved.endswith(".md"):
+                headings = page_headings(text) if resolved == path else _page(resolved) or []
+                if anchor not in {_slug(h.text) for h in headings}:
+                    yield f"{where}: {resolved}#{anchor} is no heading's anchor"
 
 
 def _path_exists(candidate: str) -> bool:
@@ -326,6 +385,8 @@ def prose_problems(path: str, prose: Prose) -> Iterator[str]:
     where = f"{path}:{prose.line}"
     for found in _path_pattern().finditer(prose.text):
         candidate = found.group(1).rstrip(".-")
+        if _PAGE.fullmatch(candidate):
+            continue  # a page of the docs: rule (a)
         if not _path_exists(candidate):
             yield f"{where}: no file or folder {candidate}"
     words = vocabulary()
@@ -335,6 +396,8 @@ def prose_problems(path: str, prose: Prose) -> Iterator[str]:
     for found in _APP_DOTTED.finditer(prose.text):
         if _HOST_PARTS & set(found.group(1).split(".")):
             continue  # a host name such as api.example.com
+        if found.group(1).rpartition(".")[2] in _FILE_SUFFIXES:
+            continue
         if not dotted_name_resolves(found.group(1)):
             yield f"{where}: {found.group(1)} does not resolve"
     for found in _BACKTICKED.finditer(prose.text):
@@ -354,9 +417,11 @@ def prose_problems(path: str, prose: Prose) -> Iterator[str]:
 
 
 def file_problems(path: str, text: str) -> list[str]:
-    problems = list(design_problems(path, text))
+    problems = list(reference_problems(path, text))
     if path.startswith("tests/") or "/migrations/" in path:
         return problems
+    if path.endswith(".md"):
+        problems.extend(link_problems(path, text))
     prose = python_prose(text) if path.endswith(".py") else markdown_prose(text)
     for part in prose:
         problems.extend(prose_problems(path, part))
@@ -369,6 +434,10 @@ def _scanned() -> Iterator[str]:
             yield path
 
 
+def _pages(folder: str) -> list[str]:
+    return [p for p in tracked_files() if p.startswith(f"{folder}/") and p.endswith(".md")]
+
+
 # --- the tests ----------------------------------------------------------------------------------
 
 
@@ -377,20 +446,55 @@ def test_every_reference_points_at_something_that_exists() -> None:
     assert problems == []
 
 
-def test_the_design_has_the_agreed_sections() -> None:
-    assert [s for s in SECTIONS if s not in _design()] == []
+def test_the_map_is_short() -> None:
+    length = len((ROOT / ARCHITECTURE).read_text())
+    assert length <= ARCHITECTURE_MAX_CHARACTERS, f"{ARCHITECTURE}: {length} characters"
+
+
+def test_each_subsystem_page_is_short() -> None:
+    long = {
+        page: lines
+        for page in _pages("docs/subsystems")
+        if (lines := len((ROOT / page).read_text().splitlines())) > SUBSYSTEM_MAX_LINES
+    }
+    assert long == {}
+
+
+def test_the_map_holds_the_layer_table_and_links_every_page() -> None:
+    text = (ROOT / ARCHITECTURE).read_text()
+    start, end = (text.find(marker) for marker in LAYER_MARKERS)
+    assert 0 <= start < end, f"{ARCHITECTURE}: no layer table between {LAYER_MARKERS}"
+    assert "| Layer | Apps |" in text[start:end]
+    linked = {
+        posixpath.normpath(posixpath.join("docs", link.partition("#")[0]))
+        for link in _LINK.findall(text)
+    }
+    pages = _pages("docs/subsystems") + _pages("docs/adr")
+    assert [page for page in pages if page not in linked] == []
 
 
 @pytest.mark.parametrize(
     ("path", "text", "expected"),
     [
-        ("planning/probe.py", '"""See docs/design.md "Sync"."""\n', None),
-        ("planning/probe.py", '"""See docs/design.md "Synch"."""\n', 'no section "Synch"'),
-        ("planning/probe.py", '# docs/design.md "Sync" >\n# "Nowhere"\n', 'sub-section "Nowhere"'),
-        ("README.md", "See [Sync](docs/design.md#sync).\n", None),
-        ("README.md", "See [it](docs/design.md#synch).\n", "no heading's anchor"),
-        ("planning/probe.py", '"""As DESIGN.md "Sync" says."""\n', "other than docs/design.md"),
-        ("tests/test_probe.py", '"""Per DESIGN.md."""\n', "other than docs/design.md"),
+        ("planning/probe.py", '"""See docs/subsystems/sync.md "Scopes"."""\n', None),
+        ("planning/probe.py", '"""See docs/subsystems/sync.md "Synch"."""\n', 'no heading "Synch"'),
+        ("planning/probe.py", '# docs/subsystems/sync.md "Sync" >\n# "Scopes"\n', None),
+        ("planning/probe.py", '# docs/subsystems/sync.md "Sync" >\n# "Nowhere"\n', "Nowhere"),
+        ("planning/probe.py", '"""docs/subsystems/sync.md "Scopes" > "Sync"."""\n', '"Sync" under'),
+        ("planning/probe.py", '"""See docs/architecture.md "Layers"."""\n', None),
+        ("planning/probe.py", '"""See docs/subsystems/synch.md "Sync"."""\n', "no page docs/subs"),
+        ("tests/test_probe.py", '"""See docs/adr/0999-nothing.md."""\n', "no page docs/adr/"),
+        ("README.md", "See [Sync](docs/subsystems/sync.md#scopes).\n", None),
+        ("README.md", "See [it](docs/subsystems/sync.md#synch).\n", "no heading's anchor"),
+        ("planning/probe.py", '"""See docs/design.md "Sync"."""\n', "docs/design.md is gone"),
+        ("tests/test_probe.py", '"""See docs/design.md."""\n', "docs/design.md is gone"),
+        ("planning/probe.py", '"""As DESIGN.md "Sync" says."""\n', "outside the repository"),
+        ("docs/subsystems/probe.md", "See [Scopes](sync.md#scopes).\n", None),
+        ("docs/subsystems/probe.md", "See [it](synch.md).\n", "no file or folder docs/subsystems/"),
+        ("docs/subsystems/probe.md", "See [it](sync.md#synch).\n", "no heading's anchor"),
+        ("docs/subsystems/probe.md", "# Probe\n\n## Here\n\nSee [it](#here).\n", None),
+        ("docs/subsystems/probe.md", "# Probe\n\nSee [it](#there).\n", "no heading's anchor"),
+        ("docs/probe.md", "See [it](../README.md) and [this](https://example.com/x.md).\n", None),
         ("planning/probe.py", '"""Read planning/figures/budget.py."""\n', None),
         ("planning/probe.py", '"""Read planning/trees.py."""\n', "no file or folder planning/"),
         ("README.md", "Run `scripts/with-postgresql.sh`.\n", "no file or folder scripts/with-"),
@@ -398,6 +502,7 @@ def test_the_design_has_the_agreed_sections() -> None:
         ("planning/probe.py", '"""`planning.tree.node_ancestors`."""\n', None),
         ("planning/probe.py", '"""`planning.tree.node_parents`."""\n', "does not resolve"),
         ("planning/probe.py", '"""Done by planning.imports.jobs."""\n', "does not resolve"),
+        ("docs/subsystems/probe.md", "See [Jobs](jobs.md) and `webhooks.py`.\n", None),
         ("api/probe.py", '"""``accounts.management.command_text``."""\n', "does not resolve"),
         ("api/probe.py", "# request.auth is an integrations.ApiKey row\n", None),
         ("README.md", "Point it at api.example.com, not at localhost.\n", None),

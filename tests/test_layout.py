@@ -31,6 +31,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 LAYERS = {
+    "core": 0,
     "api": 0,
     "jobs": 0,
     "config": 0,

@@ -21,8 +21,8 @@ from django.db.models import Q
 from django.utils import timezone
 
 from accounts.services import account_lock
-from api.chunks import chunked
-from api.tokens import random_base62
+from core.chunks import chunked
+from core.tokens import random_base62
 from organisations.models import Organisation
 from planning.models import Plan
 from planning.suggestions.events import SuggestionChange

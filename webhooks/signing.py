@@ -23,7 +23,7 @@ import hmac
 from cryptography.fernet import Fernet, MultiFernet
 from django.conf import settings
 
-from api.tokens import random_base62
+from core.tokens import random_base62
 
 SECRET_PREFIX = "whsec_"  # noqa: S105 (a prefix, not a secret)
 SECRET_RANDOM_LENGTH = 32

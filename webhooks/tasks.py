@@ -29,7 +29,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django_tasks import task
 
-from config.mail import site_link
+from core.mail import site_link
 from jobs.leases import Lease, LeaseLost, lease_claim
 from organisations.selectors import organisation_managers
 from webhooks.delivery import PostOutcome, post

@@ -9,7 +9,7 @@ from django.core.management.base import CommandError
 
 from accounts.models import User
 from accounts.selectors import user_get_by_email
-from api.text import text_problem
+from core.text import text_problem
 
 
 def command_user(email: str) -> User:

@@ -1,1 +1,1 @@
-"""The code catalog: the starter codes, an organisation's own codes and overrides, their currency and CSV import."""
+"""The code catalog: starter codes, an organisation's own codes, their currency, CSV import."""

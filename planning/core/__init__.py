@@ -1,1 +1,1 @@
-"""What every part of planning stands on: the one write path, the actor, access rules, money's formatting."""
+"""What all of planning stands on: the one write path, the actor, access rules, money."""

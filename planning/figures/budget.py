@@ -27,7 +27,7 @@ from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any
 
-from api.text_order import natural_key
+from core.text_order import natural_key
 from planning.core.money import amount_of, cents_of
 from planning.figures.occurrences import YearGrid, live_actions, nominal_rows, year_cents
 from planning.figures.prices import NOMINAL, TODAY, PriceIndex

@@ -23,7 +23,7 @@ from typing import Any
 
 from django.db.models import Q
 
-from api.text_order import natural_key
+from core.text_order import natural_key
 from planning.figures.budget import NO_BUILDING, TODAY, plan_budget
 from planning.models import Completion, Plan
 from planning.tree import building_labels

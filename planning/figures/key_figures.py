@@ -25,7 +25,7 @@ from typing import Any
 
 from django.db.models import Sum
 
-from api.text_order import natural_key
+from core.text_order import natural_key
 from planning.core.money import amount_round
 from planning.figures.budget import NO_BUILDING, Budget, plan_budget
 from planning.figures.totals import YEARS, planned_total

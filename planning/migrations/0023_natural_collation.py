@@ -1,4 +1,4 @@
-"""The natural order of names on PostgreSQL (api.text_order.NATURAL_COLLATION): ICU's root
+"""The natural order of names on PostgreSQL (core.text_order.NATURAL_COLLATION): ICU's root
 locale with numeric ordering, so "Building 2" sorts before "Building 10" in SQL. SQLite gets
 the same order from a Python collation registered on each connection (api.apps)."""
 

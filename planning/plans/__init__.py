@@ -1,1 +1,1 @@
-"""Plans and what hangs on them: their services and selectors, grants, the actions list's filters."""
+"""Plans and what hangs on them: services, selectors, grants, the actions list's filters."""

@@ -18,13 +18,13 @@ from typing import Any
 
 from django.db.models import ExpressionWrapper, F, IntegerField, Q, QuerySet, Value
 
-from api.text_order import natural
+from core.text_order import natural
 from planning.models import Action, ActionStatus, Completion, Plan, condition_q
 from planning.tree import building_labels, node_subtree
 
 NEXT_YEARS_SHOWN = 3
 
-# Names sort naturally ("Building 2" before "Building 10"; api.text_order.natural).
+# Names sort naturally ("Building 2" before "Building 10"; core.text_order.natural).
 SORT_COLUMNS: dict[str, tuple[Any, ...]] = {
     "year": (F("planned_year"),),
     "title": (natural("title"),),

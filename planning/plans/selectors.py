@@ -27,7 +27,7 @@ from django.db.models import (
 from django.db.models.functions import Coalesce
 from django.http import Http404
 
-from api.text_order import natural_key
+from core.text_order import natural_key
 from organisations.models import OrganisationMembership
 from planning.catalog.currency import (
     STARTER_CURRENCY,

@@ -1,4 +1,4 @@
-"""Adopting a version of a plan (docs/design.md "Versions").
+"""Adopting a version of a plan (docs/subsystems/versions.md).
 
 `plan_adopt` copies the plan's nodes, actions and projects into the version's own tables with
 one `INSERT ... SELECT` each, under the plan's lock, so a 20,000-node / 100,000-action plan is

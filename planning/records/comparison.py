@@ -1,5 +1,5 @@
-"""Comparing two sides of a plan, each the living plan or an adopted version (docs/design.md
-"Versions"; adopting one is planning.records.adoption's).
+"""Comparing two sides of a plan, each the living plan or an adopted version
+(docs/subsystems/versions.md; adopting one is planning.records.adoption's).
 
 `versions_compare` finds the actions added (on the newer side only), removed (on the older side
 only) and changed (cost, year, repeat, status, node, building, title), matched by the action's

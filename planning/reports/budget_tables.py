@@ -1,4 +1,4 @@
-"""The board report's budget tables (docs/design.md "Board report"): the budget per building and
+"""The board report's budget tables (docs/subsystems/board-report.md): the budget per building and
 per action kind over the plan's whole horizon, cut into pages of PAGE_YEARS years. They show the
 budget's own cells (planning.figures.budget) and add nothing up beyond subtotals of them (a
 site's buildings, the years of one page). What grows with the plan is bounded: the costliest
@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from api.text_order import natural_key
+from core.text_order import natural_key
 from planning.figures.budget import NO_BUILDING, Budget, BudgetRow
 from planning.figures.prices import year_span
 from planning.models import CENT

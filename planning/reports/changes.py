@@ -1,4 +1,4 @@
-"""The board report's changes since the last adopted version (docs/design.md "Board report"):
+"""The board report's changes since the last adopted version (docs/subsystems/board-report.md):
 the CHANGES_LISTED changes of a comparison (planning.records.comparison) that move the most
 planned money, each said in words with its before and after."""
 

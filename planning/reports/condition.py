@@ -1,4 +1,4 @@
-"""The board report's condition summary (docs/design.md "Board report"): the plan's components
+"""The board report's condition summary (docs/subsystems/board-report.md): the plan's components
 per condition grade with the cost planned on them (ten years from this year, today's prices, as
 planning.figures sums it), and that cost on the components in poor condition (POOR_GRADES)."""
 

@@ -1,5 +1,5 @@
 """The board report's content: everything a PDF of one plan for a board meeting shows
-(docs/design.md "Board report"), gathered by `report_content` into one `ReportContent` that the
+(docs/subsystems/board-report.md), gathered by `report_content` into one `ReportContent` that the
 template `planning/report/board.html` reads; planning.reports.pdf prints it.
 
 Every amount comes from planning.figures (the budget, key figures, chart, totals), for the

@@ -1,4 +1,4 @@
-"""The board report's largest occurrences (docs/design.md "Board report"): the LARGEST_ACTIONS
+"""The board report's largest occurrences (docs/subsystems/board-report.md): the LARGEST_ACTIONS
 costliest occurrences of planned actions in the horizon's first LARGEST_ACTIONS_YEARS years, a
 recurring action once per occurrence, in the report's prices, found in one pass over the live
 actions with a heap (planning.figures.occurrences expands them as every figure does)."""

@@ -1,4 +1,4 @@
-"""The board report printed (docs/design.md "Board report"): its content
+"""The board report printed (docs/subsystems/board-report.md): its content
 (planning.reports.content) laid out by the template `planning/report/board.html` with
 static/css/board-report.css, and printed to PDF by WeasyPrint (`report_pdf`): HTML and CSS with
 paged media (page size, running footer with page numbers) rendered in-process, with no browser to

@@ -17,7 +17,7 @@ from django.db.models import QuerySet, TextField
 from django.db.models.functions import Cast
 from django.http import Http404
 
-from api.chunks import IN_LIST_SIZE, chunked
+from core.chunks import IN_LIST_SIZE, chunked
 from planning.models import (
     Action,
     Code,

@@ -1,4 +1,4 @@
-"""CSV written for spreadsheets, streamed (docs/design.md "Exports"): `csv_stream` and `as_csv`,
+"""CSV written for spreadsheets, streamed (docs/subsystems/exports.md): `csv_stream` and `as_csv`,
 the one way any CSV download of the app is written.
 
 Cells are neutralised for spreadsheets: a text that Excel or LibreOffice would read as a formula

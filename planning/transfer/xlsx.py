@@ -1,5 +1,5 @@
 """A spreadsheet (XLSX) written as a stream: the first bytes leave while the rows are still being
-read, and memory stays flat however many rows there are (docs/design.md "Exports").
+read, and memory stays flat however many rows there are (docs/subsystems/exports.md).
 
 openpyxl's write-only mode keeps the whole sheet in a temporary file and zips it at the end, so
 a download of 100,000 actions sent nothing for 12 s. Here the sheet's XML is written row by row

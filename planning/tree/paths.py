@@ -30,7 +30,7 @@ from django.db import connection
 from django.db.models import Max, Q, Value
 from django.db.models.functions import Concat, Length, Substr
 
-from api.chunks import IN_LIST_SIZE, chunked
+from core.chunks import IN_LIST_SIZE, chunked
 from planning.models import NodeKind, StructureNode
 
 logger = logging.getLogger("maintplan.tree")

@@ -26,7 +26,7 @@ from typing import Any
 from django.db.models import Count, Q, QuerySet
 from django.db.models.functions import Substr
 
-from api.text_order import natural_key
+from core.text_order import natural_key
 from planning.models import NodeKind, Plan, StructureNode, condition_q
 from planning.tree.paths import (
     HEX_LENGTH,

@@ -4,7 +4,7 @@ Access: every page under /plans/<number>/ starts with `plan_access_get`, so a pl
 may not see (not a member of its organisation, no grant) answers 404 exactly like a missing one,
 for GET and POST alike. Someone who may see but not change the plan (a viewer; an editor on the
 guests page or deleting the plan) gets 403 on a POST: the plan's existence is no secret to them,
-and 403 says plainly that the change was refused. Rights: docs/design.md "Organisations".
+and 403 says plainly that the change was refused. Rights: docs/subsystems/organisations.md.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Where a POST of the action-planning page sends the user, and the message they find there
-(docs/design.md "Web app"). The confirmation is shown where the user lands, not at the top of
+(docs/subsystems/web-app.md). The confirmation is shown where the user lands, not at the top of
 the page: `confirmation_redirect` keeps the anchor's card in the session (`CONFIRMATION_NEAR`)
 and sends the browser to `#confirmation`, which the page renders right above that card (or
 above the list when the card is gone: planning.web.views.action_planning reads it). A fix and a

@@ -60,7 +60,7 @@ class Topology:
             "DJANGO_BEHIND_TLS_PROXY": "true",
             "DATABASE_URL": f"postgres://postgres@127.0.0.1:{self.pg_port}/maintplan",
             "REDIS_URL": f"redis://127.0.0.1:{self.redis_port}/0",
-            # Debug off refuses the console backend (config.mail). The production backend, SMTP,
+            # Debug off refuses the console backend (core.mail). The production backend, SMTP,
             # to a loopback port nobody listens on: no step sends mail (no password reset, no
             # key that expires within 7 days, no webhook), and one that did would fail loudly
             # in the log instead of vanishing into a per-process memory outbox.

@@ -27,7 +27,7 @@ def all_log_output() -> Iterator[io.StringIO]:
     (handler,) = [h for h in root.handlers if h.get_name() == "stdout"]
     assert isinstance(handler, logging.StreamHandler)
     captured = io.StringIO()
-    handler.stream = captured  # config.observability.StdoutHandler: pins the stream
+    handler.stream = captured  # core.observability.StdoutHandler: pins the stream
     sql_logger = logging.getLogger("django.db.backends")
     previous_levels = root.level, sql_logger.level
     root.setLevel(logging.DEBUG)

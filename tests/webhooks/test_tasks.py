@@ -143,7 +143,7 @@ def test_3_days_of_failures_disable_the_endpoint_email_the_owner_and_show_a_bann
     assert endpoint.owner is not None
     assert email.to == [endpoint.owner.email]
     assert endpoint.url in email.body
-    # The link to the endpoint's page is whole, from SITE_URL (config.mail.site_link).
+    # The link to the endpoint's page is whole, from SITE_URL (core.mail.site_link).
     assert f"({settings.SITE_URL}/profile/integrations/webhooks/{endpoint.pk}/)" in email.body
     client.force_login(endpoint.owner)
     page = client.get("/profile/integrations/webhooks/").content.decode()

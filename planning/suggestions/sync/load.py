@@ -27,7 +27,7 @@ from django.db.models import (
 )
 from django.db.models.functions import Cast, Substr
 
-from api.chunks import IN_LIST_SIZE, chunked
+from core.chunks import IN_LIST_SIZE, chunked
 from planning.core.money import cents_of
 from planning.figures.occurrences import cents_column, live_in_range, occurrence_years, year_cents
 from planning.models import Action, ActionKind, ActionStatus, StructureNode, Suggestion

@@ -17,7 +17,7 @@ from uuid import UUID
 import orjson
 from django.db import connection
 
-from api.chunks import IN_LIST_SIZE, chunked
+from core.chunks import IN_LIST_SIZE, chunked
 from planning.models import Resolution, Suggestion, SuggestionStatus
 from planning.suggestions.rules import WantedSuggestion
 

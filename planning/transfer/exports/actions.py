@@ -1,4 +1,4 @@
-"""The plan's actions as export rows (the Actions tab's download, docs/design.md "Exports"): the
+"""The plan's actions as export rows (the Actions tab's download, docs/subsystems/exports.md): the
 actions the list's filters match, in its order, each with its node's path and building, its cost
 in today's prices and nominal, and its latest completion.
 

@@ -1,4 +1,4 @@
-"""The plan's budget as export rows (docs/design.md "Exports"): planned cost per building and
+"""The plan's budget as export rows (docs/subsystems/exports.md): planned cost per building and
 year, every amount twice, in today's prices and nominal, with each building's key figures, the
 unit stated once in the header. The budget sums per building id (planning.figures.budget), so
 two buildings with the same name stay two rows, told apart by their labels.
@@ -12,7 +12,7 @@ from typing import Any
 
 from django.db.models import Max, Min
 
-from api.text_order import natural_key
+from core.text_order import natural_key
 from planning.figures.budget import YEARS_DEFAULT, Budget
 from planning.figures.key_figures import KeyFigures, PlanKeyFigures
 from planning.figures.prices import year_span

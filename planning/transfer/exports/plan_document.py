@@ -1,4 +1,4 @@
-"""The plan itself in the import format (docs/design.md "Imports"): `plan_document` re-imports to
+"""The plan itself in the import format (docs/subsystems/imports.md): `plan_document` re-imports to
 the same plan, and the export of that plan is the same file. It is downloaded as JSON
 (`as_json`), as an Excel workbook (`plan_workbook_sheets`: sheets Plan, Nodes and Actions) or as
 the CSV files of a CSV import (`plan_csv_rows`); the import reads each back

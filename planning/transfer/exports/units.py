@@ -1,5 +1,5 @@
 """The units the exports' headers state once for their amounts: the plan's currency in today's
-prices, and nominal as this plan's prices say it (docs/design.md "Money")."""
+prices, and nominal as this plan's prices say it (docs/subsystems/money.md)."""
 
 from __future__ import annotations
 

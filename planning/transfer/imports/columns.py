@@ -1,4 +1,4 @@
-"""The columns of the plan import format, table by table (docs/design.md "Imports"): a JSON
+"""The columns of the plan import format, table by table (docs/subsystems/imports.md): a JSON
 record's keys, and the header of a CSV file or a workbook's sheet. The readers check a record
 against them and the exports write them in this order, so an export imports back."""
 
@@ -30,7 +30,7 @@ ACTION_FIELDS = (
     "completed_on",
     "actual_cost",
 )
-# Optional plan fields (docs/design.md "Money"): a plan's JSON export writes them.
+# Optional plan fields (docs/subsystems/money.md): a plan's JSON export writes them.
 PLAN_FIELDS = (
     "description",
     "currency",

@@ -130,7 +130,7 @@ def plan_import_submit(
     """The import of this upload: a new one (True), or the one the same form made before.
 
     Raises ImportsQueueFull, keeping nothing, when the owner already has IMPORTS_QUEUED_MAX
-    imports queued or running (docs/design.md "Limits"). They are counted under the account's
+    imports queued or running (docs/subsystems/limits.md). They are counted under the account's
     row lock, so two uploads sent together cannot both take the last place; the same form sent
     again is answered with its import whatever the count.
     """

@@ -1,4 +1,4 @@
-"""A plan imported from a JSON file (docs/design.md "Imports"): its text checked
+"""A plan imported from a JSON file (docs/subsystems/imports.md): its text checked
 (planning.transfer.imports.file_text), its size bounded before it is parsed whole
 (planning.transfer.imports.bounds), then its records checked and written as every plan document
 is (planning.transfer.imports.plan_document). A document the bounds walk could read is imported
@@ -66,7 +66,7 @@ def plan_import(
     observer: ImportObserver | None = None,
     currency: str | None = None,
 ) -> Plan:
-    """Imports a plan from a JSON file (docs/design.md "Imports"); `owner` becomes its owner.
+    """Imports a plan from a JSON file (docs/subsystems/imports.md); `owner` becomes its owner.
 
     The plan's name is the file's `name` unless `name` is given; its currency the file's
     `currency`, else `currency`, else the organisation's default. Raises ImportRejected with

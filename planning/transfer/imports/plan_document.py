@@ -1,4 +1,4 @@
-"""A plan document checked whole and imported (docs/design.md "Imports"): every import, whatever
+"""A plan document checked whole and imported (docs/subsystems/imports.md): every import, whatever
 the file format, ends in `plan_records_import`. It reads every record into a row
 (planning.transfer.imports.rows), checks the plan as a whole (refs, parents, cycles, depth, the
 codes in the organisation's catalog, its name and currency), collects every problem, raises
@@ -221,7 +221,7 @@ def plan_records_import(
     observer.checked(total, total)
     # The records are read into rows: let them go before the write. When the caller handed over
     # its only reference (plan_import drops its document), the file's parsed rows are freed here
-    # and the write reuses their memory (docs/design.md "Imports" > "Bounds").
+    # and the write reuses their memory (docs/subsystems/import-bounds.md).
     for records in (node_records, action_records):
         if isinstance(records, list):
             records.clear()

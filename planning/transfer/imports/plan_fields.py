@@ -1,4 +1,4 @@
-"""The plan's own fields in an import (docs/design.md "Imports"): the optional fields a document
+"""The plan's own fields in an import (docs/subsystems/imports.md): the optional fields a document
 gives (PLAN_FIELDS: description, currency, prices, markups, budget), checked by the Plan model's
 rules, and the currency of a plan whose file names none (the one chosen on the form or the
 command, else the organisation's default)."""
@@ -54,7 +54,7 @@ def plan_fields_read(
 def import_currency_default(*, organisation: Organisation | None) -> str:
     """The currency of a plan whose file names none, unless the person importing chooses
     another: that of the organisation's most recently created plan, else the
-    PLAN_DEFAULT_CURRENCY setting (docs/design.md "Imports" > "Currency"). The upload form
+    PLAN_DEFAULT_CURRENCY setting (docs/subsystems/imports.md "Currency"). The upload form
     offers it as its choice."""
     if organisation is not None:
         latest = (

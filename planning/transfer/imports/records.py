@@ -13,7 +13,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import models
 
-from api.text import printable, text_problem
+from core.text import printable, text_problem
 from planning.models import CENT
 from planning.plans.services import validated
 from planning.transfer.imports.problems import ImportProblem
@@ -30,7 +30,7 @@ Record = tuple[str, object]
 class CountedRecords(Collection[Record]):
     """Records read only as they are iterated, again for each iteration, whose count is known
     before (a file's rows, counted by a first pass): an import holds each one only while it
-    checks it (docs/design.md "Imports" > "Bounds")."""
+    checks it (docs/subsystems/import-bounds.md)."""
 
     def __init__(self, count: int, read: Callable[[], Iterator[Record]]) -> None:
         self.count, self.read = count, read
@@ -162,7 +162,7 @@ class RecordReader:
         value = self._value(field, required=required)
         if value is None:
             return None
-        if isinstance(value, str):  # docs/design.md "Imports": a number or decimal string
+        if isinstance(value, str):  # docs/subsystems/imports.md: a number or decimal string
             try:
                 amount = Decimal(value.strip())
             except ArithmeticError:

@@ -22,7 +22,7 @@ from planning.transfer.imports.columns import ACTION_FIELDS, NODE_FIELDS
 from planning.transfer.imports.records import ProblemCollector, RecordReader, describe
 
 
-# slots: a plan at the limits holds 270,000 of these rows at once (docs/design.md "Imports").
+# slots: a plan at the limits holds 270,000 of these rows at once (docs/subsystems/imports.md).
 @dataclass(frozen=True, slots=True)
 class NodeRow:
     row: str
@@ -188,7 +188,7 @@ def _work_done(
     actual_cost: Decimal | None,
 ) -> tuple[str, int, CompletionRow | None]:
     """The row's status and planned year once its work is recorded, and that work
-    (docs/design.md "Imports" > "Work done"). A done row becomes a Completion, dated
+    (docs/subsystems/imports.md "Work done"). A done row becomes a Completion, dated
     `completed_on` or else 31 December of its planned year (today when that is still to come),
     and moves on as Mark done moves an action (`action_after_completion`): a one-off action is
     done, a recurring one planned again at the completion's year + its interval. Another row

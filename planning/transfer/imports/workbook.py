@@ -2,7 +2,7 @@
 columns of the CSV pair (read as planning.transfer.imports.tables says), and an optional sheet
 "Plan" of field / value rows (the plan's name and the JSON format's plan fields). The plan's
 Excel export is such a workbook (planning.transfer.exports.plan_document.plan_workbook_sheets;
-docs/design.md "Imports").
+docs/subsystems/imports.md).
 
 One workbook rather than a workbook per table: a plan is one file to send and to keep, and a
 person editing it sees the nodes beside the actions that name them.

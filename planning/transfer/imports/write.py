@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from accounts.actor import IMPORT, Actor, acting, current_actor
 from accounts.models import User
-from api.chunks import chunked
+from core.chunks import chunked
 from organisations.models import Organisation
 from planning.core import writes
 from planning.core.actor import history_context, history_quiet
@@ -55,7 +55,7 @@ def _parents_first(nodes: list[NodeRow]) -> list[NodeRow]:
 class _RowWriter:
     """Bulk inserts in steps of PROGRESS_STEP rows, reporting each step to the observer. The
     rows may be a generator, and are: a model instance costs about 1 KB, so 250,000 actions
-    built at once held 250 MB (docs/design.md "Imports" > "Bounds")."""
+    built at once held 250 MB (docs/subsystems/import-bounds.md)."""
 
     def __init__(self, *, total: int, observer: ImportObserver) -> None:
         self.total, self.done, self.observer = total, 0, observer

@@ -1,5 +1,5 @@
 """The forms of a plan's guests page: inviting a guest from outside the plan's organisation, and a
-guest's role (docs/design.md "Organisations")."""
+guest's role (docs/subsystems/organisations.md)."""
 
 from __future__ import annotations
 

@@ -122,7 +122,7 @@ class PlanSettingsForm(ModelRulesForm):
 
 
 class PlanMoneyForm(ModelRulesForm):
-    """The plan's prices (docs/design.md "Money"): the base year and index rate are required;
+    """The plan's prices (docs/subsystems/money.md): the base year and index rate are required;
     the markups are rows of a name and a percentage, in the order they apply (a row left blank
     is skipped); the budget is optional."""
 

@@ -1,7 +1,7 @@
 """The action-planning view (/plans/<number>/planning/): the budget grid and charts of the chosen
 years and prices, the key figures, this year's follow-up, and the open suggestions as cards
 (planning.web.suggestion_cards), filtered and paged; with the fragment of one building's budget
-rows and the list of every building's key figures (docs/design.md "Web app").
+rows and the list of every building's key figures (docs/subsystems/web-app.md).
 
 The page runs the same sync as the integrator endpoint, so what it lists is what the API lists.
 Viewers get no buttons. The cards' Apply, Dismiss and Restore are planning.web.views.suggestions;
@@ -274,7 +274,7 @@ KEY_FIGURES_PER_PAGE = 50
 @plan_member_required()
 @require_http_methods(["GET"])
 def key_figures_list(request: HttpRequest, access: PlanAccess) -> HttpResponse:
-    """Every building's key figures (docs/design.md "Money"), by name, 50 a page."""
+    """Every building's key figures (docs/subsystems/money.md), by name, 50 a page."""
     plan = access.plan
     this_year = timezone.now().year
     figures = key_figures_figure(plan=plan, version=synced_data_version(plan=plan), year=this_year)

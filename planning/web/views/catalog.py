@@ -1,4 +1,4 @@
-"""The organisation's catalog pages, for its owners and admins (docs/design.md "Code catalog"):
+"""The organisation's catalog pages, for its owners and admins (docs/subsystems/code-catalog.md):
 the effective catalog (starter codes with the organisation's figures, and its own codes),
 searched and paged, and the currency of its figures; a code's page (override a starter code's
 figures, or edit or delete an own code); a CSV import; and the reference values learned from

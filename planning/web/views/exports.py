@@ -89,7 +89,7 @@ def export_budget(request: HttpRequest, access: PlanAccess, fmt: str) -> Streami
     else:
         year_from, year_to = form.years(this_year=this_year)
     # As the planning page does: a sync takes in changes made outside the services, so the
-    # version keys the cached budgets (docs/design.md "Caching") the page may already hold.
+    # version keys the cached budgets (docs/subsystems/caching.md) the page may already hold.
     version = synced_data_version(plan=plan)
     # Nominal first: its pass gives today's prices on the way (budget_figure).
     nominal, today = (

@@ -1,5 +1,5 @@
 """The Follow-up tab: planned against done and actual cost, per year and per building
-(planning.figures.follow_up; docs/design.md "Follow-up")."""
+(planning.figures.follow_up; docs/subsystems/follow-up.md)."""
 
 from __future__ import annotations
 

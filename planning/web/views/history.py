@@ -1,5 +1,5 @@
 """The History tab: a plan's change history, filtered, paged newest first, and as CSV
-(planning.records.history; docs/design.md "History")."""
+(planning.records.history; docs/subsystems/history.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The Report tab: a plan's board reports (docs/design.md "Board report"). Anyone who may see
+"""The Report tab: a plan's board reports (docs/subsystems/board-report.md). Anyone who may see
 the plan may ask for one and download it, as they may export it; the PDF is printed by a
 background job (planning.reports.jobs) while the page shows its progress."""
 

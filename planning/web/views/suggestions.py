@@ -1,5 +1,5 @@
 """The suggestions' actions of the action-planning page: Apply (and its Undo), Dismiss one or
-many, Restore, and the Dismissed list (docs/design.md "Web app"). Each POST returns to the
+many, Restore, and the Dismissed list (docs/subsystems/web-app.md). Each POST returns to the
 card's `next` (the page's address, checked by planning.web.access.next_url) with its
 confirmation above the card that took the suggestion's place (planning.web.confirmation); a POST
 from a viewer is 403. The page itself is planning.web.views.action_planning.

@@ -1,6 +1,6 @@
 """The Versions tab: adopt the plan as it stands (owners and admins), the adopted versions, and
 a version compared with the plan now or with another version (planning.records.adoption,
-planning.records.comparison; docs/design.md "Versions")."""
+planning.records.comparison; docs/subsystems/versions.md)."""
 
 from __future__ import annotations
 

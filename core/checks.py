@@ -8,7 +8,7 @@ from django.conf import settings
 from django.core.checks import CheckMessage, Error, Tags, Warning, register
 from django.core.exceptions import ImproperlyConfigured
 
-from config.mail import email_backend_writes_locally
+from core.mail import email_backend_writes_locally
 
 # Backends whose data lives in one process: each app server would count its own requests.
 _PER_PROCESS_CACHES = {
@@ -36,7 +36,7 @@ def shared_cache_check(app_configs: Any = None, **kwargs: Any) -> list[CheckMess
 @register(deploy=True)
 def email_backend_check(app_configs: Any = None, **kwargs: Any) -> list[CheckMessage]:
     """A deployment must send its mail: the console and file backends write password reset
-    links where anyone who reads the logs or the disk can use them (config.mail). With debug
+    links where anyone who reads the logs or the disk can use them (core.mail). With debug
     off the settings already refuse them; this also catches a settings module that swaps the
     backend in after config.settings, and says it before a deployment with debug on."""
     try:

@@ -36,7 +36,7 @@ def test_readyz_names_an_unreachable_database(
     def down() -> str:
         raise OperationalError("connection refused")
 
-    monkeypatch.setattr("config.health._database", down)
+    monkeypatch.setattr("core.health._database", down)
 
     response = client.get("/readyz")
 

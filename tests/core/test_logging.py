@@ -11,7 +11,7 @@ import pytest
 from django.test import RequestFactory
 from django.views.debug import ExceptionReporter
 
-from config.observability import RedactingExceptionReporterFilter, StdoutHandler
+from core.observability import RedactingExceptionReporterFilter, StdoutHandler
 from tests.conftest import TEST_PASSWORD
 from tests.integrations.failing_urls import SECRET_IN_ERROR
 

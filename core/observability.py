@@ -51,7 +51,7 @@ def current_trace_id(request: HttpRequest) -> str:
     return trace_id
 
 
-# The probes of config.health: their request lines go to DEBUG, not the access log.
+# The probes of core.health: their request lines go to DEBUG, not the access log.
 HEALTH_PATHS = frozenset({"/healthz", "/readyz"})
 
 

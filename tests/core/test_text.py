@@ -12,7 +12,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
-from api.text import printable, text_problem
+from core.text import printable, text_problem
 from integrations.models import ApiKey
 from planning.models import Plan, StructureNode
 from planning.transfer.imports.csv_pair import plan_import_csv

@@ -4,7 +4,7 @@ way a link in an email is built (docs/design.md "Web app").
 A password reset email holds a link that logs its reader into the account, so mail must never
 land in the process's output (the console backend) or in a file beside it (the file backend, a
 subclass of the console one). With debug off the settings refuse such a backend at start-up,
-and ``manage.py check --deploy`` reports it (``maintplan.E001``, api/checks.py).
+and ``manage.py check --deploy`` reports it (``maintplan.E001``, core/checks.py).
 """
 
 from __future__ import annotations

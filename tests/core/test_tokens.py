@@ -1,8 +1,8 @@
-"""The token alphabet below integrations and webhooks (api.tokens)."""
+"""The token alphabet below integrations and webhooks (core.tokens)."""
 
 from __future__ import annotations
 
-from api.tokens import BASE62, random_base62
+from core.tokens import BASE62, random_base62
 from integrations.keys import RANDOM_LENGTH, key_generate
 from webhooks.events import event_id_generate
 from webhooks.signing import SECRET_PREFIX, secret_generate

@@ -1,10 +1,10 @@
-"""`chunked()` (api.chunks): pieces of a given size, in order, the last one shorter."""
+"""`chunked()` (core.chunks): pieces of a given size, in order, the last one shorter."""
 
 from __future__ import annotations
 
 import pytest
 
-from api.chunks import chunked
+from core.chunks import chunked
 
 
 @pytest.mark.parametrize(

@@ -1,13 +1,13 @@
 """Email in production: no backend that writes mail to the console or a file with debug off,
-and links from SITE_URL (config.mail, api.checks.email_backend_check)."""
+and links from SITE_URL (core.mail, core.checks.email_backend_check)."""
 
 from __future__ import annotations
 
 import pytest
 from django.core.mail.backends.console import EmailBackend as ConsoleEmailBackend
 
-from api.checks import email_backend_check
-from config.mail import email_backend_writes_locally, site_link
+from core.checks import email_backend_check
+from core.mail import email_backend_writes_locally, site_link
 from tests.config.test_settings import PRODUCTION_ENV, run_django
 
 CONSOLE = "django.core.mail.backends.console.EmailBackend"

@@ -1,11 +1,11 @@
-"""config.env: typed environment values, refused at start-up when they do not parse."""
+"""core.env: typed environment values, refused at start-up when they do not parse."""
 
 from __future__ import annotations
 
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from config.env import env_ports
+from core.env import env_ports
 
 
 @pytest.mark.parametrize(
