@@ -149,7 +149,8 @@ def run(options: argparse.Namespace) -> None:
 
     from accounts.models import User
     from planning.models import HistoryEntry, Plan
-    from planning.records.versions import Side, plan_adopt, versions_compare
+    from planning.records.adoption import plan_adopt
+    from planning.records.comparison import Side, versions_compare
 
     user = User.objects.create_user(email="bench@example.com", password="bench-password-1234")
     size = f"{options.nodes:,} nodes / {options.actions:,} actions"

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from planning.models import NodeKind, PlanRole
 from planning.plans.services import action_create, action_mark_done, node_delete
-from planning.records.versions import plan_adopt
+from planning.records.adoption import plan_adopt
 from tests.conftest import browser_login
 from tests.factories import (
     ActionFactory,

@@ -15,15 +15,13 @@ from django.utils import timezone
 
 from planning.models import Action, PlanMembership, PlanRole, PlanVersion, StructureNode
 from planning.plans import grants, services
-from planning.records.versions import plan_adopt
-from planning.transfer.imports import ImportProblem, ImportRejected, plan_import_document
-from planning.web.forms.plans import (
-    ActionDoneForm,
-    ActionForm,
-    MemberRoleForm,
-    NodeCreateForm,
-    PlanCreateForm,
-)
+from planning.records.adoption import plan_adopt
+from planning.transfer.imports.plan_document import plan_import_document
+from planning.transfer.imports.problems import ImportProblem, ImportRejected
+from planning.web.forms.actions import ActionDoneForm, ActionForm
+from planning.web.forms.members import MemberRoleForm
+from planning.web.forms.nodes import NodeCreateForm
+from planning.web.forms.plans import PlanCreateForm
 from tests.factories import (
     ActionFactory,
     PlanFactory,

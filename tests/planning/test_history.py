@@ -32,7 +32,7 @@ from planning.plans.services import action_mark_done, action_update, node_rename
 from planning.records.history import HistoryFilters, entity_history, history_page, plan_history
 from planning.suggestions.services import suggestion_restore, suggestions_dismiss
 from planning.suggestions.sync import suggestion_sync
-from planning.transfer.imports import plan_import
+from planning.transfer.imports.json_file import plan_import
 from tests.factories import (
     ActionFactory,
     PlanFactory,

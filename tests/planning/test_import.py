@@ -17,7 +17,8 @@ from planning.models import (
 )
 from planning.plans.selectors import plan_access_get
 from planning.plans.services import action_create, action_mark_done, plan_create
-from planning.transfer.imports import ImportProblem, ImportRejected, plan_import
+from planning.transfer.imports.json_file import plan_import
+from planning.transfer.imports.problems import ImportProblem, ImportRejected
 from planning.tree import DEPTH_MAX
 from tests.factories import CodeFactory, PlanFactory, StructureNodeFactory, UserFactory
 from tests.planning.conftest import db_counts

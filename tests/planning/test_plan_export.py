@@ -22,7 +22,8 @@ from planning.plans.services import (
     node_create,
     plan_money_update,
 )
-from planning.transfer.imports import ImportRejected, plan_import
+from planning.transfer.imports.json_file import plan_import
+from planning.transfer.imports.problems import ImportRejected
 from tests.factories import PlanFactory, PlanMembershipFactory
 
 pytestmark = pytest.mark.django_db

@@ -31,8 +31,9 @@ from planning.models import (
     VersionProject,
 )
 from planning.plans.services import action_update, node_delete, node_move
-from planning.records.versions import Side, plan_adopt, versions_compare
-from planning.transfer.imports import plan_import
+from planning.records.adoption import plan_adopt
+from planning.records.comparison import Side, versions_compare
+from planning.transfer.imports.json_file import plan_import
 from tests.factories import (
     ActionFactory,
     PlanFactory,

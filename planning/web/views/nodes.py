@@ -27,10 +27,10 @@ from planning.tree import (
     tree_children,
 )
 from planning.web.access import actions_url, plan_member_required, plan_url
+from planning.web.forms.catalog import CodeSearchForm
 from planning.web.forms.fields import form_submit
-from planning.web.forms.plans import (
+from planning.web.forms.nodes import (
     CodeAssignForm,
-    CodeSearchForm,
     NodeBuildingForm,
     NodeConditionForm,
     NodeCreateForm,
