@@ -40,7 +40,7 @@ from django.core.management import get_commands
 ROOT = Path(__file__).resolve().parent.parent
 SELF = "tests/test_design_references.py"
 DESIGN = "docs/design.md"
-APPS = ("accounts", "api", "config", "integrations", "planning", "webhooks")
+APPS = ("accounts", "api", "apikeys", "config", "planning", "platform_api", "webhooks")
 SECTIONS = (
     "Domain",
     "Structure tree",

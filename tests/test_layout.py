@@ -1,10 +1,14 @@
 """The dependency order of docs/design.md "Layers", checked on every import of every non-test
 module and on every dotted path in the settings.
 
-`api` and `jobs` (and `config`'s settings helpers) at the bottom, then `accounts`, then
-`organisations`, then `planning`, then `integrations` and `webhooks` on top: a module may import
-its own app and the layers below it, never one above.
-No module imports another app's `views` or `api` modules.
+`core` at the bottom, then `api`, `jobs` and `config`'s settings, then `accounts`, then
+`organisations`, then `planning`, then `apikeys` and `webhooks` side by side, then
+`platform_api` on top (LAYERS): a module may import its own app and the layers below it, never
+one above, and never an app beside it on its own layer (`apikeys` and `webhooks` know nothing of
+each other; `platform_api` reads both).
+No module imports another app's `views`, `api` or `endpoints` modules, and an endpoint module
+(`<app>.endpoints.<name>`) is a leaf: only its app's `urls` imports it, so what two endpoints
+share lives in a module meant for it (`platform_api.params`, `platform_api.paging`).
 `config.urls` (and the WSGI and ASGI entry points) wire every app together and are exempt.
 
 A string in config/settings.py that names a module of a project app (`webhooks.events.x`,
@@ -15,8 +19,8 @@ A string in config/settings.py that names a module of a project app (`webhooks.e
 2. Read only by Django or a library (middleware, DRF's defaults, logging, axes, the schema
    generator): the framework calls it on behalf of every app, so it may name only the layers
    below every feature app, `api`, `config` and `accounts` (the user model's app, which
-   Django's own hooks name). Planning, integrations and webhooks never plug in by a settings
-   string: they set their hooks on their own views, or connect a signal in their
+   Django's own hooks name). Planning, apikeys, webhooks and platform_api never plug in by a
+   settings string: they set their hooks on their own views, or connect a signal in their
    `AppConfig.ready()`. The exceptions are FRAMEWORK_WIRING, each with its reason.
 """
 
@@ -32,17 +36,18 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 LAYERS = {
     "core": 0,
-    "api": 0,
-    "jobs": 0,
-    "config": 0,
-    "accounts": 1,
-    "organisations": 2,
-    "planning": 3,
-    "integrations": 4,
-    "webhooks": 4,
+    "api": 1,
+    "jobs": 1,
+    "config": 1,
+    "accounts": 2,
+    "organisations": 3,
+    "planning": 4,
+    "apikeys": 5,
+    "webhooks": 5,
+    "platform_api": 6,
 }
 WIRING = {"config.urls", "config.wsgi", "config.asgi"}
-ENTRY_POINT_MODULES = {"views", "api"}
+ENTRY_POINT_MODULES = {"views", "api", "endpoints"}
 SETTINGS = ROOT / "config" / "settings.py"
 # The highest layer a settings string read only by the framework may name (rule 2).
 FRAMEWORK_HOOK_LAYER = LAYERS["accounts"]
@@ -84,6 +89,17 @@ def _imports(module: str, path: Path) -> Iterator[tuple[int, str]]:
                 yield node.lineno, f"{base}.{alias.name}"
 
 
+def order_violation(app: str, target_app: str) -> str | None:
+    """Why `app` may not depend on `target_app`, or None when it may."""
+    if target_app == app:
+        return None
+    if LAYERS[target_app] > LAYERS[app]:
+        return f"{target_app} is above {app}"
+    if LAYERS[target_app] == LAYERS[app]:
+        return f"{target_app} is beside {app}"
+    return None
+
+
 def layout_violations(modules: Iterator[tuple[str, Path]]) -> list[str]:
     found = []
     for module, path in modules:
@@ -92,13 +108,14 @@ def layout_violations(modules: Iterator[tuple[str, Path]]) -> list[str]:
         app = module.split(".")[0]
         for line, imported in _imports(module, path):
             target_app = imported.split(".")[0]
-            if target_app not in LAYERS or target_app == app:
+            if target_app not in LAYERS:
                 continue
             where = f"{module}:{line} imports {imported}"
-            if LAYERS[target_app] > LAYERS[app]:
-                found.append(f"{where} ({target_app} is above {app})")
-            elif ENTRY_POINT_MODULES & set(imported.split(".")[1:]):
-                found.append(f"{where} (another app's views or api module)")
+            parts = imported.split(".")
+            if reason := order_violation(app, target_app):
+                found.append(f"{where} ({reason})")
+            elif target_app != app and ENTRY_POINT_MODULES & set(parts[1:]):
+                found.append(f"{where} (another app's views, api or endpoints module)")
     return found
 
 
@@ -107,25 +124,37 @@ def test_no_import_points_against_the_layer_order() -> None:
 
 
 @pytest.mark.parametrize(
-    ("source", "expected"),
+    ("module", "source", "expected"),
     [
-        ("from integrations.models import ApiKey", "integrations is above accounts"),
-        ("def f():\n    import planning.plans.selectors", "planning is above accounts"),
-        ("from api import views", "another app's views or api module"),
-        ("from api.base import IntegratorApiView", None),
-        ("from .models import User", None),
+        ("accounts.probe", "from apikeys.models import ApiKey", "apikeys is above accounts"),
+        (
+            "accounts.probe",
+            "def f():\n    import planning.plans.selectors",
+            "planning is above accounts",
+        ),
+        ("accounts.probe", "from api import views", "another app's views, api or endpoints"),
+        ("accounts.probe", "from api.base import IntegratorApiView", None),
+        ("accounts.probe", "from .models import User", None),
+        ("accounts.probe", "from jobs.registry import periodic_register", None),
+        ("webhooks.probe", "from apikeys.models import ApiKey", "apikeys is beside webhooks"),
+        ("apikeys.probe", "from webhooks.services import events_expire", "webhooks is beside"),
+        ("api.probe", "from jobs.leases import lease_claim", "jobs is beside api"),
+        ("platform_api.probe", "from webhooks.selectors import events_page", None),
+        ("platform_api.probe", "from platform_api.paging import cursor_parse", None),
+        ("platform_api.urls", "from platform_api.endpoints import acts", None),
+        ("webhooks.probe", "from platform_api.endpoints import events", "platform_api is above"),
     ],
 )
 def test_the_check_reports_an_import_against_the_order(
-    source: str, expected: str | None, tmp_path: Path
+    module: str, source: str, expected: str | None, tmp_path: Path
 ) -> None:
     probe = tmp_path / "probe.py"
     probe.write_text(source + "\n")
-    violations = layout_violations(iter([("accounts.probe", probe)]))
+    violations = layout_violations(iter([(module, probe)]))
     if expected is None:
         assert violations == []
     else:
-        assert len(violations) == 1 and expected in violations[0]
+        assert len(violations) == 1 and expected in violations[0], violations
 
 
 # --- dotted paths in the settings ---------------------------------------------------------------
@@ -206,9 +235,8 @@ def settings_violations(settings_source: str, readers: Iterable[tuple[str, str]]
         where = f"settings:{line} {'.'.join(keys)} = {dotted!r}"
         readers_of = read_by.get(keys[0], [])
         for module in readers_of:
-            app = module.split(".")[0]
-            if LAYERS[target_app] > LAYERS[app]:
-                found.append(f"{where} read by {module} ({target_app} is above {app})")
+            if reason := order_violation(module.split(".")[0], target_app):
+                found.append(f"{where} read by {module} ({reason})")
         if readers_of or any(keys[: len(prefix)] == prefix for prefix in FRAMEWORK_WIRING):
             continue
         if LAYERS[target_app] > FRAMEWORK_HOOK_LAYER:
@@ -237,16 +265,16 @@ def test_the_settings_check_sees_the_settings_dotted_paths() -> None:
             "read by planning.suggestions.events (webhooks is above planning)",
         ),
         (
-            'API_KEY_AUTHENTICATION_CLASS = "integrations.authentication.ApiKeyAuthentication"',
+            'API_KEY_AUTHENTICATION_CLASS = "apikeys.authentication.ApiKeyAuthentication"',
             ("api.base", 'cls = getattr(settings, "API_KEY_AUTHENTICATION_CLASS")'),
-            "read by api.base (integrations is above api)",
+            "read by api.base (apikeys is above api)",
         ),
         (
             'REST_FRAMEWORK = {"DEFAULT_AUTHENTICATION_CLASSES": '
-            '["integrations.authentication.ApiKeyAuthentication"]}',
+            '["apikeys.authentication.ApiKeyAuthentication"]}',
             None,
             "REST_FRAMEWORK.DEFAULT_AUTHENTICATION_CLASSES = "
-            "'integrations.authentication.ApiKeyAuthentication' read by the framework",
+            "'apikeys.authentication.ApiKeyAuthentication' read by the framework",
         ),
         ('MIDDLEWARE = ["planning.web.access.Anything"]', None, "planning is a feature app"),
         ('REST_FRAMEWORK = {"EXCEPTION_HANDLER": "api.errors.api_exception_handler"}', None, None),
@@ -255,6 +283,11 @@ def test_the_settings_check_sees_the_settings_dotted_paths() -> None:
             'PLAN_HOOK = "planning.plans.services.plan_create"',
             ("webhooks.x", "settings.PLAN_HOOK"),
             None,
+        ),
+        (
+            'KEY_HOOK = "apikeys.services.api_key_create"',
+            ("webhooks.x", "settings.KEY_HOOK"),
+            "read by webhooks.x (apikeys is beside webhooks)",
         ),
         (
             'PLAN_HOOK = "planning.plans.services.plan_create"',

@@ -1,0 +1,251 @@
+"""The platform resources (docs/design.md "Integrator API"): read routes for the plans a key may
+see and one plan with its money settings and key figures; its nodes, actions and projects are
+platform_api.endpoints.records.
+
+Lists are always paged (`limit`, default 100, at most 1000; `cursor`; `next_cursor`), in the
+order of an immutable key (the plan's number, a row's id), so a row that matches the filters for
+the whole walk comes exactly once whatever changes between pages. A filter naming something the
+plan does not have gives an empty list, not an error. ETag (from the plan's data version, or
+for the plans list from what it lists), `If-None-Match`, gzip and the 404 rules are the
+suggestions list's.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils import timezone
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from api.errors import ApiError
+from api.openapi import envelope_serializer, error_responses
+from apikeys.selectors import plan_for_key, plans_readable_for_key
+from planning.figures.cache import open_counts, plan_key_figures_figure
+from planning.figures.prices import markups_stored, plan_markups
+from planning.models import (
+    Plan,
+    SuggestionStatus,
+)
+from planning.suggestions.selectors import plan_data_version
+from platform_api.endpoints.suggestions import plan_number_parse
+from platform_api.paging import (
+    CURSOR,
+    IF_NONE_MATCH,
+    LIMIT,
+    NOT_MODIFIED,
+    PLAN_NUMBER,
+    RecordApi,
+    cursor_parse,
+    etag_of,
+    key_of,
+    limit_parse,
+    money_text,
+    next_cursor,
+)
+
+
+def _when(value: Any) -> str:
+    return value.isoformat().replace("+00:00", "Z")
+
+
+# --- plans ------------------------------------------------------------------------------------
+
+
+class OrganisationSerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    slug = serializers.CharField()
+    name = serializers.CharField()
+
+
+class PlanItemSerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    number = serializers.IntegerField(min_value=1)
+    name = serializers.CharField()
+    organisation = OrganisationSerializer()
+    currency = serializers.CharField()
+    open_count = serializers.IntegerField(
+        min_value=0, help_text="Open suggestions as of the plan's last synchronisation."
+    )
+    updated_at = serializers.DateTimeField(help_text="ISO 8601, UTC (Z)")
+
+
+class PlanPageSerializer(serializers.Serializer):
+    plans = PlanItemSerializer(many=True, help_text="By plan number.")
+    next_cursor = serializers.CharField(allow_null=True, help_text="Null on the last page.")
+
+
+def _plan_item(plan: Plan, open_count: int) -> dict[str, Any]:
+    organisation = plan.organisation
+    return {
+        "id": str(plan.pk),
+        "number": plan.number,
+        "name": plan.name,
+        "organisation": {
+            "id": str(organisation.pk),
+            "slug": organisation.slug,
+            "name": organisation.name,
+        },
+        "currency": plan.currency,
+        "open_count": open_count,
+        "updated_at": _when(plan.updated_at),
+    }
+
+
+class PlanListApi(RecordApi):
+    @extend_schema(
+        operation_id="listPlans",
+        summary="List the plans the key may read",
+        description="Every plan this key may read, by number, paged.",
+        parameters=[LIMIT, CURSOR, IF_NONE_MATCH],
+        responses={
+            200: OpenApiResponse(
+                response=envelope_serializer("PlanListEnvelope", PlanPageSerializer()),
+                description="One page of plans.",
+            ),
+            304: NOT_MODIFIED,
+            **error_responses({400: ["validation.query"]}),
+        },
+        tags=["plans"],
+    )
+    def get(self, request: Request) -> Response:
+        params = request.query_params
+        errors: dict[str, list[str]] = {}
+        limit = limit_parse(params, errors)
+        binding = "plans"
+        after = cursor_parse(params, binding, errors)
+        if after is not None and not isinstance(after, int):
+            errors["cursor"] = ["Not a cursor of this list (altered or outdated): start again."]
+        if errors:
+            raise ApiError("validation.query", errors=errors)
+        plans = plans_readable_for_key(api_key=key_of(request)).select_related("organisation")
+        if after is not None:
+            plans = plans.filter(number__gt=after)
+        found = list(plans.order_by("number")[: limit + 1])
+        page = found[:limit]
+        counts = open_counts(page)
+        marks = [(p.number, p.data_version, p.updated_at.isoformat()) for p in page]
+        etag = etag_of("plans", key_of(request).pk, after, limit, marks, len(found) > limit)
+        return self.answer(
+            request,
+            etag,
+            lambda: {
+                "plans": [_plan_item(plan, counts[plan.pk]) for plan in page],
+                "next_cursor": next_cursor(
+                    binding, page, limit, len(found) > limit, key=lambda plan: plan.number
+                ),
+            },
+        )
+
+
+class KeyFiguresSerializer(serializers.Serializer):
+    year_from = serializers.IntegerField()
+    year_to = serializers.IntegerField()
+    ten_year_cost = serializers.DecimalField(max_digits=16, decimal_places=2, coerce_to_string=True)
+    cost_per_m2_year = serializers.DecimalField(
+        max_digits=16, decimal_places=2, coerce_to_string=True, allow_null=True
+    )
+    maintenance_debt = serializers.DecimalField(
+        max_digits=16, decimal_places=2, coerce_to_string=True
+    )
+    debt_per_m2 = serializers.DecimalField(
+        max_digits=16, decimal_places=2, coerce_to_string=True, allow_null=True
+    )
+    gross_floor_area_m2 = serializers.DecimalField(
+        max_digits=16, decimal_places=2, coerce_to_string=True, allow_null=True
+    )
+
+
+class MarkupSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    percent = serializers.DecimalField(max_digits=5, decimal_places=2, coerce_to_string=True)
+
+
+class MoneySettingsSerializer(serializers.Serializer):
+    price_base_year = serializers.IntegerField()
+    index_rate_percent = serializers.DecimalField(
+        max_digits=6, decimal_places=2, coerce_to_string=True
+    )
+    markups = MarkupSerializer(
+        many=True,
+        help_text="Named percentages in the order they apply, each on the amount before it.",
+    )
+    overhead_percent = serializers.DecimalField(
+        max_digits=6,
+        decimal_places=2,
+        coerce_to_string=True,
+        help_text="The first markup (for clients written before `markups`).",
+    )
+    vat_percent = serializers.DecimalField(
+        max_digits=6,
+        decimal_places=2,
+        coerce_to_string=True,
+        help_text="The last markup when there are two or more (for clients written before "
+        "`markups`).",
+    )
+    annual_budget = serializers.DecimalField(
+        max_digits=16, decimal_places=2, coerce_to_string=True, allow_null=True
+    )
+
+
+class PlanDetailSerializer(PlanItemSerializer):
+    description = serializers.CharField(allow_blank=True)
+    money = MoneySettingsSerializer()
+    key_figures = KeyFiguresSerializer(help_text="Today's prices, the ten years from this year.")
+
+
+class PlanDetailApi(RecordApi):
+    @extend_schema(
+        operation_id="getPlan",
+        summary="Read one plan",
+        description="The plan with its money settings and key figures.",
+        parameters=[PLAN_NUMBER, IF_NONE_MATCH],
+        responses={
+            200: OpenApiResponse(
+                response=envelope_serializer("PlanEnvelope", PlanDetailSerializer()),
+                description="The plan.",
+            ),
+            304: NOT_MODIFIED,
+            **error_responses({400: ["validation.plan_number"], 404: ["plans.not_found"]}),
+        },
+        tags=["plans"],
+    )
+    def get(self, request: Request, planNumber: str) -> Response:
+        number = plan_number_parse(planNumber)
+        plan = plan_for_key(api_key=key_of(request), number=number)
+        version = plan_data_version(plan=plan)
+        if version != plan.data_version:
+            # Changed since it was read (with the key): the body must be no older than the
+            # ETag's version, so the plan is read again (a second read is a fresh one).
+            plan = plan_for_key(api_key=key_of(request), number=number)
+        year = timezone.localdate().year
+        etag = etag_of("plan", plan.pk, version, year)
+
+        def build() -> dict[str, Any]:
+            figures = plan_key_figures_figure(plan=plan, version=version, year=year).plan
+            open_count = plan.suggestions.filter(status=SuggestionStatus.OPEN).count()
+            return {
+                **_plan_item(plan, open_count),
+                "description": plan.description,
+                "money": {
+                    "price_base_year": plan.price_base_year,
+                    "index_rate_percent": f"{plan.index_rate_percent:.2f}",
+                    "markups": markups_stored(plan_markups(plan)),
+                    "overhead_percent": f"{plan.overhead_percent:.2f}",
+                    "vat_percent": f"{plan.vat_percent:.2f}",
+                    "annual_budget": money_text(plan.annual_budget),
+                },
+                "key_figures": {
+                    "year_from": figures.year,
+                    "year_to": figures.year + 9,
+                    "ten_year_cost": money_text(figures.ten_year_cost),
+                    "cost_per_m2_year": money_text(figures.cost_per_m2_year),
+                    "maintenance_debt": money_text(figures.debt),
+                    "debt_per_m2": money_text(figures.debt_per_m2),
+                    "gross_floor_area_m2": money_text(figures.area),
+                },
+            }
+
+        return self.answer(request, etag, build)
