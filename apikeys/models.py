@@ -186,7 +186,7 @@ class ApiAccessRequest(models.Model):
 
 
 class IdempotentRequest(models.Model):
-    """The first answer to a POST sent with an `Idempotency-Key` (platform_api.endpoints.acts): the
+    """The first answer to a POST sent with an `Idempotency-Key` (platform_api.idempotency): the
     same key of the same API key with the same request within IDEMPOTENCY_HOURS gets this answer
     again; with another request, 409. The row is written in the act's own transaction, so an
     act that fails leaves none and may be sent again.

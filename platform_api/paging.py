@@ -1,39 +1,24 @@
-"""What the integrator routes of a plan's record and resources share
-(platform_api.endpoints.history, .plans, .records): the base view (the envelope, ETag with
-`If-None-Match`, gzip) and keyset pages of `limit` rows whose position, the last row's key, is
-signed into an opaque cursor with the filters it belongs to (docs/design.md "Integrator API" >
-"Paging")."""
+"""Keyset pages of the platform's lists: `limit` rows in the order of an immutable key, the last
+row's key signed into an opaque cursor with the filters it belongs to, so a row that stays in
+the list for the whole walk comes exactly once (docs/design.md "Integrator API" > "Paging").
+The suggestions list pages its own way (planning.suggestions.listing)."""
 
 from __future__ import annotations
 
-import hashlib
+import uuid
 from collections.abc import Callable
 from typing import Any
 
 from django.core import signing
+from django.db.models import QuerySet
 from django.http import QueryDict
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse
-from rest_framework.request import Request
-from rest_framework.response import Response
-
-from api.base import IntegratorApiView
-from api.compression import gzip_response
-from api.conditional import etag_matches, not_modified
-from api.envelope import api_response
-from api.renderers import FastJSONRenderer
-from apikeys.authentication import ApiKeyAuthentication
-from apikeys.models import ApiKey
-from planning.models import MAX_PLAN_NUMBER
+from drf_spectacular.utils import OpenApiParameter
 
 LIMIT_DEFAULT = 100
 LIMIT_MAX = 1000
 _CURSOR_SALT = "maintplan.record-cursor"
 _FORMAT = 1
-
-
-def etag_of(*parts: object) -> str:
-    text = "|".join(str(part) for part in (_FORMAT, *parts))
-    return f'W/"{hashlib.sha256(text.encode()).hexdigest()[:32]}"'
+NOT_A_CURSOR = "Not a cursor of this list (altered or outdated): start again."
 
 
 def limit_parse(params: QueryDict, errors: dict[str, list[str]]) -> int:
@@ -54,7 +39,7 @@ def cursor_parse(params: QueryDict, binding: str, errors: dict[str, list[str]]) 
     try:
         cursor_format, cursor_binding, after = signing.Signer(salt=_CURSOR_SALT).unsign_object(raw)
     except (signing.BadSignature, ValueError, TypeError):
-        errors["cursor"] = ["Not a cursor of this list (altered or outdated): start again."]
+        errors["cursor"] = [NOT_A_CURSOR]
         return None
     if cursor_format != _FORMAT or cursor_binding != binding or not isinstance(after, int | str):
         errors["cursor"] = [
@@ -63,6 +48,29 @@ def cursor_parse(params: QueryDict, binding: str, errors: dict[str, list[str]]) 
         ]
         return None
     return after
+
+
+def int_cursor_parse(params: QueryDict, binding: str, errors: dict[str, list[str]]) -> int | None:
+    """`cursor_parse` of a list keyed by a number."""
+    after = cursor_parse(params, binding, errors)
+    if after is not None and not isinstance(after, int):
+        errors["cursor"] = [NOT_A_CURSOR]
+        return None
+    return after
+
+
+def uuid_cursor_parse(
+    params: QueryDict, binding: str, errors: dict[str, list[str]]
+) -> uuid.UUID | None:
+    """`cursor_parse` of a list keyed by a UUID."""
+    after = cursor_parse(params, binding, errors)
+    if after is None:
+        return None
+    try:
+        return uuid.UUID(str(after))
+    except ValueError:
+        errors["cursor"] = [NOT_A_CURSOR]
+        return None
 
 
 def next_cursor(
@@ -75,46 +83,15 @@ def next_cursor(
     return signing.Signer(salt=_CURSOR_SALT).sign_object([_FORMAT, binding, position])
 
 
-def money_text(value: Any) -> str | None:
-    """An amount as the records show it: a decimal string with two places, or None."""
-    return f"{value:.2f}" if value is not None else None
+def page_by_pk(rows: QuerySet[Any], after: Any, limit: int) -> tuple[list[Any], bool]:
+    """The `limit` rows after primary key `after` in primary-key order, and whether more
+    follow."""
+    if after is not None:
+        rows = rows.filter(pk__gt=after)
+    found = list(rows.order_by("pk")[: limit + 1])
+    return found[:limit], len(found) > limit
 
 
-def key_of(request: Request) -> ApiKey:
-    assert isinstance(request.auth, ApiKey)  # ApiKeyAuthentication raises otherwise
-    return request.auth
-
-
-class RecordApi(IntegratorApiView):
-    authentication_classes = [ApiKeyAuthentication]
-    renderer_classes = [FastJSONRenderer]
-
-    def finalize_response(
-        self, request: Request, response: Response, *args: Any, **kwargs: Any
-    ) -> Response:
-        response = super().finalize_response(request, response, *args, **kwargs)
-        if response.status_code == 200:
-            response.render()
-            gzip_response(request, response)
-        return response
-
-    def answer(self, request: Request, etag: str, build: Callable[[], Any]) -> Response:
-        headers = {"ETag": etag, "Cache-Control": "private, no-cache", "Vary": "Accept-Encoding"}
-        if etag_matches(request, etag):
-            return not_modified(headers)
-        response = api_response(request, build())
-        for name, value in headers.items():
-            response[name] = value
-        return response
-
-
-PLAN_NUMBER = OpenApiParameter(
-    "planNumber",
-    {"type": "integer", "minimum": 1, "maximum": MAX_PLAN_NUMBER},
-    OpenApiParameter.PATH,
-    description="The plan's number, as shown in the web app.",
-    examples=[OpenApiExample("Demo plan", value=1)],
-)
 LIMIT = OpenApiParameter(
     "limit",
     {"type": "integer", "minimum": 1, "maximum": LIMIT_MAX},
@@ -130,10 +107,3 @@ CURSOR = OpenApiParameter(
         "one of other filters is 400 `validation.query`."
     ),
 )
-IF_NONE_MATCH = OpenApiParameter(
-    "If-None-Match",
-    {"type": "string"},
-    OpenApiParameter.HEADER,
-    description="The `ETag` of an answer you kept: while it is unchanged the answer is 304.",
-)
-NOT_MODIFIED = OpenApiResponse(description="Not modified: the `If-None-Match` named this answer.")

@@ -116,6 +116,8 @@ def layout_violations(modules: Iterator[tuple[str, Path]]) -> list[str]:
                 found.append(f"{where} ({reason})")
             elif target_app != app and ENTRY_POINT_MODULES & set(parts[1:]):
                 found.append(f"{where} (another app's views, api or endpoints module)")
+            elif "endpoints" in parts[1:-1] and module != f"{app}.urls":
+                found.append(f"{where} (an endpoint module: only its app's urls imports it)")
     return found
 
 
@@ -141,6 +143,8 @@ def test_no_import_points_against_the_layer_order() -> None:
         ("api.probe", "from jobs.leases import lease_claim", "jobs is beside api"),
         ("platform_api.probe", "from webhooks.selectors import events_page", None),
         ("platform_api.probe", "from platform_api.paging import cursor_parse", None),
+        ("platform_api.probe", "from platform_api.endpoints import acts", "an endpoint module"),
+        ("platform_api.endpoints.probe", "from .acts import idempotent", "an endpoint module"),
         ("platform_api.urls", "from platform_api.endpoints import acts", None),
         ("webhooks.probe", "from platform_api.endpoints import events", "platform_api is above"),
     ],

@@ -4,11 +4,7 @@
   `{"reason", "comment"}` and `.../restore` with `{}`: 200 with the suggestion and its `status`;
 - only keys with the permission `read_write` (a read key gets 403 `auth.insufficient_permission`
   on a plan it may read; a plan it may not read is the usual 404);
-- `Idempotency-Key` (1-255 printable characters) on every POST: the same key of the same API
-  key with the same request within IDEMPOTENCY_HOURS replays the first answer
-  (`Idempotent-Replayed: true`), with another request is 409 `idempotency.mismatch`; two
-  concurrent requests with one key make one act (the record is claimed in the act's
-  transaction, under its unique constraint).
+- `Idempotency-Key` (1-255 printable characters) on every POST (platform_api.idempotency).
 
 The acts run the web app's services (planning.suggestions.services), so they are in the plan's
 history with the key's principal as actor (accounts.actor) and in the webhooks' events.
@@ -16,29 +12,21 @@ history with the key's principal as actor (accounts.actor) and in the webhooks' 
 
 from __future__ import annotations
 
-import hashlib
-import json
-import re
 import uuid
-from collections.abc import Callable
-from datetime import timedelta
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, transaction
-from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from api.base import IntegratorApiView
-from api.envelope import api_response
 from api.errors import ApiError
 from api.openapi import envelope_serializer, error_responses
 from api.parsers import json_object_body
 from apikeys.authentication import ApiKeyAuthentication
-from apikeys.models import ApiKey, IdempotentRequest
+from apikeys.models import ApiKey
 from apikeys.selectors import plan_for_key
 from planning.models import DismissReason, Plan, Suggestion
 from planning.suggestions.selectors import suggestion_payloads_with_status
@@ -47,11 +35,10 @@ from planning.suggestions.services import (
     suggestion_restore,
     suggestions_dismiss,
 )
-from platform_api.endpoints.suggestions import SuggestionSerializer, plan_number_parse
-from platform_api.paging import PLAN_NUMBER, key_of
-
-IDEMPOTENCY_HOURS = 24
-_IDEMPOTENCY_KEY = re.compile(r"[\x21-\x7e]{1,255}")
+from platform_api.base import key_of
+from platform_api.idempotency import IDEMPOTENCY_KEY, idempotent
+from platform_api.params import PLAN_NUMBER, plan_number_parse
+from platform_api.serializers import SuggestionWithStatusSerializer
 
 
 def _may_act(request: Request) -> None:
@@ -60,62 +47,6 @@ def _may_act(request: Request) -> None:
     api_key = key_of(request)
     if api_key.permission != ApiKey.Permission.READ_WRITE:
         raise ApiError("auth.insufficient_permission")
-
-
-def _fingerprint(request: Request) -> str:
-    """The request as an act sees it: method, path and the JSON body (keys sorted), hashed."""
-    body = json.dumps(request.data if isinstance(request.data, dict) else {}, sort_keys=True)
-    return hashlib.sha256("\n".join([str(request.method), request.path, body]).encode()).hexdigest()
-
-
-def _replay(request: Request, record: IdempotentRequest) -> Response:
-    response = api_response(
-        request,
-        record.data,
-        message=record.message,
-        message_key=record.message_key,
-        status=record.status,
-    )
-    response["Idempotent-Replayed"] = "true"
-    return response
-
-
-def idempotent(request: Request, act: Callable[[], tuple[Any, str, str]]) -> Response:
-    """`act()` (returning data, message, messageKey of a 200) once per Idempotency-Key."""
-    raw = request.headers.get("Idempotency-Key")
-    if raw is None:
-        data, message, key = act()
-        return api_response(request, data, message=message, message_key=key)
-    if not _IDEMPOTENCY_KEY.fullmatch(raw):
-        raise ApiError(
-            "validation.failed",
-            errors={"Idempotency-Key": ["1 to 255 printable ASCII characters, no spaces."]},
-        )
-    api_key = key_of(request)
-    fingerprint = _fingerprint(request)
-    with transaction.atomic():
-        IdempotentRequest.objects.filter(
-            api_key=api_key, created_at__lt=timezone.now() - timedelta(hours=IDEMPOTENCY_HOURS)
-        ).delete()
-        try:
-            with transaction.atomic():
-                record = IdempotentRequest.objects.create(
-                    api_key=api_key,
-                    key=raw,
-                    fingerprint=fingerprint,
-                    status=200,
-                    message="",
-                    message_key="",
-                )
-        except IntegrityError:  # the key was used before (or by a request running now)
-            first = IdempotentRequest.objects.get(api_key=api_key, key=raw)
-            if first.fingerprint != fingerprint:
-                raise ApiError("idempotency.mismatch") from None
-            return _replay(request, first)
-        data, message, message_key = act()
-        record.data, record.message, record.message_key = data, message, message_key
-        record.save(update_fields=["data", "message", "message_key"])
-    return api_response(request, data, message=message, message_key=message_key)
 
 
 def _suggestion(plan: Plan, suggestion_id: str) -> Suggestion:
@@ -145,25 +76,11 @@ class DismissBodySerializer(serializers.Serializer):
     )
 
 
-class SuggestionWithStatusSerializer(SuggestionSerializer):
-    status = serializers.CharField(help_text="open, dismissed or resolved (more may come).")
-
-
 SUGGESTION_ID = OpenApiParameter(
     "suggestionId",
     {"type": "string", "format": "uuid"},
     OpenApiParameter.PATH,
     description="The suggestion's id (from the list).",
-)
-IDEMPOTENCY_KEY = OpenApiParameter(
-    "Idempotency-Key",
-    {"type": "string", "minLength": 1, "maxLength": 255, "pattern": "^[!-~]+$"},
-    OpenApiParameter.HEADER,
-    description=(
-        f"Makes a retry safe: the same key with the same request within {IDEMPOTENCY_HOURS} "
-        "hours gets the first answer again (`Idempotent-Replayed: true`); with another request "
-        "409 `idempotency.mismatch`."
-    ),
 )
 
 

@@ -26,20 +26,10 @@ from api.openapi import envelope_serializer, error_responses
 from apikeys.selectors import plan_for_key, plans_readable_for_key
 from planning.models import MAX_PLAN_NUMBER, Plan
 from planning.suggestions.events import SuggestionChange
-from platform_api.endpoints.acts import SuggestionWithStatusSerializer
-from platform_api.endpoints.suggestions import plan_number_parse
-from platform_api.paging import (
-    CURSOR,
-    IF_NONE_MATCH,
-    LIMIT,
-    NOT_MODIFIED,
-    RecordApi,
-    cursor_parse,
-    etag_of,
-    key_of,
-    limit_parse,
-    next_cursor,
-)
+from platform_api.base import IF_NONE_MATCH, NOT_MODIFIED, RecordApi, etag_of, key_of
+from platform_api.paging import CURSOR, LIMIT, int_cursor_parse, limit_parse, next_cursor
+from platform_api.params import plan_number_parse
+from platform_api.serializers import SuggestionWithStatusSerializer
 from webhooks.events import EVENT_TYPE_SUGGESTIONS_CHANGED
 from webhooks.selectors import event_position, events_page
 from webhooks.services import EVENTS_KEEP, events_sequence
@@ -211,9 +201,7 @@ class EventListApi(RecordApi):
         after_id = _event_id(params.get("after"), errors)
         limit = limit_parse(params, errors)
         binding = f"events|{number or ''}|{event_type or ''}"
-        after = cursor_parse(params, binding, errors)
-        if after is not None and not isinstance(after, int):
-            errors["cursor"] = ["Not a cursor of this list (altered or outdated): start again."]
+        after = int_cursor_parse(params, binding, errors)
         if after_id is not None and "cursor" in params:
             errors["after"] = ["Send either after or cursor: the cursor already says where."]
         if errors:

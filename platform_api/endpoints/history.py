@@ -15,10 +15,8 @@ added while a client pages come after it, none repeats.
 from __future__ import annotations
 
 import uuid
-from datetime import UTC, datetime
 from typing import Any
 
-from django.http import QueryDict
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -34,20 +32,9 @@ from planning.models import (
     PlanVersion,
     VersionAction,
 )
-from platform_api.endpoints.suggestions import plan_number_parse
-from platform_api.paging import (
-    CURSOR,
-    IF_NONE_MATCH,
-    LIMIT,
-    NOT_MODIFIED,
-    PLAN_NUMBER,
-    RecordApi,
-    cursor_parse,
-    etag_of,
-    key_of,
-    limit_parse,
-    next_cursor,
-)
+from platform_api.base import IF_NONE_MATCH, NOT_MODIFIED, RecordApi, etag_of, key_of
+from platform_api.paging import CURSOR, LIMIT, cursor_parse, limit_parse, next_cursor
+from platform_api.params import PLAN_NUMBER, plan_number_parse, since_parse
 
 # --- history ----------------------------------------------------------------------------------
 
@@ -143,7 +130,7 @@ class PlanHistoryApi(RecordApi):
         number = plan_number_parse(planNumber)
         params = request.query_params
         errors: dict[str, list[str]] = {}
-        since = _since(params, errors)
+        since = since_parse(params, errors)
         entity = params.get("entity")
         if entity is not None and entity not in HistoryEntity.values:
             errors["entity"] = [f"'{entity}' is not one of: {', '.join(HistoryEntity.values)}."]
@@ -178,29 +165,6 @@ class PlanHistoryApi(RecordApi):
             }
 
         return self.answer(request, etag, build)
-
-
-def _since(params: QueryDict, errors: dict[str, list[str]]) -> datetime | None:
-    raw = params.get("since")
-    if raw is None:
-        return None
-    try:  # ISO 8601 as RFC 3339 writes it (a lowercase t or z included)
-        value = datetime.fromisoformat(raw.upper()) if raw.isascii() else None
-    except ValueError:
-        value = None
-    if value is None or value.tzinfo is None:
-        errors["since"] = ["An ISO 8601 time with a time zone, e.g. 2026-01-01T00:00:00Z."]
-        return None
-    # In UTC: PostgreSQL refuses offsets past 15:59 (-17:59 is valid ISO 8601), and a time at
-    # the ends of the calendar that UTC cannot hold is before or after every entry anyway.
-    try:
-        return value.astimezone(UTC)
-    except OverflowError:
-        return (
-            datetime.min.replace(tzinfo=UTC)
-            if value.year == 1
-            else datetime.max.replace(tzinfo=UTC)
-        )
 
 
 # --- versions ---------------------------------------------------------------------------------

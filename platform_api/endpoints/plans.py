@@ -30,21 +30,10 @@ from planning.models import (
     SuggestionStatus,
 )
 from planning.suggestions.selectors import plan_data_version
-from platform_api.endpoints.suggestions import plan_number_parse
-from platform_api.paging import (
-    CURSOR,
-    IF_NONE_MATCH,
-    LIMIT,
-    NOT_MODIFIED,
-    PLAN_NUMBER,
-    RecordApi,
-    cursor_parse,
-    etag_of,
-    key_of,
-    limit_parse,
-    money_text,
-    next_cursor,
-)
+from platform_api.base import IF_NONE_MATCH, NOT_MODIFIED, RecordApi, etag_of, key_of
+from platform_api.paging import CURSOR, LIMIT, int_cursor_parse, limit_parse, next_cursor
+from platform_api.params import PLAN_NUMBER, plan_number_parse
+from platform_api.serializers import money_text
 
 
 def _when(value: Any) -> str:
@@ -115,9 +104,7 @@ class PlanListApi(RecordApi):
         errors: dict[str, list[str]] = {}
         limit = limit_parse(params, errors)
         binding = "plans"
-        after = cursor_parse(params, binding, errors)
-        if after is not None and not isinstance(after, int):
-            errors["cursor"] = ["Not a cursor of this list (altered or outdated): start again."]
+        after = int_cursor_parse(params, binding, errors)
         if errors:
             raise ApiError("validation.query", errors=errors)
         plans = plans_readable_for_key(api_key=key_of(request)).select_related("organisation")

@@ -5,12 +5,9 @@ suggestions list's)."""
 
 from __future__ import annotations
 
-import uuid
 from typing import Any
 
-from django.db.models import QuerySet
-from django.http import QueryDict
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -21,8 +18,6 @@ from apikeys.selectors import plan_for_key
 from planning.core.money import amount_of, cents_of
 from planning.figures.prices import PriceIndex
 from planning.models import (
-    MAX_YEAR,
-    MIN_YEAR,
     ActionKind,
     ActionStatus,
     NodeKind,
@@ -32,74 +27,30 @@ from planning.models import (
 from planning.plans.action_list import ActionFilters, actions_filtered
 from planning.suggestions.selectors import plan_data_version
 from planning.tree import node_subtree
-from platform_api.endpoints.suggestions import plan_number_parse
+from platform_api.base import IF_NONE_MATCH, NOT_MODIFIED, RecordApi, etag_of, key_of
 from platform_api.paging import (
     CURSOR,
-    IF_NONE_MATCH,
     LIMIT,
-    NOT_MODIFIED,
-    PLAN_NUMBER,
-    RecordApi,
-    cursor_parse,
-    etag_of,
-    key_of,
     limit_parse,
-    money_text,
     next_cursor,
+    page_by_pk,
+    uuid_cursor_parse,
 )
+from platform_api.params import (
+    PLAN_NUMBER,
+    choice_parse,
+    plan_number_parse,
+    query_enum,
+    query_uuid,
+    query_year,
+    uuid_parse,
+    year_parse,
+)
+from platform_api.serializers import money_text
 
 
 def _text(value: Any) -> str | None:
     return str(value) if value is not None else None
-
-
-def _uuid(params: QueryDict, name: str, errors: dict[str, list[str]]) -> uuid.UUID | None:
-    raw = params.get(name)
-    if raw is None:
-        return None
-    try:
-        return uuid.UUID(raw)
-    except ValueError:
-        errors[name] = ["Not an id (a UUID such as 3f2a9c0d-4e5b-4a7c-9d1e-2b3c4d5e6f70)."]
-        return None
-
-
-def _choice(
-    params: QueryDict, name: str, choices: list[str], errors: dict[str, list[str]]
-) -> str | None:
-    raw = params.get(name)
-    if raw is not None and raw not in choices:
-        errors[name] = [f"'{raw}' is not one of: {', '.join(choices)}."]
-        return None
-    return raw
-
-
-def _year(params: QueryDict, name: str, errors: dict[str, list[str]]) -> int | None:
-    raw = params.get(name)
-    if raw is None:
-        return None
-    if not raw.isascii() or not raw.isdigit() or not MIN_YEAR <= int(raw) <= MAX_YEAR:
-        errors[name] = [f"A year from {MIN_YEAR} to {MAX_YEAR}."]
-        return None
-    return int(raw)
-
-
-def _uuid_cursor(params: QueryDict, binding: str, errors: dict[str, list[str]]) -> uuid.UUID | None:
-    after = cursor_parse(params, binding, errors)
-    if after is None:
-        return None
-    try:
-        return uuid.UUID(str(after))
-    except ValueError:
-        errors["cursor"] = ["Not a cursor of this list (altered or outdated): start again."]
-        return None
-
-
-def _page(rows: QuerySet[Any], after: Any, limit: int) -> tuple[list[Any], bool]:
-    if after is not None:
-        rows = rows.filter(pk__gt=after)
-    found = list(rows.order_by("pk")[: limit + 1])
-    return found[:limit], len(found) > limit
 
 
 class NodeSerializer(serializers.Serializer):
@@ -166,27 +117,6 @@ class ProjectPageSerializer(serializers.Serializer):
     next_cursor = serializers.CharField(allow_null=True, help_text="Null on the last page.")
 
 
-def _query_uuid(name: str, text: str) -> OpenApiParameter:
-    return OpenApiParameter(
-        name, {"type": "string", "format": "uuid"}, OpenApiParameter.QUERY, description=text
-    )
-
-
-def _query_enum(name: str, values: list[str], text: str) -> OpenApiParameter:
-    return OpenApiParameter(
-        name, {"type": "string", "enum": values}, OpenApiParameter.QUERY, description=text
-    )
-
-
-def _query_year(name: str, text: str) -> OpenApiParameter:
-    return OpenApiParameter(
-        name,
-        {"type": "integer", "minimum": MIN_YEAR, "maximum": MAX_YEAR},
-        OpenApiParameter.QUERY,
-        description=text,
-    )
-
-
 def _list_errors() -> dict[int, OpenApiResponse]:
     return error_responses(
         {400: ["validation.plan_number", "validation.query"], 404: ["plans.not_found"]}
@@ -200,9 +130,9 @@ class PlanNodeListApi(RecordApi):
         description="The plan's nodes in a fixed order, paged; filters narrow them.",
         parameters=[
             PLAN_NUMBER,
-            _query_uuid("parent_id", "Only the children of this node."),
-            _query_enum("kind", NodeKind.values, "Only nodes of this kind."),
-            _query_uuid("under", "Only this node and the nodes below it."),
+            query_uuid("parent_id", "Only the children of this node."),
+            query_enum("kind", NodeKind.values, "Only nodes of this kind."),
+            query_uuid("under", "Only this node and the nodes below it."),
             LIMIT,
             CURSOR,
             IF_NONE_MATCH,
@@ -221,12 +151,12 @@ class PlanNodeListApi(RecordApi):
         number = plan_number_parse(planNumber)
         params = request.query_params
         errors: dict[str, list[str]] = {}
-        parent = _uuid(params, "parent_id", errors)
-        kind = _choice(params, "kind", NodeKind.values, errors)
-        under = _uuid(params, "under", errors)
+        parent = uuid_parse(params, "parent_id", errors)
+        kind = choice_parse(params, "kind", NodeKind.values, errors)
+        under = uuid_parse(params, "under", errors)
         limit = limit_parse(params, errors)
         binding = f"nodes|{number}|{parent or ''}|{kind or ''}|{under or ''}"
-        after = _uuid_cursor(params, binding, errors)
+        after = uuid_cursor_parse(params, binding, errors)
         if errors:
             raise ApiError("validation.query", errors=errors)
         plan = plan_for_key(api_key=key_of(request), number=number)
@@ -240,7 +170,7 @@ class PlanNodeListApi(RecordApi):
         etag = etag_of("nodes", plan.pk, plan_data_version(plan=plan), binding, after, limit)
 
         def build() -> dict[str, Any]:
-            page, more = _page(nodes.select_related("code"), after, limit)
+            page, more = page_by_pk(nodes.select_related("code"), after, limit)
             return {
                 "nodes": [
                     {
@@ -280,12 +210,12 @@ class PlanActionListApi(RecordApi):
         ),
         parameters=[
             PLAN_NUMBER,
-            _query_year("year_from", "Only actions occurring in this year or later."),
-            _query_year("year_to", "Only actions occurring in this year or earlier."),
-            _query_enum("status", ActionStatus.values, "Only actions with this status."),
-            _query_enum("kind", ActionKind.values, "Only actions of this kind."),
-            _query_uuid("structure_node_id", "Only actions on this node or below it."),
-            _query_uuid("project_id", "Only the actions of this project."),
+            query_year("year_from", "Only actions occurring in this year or later."),
+            query_year("year_to", "Only actions occurring in this year or earlier."),
+            query_enum("status", ActionStatus.values, "Only actions with this status."),
+            query_enum("kind", ActionKind.values, "Only actions of this kind."),
+            query_uuid("structure_node_id", "Only actions on this node or below it."),
+            query_uuid("project_id", "Only the actions of this project."),
             LIMIT,
             CURSOR,
             IF_NONE_MATCH,
@@ -304,12 +234,12 @@ class PlanActionListApi(RecordApi):
         number = plan_number_parse(planNumber)
         params = request.query_params
         errors: dict[str, list[str]] = {}
-        year_from = _year(params, "year_from", errors)
-        year_to = _year(params, "year_to", errors)
-        status = _choice(params, "status", ActionStatus.values, errors)
-        kind = _choice(params, "kind", ActionKind.values, errors)
-        node = _uuid(params, "structure_node_id", errors)
-        project = _uuid(params, "project_id", errors)
+        year_from = year_parse(params, "year_from", errors)
+        year_to = year_parse(params, "year_to", errors)
+        status = choice_parse(params, "status", ActionStatus.values, errors)
+        kind = choice_parse(params, "kind", ActionKind.values, errors)
+        node = uuid_parse(params, "structure_node_id", errors)
+        project = uuid_parse(params, "project_id", errors)
         if year_from is not None and year_to is not None and year_to < year_from:
             errors["year_to"] = ["The last year comes before the first."]
         limit = limit_parse(params, errors)
@@ -317,7 +247,7 @@ class PlanActionListApi(RecordApi):
             f"actions|{number}|{year_from or ''}|{year_to or ''}|{status or ''}|{kind or ''}|"
             f"{node or ''}|{project or ''}"
         )
-        after = _uuid_cursor(params, binding, errors)
+        after = uuid_cursor_parse(params, binding, errors)
         if errors:
             raise ApiError("validation.query", errors=errors)
         plan = plan_for_key(api_key=key_of(request), number=number)
@@ -336,7 +266,7 @@ class PlanActionListApi(RecordApi):
         index = PriceIndex.of(plan)
 
         def build() -> dict[str, Any]:
-            page, more = _page(actions, after, limit)
+            page, more = page_by_pk(actions, after, limit)
             return {
                 "actions": [
                     {
@@ -387,14 +317,14 @@ class PlanProjectListApi(RecordApi):
         errors: dict[str, list[str]] = {}
         limit = limit_parse(params, errors)
         binding = f"projects|{number}"
-        after = _uuid_cursor(params, binding, errors)
+        after = uuid_cursor_parse(params, binding, errors)
         if errors:
             raise ApiError("validation.query", errors=errors)
         plan = plan_for_key(api_key=key_of(request), number=number)
         etag = etag_of("projects", plan.pk, plan_data_version(plan=plan), after, limit)
 
         def build() -> dict[str, Any]:
-            page, more = _page(Project.objects.filter(plan=plan), after, limit)
+            page, more = page_by_pk(Project.objects.filter(plan=plan), after, limit)
             return {
                 "projects": [{"id": str(p.pk), "name": p.name, "year": p.year} for p in page],
                 "next_cursor": next_cursor(binding, page, limit, more, key=lambda p: str(p.pk)),

@@ -1,37 +1,21 @@
 """The integrator route `GET /api/v1/platform/plans/{planNumber}/suggestions` (spec 4.1).
 
-It lives here, above planning, because it answers to a Bearer key, which this app owns: it
-reads planning downward (the sync, the listing and its selectors), never the reverse
-(docs/design.md "Layers")."""
+It answers to a Bearer key (apikeys) and reads planning downward (the sync, the listing and its
+selectors), never the reverse (docs/design.md "Layers")."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import (
-    OpenApiExample,
-    OpenApiParameter,
-    OpenApiResponse,
-    PolymorphicProxySerializer,
-    extend_schema,
-    extend_schema_field,
-)
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from api.base import IntegratorApiView
-from api.compression import gzip_response
-from api.conditional import etag_matches, not_modified
-from api.envelope import api_response
 from api.errors import ApiError
 from api.openapi import envelope_serializer, error_responses, response_headers
-from api.renderers import FastJSONRenderer
-from apikeys.authentication import ApiKeyAuthentication
-from apikeys.lookup import plan_number_of
-from apikeys.models import ApiKey
 from apikeys.selectors import plan_for_key
-from planning.models import MAX_PLAN_NUMBER, Plan, Severity, SuggestionType
+from planning.models import Plan, Severity, SuggestionType
 from planning.suggestions.listing import (
     LIMIT_MAX,
     SuggestionListScope,
@@ -47,15 +31,10 @@ from planning.suggestions.selectors import (
     suggestions_walk_page,
 )
 from planning.suggestions.sync import synced_data_version
+from platform_api.base import RecordApi, key_of
 from platform_api.list_cache import suggestions_array
-
-
-def plan_number_parse(raw: str) -> int:
-    """The plan number of a path segment, or ApiError("validation.plan_number")."""
-    number = plan_number_of(raw)
-    if number is None:
-        raise ApiError("validation.plan_number")
-    return number
+from platform_api.params import PLAN_NUMBER, plan_number_parse
+from platform_api.serializers import SuggestionSerializer
 
 
 def suggestion_list_payload(*, plan: Plan, scope: SuggestionListScope, etag: str) -> dict[str, Any]:
@@ -91,150 +70,6 @@ def suggestion_list_payload(*, plan: Plan, scope: SuggestionListScope, etag: str
     }
 
 
-class AssignCodeActionSerializer(serializers.Serializer):
-    """missing_code: assign one of the prefilled catalog codes to the node."""
-
-    action = serializers.ChoiceField(choices=["assign_code"])
-    prefill_code_ids = serializers.ListField(
-        child=serializers.UUIDField(), help_text="Up to 3 catalog code ids, best match first."
-    )
-
-
-class ReviewFilterSerializer(serializers.Serializer):
-    structure_node_id = serializers.UUIDField()
-    year = serializers.IntegerField()
-
-
-@extend_schema_field(
-    {
-        "oneOf": [
-            {
-                "title": "CostReference",
-                "type": "object",
-                "properties": {
-                    "expected_cost": {"type": "string", "format": "decimal", "example": "1200.00"},
-                    "actual": {"type": "string", "format": "decimal", "example": "2000.00"},
-                    "deviation": {
-                        "type": "string",
-                        "format": "decimal",
-                        "description": "|actual - expected| / expected",
-                        "example": "0.6667",
-                    },
-                },
-                "required": ["expected_cost", "actual", "deviation"],
-            },
-            {
-                "title": "TimingReference",
-                "type": "object",
-                "properties": {
-                    "due_year": {"type": "integer", "example": 2031},
-                    "actual": {"type": "integer", "example": 2038},
-                    "deviation": {"type": "integer", "description": "Years", "example": 7},
-                },
-                "required": ["due_year", "actual", "deviation"],
-            },
-        ]
-    }
-)
-class DeviationReferenceField(serializers.JSONField):
-    pass
-
-
-class ReviewActionSerializer(serializers.Serializer):
-    """deviation and overdue: review the action in the filtered actions view."""
-
-    action = serializers.ChoiceField(choices=["review_action"])
-    action_ids = serializers.ListField(child=serializers.UUIDField())
-    filter = ReviewFilterSerializer()
-    reference = DeviationReferenceField()
-
-
-class CreateProjectActionSerializer(serializers.Serializer):
-    """project_grouping: create one project from the grouped actions."""
-
-    action = serializers.ChoiceField(choices=["create_project"])
-    group_item_ids = serializers.ListField(
-        child=serializers.UUIDField(), help_text="Ids of the actions to group, sorted."
-    )
-    proposed_project_name = serializers.CharField()
-    year = serializers.IntegerField()
-    total_cost = serializers.DecimalField(max_digits=16, decimal_places=2, coerce_to_string=True)
-
-
-class PlanActionSerializer(serializers.Serializer):
-    """condition: plan a repair or replacement of the component by `latest_year`."""
-
-    action = serializers.ChoiceField(choices=["plan_action"])
-    node_id = serializers.UUIDField(help_text="The component (the suggestion's node).")
-    condition_grade = serializers.IntegerField(
-        min_value=0, max_value=3, help_text="Its condition: 2 moderate, 3 severe symptoms."
-    )
-    latest_year = serializers.IntegerField(
-        help_text="The year by which a repair or replacement should be planned at the latest."
-    )
-
-
-class MoveActionsSerializer(serializers.Serializer):
-    """budget_peak: move the candidate actions out of a year whose planned costs exceed the
-    plan's annual budget."""
-
-    action = serializers.ChoiceField(choices=["move_actions"])
-    year = serializers.IntegerField(help_text="The year over the budget.")
-    budget = serializers.DecimalField(
-        max_digits=16, decimal_places=2, coerce_to_string=True, help_text="The annual budget."
-    )
-    total = serializers.DecimalField(
-        max_digits=16,
-        decimal_places=2,
-        coerce_to_string=True,
-        help_text="The planned costs of `year` in today's prices, every occurrence counted.",
-    )
-    excess = serializers.DecimalField(
-        max_digits=16, decimal_places=2, coerce_to_string=True, help_text="`total` - `budget`."
-    )
-    candidate_action_ids = serializers.ListField(
-        child=serializers.UUIDField(),
-        help_text=(
-            "The one-off repairs and replacements of `year` to move: the costliest first until "
-            "their costs reach the excess (all of them if they never do); sorted."
-        ),
-    )
-    target_year = serializers.IntegerField(
-        allow_null=True,
-        help_text=(
-            "The first of the next five years that stays within the budget with the "
-            "candidates moved in; null when none does."
-        ),
-    )
-
-
-class SuggestionSerializer(serializers.Serializer):
-    """One open suggestion: what the platform proposes for a node of the plan."""
-
-    id = serializers.UUIDField()
-    suggestion_type = serializers.ChoiceField(choices=SuggestionType.choices)
-    severity = serializers.ChoiceField(choices=Severity.choices)
-    title = serializers.CharField()
-    body = serializers.CharField()
-    structure_node_id = serializers.UUIDField()
-    recommended_action_json = PolymorphicProxySerializer(
-        component_name="RecommendedAction",
-        serializers={
-            "assign_code": AssignCodeActionSerializer,
-            "review_action": ReviewActionSerializer,
-            "create_project": CreateProjectActionSerializer,
-            "plan_action": PlanActionSerializer,
-            "move_actions": MoveActionsSerializer,
-        },
-        resource_type_field_name="action",
-        help_text=(
-            "What applying the suggestion does, by `action`. Ids are strings, id lists are "
-            "sorted, money is a decimal string."
-        ),
-    )
-    created_at = serializers.DateTimeField(help_text="ISO 8601, UTC (Z)")
-
-
 class SuggestionListSerializer(serializers.Serializer):
     plan_id = serializers.UUIDField()
     plan_number = serializers.IntegerField(min_value=1)
@@ -253,13 +88,7 @@ class SuggestionListSerializer(serializers.Serializer):
 
 
 LIST_PARAMETERS = [
-    OpenApiParameter(
-        "planNumber",
-        {"type": "integer", "minimum": 1, "maximum": MAX_PLAN_NUMBER},
-        OpenApiParameter.PATH,
-        description="The plan's number, as shown in the web app.",
-        examples=[OpenApiExample("Demo plan", value=1)],
-    ),
+    PLAN_NUMBER,
     OpenApiParameter(
         "severity",
         {"type": "array", "items": {"type": "string", "enum": Severity.values}, "minItems": 1},
@@ -384,7 +213,7 @@ QUERY_ERROR_EXAMPLE = {
 }
 
 
-class PlanSuggestionListApi(IntegratorApiView):
+class PlanSuggestionListApi(RecordApi):
     """Runs the plan's suggestion sync, then lists its open suggestions.
 
     Order of the checks: authentication (the Bearer key), the plan number (400), the query
@@ -396,10 +225,6 @@ class PlanSuggestionListApi(IntegratorApiView):
     before the suggestions, so an ETag is never newer than the list it labels); a matching
     `If-None-Match` is answered 304 without reading a suggestion.
     """
-
-    authentication_classes = [ApiKeyAuthentication]
-    # A whole list of a big plan is tens of MB of JSON: orjson renders it seven times faster.
-    renderer_classes = [FastJSONRenderer]
 
     @extend_schema(
         operation_id="listPlanSuggestions",
@@ -473,23 +298,9 @@ class PlanSuggestionListApi(IntegratorApiView):
     def get(self, request: Request, planNumber: str) -> Response:  # the spec's name
         number = plan_number_parse(planNumber)
         query = list_query_parse(request.query_params, plan_number=number)
-        assert isinstance(request.auth, ApiKey)  # ApiKeyAuthentication raises otherwise
-        plan = plan_for_key(api_key=request.auth, number=number, sync_state=True)
+        plan = plan_for_key(api_key=key_of(request), number=number, sync_state=True)
         scope = list_scope(plan=plan, query=query)
         etag = list_etag(plan=plan, data_version=synced_data_version(plan=plan), scope=scope)
-        headers = {"ETag": etag, "Cache-Control": "private, no-cache", "Vary": "Accept-Encoding"}
-        if etag_matches(request, etag):
-            return not_modified(headers)
-        response = api_response(request, suggestion_list_payload(plan=plan, scope=scope, etag=etag))
-        for name, value in headers.items():
-            response[name] = value
-        return response
-
-    def finalize_response(
-        self, request: Request, response: Response, *args: Any, **kwargs: Any
-    ) -> Response:
-        response = super().finalize_response(request, response, *args, **kwargs)
-        if response.status_code == 200:
-            response.render()
-            gzip_response(request, response)
-        return response
+        return self.answer(
+            request, etag, lambda: suggestion_list_payload(plan=plan, scope=scope, etag=etag)
+        )
