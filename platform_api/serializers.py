@@ -1,14 +1,50 @@
-"""Response shapes that more than one endpoint renders: a suggestion (the list, the acts, the
-events' bodies) and a suggestion with its status."""
+"""The platform API's response fields, and the shapes that more than one endpoint renders: a
+suggestion (the list, the acts, the events' bodies) and a suggestion with its status.
+
+Every answer's `data` is rendered by the serializer that describes it in the schema
+(`Serializer(instance).data`), so one class is both. A serializer's docstring and help texts are
+the schema's descriptions: change them only with the schema (tests/contract/openapi.yaml)."""
 
 from __future__ import annotations
 
+from datetime import UTC
 from typing import Any
 
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
 from planning.models import Severity, SuggestionType
+
+
+class DecimalTextField(serializers.DecimalField):
+    """An amount or a percentage: a decimal string with `decimal_places` places, as Python's
+    format writes it. DRF's own rendering rounds under a context of `max_digits` digits and
+    fails on a longer value; this one never fails and never rounds a stored value (which has
+    the places already)."""
+
+    def to_representation(self, value: Any) -> str:
+        return f"{value:.{self.decimal_places}f}"
+
+
+class UtcDateTimeField(serializers.DateTimeField):
+    """ISO 8601 in UTC with a `Z`, whatever TIME_ZONE says."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(default_timezone=UTC, **kwargs)
+
+
+class OrganisationSerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    slug = serializers.CharField()
+    name = serializers.CharField()
+
+
+class _AsRendered(serializers.ListSerializer):  # type: ignore[type-arg]
+    """A list of suggestions as it comes: planning's payloads, or the whole list already
+    rendered to JSON (an orjson.Fragment of platform_api.list_cache)."""
+
+    def to_representation(self, data: Any) -> Any:
+        return data
 
 
 class AssignCodeActionSerializer(serializers.Serializer):
@@ -154,11 +190,16 @@ class SuggestionSerializer(serializers.Serializer):
     )
     created_at = serializers.DateTimeField(help_text="ISO 8601, UTC (Z)")
 
+    # A suggestion's JSON has one builder, planning.suggestions.selectors (the payload the
+    # lists, the acts and the webhooks' events all carry; the events store it): this class
+    # describes it and renders it as it comes. tests/platform_api/test_serializers.py fails when
+    # the fields above and the payloads disagree.
+    class Meta:
+        list_serializer_class = _AsRendered
+
+    def to_representation(self, instance: Any) -> Any:
+        return instance
+
 
 class SuggestionWithStatusSerializer(SuggestionSerializer):
     status = serializers.CharField(help_text="open, dismissed or resolved (more may come).")
-
-
-def money_text(value: Any) -> str | None:
-    """An amount as the records show it: a decimal string with two places, or None."""
-    return f"{value:.2f}" if value is not None else None

@@ -63,10 +63,10 @@ def _uuid_or_none(raw: str) -> Any:
         return None
 
 
-def _payload(plan: Plan, suggestion_id: Any) -> dict[str, Any]:
-    return suggestion_payloads_with_status(plan_id=plan.pk, suggestion_ids=[suggestion_id])[
-        str(suggestion_id)
-    ]
+def _suggestion_shown(plan: Plan, suggestion_id: Any) -> dict[str, Any]:
+    """The suggestion with its status, as the answer's `data`."""
+    payloads = suggestion_payloads_with_status(plan_id=plan.pk, suggestion_ids=[suggestion_id])
+    return SuggestionWithStatusSerializer(payloads[str(suggestion_id)]).data
 
 
 class DismissBodySerializer(serializers.Serializer):
@@ -162,7 +162,7 @@ class SuggestionDismissApi(_ActApi):
                 raise ApiError(
                     "suggestions.state_conflict", "Only an open suggestion can be dismissed."
                 )
-            return _payload(plan, suggestion.pk), "Dismissed.", "suggestions.dismissed"
+            return _suggestion_shown(plan, suggestion.pk), "Dismissed.", "suggestions.dismissed"
 
         return idempotent(request, act)
 
@@ -209,6 +209,6 @@ class SuggestionRestoreApi(_ActApi):
                 raise ApiError(
                     "suggestions.state_conflict", "Only a dismissed suggestion can be restored."
                 ) from None
-            return _payload(plan, suggestion.pk), "Restored.", "suggestions.restored"
+            return _suggestion_shown(plan, suggestion.pk), "Restored.", "suggestions.restored"
 
         return idempotent(request, act)

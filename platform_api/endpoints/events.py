@@ -84,6 +84,11 @@ class EventSerializer(serializers.Serializer):
         help_text="For `suggestions.changed`; another type carries its own object."
     )
 
+    # An event is rendered as the body stored when it was written (webhooks.events builds it
+    # in this shape): the same bytes its webhook deliveries post.
+    def to_representation(self, instance: Any) -> Any:  # a webhooks.models.WebhookEvent
+        return orjson.Fragment(instance.body)
+
 
 class EventPageSerializer(serializers.Serializer):
     events = EventSerializer(
@@ -233,12 +238,7 @@ class EventListApi(RecordApi):
         )
 
         def build() -> dict[str, Any]:
-            return {
-                # The stored bodies as they are: the same bytes the deliveries post.
-                "events": [orjson.Fragment(event.body) for event in page],
-                "next_cursor": next_cursor(
-                    binding, page, limit, more, key=lambda event: event.sequence
-                ),
-            }
+            cursor = next_cursor(binding, page, limit, more, key=lambda event: event.sequence)
+            return EventPageSerializer({"events": page, "next_cursor": cursor}).data
 
         return self.answer(request, etag, build)

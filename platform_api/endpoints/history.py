@@ -35,25 +35,39 @@ from planning.models import (
 from platform_api.base import IF_NONE_MATCH, NOT_MODIFIED, RecordApi, etag_of, key_of
 from platform_api.paging import CURSOR, LIMIT, cursor_parse, limit_parse, next_cursor
 from platform_api.params import PLAN_NUMBER, plan_number_parse, since_parse
+from platform_api.serializers import DecimalTextField, UtcDateTimeField
 
 # --- history ----------------------------------------------------------------------------------
 
 
 class HistoryActorSerializer(serializers.Serializer):
     kind = serializers.CharField(
-        help_text="user, service, import or system (more may come: treat others as unknown)."
+        source="actor_kind",
+        help_text="user, service, import or system (more may come: treat others as unknown).",
     )
-    name = serializers.CharField(help_text="An email, a service account's name, or empty.")
+    name = serializers.CharField(
+        source="actor_label", help_text="An email, a service account's name, or empty."
+    )
+
+
+class _EntityIdField(serializers.CharField):
+    """The changed row's id: its UUID, or its number for a row keyed by one; empty when the
+    entry names none."""
+
+    def to_representation(self, value: Any) -> str:
+        entry: HistoryEntry = value
+        key = entry.entity_uuid if entry.entity_uuid is not None else entry.entity_int
+        return str(key) if key is not None else ""
 
 
 class HistoryEntrySerializer(serializers.Serializer):
     id = serializers.IntegerField(help_text="Grows with time; the list's order.")
-    at = serializers.DateTimeField(help_text="ISO 8601, UTC (Z)")
-    actor = HistoryActorSerializer()
+    at = UtcDateTimeField(help_text="ISO 8601, UTC (Z)")
+    actor = HistoryActorSerializer(source="*")
     entity = serializers.CharField(
         help_text="plan, node, action, project, grant, completion or suggestion (more may come)."
     )
-    entity_id = serializers.CharField(help_text="The changed row's id.")
+    entity_id = _EntityIdField(source="*", help_text="The changed row's id.")
     entity_label = serializers.CharField(help_text="Its name or title at the time.")
     operation = serializers.CharField(help_text="create, update, delete or import.")
     changes = serializers.DictField(
@@ -68,21 +82,6 @@ class HistoryPageSerializer(serializers.Serializer):
     plan_number = serializers.IntegerField(min_value=1)
     entries = HistoryEntrySerializer(many=True)
     next_cursor = serializers.CharField(allow_null=True, help_text="Null on the last page.")
-
-
-def _entry_payload(entry: HistoryEntry) -> dict[str, Any]:
-    key = entry.entity_uuid if entry.entity_uuid is not None else entry.entity_int
-    return {
-        "id": entry.pk,
-        "at": entry.at.isoformat().replace("+00:00", "Z"),
-        "actor": {"kind": entry.actor_kind, "name": entry.actor_label},
-        "entity": entry.entity,
-        "entity_id": str(key) if key is not None else "",
-        "entity_label": entry.entity_label,
-        "operation": entry.operation,
-        "changes": entry.changes,
-        "summary": entry.summary,
-    }
 
 
 class PlanHistoryApi(RecordApi):
@@ -157,12 +156,14 @@ class PlanHistoryApi(RecordApi):
         def build() -> dict[str, Any]:
             rows = list(entries.order_by("id")[: limit + 1])
             page = rows[:limit]
-            return {
-                "plan_id": str(plan.pk),
-                "plan_number": plan.number,
-                "entries": [_entry_payload(entry) for entry in page],
-                "next_cursor": next_cursor(binding, page, limit, len(rows) > limit),
-            }
+            return HistoryPageSerializer(
+                {
+                    "plan_id": plan.pk,
+                    "plan_number": plan.number,
+                    "entries": page,
+                    "next_cursor": next_cursor(binding, page, limit, len(rows) > limit),
+                }
+            ).data
 
         return self.answer(request, etag, build)
 
@@ -176,12 +177,12 @@ class VersionSerializer(serializers.Serializer):
     name = serializers.CharField()
     decided_on = serializers.DateField()
     note = serializers.CharField(allow_blank=True)
-    adopted_at = serializers.DateTimeField(help_text="ISO 8601, UTC (Z)")
+    adopted_at = UtcDateTimeField(source="created_at", help_text="ISO 8601, UTC (Z)")
     currency = serializers.CharField()
     node_count = serializers.IntegerField(min_value=0)
     action_count = serializers.IntegerField(min_value=0)
     project_count = serializers.IntegerField(min_value=0)
-    total_cost = serializers.DecimalField(
+    total_cost = DecimalTextField(
         max_digits=16,
         decimal_places=2,
         coerce_to_string=True,
@@ -194,22 +195,6 @@ class VersionListSerializer(serializers.Serializer):
     plan_id = serializers.UUIDField()
     plan_number = serializers.IntegerField(min_value=1)
     versions = VersionSerializer(many=True, help_text="Newest first.")
-
-
-def _version_payload(version: PlanVersion) -> dict[str, Any]:
-    return {
-        "id": str(version.pk),
-        "number": version.number,
-        "name": version.name,
-        "decided_on": version.decided_on.isoformat(),
-        "note": version.note,
-        "adopted_at": version.created_at.isoformat().replace("+00:00", "Z"),
-        "currency": version.currency,
-        "node_count": version.node_count,
-        "action_count": version.action_count,
-        "project_count": version.project_count,
-        "total_cost": f"{version.total_cost:.2f}",
-    }
 
 
 class PlanVersionListApi(RecordApi):
@@ -236,11 +221,11 @@ class PlanVersionListApi(RecordApi):
         return self.answer(
             request,
             etag,
-            lambda: {
-                "plan_id": str(plan.pk),
-                "plan_number": plan.number,
-                "versions": [_version_payload(v) for v in versions],
-            },
+            lambda: (
+                VersionListSerializer(
+                    {"plan_id": plan.pk, "plan_number": plan.number, "versions": versions}
+                ).data
+            ),
         )
 
 
@@ -251,7 +236,7 @@ class VersionActionSerializer(serializers.Serializer):
     title = serializers.CharField()
     kind = serializers.CharField(help_text="The action's kind (more may come).")
     planned_year = serializers.IntegerField()
-    estimated_cost = serializers.DecimalField(
+    estimated_cost = DecimalTextField(
         max_digits=14, decimal_places=2, coerce_to_string=True, help_text="Today's prices."
     )
     interval_years = serializers.IntegerField(allow_null=True, help_text="Null: a one-off.")
@@ -264,10 +249,6 @@ class VersionActionPageSerializer(serializers.Serializer):
     version_id = serializers.UUIDField()
     actions = VersionActionSerializer(many=True)
     next_cursor = serializers.CharField(allow_null=True, help_text="Null on the last page.")
-
-
-def _uuid(value: Any) -> str | None:
-    return str(value) if value is not None else None
 
 
 class PlanVersionActionsApi(RecordApi):
@@ -329,25 +310,13 @@ class PlanVersionActionsApi(RecordApi):
                 rows = rows.filter(id__gt=after)
             found = list(rows.order_by("id")[: limit + 1])
             page = found[:limit]
-            return {
-                "plan_id": str(plan.pk),
-                "version_id": str(version.pk),
-                "actions": [
-                    {
-                        "action_id": str(row.action_id),
-                        "node_id": str(row.node_id),
-                        "building_id": _uuid(row.building_id),
-                        "title": row.title,
-                        "kind": row.kind,
-                        "planned_year": row.planned_year,
-                        "estimated_cost": f"{row.estimated_cost:.2f}",
-                        "interval_years": row.interval_years,
-                        "status": row.status,
-                        "project_id": _uuid(row.project_id),
-                    }
-                    for row in page
-                ],
-                "next_cursor": next_cursor(binding, page, limit, len(found) > limit),
-            }
+            return VersionActionPageSerializer(
+                {
+                    "plan_id": plan.pk,
+                    "version_id": version.pk,
+                    "actions": page,
+                    "next_cursor": next_cursor(binding, page, limit, len(found) > limit),
+                }
+            ).data
 
         return self.answer(request, etag, build)

@@ -12,6 +12,7 @@ suggestions list's.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.utils import timezone
@@ -24,7 +25,9 @@ from api.errors import ApiError
 from api.openapi import envelope_serializer, error_responses
 from apikeys.selectors import plan_for_key, plans_readable_for_key
 from planning.figures.cache import open_counts, plan_key_figures_figure
-from planning.figures.prices import markups_stored, plan_markups
+from planning.figures.key_figures import KeyFigures
+from planning.figures.prices import Markup, plan_markups
+from planning.figures.totals import YEARS
 from planning.models import (
     Plan,
     SuggestionStatus,
@@ -33,54 +36,38 @@ from planning.suggestions.selectors import plan_data_version
 from platform_api.base import IF_NONE_MATCH, NOT_MODIFIED, RecordApi, etag_of, key_of
 from platform_api.paging import CURSOR, LIMIT, int_cursor_parse, limit_parse, next_cursor
 from platform_api.params import PLAN_NUMBER, plan_number_parse
-from platform_api.serializers import money_text
+from platform_api.serializers import DecimalTextField, OrganisationSerializer, UtcDateTimeField
 
 
-def _when(value: Any) -> str:
-    return value.isoformat().replace("+00:00", "Z")
+@dataclass(frozen=True)
+class PlanShown:
+    """A plan as the API shows it, with what is read beside it: its open suggestions and, for
+    one plan, its markups and key figures (the ten years from this year)."""
+
+    plan: Plan
+    open_count: int
+    markups: tuple[Markup, ...] = ()
+    figures: KeyFigures | None = None
 
 
 # --- plans ------------------------------------------------------------------------------------
 
 
-class OrganisationSerializer(serializers.Serializer):
-    id = serializers.UUIDField()
-    slug = serializers.CharField()
-    name = serializers.CharField()
-
-
 class PlanItemSerializer(serializers.Serializer):
-    id = serializers.UUIDField()
-    number = serializers.IntegerField(min_value=1)
-    name = serializers.CharField()
-    organisation = OrganisationSerializer()
-    currency = serializers.CharField()
+    id = serializers.UUIDField(source="plan.pk")
+    number = serializers.IntegerField(min_value=1, source="plan.number")
+    name = serializers.CharField(source="plan.name")
+    organisation = OrganisationSerializer(source="plan.organisation")
+    currency = serializers.CharField(source="plan.currency")
     open_count = serializers.IntegerField(
         min_value=0, help_text="Open suggestions as of the plan's last synchronisation."
     )
-    updated_at = serializers.DateTimeField(help_text="ISO 8601, UTC (Z)")
+    updated_at = UtcDateTimeField(source="plan.updated_at", help_text="ISO 8601, UTC (Z)")
 
 
 class PlanPageSerializer(serializers.Serializer):
     plans = PlanItemSerializer(many=True, help_text="By plan number.")
     next_cursor = serializers.CharField(allow_null=True, help_text="Null on the last page.")
-
-
-def _plan_item(plan: Plan, open_count: int) -> dict[str, Any]:
-    organisation = plan.organisation
-    return {
-        "id": str(plan.pk),
-        "number": plan.number,
-        "name": plan.name,
-        "organisation": {
-            "id": str(organisation.pk),
-            "slug": organisation.slug,
-            "name": organisation.name,
-        },
-        "currency": plan.currency,
-        "open_count": open_count,
-        "updated_at": _when(plan.updated_at),
-    }
 
 
 class PlanListApi(RecordApi):
@@ -118,69 +105,90 @@ class PlanListApi(RecordApi):
         return self.answer(
             request,
             etag,
-            lambda: {
-                "plans": [_plan_item(plan, counts[plan.pk]) for plan in page],
-                "next_cursor": next_cursor(
-                    binding, page, limit, len(found) > limit, key=lambda plan: plan.number
-                ),
-            },
+            lambda: (
+                PlanPageSerializer(
+                    {
+                        "plans": [
+                            PlanShown(plan=plan, open_count=counts[plan.pk]) for plan in page
+                        ],
+                        "next_cursor": next_cursor(
+                            binding, page, limit, len(found) > limit, key=lambda plan: plan.number
+                        ),
+                    }
+                ).data
+            ),
         )
 
 
+class _LastYearField(serializers.IntegerField):
+    """The last of the YEARS years that start at the figures' year."""
+
+    def to_representation(self, value: Any) -> int:
+        return int(value) + YEARS - 1
+
+
 class KeyFiguresSerializer(serializers.Serializer):
-    year_from = serializers.IntegerField()
-    year_to = serializers.IntegerField()
-    ten_year_cost = serializers.DecimalField(max_digits=16, decimal_places=2, coerce_to_string=True)
-    cost_per_m2_year = serializers.DecimalField(
+    year_from = serializers.IntegerField(source="year")
+    year_to = _LastYearField(source="year")
+    ten_year_cost = DecimalTextField(max_digits=16, decimal_places=2, coerce_to_string=True)
+    cost_per_m2_year = DecimalTextField(
         max_digits=16, decimal_places=2, coerce_to_string=True, allow_null=True
     )
-    maintenance_debt = serializers.DecimalField(
-        max_digits=16, decimal_places=2, coerce_to_string=True
+    maintenance_debt = DecimalTextField(
+        max_digits=16, decimal_places=2, coerce_to_string=True, source="debt"
     )
-    debt_per_m2 = serializers.DecimalField(
+    debt_per_m2 = DecimalTextField(
         max_digits=16, decimal_places=2, coerce_to_string=True, allow_null=True
     )
-    gross_floor_area_m2 = serializers.DecimalField(
-        max_digits=16, decimal_places=2, coerce_to_string=True, allow_null=True
+    gross_floor_area_m2 = DecimalTextField(
+        max_digits=16, decimal_places=2, coerce_to_string=True, allow_null=True, source="area"
     )
 
 
 class MarkupSerializer(serializers.Serializer):
     name = serializers.CharField()
-    percent = serializers.DecimalField(max_digits=5, decimal_places=2, coerce_to_string=True)
+    percent = DecimalTextField(max_digits=5, decimal_places=2, coerce_to_string=True)
 
 
 class MoneySettingsSerializer(serializers.Serializer):
-    price_base_year = serializers.IntegerField()
-    index_rate_percent = serializers.DecimalField(
-        max_digits=6, decimal_places=2, coerce_to_string=True
+    price_base_year = serializers.IntegerField(source="plan.price_base_year")
+    index_rate_percent = DecimalTextField(
+        max_digits=6, decimal_places=2, coerce_to_string=True, source="plan.index_rate_percent"
     )
     markups = MarkupSerializer(
         many=True,
         help_text="Named percentages in the order they apply, each on the amount before it.",
     )
-    overhead_percent = serializers.DecimalField(
+    overhead_percent = DecimalTextField(
         max_digits=6,
         decimal_places=2,
         coerce_to_string=True,
         help_text="The first markup (for clients written before `markups`).",
+        source="plan.overhead_percent",
     )
-    vat_percent = serializers.DecimalField(
+    vat_percent = DecimalTextField(
         max_digits=6,
         decimal_places=2,
         coerce_to_string=True,
         help_text="The last markup when there are two or more (for clients written before "
         "`markups`).",
+        source="plan.vat_percent",
     )
-    annual_budget = serializers.DecimalField(
-        max_digits=16, decimal_places=2, coerce_to_string=True, allow_null=True
+    annual_budget = DecimalTextField(
+        max_digits=16,
+        decimal_places=2,
+        coerce_to_string=True,
+        allow_null=True,
+        source="plan.annual_budget",
     )
 
 
 class PlanDetailSerializer(PlanItemSerializer):
-    description = serializers.CharField(allow_blank=True)
-    money = MoneySettingsSerializer()
-    key_figures = KeyFiguresSerializer(help_text="Today's prices, the ten years from this year.")
+    description = serializers.CharField(allow_blank=True, source="plan.description")
+    money = MoneySettingsSerializer(source="*")
+    key_figures = KeyFiguresSerializer(
+        source="figures", help_text="Today's prices, the ten years from this year."
+    )
 
 
 class PlanDetailApi(RecordApi):
@@ -211,28 +219,12 @@ class PlanDetailApi(RecordApi):
         etag = etag_of("plan", plan.pk, version, year)
 
         def build() -> dict[str, Any]:
-            figures = plan_key_figures_figure(plan=plan, version=version, year=year).plan
-            open_count = plan.suggestions.filter(status=SuggestionStatus.OPEN).count()
-            return {
-                **_plan_item(plan, open_count),
-                "description": plan.description,
-                "money": {
-                    "price_base_year": plan.price_base_year,
-                    "index_rate_percent": f"{plan.index_rate_percent:.2f}",
-                    "markups": markups_stored(plan_markups(plan)),
-                    "overhead_percent": f"{plan.overhead_percent:.2f}",
-                    "vat_percent": f"{plan.vat_percent:.2f}",
-                    "annual_budget": money_text(plan.annual_budget),
-                },
-                "key_figures": {
-                    "year_from": figures.year,
-                    "year_to": figures.year + 9,
-                    "ten_year_cost": money_text(figures.ten_year_cost),
-                    "cost_per_m2_year": money_text(figures.cost_per_m2_year),
-                    "maintenance_debt": money_text(figures.debt),
-                    "debt_per_m2": money_text(figures.debt_per_m2),
-                    "gross_floor_area_m2": money_text(figures.area),
-                },
-            }
+            shown = PlanShown(
+                plan=plan,
+                open_count=plan.suggestions.filter(status=SuggestionStatus.OPEN).count(),
+                markups=plan_markups(plan),
+                figures=plan_key_figures_figure(plan=plan, version=version, year=year).plan,
+            )
+            return PlanDetailSerializer(shown).data
 
         return self.answer(request, etag, build)

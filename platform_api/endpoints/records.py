@@ -46,11 +46,7 @@ from platform_api.params import (
     uuid_parse,
     year_parse,
 )
-from platform_api.serializers import money_text
-
-
-def _text(value: Any) -> str | None:
-    return str(value) if value is not None else None
+from platform_api.serializers import DecimalTextField
 
 
 class NodeSerializer(serializers.Serializer):
@@ -58,8 +54,8 @@ class NodeSerializer(serializers.Serializer):
     parent_id = serializers.UUIDField(allow_null=True)
     name = serializers.CharField()
     kind = serializers.CharField(help_text="site, building, component, ... (more may come).")
-    code = serializers.CharField(allow_null=True)
-    quantity = serializers.DecimalField(
+    code = serializers.CharField(allow_null=True, source="code.code")
+    quantity = DecimalTextField(
         max_digits=14, decimal_places=2, coerce_to_string=True, allow_null=True
     )
     unit = serializers.CharField(allow_blank=True)
@@ -68,7 +64,7 @@ class NodeSerializer(serializers.Serializer):
     path = serializers.CharField(help_text="Ancestor ids from the top, '/'-separated.")
     ref = serializers.CharField(allow_null=True)
     address = serializers.CharField(allow_blank=True)
-    gross_floor_area_m2 = serializers.DecimalField(
+    gross_floor_area_m2 = DecimalTextField(
         max_digits=14, decimal_places=2, coerce_to_string=True, allow_null=True
     )
     year_built = serializers.IntegerField(allow_null=True)
@@ -81,6 +77,17 @@ class NodePageSerializer(serializers.Serializer):
     next_cursor = serializers.CharField(allow_null=True, help_text="Null on the last page.")
 
 
+class _NominalCostField(DecimalTextField):
+    """An action's cost in its planned year, by the plan's PriceIndex (the serializer's
+    context's `price_index`)."""
+
+    def get_attribute(self, instance: Any) -> Any:
+        index: PriceIndex = self.context["price_index"]
+        return amount_of(
+            index.nominal_cents(cents_of(instance.estimated_cost), instance.planned_year)
+        )
+
+
 class ActionSerializer(serializers.Serializer):
     id = serializers.UUIDField()
     node_id = serializers.UUIDField()
@@ -88,10 +95,11 @@ class ActionSerializer(serializers.Serializer):
     kind = serializers.CharField(help_text="The action's kind (more may come).")
     planned_year = serializers.IntegerField()
     interval_years = serializers.IntegerField(allow_null=True, help_text="Null: a one-off.")
-    estimated_cost = serializers.DecimalField(
+    estimated_cost = DecimalTextField(
         max_digits=14, decimal_places=2, coerce_to_string=True, help_text="Today's prices."
     )
-    nominal_cost = serializers.DecimalField(
+    nominal_cost = _NominalCostField(
+        source="*",
         max_digits=16,
         decimal_places=2,
         coerce_to_string=True,
@@ -171,30 +179,8 @@ class PlanNodeListApi(RecordApi):
 
         def build() -> dict[str, Any]:
             page, more = page_by_pk(nodes.select_related("code"), after, limit)
-            return {
-                "nodes": [
-                    {
-                        "id": str(node.pk),
-                        "parent_id": _text(node.parent_id),
-                        "name": node.name,
-                        "kind": node.kind,
-                        "code": node.code.code if node.code else None,
-                        "quantity": money_text(node.quantity),
-                        "unit": node.unit,
-                        "install_year": node.install_year,
-                        "building_id": _text(node.building_id),
-                        "path": node.path,
-                        "ref": node.ref,
-                        "address": node.address,
-                        "gross_floor_area_m2": money_text(node.gross_floor_area_m2),
-                        "year_built": node.year_built,
-                        "condition_grade": node.condition_grade,
-                        "condition_assessed_on": _text(node.condition_assessed_on),
-                    }
-                    for node in page
-                ],
-                "next_cursor": next_cursor(binding, page, limit, more, key=lambda n: str(n.pk)),
-            }
+            cursor = next_cursor(binding, page, limit, more, key=lambda n: str(n.pk))
+            return NodePageSerializer({"nodes": page, "next_cursor": cursor}).data
 
         return self.answer(request, etag, build)
 
@@ -267,30 +253,10 @@ class PlanActionListApi(RecordApi):
 
         def build() -> dict[str, Any]:
             page, more = page_by_pk(actions, after, limit)
-            return {
-                "actions": [
-                    {
-                        "id": str(action.pk),
-                        "node_id": str(action.node_id),
-                        "title": action.title,
-                        "kind": action.kind,
-                        "planned_year": action.planned_year,
-                        "interval_years": action.interval_years,
-                        "estimated_cost": money_text(action.estimated_cost),
-                        "nominal_cost": money_text(
-                            amount_of(
-                                index.nominal_cents(
-                                    cents_of(action.estimated_cost), action.planned_year
-                                )
-                            )
-                        ),
-                        "status": action.status,
-                        "project_id": _text(action.project_id),
-                    }
-                    for action in page
-                ],
-                "next_cursor": next_cursor(binding, page, limit, more, key=lambda a: str(a.pk)),
-            }
+            cursor = next_cursor(binding, page, limit, more, key=lambda a: str(a.pk))
+            return ActionPageSerializer(
+                {"actions": page, "next_cursor": cursor}, context={"price_index": index}
+            ).data
 
         return self.answer(request, etag, build)
 
@@ -325,9 +291,7 @@ class PlanProjectListApi(RecordApi):
 
         def build() -> dict[str, Any]:
             page, more = page_by_pk(Project.objects.filter(plan=plan), after, limit)
-            return {
-                "projects": [{"id": str(p.pk), "name": p.name, "year": p.year} for p in page],
-                "next_cursor": next_cursor(binding, page, limit, more, key=lambda p: str(p.pk)),
-            }
+            cursor = next_cursor(binding, page, limit, more, key=lambda p: str(p.pk))
+            return ProjectPageSerializer({"projects": page, "next_cursor": cursor}).data
 
         return self.answer(request, etag, build)

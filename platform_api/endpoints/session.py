@@ -2,62 +2,68 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.utils.cache import patch_cache_control
-from drf_spectacular.utils import extend_schema, extend_schema_field, inline_serializer
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from accounts.payloads import user_payload
+from accounts.models import User
 from api.base import IntegratorApiView
 from api.envelope import api_response
 from api.openapi import envelope_serializer, error_responses
 from api.parsers import IgnoredJsonParser, json_object_body
 from apikeys.authentication import ApiKeyAuthentication
 from apikeys.models import ApiKey
+from organisations.models import Organisation
+from platform_api.serializers import OrganisationSerializer, UtcDateTimeField
 
 
-def api_key_payload(api_key: ApiKey) -> dict[str, Any]:
-    return {
-        "id": str(api_key.pk),
-        "name": api_key.name,
-        "hint": api_key.hint,
-        "created_at": api_key.created_at,
-        "expires_at": api_key.expires_at,
-        "last_used_at": api_key.last_used_at,
-        "plan_numbers": api_key.plan_numbers(),
-        "permission": api_key.permission,
-    }
+@dataclass(frozen=True)
+class ServiceAccountUser:
+    """A service account where the answer's first shape had a person (`user`, kept for its
+    clients): its key's id, an address that reaches no one, its name."""
+
+    id: str
+    email: str
+    name: str
 
 
-def principal_payloads(api_key: ApiKey) -> dict[str, Any]:
-    """Who the key speaks for: `user` (kept for clients of the first shape: for a service
-    account, three strings describing it), `principal` and `organisation` (null for a person's
-    own key, which reaches the plans of every organisation its owner belongs to)."""
+@dataclass(frozen=True)
+class KeyIdentity:
+    """Who a key speaks for: a person (its own key, which reaches the plans of every
+    organisation the person belongs to: no `organisation`) or a service account of an
+    organisation."""
+
+    api_key: ApiKey
+    user: User | ServiceAccountUser
+    principal_type: str
+    organisation: Organisation | None
+    # A key the policy refuses never gets here (403 auth.api_access_disabled).
+    api_access_enabled: bool = True
+
+
+def key_identity(api_key: ApiKey) -> KeyIdentity:
     if api_key.organisation is None:
         assert api_key.owner is not None  # one holder (integrations_apikey_one_holder)
-        user = user_payload(api_key.owner)
-        return {
-            "user": user,
-            "principal": {"type": "user", "id": user["id"], "name": user["name"]},
-            "organisation": None,
-        }
+        return KeyIdentity(
+            api_key=api_key, user=api_key.owner, principal_type="user", organisation=None
+        )
     organisation = api_key.organisation
-    return {
-        "user": {
-            "id": str(api_key.pk),
-            "email": f"service-account@{organisation.slug}.invalid",
-            "name": api_key.name,
-        },
-        "principal": {"type": "service_account", "id": str(api_key.pk), "name": api_key.name},
-        "organisation": {
-            "id": str(organisation.pk),
-            "slug": organisation.slug,
-            "name": organisation.name,
-        },
-    }
+    user = ServiceAccountUser(
+        id=str(api_key.pk),
+        email=f"service-account@{organisation.slug}.invalid",
+        name=api_key.name,
+    )
+    return KeyIdentity(
+        api_key=api_key,
+        user=user,
+        principal_type="service_account",
+        organisation=organisation,
+    )
 
 
 @extend_schema_field(
@@ -74,61 +80,59 @@ def principal_payloads(api_key: ApiKey) -> dict[str, Any]:
 )
 class _OrganisationField(serializers.JSONField):
     """An object or null, written out inline: OpenAPI 3.0 cannot make a referenced component
-    nullable in a way every validator and generated client reads alike."""
+    nullable in a way every validator and generated client reads alike. Rendered as the
+    plans' `organisation`."""
+
+    def to_representation(self, value: Any) -> Any:  # an Organisation
+        return OrganisationSerializer(value).data
 
 
-_SESSION_DATA = inline_serializer(
-    "ApiKeyIdentity",
-    {
-        "user": inline_serializer(
-            "ApiKeySessionUser",
-            {
-                "id": serializers.CharField(),
-                "email": serializers.EmailField(),
-                "name": serializers.CharField(),
-            },
-        ),
-        "api_key": inline_serializer(
-            "ApiKeySessionKey",
-            {
-                "id": serializers.UUIDField(),
-                "name": serializers.CharField(),
-                "hint": serializers.CharField(),
-                "created_at": serializers.DateTimeField(),
-                "expires_at": serializers.DateTimeField(allow_null=True),
-                "last_used_at": serializers.DateTimeField(allow_null=True),
-                "plan_numbers": serializers.ListField(
-                    child=serializers.IntegerField(min_value=1),
-                    allow_null=True,
-                    help_text="The plans the key is limited to; null: every plan its owner "
-                    "can see.",
-                ),
-                "permission": serializers.CharField(
-                    help_text="`read` (every read route) or `read_write` (also acts on "
-                    "suggestions: dismiss, restore); more may come.",
-                ),
-            },
-        ),
-        "api_access_enabled": serializers.BooleanField(),
-        "principal": inline_serializer(
-            "ApiKeyPrincipal",
-            {
-                "type": serializers.CharField(
-                    help_text="`user` (a person's own key) or `service_account` (a key that "
-                    "belongs to an organisation). More kinds may come: treat an unknown one "
-                    "like `service_account`.",
-                ),
-                "id": serializers.CharField(
-                    help_text="The person's id, or the service account's (its key's id)."
-                ),
-                "name": serializers.CharField(),
-            },
-        ),
-        "organisation": _OrganisationField(
-            help_text="The organisation a service account belongs to; null for a person's key.",
-        ),
-    },
-)
+# The classes' names are the schema's component names; a docstring would become the
+# component's description.
+class ApiKeySessionUserSerializer(serializers.Serializer):
+    id = serializers.CharField()
+    email = serializers.EmailField()
+    name = serializers.CharField()
+
+
+class ApiKeySessionKeySerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    name = serializers.CharField()
+    hint = serializers.CharField()
+    created_at = UtcDateTimeField()
+    expires_at = UtcDateTimeField(allow_null=True)
+    last_used_at = UtcDateTimeField(allow_null=True)
+    plan_numbers = serializers.ListField(
+        child=serializers.IntegerField(min_value=1),
+        allow_null=True,
+        help_text="The plans the key is limited to; null: every plan its owner can see.",
+    )
+    permission = serializers.CharField(
+        help_text="`read` (every read route) or `read_write` (also acts on suggestions: "
+        "dismiss, restore); more may come.",
+    )
+
+
+class ApiKeyPrincipalSerializer(serializers.Serializer):
+    type = serializers.CharField(
+        source="principal_type",
+        help_text="`user` (a person's own key) or `service_account` (a key that belongs to an "
+        "organisation). More kinds may come: treat an unknown one like `service_account`.",
+    )
+    id = serializers.CharField(
+        source="user.id", help_text="The person's id, or the service account's (its key's id)."
+    )
+    name = serializers.CharField(source="user.name")
+
+
+class ApiKeyIdentitySerializer(serializers.Serializer):
+    user = ApiKeySessionUserSerializer()
+    api_key = ApiKeySessionKeySerializer()
+    api_access_enabled = serializers.BooleanField()
+    principal = ApiKeyPrincipalSerializer(source="*")
+    organisation = _OrganisationField(
+        help_text="The organisation a service account belongs to; null for a person's key.",
+    )
 
 
 class ApiKeySessionCheckApi(IntegratorApiView):
@@ -165,7 +169,7 @@ class ApiKeySessionCheckApi(IntegratorApiView):
             }
         },
         responses={
-            200: envelope_serializer("ApiKeySessionEnvelope", _SESSION_DATA),
+            200: envelope_serializer("ApiKeySessionEnvelope", ApiKeyIdentitySerializer()),
             **error_responses(
                 {
                     400: ["validation.malformed_json", "validation.body_not_object"],
@@ -181,12 +185,7 @@ class ApiKeySessionCheckApi(IntegratorApiView):
         assert isinstance(api_key, ApiKey)  # ApiKeyAuthentication raises otherwise
         return api_response(
             request,
-            {
-                **principal_payloads(api_key),
-                "api_key": api_key_payload(api_key),
-                # A key the policy refuses never gets here (403 auth.api_access_disabled).
-                "api_access_enabled": True,
-            },
+            ApiKeyIdentitySerializer(key_identity(api_key)).data,
             message="The API key is valid.",
             message_key="auth.api_key_valid",
         )

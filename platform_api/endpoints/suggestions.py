@@ -9,6 +9,7 @@ from typing import Any
 
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
+from rest_framework.fields import SkipField
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -37,37 +38,13 @@ from platform_api.params import PLAN_NUMBER, plan_number_parse
 from platform_api.serializers import SuggestionSerializer
 
 
-def suggestion_list_payload(*, plan: Plan, scope: SuggestionListScope, etag: str) -> dict[str, Any]:
-    """`data` of the list: every matching open suggestion (rendered once per ETag, see
-    list_cache), or with `limit` one page of them and `next_cursor`."""
-    query = scope.query
-    if query.limit is None:
-        count, suggestions = suggestions_array(
-            etag=etag, build=lambda: suggestions_open(plan=plan, filters=scope.filters)
-        )
-        return {
-            "plan_id": str(plan.pk),
-            "plan_number": plan.number,
-            "open_count": count,
-            "suggestions": suggestions,
-        }
-    try:
-        page = suggestions_walk_page(
-            plan=plan, filters=scope.filters, after=query.after, limit=query.limit
-        )
-    except WalkExpired:
-        raise ApiError("pagination.cursor_expired") from None
-    return {
-        "plan_id": str(plan.pk),
-        "plan_number": plan.number,
-        "open_count": suggestions_open_count(plan=plan, filters=scope.filters),
-        "suggestions": page.suggestions,
-        "next_cursor": (
-            cursor_encode(query=query, position=page.next_position)
-            if page.next_position is not None
-            else None
-        ),
-    }
+class _PagedOnlyField(serializers.CharField):
+    """A field of a paged answer only: left out, not null, where the answer holds no page."""
+
+    def get_attribute(self, instance: Any) -> Any:
+        if self.field_name not in instance:
+            raise SkipField
+        return super().get_attribute(instance)
 
 
 class SuggestionListSerializer(serializers.Serializer):
@@ -77,7 +54,7 @@ class SuggestionListSerializer(serializers.Serializer):
         min_value=0, help_text="Open suggestions matching the filters, on all pages together."
     )
     suggestions = SuggestionSerializer(many=True, help_text="Open suggestions only.")
-    next_cursor = serializers.CharField(
+    next_cursor = _PagedOnlyField(
         required=False,
         allow_null=True,
         help_text=(
@@ -85,6 +62,41 @@ class SuggestionListSerializer(serializers.Serializer):
             "the next page; null on the last page. Opaque: do not build or change it."
         ),
     )
+
+
+def suggestion_list_payload(*, plan: Plan, scope: SuggestionListScope, etag: str) -> dict[str, Any]:
+    """`data` of the list: every matching open suggestion (rendered once per ETag, see
+    list_cache), or with `limit` one page of them and `next_cursor`."""
+    query = scope.query
+    if query.limit is None:
+        count, suggestions = suggestions_array(
+            etag=etag, build=lambda: suggestions_open(plan=plan, filters=scope.filters)
+        )
+        whole = {
+            "plan_id": plan.pk,
+            "plan_number": plan.number,
+            "open_count": count,
+            "suggestions": suggestions,
+        }
+        return SuggestionListSerializer(whole).data
+    try:
+        page = suggestions_walk_page(
+            plan=plan, filters=scope.filters, after=query.after, limit=query.limit
+        )
+    except WalkExpired:
+        raise ApiError("pagination.cursor_expired") from None
+    paged = {
+        "plan_id": plan.pk,
+        "plan_number": plan.number,
+        "open_count": suggestions_open_count(plan=plan, filters=scope.filters),
+        "suggestions": page.suggestions,
+        "next_cursor": (
+            cursor_encode(query=query, position=page.next_position)
+            if page.next_position is not None
+            else None
+        ),
+    }
+    return SuggestionListSerializer(paged).data
 
 
 LIST_PARAMETERS = [
