@@ -5,7 +5,7 @@ with the ids and bodies their webhook deliveries carry (docs/design.md "Integrat
 Oldest first, by the events' `sequence` (the order they became visible), so a client walks
 forwards: `after=<the last id it processed>` replays exactly what came later, and a client
 without a public URL polls the same way instead of receiving. Pages, ETag, gzip, the envelope
-and the 404 rules are the other platform lists' (platform_api.paging); every key may read.
+and the 404 rules are the other platform lists' (platform_api.base, .paging); every key may read.
 """
 
 from __future__ import annotations

@@ -14,7 +14,8 @@ class Command(BaseCommand):
         "The daily key job, which the worker runs on its own once a day (a periodic job of "
         "jobs.registry); run it from cron too if you like: emails owners 7 days and 1 day "
         "before a key expires (once each, however often it runs), logs expired keys in their "
-        "owners' security logs, and deletes security-log lines older than SECURITY_LOG_DAYS."
+        "owners' security logs, and deletes security-log lines older than SECURITY_LOG_DAYS "
+        "(which the worker does in accounts' own daily job)."
     )
 
     def handle(self, *args: Any, **options: Any) -> None:
