@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
 
-.PHONY: run test test-postgres test-production lint typecheck migrate seed clean clients
+.PHONY: run test test-postgres test-production lint typecheck migrate seed clean clients openapi
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python >= 3.11 is required (set PYTHON=...)")'
@@ -52,6 +52,12 @@ $(TS_CHECK): tests/typescript/package-lock.json
 # when they are stale (tests/contract/test_clients_generated.py).
 clients: $(VENV)/.installed-dev $(TS_CHECK)
 	$(BIN)/python -m scripts.clients_generate
+
+# The committed copy of the public schema (tests/contract/openapi.yaml), rewritten from the live
+# one: a feature issue that changes the API on purpose runs it (tests/contract/
+# test_schema_unchanged.py fails on any other change).
+openapi: $(VENV)/.installed-runtime
+	$(BIN)/python -m scripts.openapi_write
 
 test: lint typecheck $(VENV)/.installed-dev $(TS_CHECK)
 	$(BIN)/python manage.py makemigrations --check --dry-run

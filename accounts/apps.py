@@ -8,3 +8,11 @@ class AccountsConfig(AppConfig):
 
     def ready(self) -> None:
         from accounts import signals  # noqa: F401  (connects the security-log receivers)
+        from accounts.tasks import SECURITY_LOG_RETENTION_EVERY, security_log_retention
+        from jobs.registry import periodic_register
+
+        periodic_register(
+            name="accounts.security_log_retention",
+            every=SECURITY_LOG_RETENTION_EVERY,
+            run=security_log_retention,
+        )

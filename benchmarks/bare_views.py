@@ -10,7 +10,7 @@ import hashlib
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 
-from integrations.models import ApiKey
+from apikeys.models import ApiKey
 
 
 @csrf_exempt

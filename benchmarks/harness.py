@@ -65,7 +65,7 @@ def migrate_and_create_key(env: dict[str, str]) -> tuple[str, str]:
     email = f"bench-{secrets.token_hex(4)}@example.com"
     script = (
         "from accounts.models import User\n"
-        "from integrations.services import api_access_set\n"
+        "from apikeys.services import api_access_set\n"
         f"user = User.objects.create_user(email={email!r}, password=None, name='Bench')\n"
         "api_access_set(user=user, enabled=True)\n"
     )

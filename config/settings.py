@@ -68,9 +68,10 @@ INSTALLED_APPS = [
     "jobs",
     "accounts",
     "organisations",
-    "integrations",
     "planning",
+    "apikeys",
     "webhooks",
+    "platform_api",
 ]
 
 MIDDLEWARE = [
@@ -184,7 +185,7 @@ CACHES = {
         if REDIS_URL
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "maintplan"}
     ),
-    # Rendered whole suggestion lists (planning.suggestions.list_cache): entries of up to tens
+    # Rendered whole suggestion lists (platform_api.list_cache): entries of up to tens
     # of MB, so the per-process fallback keeps only a few.
     "suggestion_lists": (
         {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
@@ -437,7 +438,7 @@ SPECTACULAR_SETTINGS = {
         "SuggestionTypeEnum": "planning.models.SuggestionType",
         "SeverityEnum": "planning.models.Severity",
         "SuggestionChangeEnum": "planning.suggestions.events.SuggestionChange",
-        "EventTypeEnum": "integrations.events_api.LISTED_EVENT_TYPES",
+        "EventTypeEnum": "platform_api.endpoints.events.LISTED_EVENT_TYPES",
     },
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",

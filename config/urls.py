@@ -24,7 +24,7 @@ from core import health
 
 api_v1: list[URLPattern | URLResolver] = [
     path("", include("accounts.api_urls")),
-    path("", include("integrations.api_urls")),
+    path("", include("platform_api.urls")),
     # The public schema (api.schema): JSON, or YAML on request; ETag and gzip.
     path("schema/", PublicSchemaView.as_view(), name="api-schema"),
     # The split view serves the start-up script from its own URL (?script), so the page has no
@@ -50,7 +50,7 @@ urlpatterns = [
     path("profile/", include("accounts.profile_urls")),
     path("", include("webhooks.urls")),
     path("", include("planning.web.urls.catalog")),
-    path("", include("integrations.urls")),
+    path("", include("apikeys.urls")),
     path("organisations/", include("organisations.urls")),
     path("invitations/", include("organisations.invitation_urls")),
     path("plans/", include("planning.web.urls.plans")),

@@ -1,5 +1,5 @@
 """The alphabet and random part of the tokens the service hands out: API keys
-(integrations.keys), webhook signing secrets (webhooks.signing) and event ids
+(apikeys.keys), webhook signing secrets (webhooks.signing) and event ids
 (webhooks.events). Below both apps, so neither borrows it from the other."""
 
 from __future__ import annotations

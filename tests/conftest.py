@@ -10,8 +10,8 @@ from django.core.cache import caches
 from django.db import connection
 from django.test import Client
 
-from integrations.models import ApiKey
-from integrations.services import api_access_set, api_key_create
+from apikeys.models import ApiKey
+from apikeys.services import api_access_set, api_key_create
 from planning.plans.services import code_catalog_defaults_load
 from tests.factories import TEST_PASSWORD, UserFactory
 from tests.openapi_contract import assert_conforms

@@ -7,7 +7,7 @@ from django.db import connection
 
 def statement_text(sql: str) -> str:
     """`sql`, or on PostgreSQL for an `EXECUTE` of a statement the connection prepared (the API's
-    key and plan lookups, integrations.lookup) that statement, as pg_prepared_statements holds
+    key and plan lookups, apikeys.lookup) that statement, as pg_prepared_statements holds
     it."""
     if not sql.startswith("EXECUTE "):
         return sql

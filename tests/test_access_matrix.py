@@ -10,7 +10,7 @@ The table is three parts, each a plain dict, so a new page, route or principal i
   and the right a POST needs.
   `test_every_planning_url_has_a_row` reads the URL resolver, so a page added without a row
   fails the suite.
-- API_PLAN_ROUTES: every route of integrations/api_urls.py that names a plan.
+- API_PLAN_ROUTES: every route of platform_api/urls.py that names a plan.
 
 Expected: someone who may see the plan gets the row's answer (405 for a method the view does not
 answer, 403 for a POST above their rights); anyone else gets exactly what a missing plan number
@@ -41,9 +41,9 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from accounts.models import User
-from integrations.keys import key_generate, key_hash, key_hint
-from integrations.models import ApiKey
-from integrations.services import api_key_create
+from apikeys.keys import key_generate, key_hash, key_hint
+from apikeys.models import ApiKey
+from apikeys.services import api_key_create
 from organisations.models import Organisation, OrganisationRole
 from organisations.selectors import personal_organisation
 from organisations.services import member_add, organisation_create
@@ -744,7 +744,7 @@ def test_every_planning_url_has_a_row() -> None:
 
 
 def test_every_integrator_route_naming_a_plan_has_a_row() -> None:
-    integrator = [r for r in resolved_routes() if r.urlconf == "integrations.api_urls"]
+    integrator = [r for r in resolved_routes() if r.urlconf == "platform_api.urls"]
     assert integrator
     naming_a_plan = {r.name for r in integrator if "planNumber" in r.route}
     assert naming_a_plan == set(API_PLAN_ROUTES)
@@ -897,7 +897,7 @@ def test_route_naming_no_plan(world: World, principal: str, route_name: str, met
 
 @dataclass(frozen=True)
 class ApiPlanRoute:
-    """A route of integrations/api_urls.py that names a plan: its method and what a key that
+    """A route of platform_api/urls.py that names a plan: its method and what a key that
     may read the plan gets."""
 
     method: str

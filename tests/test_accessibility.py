@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
-from integrations.models import ApiAccessRequest
+from apikeys.models import ApiAccessRequest
 from organisations.invitations import invitation_create
 from organisations.services import member_add
 from planning.models import PlanImport, PlanImportFormat, PlanImportStatus

@@ -2,12 +2,17 @@
 checked on every import of every non-test module, function-level imports included, and on every
 dotted path in the settings.
 
-Every first-party app sits on one layer. A module may import its own app and the apps of the
-layers below it: never an app above, never another app of its own layer (apps side by side,
-such as `apikeys` and `webhooks`, do not know each other). No module imports another app's
-`views` or `api` modules. `config` is not a layer: its settings and URLs (`config.urls`, the
-WSGI and ASGI entry points) wire every app together and no app imports it. No import circle:
-the graph of the project's imports has no strongly connected part.
+Every first-party app sits on one layer: `core` at the bottom, then `api` and `jobs`, then
+`accounts`, `organisations`, `planning`, then `apikeys` and `webhooks` side by side, then
+`platform_api` on top. A module may import its own app and the layers below it, never one
+above, and never an app beside it on its own layer (`apikeys` and `webhooks` know nothing of
+each other; `platform_api` reads both). `config` is no layer: its settings and URLs
+(`config.urls`, with the WSGI and ASGI entry points) wire every app together, and no app
+imports it (settings are read through `django.conf`).
+No module imports another app's `views`, `api` or `endpoints` modules, and an endpoint module
+(`<app>.endpoints.<name>`) is a leaf: only its app's `urls` imports it, so what two endpoints
+share lives in a module meant for it (`platform_api.params`, `platform_api.paging`).
+No import circle: the graph of the project's imports has no strongly connected part.
 
 A string in config/settings.py that names a module of a project app (`webhooks.events.x`,
 `api.errors.api_exception_handler`) is an import made by whoever reads the setting:
@@ -16,10 +21,10 @@ A string in config/settings.py that names a module of a project app (`webhooks.e
    reader's (`SUGGESTION_CHANGES_HOOK = "webhooks.events..."` read in planning is refused).
 2. Read only by Django or a library (middleware, DRF's defaults, logging, axes, the schema
    generator): the framework calls it on behalf of every app, so it may name only the layers
-   below every feature app, up to `accounts` (the user model's app, which Django's own hooks
-   name), and `config`. Feature apps never plug in by a settings string: they set their hooks
-   on their own views, or connect a signal in their `AppConfig.ready()`. The exceptions are
-   FRAMEWORK_WIRING, each with its reason.
+   below every feature app, `core`, `api`, `jobs`, `accounts` (the user model's app, which
+   Django's own hooks name) and `config`. Planning, apikeys, webhooks and platform_api never
+   plug in by a settings string: they set their hooks on their own views, or connect a signal in their
+   `AppConfig.ready()`. The exceptions are FRAMEWORK_WIRING, each with its reason.
 """
 
 from __future__ import annotations
@@ -33,7 +38,6 @@ import pytest
 from django.apps import apps
 
 ROOT = Path(__file__).resolve().parent.parent
-# The layers, lowest first. Side by side on one layer: apps that must not import each other.
 LAYERS = {
     "core": 0,
     "api": 1,
@@ -41,13 +45,14 @@ LAYERS = {
     "accounts": 2,
     "organisations": 3,
     "planning": 4,
-    "integrations": 5,
+    "apikeys": 5,
     "webhooks": 5,
+    "platform_api": 6,
 }
-# Wiring, above every layer: imported by no app (settings are read through django.conf).
+# Wiring, above every layer: imported by no app.
 CONFIG = "config"
 WIRING_LAYER = max(LAYERS.values()) + 1
-ENTRY_POINT_MODULES = {"views", "api"}
+ENTRY_POINT_MODULES = {"views", "api", "endpoints"}
 SETTINGS = ROOT / "config" / "settings.py"
 # The highest layer a settings string read only by the framework may name (rule 2).
 FRAMEWORK_HOOK_LAYER = LAYERS["accounts"]
@@ -94,7 +99,18 @@ def _imports(module: str, path: Path) -> Iterator[tuple[int, str]]:
                 yield node.lineno, f"{base}.{alias.name}"
 
 
-def layout_violations(modules: Iterable[tuple[str, Path]]) -> list[str]:
+def order_violation(app: str, target_app: str) -> str | None:
+    """Why `app` may not depend on `target_app`, or None when it may."""
+    if target_app == app:
+        return None
+    if _layer(target_app) > _layer(app):
+        return f"{target_app} is above {app}"
+    if _layer(target_app) == _layer(app):
+        return f"{target_app} is beside {app}"
+    return None
+
+
+def layout_violations(modules: Iterator[tuple[str, Path]]) -> list[str]:
     found = []
     for module, path in modules:
         app = module.split(".")[0]
@@ -102,16 +118,21 @@ def layout_violations(modules: Iterable[tuple[str, Path]]) -> list[str]:
             continue
         for line, imported in _imports(module, path):
             target_app = imported.split(".")[0]
-            if target_app not in _APPS or target_app == app:
+            if target_app not in _APPS:
                 continue
             where = f"{module}:{line} imports {imported}"
-            if _layer(target_app) > _layer(app):
-                found.append(f"{where} ({target_app} is above {app})")
-            elif _layer(target_app) == _layer(app):
-                found.append(f"{where} ({target_app} is beside {app}, on its layer)")
-            elif ENTRY_POINT_MODULES & set(imported.split(".")[1:]):
-                found.append(f"{where} (another app's views or api module)")
+            parts = imported.split(".")
+            if reason := order_violation(app, target_app):
+                found.append(f"{where} ({reason})")
+            elif target_app != app and ENTRY_POINT_MODULES & set(parts[1:]):
+                found.append(f"{where} (another app's views, api or endpoints module)")
+            elif "endpoints" in parts[1:-1] and module != f"{app}.urls":
+                found.append(f"{where} (an endpoint module: only its app's urls imports it)")
     return found
+
+
+def test_no_import_points_against_the_layer_order() -> None:
+    assert layout_violations(_project_modules()) == []
 
 
 def test_every_first_party_app_has_its_layer() -> None:
@@ -124,32 +145,42 @@ def test_every_first_party_app_has_its_layer() -> None:
     assert first_party == set(LAYERS)
 
 
-def test_no_import_points_against_the_layer_order() -> None:
-    assert layout_violations(_project_modules()) == []
-
-
 @pytest.mark.parametrize(
-    ("source", "expected"),
+    ("module", "source", "expected"),
     [
-        ("from integrations.models import ApiKey", "integrations is above accounts"),
-        ("def f():\n    import planning.plans.selectors", "planning is above accounts"),
-        ("from api import views", "another app's views or api module"),
-        ("from api.base import IntegratorApiView", None),
-        ("from .models import User", None),
-        ("from config.urls import urlpatterns", "config is above accounts"),
-        ("from core.tokens import random_base62", None),
+        ("accounts.probe", "from apikeys.models import ApiKey", "apikeys is above accounts"),
+        (
+            "accounts.probe",
+            "def f():\n    import planning.plans.selectors",
+            "planning is above accounts",
+        ),
+        ("accounts.probe", "from api import views", "another app's views, api or endpoints"),
+        ("accounts.probe", "from api.base import IntegratorApiView", None),
+        ("accounts.probe", "from .models import User", None),
+        ("accounts.probe", "from jobs.registry import periodic_register", None),
+        ("webhooks.probe", "from apikeys.models import ApiKey", "apikeys is beside webhooks"),
+        ("apikeys.probe", "from webhooks.services import events_expire", "webhooks is beside"),
+        ("api.probe", "from jobs.leases import lease_claim", "jobs is beside api"),
+        ("platform_api.probe", "from webhooks.selectors import events_page", None),
+        ("platform_api.probe", "from platform_api.paging import cursor_parse", None),
+        ("platform_api.probe", "from platform_api.endpoints import acts", "an endpoint module"),
+        ("platform_api.endpoints.probe", "from .acts import idempotent", "an endpoint module"),
+        ("platform_api.urls", "from platform_api.endpoints import acts", None),
+        ("accounts.probe", "from config.urls import urlpatterns", "config is above accounts"),
+        ("api.probe", "from core.tokens import random_base62", None),
+        ("webhooks.probe", "from platform_api.endpoints import events", "platform_api is above"),
     ],
 )
 def test_the_check_reports_an_import_against_the_order(
-    source: str, expected: str | None, tmp_path: Path
+    module: str, source: str, expected: str | None, tmp_path: Path
 ) -> None:
     probe = tmp_path / "probe.py"
     probe.write_text(source + "\n")
-    violations = layout_violations([("accounts.probe", probe)])
+    violations = layout_violations(iter([(module, probe)]))
     if expected is None:
         assert violations == []
     else:
-        assert len(violations) == 1 and expected in violations[0]
+        assert len(violations) == 1 and expected in violations[0], violations
 
 
 # --- dotted paths in the settings ---------------------------------------------------------------
@@ -230,9 +261,8 @@ def settings_violations(settings_source: str, readers: Iterable[tuple[str, str]]
         where = f"settings:{line} {'.'.join(keys)} = {dotted!r}"
         readers_of = read_by.get(keys[0], [])
         for module in readers_of:
-            app = module.split(".")[0]
-            if _layer(target_app) > _layer(app):
-                found.append(f"{where} read by {module} ({target_app} is above {app})")
+            if reason := order_violation(module.split(".")[0], target_app):
+                found.append(f"{where} read by {module} ({reason})")
         if readers_of or any(keys[: len(prefix)] == prefix for prefix in FRAMEWORK_WIRING):
             continue
         if target_app != CONFIG and _layer(target_app) > FRAMEWORK_HOOK_LAYER:
@@ -261,16 +291,16 @@ def test_the_settings_check_sees_the_settings_dotted_paths() -> None:
             "read by planning.suggestions.events (webhooks is above planning)",
         ),
         (
-            'API_KEY_AUTHENTICATION_CLASS = "integrations.authentication.ApiKeyAuthentication"',
+            'API_KEY_AUTHENTICATION_CLASS = "apikeys.authentication.ApiKeyAuthentication"',
             ("api.base", 'cls = getattr(settings, "API_KEY_AUTHENTICATION_CLASS")'),
-            "read by api.base (integrations is above api)",
+            "read by api.base (apikeys is above api)",
         ),
         (
             'REST_FRAMEWORK = {"DEFAULT_AUTHENTICATION_CLASSES": '
-            '["integrations.authentication.ApiKeyAuthentication"]}',
+            '["apikeys.authentication.ApiKeyAuthentication"]}',
             None,
             "REST_FRAMEWORK.DEFAULT_AUTHENTICATION_CLASSES = "
-            "'integrations.authentication.ApiKeyAuthentication' read by the framework",
+            "'apikeys.authentication.ApiKeyAuthentication' read by the framework",
         ),
         ('MIDDLEWARE = ["planning.web.access.Anything"]', None, "planning is a feature app"),
         ('REST_FRAMEWORK = {"EXCEPTION_HANDLER": "api.errors.api_exception_handler"}', None, None),
@@ -279,6 +309,11 @@ def test_the_settings_check_sees_the_settings_dotted_paths() -> None:
             'PLAN_HOOK = "planning.plans.services.plan_create"',
             ("webhooks.x", "settings.PLAN_HOOK"),
             None,
+        ),
+        (
+            'KEY_HOOK = "apikeys.services.api_key_create"',
+            ("webhooks.x", "settings.KEY_HOOK"),
+            "read by webhooks.x (apikeys is beside webhooks)",
         ),
         (
             'PLAN_HOOK = "planning.plans.services.plan_create"',

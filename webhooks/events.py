@@ -85,7 +85,7 @@ def suggestion_changes_record(*, plan_id: Any, changes: Sequence[tuple[str, UUID
     in the order they happened. Every 100 changes make one event `{"id": "evt_...", "type":
     "suggestions.changed", "created_at", "data": {"plan_id", "plan_number", "changes":
     [{"change", "suggestion": {spec 2.3 fields, "status"}}]}}`, written for the events API
-    (integrations.events_api) and queued for every active endpoint that covers the plan now
+    (platform_api.endpoints.events) and queued for every active endpoint that covers the plan now
     (the owner is a member, and the endpoint takes every plan or names this one), if any.
     """
     if not changes:

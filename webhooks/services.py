@@ -174,7 +174,8 @@ def events_sequence() -> int:
 def events_expire(*, now: datetime) -> int:
     """Deletes the events older than EVENTS_KEEP with their deliveries and delivery log, in
     batches; the newest event stays whatever its age, so numbering never restarts (the events
-    API hides it once it is too old). Returns how many were deleted. Part of the daily job."""
+    API hides it once it is too old). Returns how many were deleted. The daily job
+    `events_retention` runs it."""
     newest = WebhookEvent.objects.aggregate(last=Max("sequence"))["last"]
     old = WebhookEvent.objects.filter(created_at__lt=now - EVENTS_KEEP)
     if newest is not None:
@@ -184,3 +185,12 @@ def events_expire(*, now: datetime) -> int:
         WebhookEvent.objects.filter(pk__in=batch).delete()
         deleted += len(batch)
     return deleted
+
+
+EVENTS_RETENTION_EVERY = timedelta(days=1)
+
+
+def events_retention() -> None:
+    """`events_expire` as of now: a periodic job of the worker (registered in
+    WebhooksConfig.ready()); running it more often deletes nothing twice."""
+    events_expire(now=timezone.now())

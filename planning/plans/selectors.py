@@ -70,8 +70,8 @@ def _role_of(user: Any) -> dict[str, Subquery]:
 
 def plans_visible(*, user: Any) -> QuerySet[Plan]:
     """The plans the user may see: those of their organisations and those granted to them.
-    integrations.lookup says the same in SQL for the API's plan of a request; a change
-    here fails tests/integrations/test_lookup.py until it is made there too."""
+    apikeys.lookup says the same in SQL for the API's plan of a request; a change
+    here fails tests/apikeys/test_lookup.py until it is made there too."""
     if not getattr(user, "is_authenticated", False) or user.pk is None:
         return Plan.objects.none()
     member = OrganisationMembership.objects.filter(organisation=OuterRef("organisation"), user=user)

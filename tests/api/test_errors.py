@@ -10,8 +10,8 @@ import pytest
 from django.test import Client
 
 from api.errors import ERROR_CATALOG, ApiError
-from integrations.models import ApiKey
-from integrations.services import api_access_set
+from apikeys.models import ApiKey
+from apikeys.services import api_access_set
 from tests.envelope import assert_envelope
 
 SUGGESTIONS = "/api/v1/platform/plans/{}/suggestions"

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from integrations.services import api_access_set, api_key_create
+from apikeys.services import api_access_set, api_key_create
 from tests.envelope import assert_envelope
 from tests.factories import PlanFactory, PlanMembershipFactory
 

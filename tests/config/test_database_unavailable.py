@@ -27,7 +27,7 @@ def test_settings_check_a_persistent_connection_before_each_request() -> None:
 def test_api_call_is_503_server_unavailable_with_retry_after(
     raw_key: str, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    monkeypatch.setattr("integrations.suggestions_api.plan_for_key", _down)
+    monkeypatch.setattr("platform_api.endpoints.suggestions.plan_for_key", _down)
     client = Client(raise_request_exception=False)
 
     with caplog.at_level(logging.INFO):

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from integrations.models import ApiKey
-from integrations.services import api_access_set, api_key_create
+from apikeys.models import ApiKey
+from apikeys.services import api_access_set, api_key_create
 from planning.models import Plan, PlanNumberCounter
 from planning.plans.services import code_catalog_defaults_load
 from planning.transfer.imports.json_file import plan_import

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from integrations.models import ApiKey
-from integrations.services import api_key_create
+from apikeys.models import ApiKey
+from apikeys.services import api_key_create
 from planning.models import Plan, Suggestion
 from planning.records.adoption import plan_adopt
 from planning.suggestions.sync import suggestion_sync

@@ -13,7 +13,7 @@ from django.views.debug import ExceptionReporter
 
 from core.observability import RedactingExceptionReporterFilter, StdoutHandler
 from tests.conftest import TEST_PASSWORD
-from tests.integrations.failing_urls import SECRET_IN_ERROR
+from tests.platform_api.failing_urls import SECRET_IN_ERROR
 
 pytestmark = pytest.mark.django_db
 
@@ -53,7 +53,7 @@ def test_each_request_writes_one_json_line_with_its_context(client, user, log_ou
     assert line["level"] == "INFO"
 
 
-@pytest.mark.urls("tests.integrations.failing_urls")
+@pytest.mark.urls("tests.platform_api.failing_urls")
 def test_secrets_never_reach_the_logs(client, user, log_output):
     client.raise_request_exception = False
     client.cookies["sessionid"] = SESSION_COOKIE

@@ -12,8 +12,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
+from apikeys.models import ApiKey
 from core.text import printable, text_problem
-from integrations.models import ApiKey
 from planning.models import Plan, StructureNode
 from planning.transfer.imports.csv_pair import plan_import_csv
 from planning.transfer.imports.json_file import plan_import

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from apikeys.keys import RANDOM_LENGTH, key_generate
 from core.tokens import BASE62, random_base62
-from integrations.keys import RANDOM_LENGTH, key_generate
 from webhooks.events import event_id_generate
 from webhooks.signing import SECRET_PREFIX, secret_generate
 

@@ -13,7 +13,7 @@ from django.db import transaction
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
-from integrations.models import ApiAccessRequest
+from apikeys.models import ApiAccessRequest
 from organisations.invitations import invitation_create
 from organisations.services import member_add, organisation_create
 from tests.factories import CodeFactory, UserFactory

@@ -25,7 +25,7 @@ from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from integrations.services import api_access_set, api_key_create
+from apikeys.services import api_access_set, api_key_create
 from planning.figures.prices import Markup
 from planning.models import (
     Action,

@@ -23,7 +23,7 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.models import User
-from integrations.keys import key_generate, key_hash, key_hint
+from apikeys.keys import key_generate, key_hash, key_hint
 from organisations.models import Organisation, OrganisationMembership, OrganisationRole
 from planning.models import Plan, PlanChange, StructureNode
 from planning.plans.selectors import plan_access_get

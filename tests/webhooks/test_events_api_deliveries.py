@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 
 from accounts.models import User
-from integrations.services import api_access_set, api_key_create
+from apikeys.services import api_access_set, api_key_create
 from planning.models import Code, StructureNode
 from planning.plans.services import node_code_assign
 from planning.suggestions.sync import suggestion_sync

@@ -12,7 +12,7 @@ import pytest
 from django.core.management import call_command
 from django.test import Client
 
-from tests.integrations.test_never_logged import all_log_output  # noqa: F401 (a fixture)
+from tests.apikeys.test_never_logged import all_log_output  # noqa: F401 (a fixture)
 from tests.webhooks.conftest import Receiver
 from webhooks.models import WebhookDelivery, WebhookEndpoint
 from webhooks.tasks import webhook_deliver

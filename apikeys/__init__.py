@@ -1,0 +1,1 @@
+"""API keys and service accounts: their lifecycle, the Bearer authentication, the key pages."""
