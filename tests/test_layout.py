@@ -23,8 +23,8 @@ A string in config/settings.py that names a module of a project app (`webhooks.e
    generator): the framework calls it on behalf of every app, so it may name only the layers
    below every feature app, `core`, `api`, `jobs`, `accounts` (the user model's app, which
    Django's own hooks name) and `config`. Planning, apikeys, webhooks and platform_api never
-   plug in by a settings string: they set their hooks on their own views, or connect a signal in their
-   `AppConfig.ready()`. The exceptions are FRAMEWORK_WIRING, each with its reason.
+   plug in by a settings string: they set their hooks on their own views, or connect a signal
+   in their `AppConfig.ready()`. The exceptions are FRAMEWORK_WIRING, each with its reason.
 """
 
 from __future__ import annotations
