@@ -10,6 +10,7 @@ import os
 import secrets
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -51,7 +52,7 @@ print(json.dumps({"outcome": outcome, "peak_mb": peak_mb}))
 """
 
 
-def _json_file(path: Path, head: str, unit: str, tail: str) -> Path:
+def _sized_file(path: Path, head: str, unit: str, tail: str) -> Path:
     """`head` + as many `unit`s as fit under IMPORT_MAX_BYTES + `tail`; `{n}` in a unit is its
     number (distinct keys)."""
     budget = settings.IMPORT_MAX_BYTES - len(head) - len(tail) - 16
@@ -94,7 +95,7 @@ SHAPES = {
 @pytest.mark.parametrize("shape", sorted(SHAPES))
 def test_a_32_mib_json_of_any_shape_stays_under_400_mb(tmp_path: Path, shape: str) -> None:
     head, unit, tail = SHAPES[shape]
-    path = _json_file(tmp_path / "plan.json", head, unit, tail)
+    path = _sized_file(tmp_path / "plan.json", head, unit, tail)
     assert path.stat().st_size > settings.IMPORT_MAX_BYTES - 1024
 
     result = _read_in_a_child("json", path)
@@ -106,16 +107,35 @@ def test_a_32_mib_json_of_any_shape_stays_under_400_mb(tmp_path: Path, shape: st
         assert result["outcome"].startswith("refused"), result
 
 
-def test_a_32_mib_nodes_csv_of_short_lines_stays_under_400_mb(tmp_path: Path) -> None:
-    path = tmp_path / "nodes.csv"
-    header = "ref,name,kind\n"
-    line = "n,N,site\n"
-    path.write_text(header + line * ((settings.IMPORT_MAX_BYTES - len(header)) // len(line)))
+CSV_SHAPES = {
+    # (head, unit, tail, the problem that refuses it)
+    "short lines": (
+        "ref,name,kind\n",
+        "n,N,site\n",
+        "",
+        "A plan can hold at most 50,000 nodes; this one has more.",
+    ),
+    "wide header": ("ref,name,kind", ",c{n}", "\n", "columns; a table has at most 64"),
+    "wide row": ("ref,name,kind\nn,N,site", ",ab", "\n", "characters; a table's row is shorter"),
+    "wide quoted row": (
+        "ref,name,kind\nn,N,site",
+        ',"a\n"',
+        "\n",
+        "characters; a table's row is shorter",
+    ),
+}
+
+
+@pytest.mark.parametrize("shape", sorted(CSV_SHAPES))
+def test_a_32_mib_nodes_csv_of_any_shape_stays_under_400_mb(tmp_path: Path, shape: str) -> None:
+    head, unit, tail, problem = CSV_SHAPES[shape]
+    path = _sized_file(tmp_path / "nodes.csv", head, unit, tail)
+    assert path.stat().st_size > settings.IMPORT_MAX_BYTES - 1024
 
     result = _read_in_a_child("csv", path)
 
     assert result["peak_mb"] < RSS_MAX_MB, result
-    assert "A plan can hold at most 50,000 nodes; this one has more." in result["outcome"]
+    assert problem in result["outcome"], result
 
 
 def test_a_lone_surrogate_escape_does_not_switch_the_walk_off() -> None:
@@ -252,3 +272,48 @@ upload, _created = plan_import_submit(
 )
 print(upload.pk)
 """
+
+
+# --- A CSV header, and the problem list (issue 37 point 2) -------------------------------------
+
+
+@pytest.mark.django_db
+def test_a_header_of_300000_columns_is_one_problem_within_seconds(user: Any) -> None:
+    from planning.transfer.imports.csv_pair import plan_import_csv
+    from planning.transfer.imports.problems import ImportRejected
+
+    header = ",".join(f"x{n}" for n in range(300_000)).encode()  # 2.3 MB
+    started = time.monotonic()
+
+    with pytest.raises(ImportRejected) as rejected:
+        plan_import_csv(
+            owner=user, nodes_csv=header + b"\n", actions_csv=ACTIONS_HEADER, name="Wide"
+        )
+
+    assert time.monotonic() - started < 5
+    assert [str(problem) for problem in rejected.value.problems] == [
+        "nodes.csv line 1: has 300,000 columns; a table has at most 64"
+    ]
+
+
+@pytest.mark.django_db
+def test_at_most_200_problems_are_kept_and_the_rest_are_counted(user: Any) -> None:
+    from planning.transfer.imports.csv_pair import plan_import_csv
+    from planning.transfer.imports.problems import ImportRejected
+
+    nodes = b"ref,name,kind\n" + b"".join(b"N%d,Node,tower\n" % n for n in range(1_000))
+
+    with pytest.raises(ImportRejected) as rejected:
+        plan_import_csv(owner=user, nodes_csv=nodes, actions_csv=ACTIONS_HEADER, name="Bad")
+
+    problems = rejected.value.problems
+    assert (len(problems), rejected.value.more) == (200, 800)
+    # the first 200 in the file's order, each in the documented shape
+    assert str(problems[0]).startswith('nodes.csv line 2 (ref "N0"): kind: “tower” is not one')
+    assert str(problems[-1]).startswith('nodes.csv line 201 (ref "N199"): kind:')
+    lines = str(rejected.value).splitlines()
+    assert lines[0] == "1000 problems; nothing was imported"
+    assert lines[-1] == "and 800 more problems"
+
+
+ACTIONS_HEADER = b"node_ref,title,kind,planned_year\n"

@@ -358,6 +358,26 @@ def test_an_import_that_keeps_dying_fails_with_a_message(user: Any, settings: An
     assert "stopped 3 times" in upload.problems[0]
 
 
+def test_a_rejected_import_keeps_200_problems_and_its_page_says_how_many_more(
+    client: Client, user: Any
+) -> None:
+    document = json.loads(_plan_json(nodes=2, actions_per_node=1_000))
+    for action in document["actions"]:
+        action["kind"] = "mend"
+    upload = _upload(user, json.dumps(document).encode())
+
+    jobs.plan_import_run(import_id=str(upload.pk))
+
+    upload.refresh_from_db()
+    assert upload.status == PlanImportStatus.REJECTED
+    assert (len(upload.problems), upload.problems_more) == (200, 800)
+    assert upload.problems[0].startswith("action 1: kind: “mend” is not one of")
+    client.force_login(user)
+    page = client.get(reverse("planning:plan_import_detail", args=[upload.pk])).content.decode()
+    assert "The file was not imported: 1000 problems" in page
+    assert page.count("is not one of") == 200 and "and 800 more" in page
+
+
 def test_polling_a_dead_import_runs_it_again(client: Client, user: Any, settings: Any) -> None:
     upload = _upload(user, _plan_json())
     PlanImport.objects.filter(pk=upload.pk).update(

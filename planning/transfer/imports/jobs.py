@@ -218,12 +218,17 @@ class _AlreadyImported(Exception):
 
 
 def _finish(
-    upload: PlanImport, lease: Lease, status: PlanImportStatus, problems: list[str]
+    upload: PlanImport,
+    lease: Lease,
+    status: PlanImportStatus,
+    problems: list[str],
+    problems_more: int = 0,
 ) -> None:
     """Records the outcome and frees the row, unless another run took it over meanwhile."""
     finished = lease.release(
         status=status,
         problems=problems,
+        problems_more=problems_more,
         content=b"",
         actions_content=b"",
         plan_content=b"",
@@ -295,7 +300,7 @@ def _plan_import_run(upload: PlanImport, lease: Lease) -> None:
             plan = _plan_read_and_write(upload, observer)
         except ImportRejected as rejected:
             problems = [str(p) for p in rejected.problems]
-            _finish(upload, lease, PlanImportStatus.REJECTED, problems)
+            _finish(upload, lease, PlanImportStatus.REJECTED, problems, rejected.more)
             return
         except (_AlreadyImported, LeaseLost):
             raise LeaseLost from None  # another run has the import: it finishes it

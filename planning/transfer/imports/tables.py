@@ -97,6 +97,16 @@ def action_table(source: str, row_name: str) -> Table:
     )
 
 
+# Columns a table may have: the widest of the format has 13. A header is refused beyond this
+# before anything is done per column (one "did you mean" per cell of a 330,000-column header was
+# a 66 MB problem list), and a workbook's rows are read this wide.
+TABLE_MAX_COLUMNS = 64
+
+
+def table_width_problem(count: int) -> str:
+    return f"has {count:,} columns; a table has at most {TABLE_MAX_COLUMNS}"
+
+
 # An XLSX file is a ZIP archive; its first bytes say so.
 WORKBOOK_MAGIC = b"PK\x03\x04"
 WORKBOOK_IN_CSV = (
@@ -229,7 +239,7 @@ def table_body(
     more cells than the header is a problem (its record still comes)."""
     for index, (number, cells) in enumerate(rows_left(rows)):
         row = f"{table.source} {table.row_name} {number}"
-        if any(_filled(cell) for cell in cells[len(header) :]):
+        if any(_filled(cell) for cell in islice(cells, len(header), None)):
             problems.add(
                 (table.section, index),
                 row,
@@ -265,6 +275,9 @@ def _header(
     titles = [("" if cell is None else str(cell)).strip() for cell in cells]
     while titles and not titles[-1]:
         titles.pop()  # a spreadsheet's empty cells right of the header
+    if len(titles) > TABLE_MAX_COLUMNS:
+        problems.add(position, row, "", table_width_problem(len(titles)))
+        return None
     header: list[str] = []
     ok = True
     named = [column_named(title, table.columns) for title in titles]
