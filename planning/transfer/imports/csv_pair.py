@@ -11,19 +11,18 @@ import csv
 import re
 from collections.abc import Iterator
 from dataclasses import replace
-from itertools import islice
+from itertools import count, islice
 
 from accounts.models import User
 from organisations.models import Organisation
 from planning.models import Plan
-from planning.plans.services import plan_size_message
 from planning.transfer.imports.columns import PLAN_TABLE_FIELDS
 from planning.transfer.imports.file_text import file_text
 from planning.transfer.imports.plan_document import plan_records_import
 from planning.transfer.imports.plan_fields import plan_fields_read
 from planning.transfer.imports.problems import ImportProblem, ImportRejected
 from planning.transfer.imports.progress import ImportObserver
-from planning.transfer.imports.records import CountedRecords, ProblemCollector, Record
+from planning.transfer.imports.records import CountedRecords, ProblemCollector
 from planning.transfer.imports.tables import (
     TABLE_MAX_COLUMNS,
     WORKBOOK_IN_CSV,
@@ -34,9 +33,7 @@ from planning.transfer.imports.tables import (
     node_table,
     plan_name_from_file,
     plan_table_fields,
-    rows_left,
-    table_body,
-    table_header,
+    table_counted_records,
     table_width_problem,
 )
 
@@ -150,31 +147,25 @@ def csv_table_records(
         return None
     table = replace(table, decimal_comma=separator == ";")
 
-    def rows(said: ProblemCollector) -> Iterator[tuple[int, list[object]]]:
-        try:
-            for number, cells in csv_rows(text, separator):
-                yield number, list(cells)
-        except ImportRejected as rejected:
-            problem = rejected.problems[0]
-            said.add(section, f"{table.source} {problem.row}", "", problem.message)
+    passes = count(1)
 
-    first = rows(problems)
-    header = table_header(first, table=table, problems=problems)
-    if header is None:
-        return None
-    count = sum(1 for _row in islice(rows_left(first), table.max_rows + 1))
-    if count > table.max_rows:
-        problems.add(
-            section, table.what, "", plan_size_message(field=table.what, limit=table.max_rows)
-        )
-        return None
+    def rows() -> Iterator[tuple[int, list[object]]]:
+        # A malformed row is said by the first pass; the reading again stops there silently.
+        said = problems if next(passes) == 1 else ProblemCollector()
+        return _table_rows(text, separator, table=table, problems=said)
 
-    def read() -> Iterator[Record]:
-        again = rows(ProblemCollector())  # a malformed line was said by the first pass
-        next(again)  # the header
-        return table_body(again, header, table=table, problems=problems)
+    return table_counted_records(rows, table=table, problems=problems)
 
-    return CountedRecords(count, read)
+
+def _table_rows(
+    text: str, separator: str, *, table: Table, problems: ProblemCollector
+) -> Iterator[tuple[int, list[object]]]:
+    try:
+        for number, cells in csv_rows(text, separator):
+            yield number, list(cells)
+    except ImportRejected as rejected:
+        problem = rejected.problems[0]
+        problems.add((table.section, -1), f"{table.source} {problem.row}", "", problem.message)
 
 
 def csv_plan_fields(

@@ -15,7 +15,7 @@ from __future__ import annotations
 import datetime
 import difflib
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from itertools import islice
@@ -34,7 +34,7 @@ from planning.transfer.imports.columns import (
     PLAN_TABLE_FIELDS,
     YEAR_FIELDS,
 )
-from planning.transfer.imports.records import ProblemCollector, Record
+from planning.transfer.imports.records import CountedRecords, ProblemCollector, Record
 
 # What the CSV export put before a formula character, at the start or after a separator.
 _NEUTRALISED = re.compile(r"(^|[,;\t\r\n][,;\t\r\n \"]*)'(?=[=+\-@\t\r])")
@@ -186,19 +186,24 @@ def _whole(number: int | Decimal) -> int | Decimal:
     return number
 
 
-def table_records(
-    rows: Iterator[tuple[int, list[object]]], *, table: Table, problems: ProblemCollector
-) -> list[Record] | None:
-    """The data rows of one table (`rows`: each row's number as a person counts it, and its
-    cells; the first is the header) as records labelled with their row; problems of the
-    header are added to `problems`, and then there are no rows (None). Reading stops after
-    `max_rows` rows (the plan limit), so a table of millions of short rows is refused without
-    keeping them (docs/subsystems/import-bounds.md)."""
-    header = table_header(rows, table=table, problems=problems)
+def table_counted_records(
+    rows: Callable[[], Iterator[tuple[int, list[object]]]],
+    *,
+    table: Table,
+    problems: ProblemCollector,
+) -> CountedRecords | None:
+    """The data rows of one table as records labelled with their row, read only as the import
+    checks them (docs/subsystems/import-bounds.md). `rows()` gives each row's number as a
+    person counts it and its cells, the header first, again at each call. A first pass checks
+    the header and counts the rows: problems of the header are added to `problems`, and then
+    there are no rows (None); so is a table of more rows than `max_rows` (the plan limit),
+    whose reading stops there. Each iteration of the records then reads the rows again."""
+    first = rows()
+    header = table_header(first, table=table, problems=problems)
     if header is None:
         return None
-    records = list(islice(table_body(rows, header, table=table, problems=problems), table.max_rows))
-    if next(rows_left(rows), None) is not None:
+    count = sum(1 for _row in islice(rows_left(first), table.max_rows + 1))
+    if count > table.max_rows:
         problems.add(
             (table.section, -1),
             table.what,
@@ -206,7 +211,13 @@ def table_records(
             plan_size_message(field=table.what, limit=table.max_rows),
         )
         return None
-    return records
+
+    def read() -> Iterator[Record]:
+        again = rows()
+        next(again)  # the header
+        return table_body(again, header, table=table, problems=problems)
+
+    return CountedRecords(count, read)
 
 
 def rows_left(rows: Iterator[tuple[int, list[object]]]) -> Iterator[tuple[int, list[object]]]:
