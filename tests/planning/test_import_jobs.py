@@ -351,14 +351,14 @@ def test_a_workbook_that_takes_longer_than_its_lease_to_read_is_never_run_twice(
         content=workbook,
     )
     taken_over: list[int] = []
-    parse = workbook_module.load_workbook
+    parse = workbook_module.workbook_parse
 
     def slow_to_parse(*arguments: Any, **options: Any) -> Any:
         time.sleep(3.5)  # three and a half leases, renewing nothing itself
         taken_over.append(_resumed_despite_a_locked_table())
         return parse(*arguments, **options)
 
-    monkeypatch.setattr(workbook_module, "load_workbook", slow_to_parse)
+    monkeypatch.setattr(workbook_module, "workbook_parse", slow_to_parse)
 
     jobs.plan_import_run(import_id=str(upload.pk))
 

@@ -21,7 +21,7 @@ from planning.transfer.imports.workbook_bounds import (
     ROW_MAX_ELEMENTS,
     SHEET_MAX_OTHER_ELEMENTS,
     STRINGS_MAX,
-    STRINGS_MAX_CHARS,
+    STRINGS_MAX_TEXT_BYTES,
     TOKEN_MAX_BYTES,
     WORKBOOK_MAX_SHEETS,
 )
@@ -48,7 +48,7 @@ def never_parsed(monkeypatch: pytest.MonkeyPatch) -> None:
     def parse(*_arguments: Any, **_options: Any) -> None:
         raise AssertionError("openpyxl was asked to parse a workbook the bounds refuse")
 
-    monkeypatch.setattr(workbook_module, "load_workbook", parse)
+    monkeypatch.setattr(workbook_module, "workbook_parse", parse)
 
 
 def _problems(user: Any, content: bytes) -> list[str]:
@@ -87,14 +87,22 @@ def test_shared_strings_under_another_name_are_counted_before_a_parse(user: Any)
 
 
 @pytest.mark.usefixtures("never_parsed")
-def test_shared_strings_of_more_text_than_the_bound_are_refused(user: Any) -> None:
-    count = STRINGS_MAX_CHARS // 30_000 + 1
-    content = workbook({"Nodes": NODES}, strings=_strings(count, "a" * 30_000))
+@pytest.mark.parametrize(("text", "width"), [("a", 1), ("\u0142", 2), ("\U0001f600", 4)])
+def test_shared_strings_of_more_text_than_the_bound_are_refused(
+    user: Any, text: str, width: int
+) -> None:
+    """Bounded as Python keeps them: a string with an emoji takes 4 bytes a character."""
+    count = STRINGS_MAX_TEXT_BYTES // width // 30_000 + 1
+    content = workbook({"Nodes": NODES}, strings=_strings(count, text * 30_000))
 
     assert _problems(user, content) == [
         "plan.xlsx: part xl/sharedStrings.xml (shared strings) has more than "
-        f"{STRINGS_MAX_CHARS:,} characters of text"
+        f"{STRINGS_MAX_TEXT_BYTES:,} bytes of text (a character takes 1, 2 or 4 bytes, by the "
+        "widest of its string)"
     ]
+    fits = workbook({"Nodes": NODES}, strings=_strings(count - 2, text * 30_000))
+    with pytest.raises(ImportRejected, match="openpyxl was asked"):  # within: on to the parse
+        plan_file_import(owner=user, content=fits, filename="plan.xlsx")
 
 
 @pytest.mark.usefixtures("never_parsed")
@@ -190,7 +198,12 @@ def test_a_doctype_is_refused_so_no_entity_is_expanded(user: Any) -> None:
 def test_parts_are_found_through_content_types_and_relationships_not_names(user: Any) -> None:
     """A workbook part, sheets and shared strings under names of their own import as Excel
     would open them."""
-    strings = DECLARATION + f'<sst xmlns="{MAIN}"><si><t>Depot</t></si></sst>'.encode()
+    # a string of formatted runs, read as their text
+    strings = (
+        DECLARATION
+        + f'<sst xmlns="{MAIN}"><si><r><t>De</t></r><r><rPr><b/></rPr><t>pot</t></r>'
+        "</si></sst>".encode()
+    )
     nodes = sheet_xml(
         inline_row(1, "ref", "name", "kind")
         + '<row r="2"><c r="A2" t="inlineStr"><is><t>S</t></is></c>'

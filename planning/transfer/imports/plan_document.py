@@ -28,7 +28,13 @@ from planning.transfer.imports.columns import DOCUMENT_FIELDS
 from planning.transfer.imports.plan_fields import import_currency_chosen, plan_fields_read
 from planning.transfer.imports.problems import ImportProblem, ImportRejected
 from planning.transfer.imports.progress import PROGRESS_STEP, ImportObserver
-from planning.transfer.imports.records import ProblemCollector, Record, RecordReader, describe
+from planning.transfer.imports.records import (
+    CountedRecords,
+    ProblemCollector,
+    Record,
+    RecordReader,
+    describe,
+)
 from planning.transfer.imports.rows import ActionRow, NodeRow, action_row_read, node_row_read
 from planning.transfer.imports.write import plan_document_write
 from planning.tree import DEPTH_MAX, DEPTH_MESSAGE
@@ -225,6 +231,8 @@ def plan_records_import(
     for records in (node_records, action_records):
         if isinstance(records, list):
             records.clear()
+        elif isinstance(records, CountedRecords):
+            records.close()
     by_ref = _tree_check(nodes, problems)
     # The organisation the plan goes into: its catalog and its default currency.
     home = organisation if organisation is not None else personal_organisation(user=owner)

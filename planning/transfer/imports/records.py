@@ -33,14 +33,27 @@ class CountedRecords(Collection[Record]):
     before (a file's rows, counted by a first pass): an import holds each one only while it
     checks it (docs/subsystems/import-bounds.md)."""
 
-    def __init__(self, count: int, read: Callable[[], Iterator[Record]]) -> None:
-        self.count, self.read = count, read
+    def __init__(
+        self,
+        count: int,
+        read: Callable[[], Iterator[Record]],
+        close: Callable[[], None] | None = None,
+    ) -> None:
+        self.count, self.read, self._close = count, read, close
 
     def __len__(self) -> int:
         return self.count
 
     def __iter__(self) -> Iterator[Record]:
         return self.read()
+
+    def close(self) -> None:
+        """Lets go of what reading them holds (a workbook and its shared strings); they are not
+        read again."""
+        self.read = lambda: iter(())
+        if self._close is not None:
+            self._close()
+            self._close = None
 
     def __contains__(self, item: object) -> bool:
         return any(record == item for record in self)

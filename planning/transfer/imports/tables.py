@@ -191,13 +191,15 @@ def table_counted_records(
     *,
     table: Table,
     problems: ProblemCollector,
+    close: Callable[[], None] | None = None,
 ) -> CountedRecords | None:
     """The data rows of one table as records labelled with their row, read only as the import
     checks them (docs/subsystems/import-bounds.md). `rows()` gives each row's number as a
     person counts it and its cells, the header first, again at each call. A first pass checks
     the header and counts the rows: problems of the header are added to `problems`, and then
     there are no rows (None); so is a table of more rows than `max_rows` (the plan limit),
-    whose reading stops there. Each iteration of the records then reads the rows again."""
+    whose reading stops there. Each iteration of the records then reads the rows again, until
+    they are closed (`close`: what lets go of the rows' source)."""
     first = rows()
     header = table_header(first, table=table, problems=problems)
     if header is None:
@@ -217,7 +219,7 @@ def table_counted_records(
         next(again)  # the header
         return table_body(again, header, table=table, problems=problems)
 
-    return CountedRecords(count, read)
+    return CountedRecords(count, read, close)
 
 
 def rows_left(rows: Iterator[tuple[int, list[object]]]) -> Iterator[tuple[int, list[object]]]:

@@ -9,11 +9,11 @@ rows. A 617 KB file could make that 1.8 GB. So, before openpyxl opens the file:
 - the archive's directory: at most WORKBOOK_MAX_PARTS parts, unpacking to at most
   WORKBOOK_MAX_XML_BYTES (zipfile stops a part at its declared size, so it cannot lie);
 - its parts are found through `[Content_Types].xml` (the workbook) and the workbook's
-  relationships (its sheets and shared strings), as Excel finds them, never by their names;
-  at most WORKBOOK_MAX_SHEETS sheets;
+  relationships (its sheets and shared strings), as Excel finds them, never by their names
+  (but the styles, which openpyxl reads as xl/styles.xml); at most WORKBOOK_MAX_SHEETS sheets;
 - each part that will be read is unpacked once and walked with expat in chunks, counting, with
   no tree built: a part read whole has at most PART_MAX_BYTES and PART_MAX_ELEMENTS; the
-  shared strings at most STRINGS_MAX entries and STRINGS_MAX_CHARS characters of text; a
+  shared strings at most STRINGS_MAX entries and STRINGS_MAX_TEXT_BYTES of text; a
   sheet at most SHEET_MAX_ROWS rows, each of at most ROW_MAX_ELEMENTS elements and
   ROW_MAX_BYTES, and at most SHEET_MAX_OTHER_ELEMENTS / SHEET_MAX_OTHER_BYTES outside its
   rows; no cell or shared string longer than CELL_MAX_CHARS characters (Excel's own cap, a
@@ -64,7 +64,9 @@ PART_MAX_ELEMENTS = 100_000
 # The shared strings, which openpyxl keeps in a list while the sheets are read.
 WORKBOOK_MAX_SHARED_BYTES = 64 * 1024 * 1024
 STRINGS_MAX = 1_000_000
-STRINGS_MAX_CHARS = 16 * 1024 * 1024
+# Their text as Python keeps it: a string takes 1, 2 or 4 bytes a character, by its widest one
+# (a million strings of 16 characters with an emoji each were 64 MB, and the job's peak 419 MB).
+STRINGS_MAX_TEXT_BYTES = 16 * 1024 * 1024
 STRING_MAX_ELEMENTS = 4_096  # a string's formatted runs
 STRING_MAX_BYTES = 1024 * 1024
 # Excel's own limit for the text of a cell.
@@ -116,7 +118,7 @@ class _Limits:
     unit_max_elements: int = 0
     unit_max_bytes: int = 0
     text_unit: str = ""  # the element whose text is capped at CELL_MAX_CHARS: a cell, a string
-    max_text_chars: int = 0  # the text of every text unit together (0: no bound but the part's)
+    max_text_bytes: int = 0  # the text of every text unit together, as Python keeps it (0: none)
 
 
 _SHEET_UNIT, _SHEET_CELL = _tag(SHEET_MAIN_NS, "row"), _tag(SHEET_MAIN_NS, "c")
@@ -132,7 +134,7 @@ _STRINGS = _Limits(
     unit_max_elements=STRING_MAX_ELEMENTS,
     unit_max_bytes=STRING_MAX_BYTES,
     text_unit=_tag(SHEET_MAIN_NS, "si"),
-    max_text_chars=STRINGS_MAX_CHARS,
+    max_text_bytes=STRINGS_MAX_TEXT_BYTES,
 )
 _SHEET = _Limits(
     max_bytes=WORKBOOK_MAX_XML_BYTES,
@@ -161,7 +163,7 @@ class _Walk:
         self.units = self.unit_depth = self.unit_started = self.unit_elements = 0
         self.inside_units = 0  # bytes of the units ended so far
         self.other_elements = 0
-        self.text_depth = self.text_chars = self.all_text_chars = 0
+        self.text_depth = self.text_chars = self.text_width = self.all_text_bytes = 0
         self.row = self.column = 0
         self.cell = ""
 
@@ -201,7 +203,7 @@ class _Walk:
             self._other_bytes_check(position)
         if name == limits.text_unit:
             if not self.text_depth:
-                self.text_chars = 0
+                self.text_chars, self.text_width = 0, 1
                 self._cell_started(attributes)
             self.text_depth += 1
         if self.seen is not None:
@@ -210,6 +212,8 @@ class _Walk:
     def end(self, name: str) -> None:
         if name == self.limits.text_unit and self.text_depth:
             self.text_depth -= 1
+            if not self.text_depth:
+                self.all_text_bytes += self.text_chars * self.text_width
         if name == self.limits.unit and self.unit_depth:
             self.unit_depth -= 1
             if not self.unit_depth:
@@ -224,9 +228,13 @@ class _Walk:
                 f"has more than {CELL_MAX_CHARS:,} characters (the most a cell holds)",
                 self._where(),
             )
-        self.all_text_chars += len(data)
-        if self.limits.max_text_chars and self.all_text_chars > self.limits.max_text_chars:
-            raise _Refused(f"has more than {self.limits.max_text_chars:,} characters of text")
+        if self.limits.max_text_bytes:
+            self.text_width = max(self.text_width, _width(data))
+            if self.all_text_bytes + self.text_chars * self.text_width > self.limits.max_text_bytes:
+                raise _Refused(
+                    f"has more than {self.limits.max_text_bytes:,} bytes of text (a character "
+                    "takes 1, 2 or 4 bytes, by the widest of its string)"
+                )
 
     def finished(self, length: int) -> None:
         self._other_bytes_check(length)
@@ -255,6 +263,14 @@ class _Walk:
         if self.text_depth:
             return self.cell
         return f"{self.word} {self.units if self.word == 'string' else self.row}"
+
+
+def _width(text: str) -> int:
+    """The bytes a character of `text` takes in a Python string."""
+    if text.isascii():
+        return 1
+    widest = max(text)
+    return 1 if widest <= "\xff" else 2 if widest <= "\uffff" else 4
 
 
 def _column_index(letters: str) -> int:
