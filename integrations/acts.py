@@ -44,7 +44,7 @@ from integrations.selectors import plan_for_key
 from integrations.suggestions_api import SuggestionSerializer, plan_number_parse
 from planning.models import DismissReason, Plan, Suggestion
 from planning.suggestions.selectors import suggestion_payloads_with_status
-from planning.suggestions.services import (
+from planning.suggestions.services.dismissal import (
     DISMISS_COMMENT_MAX,
     suggestion_restore,
     suggestions_dismiss,

@@ -33,7 +33,7 @@ from integrations.models import ApiKey
 from integrations.selectors import plan_for_key
 from planning.models import MAX_PLAN_NUMBER, Plan, Severity, SuggestionType
 from planning.suggestions.list_cache import suggestions_array
-from planning.suggestions.listing import (
+from planning.suggestions.list_query import (
     LIMIT_MAX,
     SuggestionListScope,
     cursor_encode,
@@ -47,7 +47,7 @@ from planning.suggestions.selectors import (
     suggestions_open_count,
     suggestions_walk_page,
 )
-from planning.suggestions.sync import synced_data_version
+from planning.suggestions.sync.due import synced_data_version
 
 
 def plan_number_parse(raw: str) -> int:

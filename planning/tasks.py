@@ -18,7 +18,7 @@ from jobs.leases import leases_resume
 from planning.models import Plan, PlanChange, PlanImport, PlanReport
 from planning.reports.jobs import UNFINISHED as REPORTS_UNFINISHED
 from planning.reports.jobs import plan_report_run
-from planning.suggestions.sync import suggestion_sync
+from planning.suggestions.sync.run import suggestion_sync
 from planning.transfer.imports.jobs import UNFINISHED, plan_import_run
 
 logger = logging.getLogger(__name__)

@@ -8,7 +8,7 @@ nearest building ancestor; "(no building)" when there is none), as the project-g
 anchors it, once for every occurrence in the range: a recurring action (`interval_years` n) in
 planned_year, + n, + 2n, ... (planning.figures.occurrences.occurrence_years). Rows are per
 building id: two buildings with the same name stay two rows, told apart by their labels
-(planning.tree.building_labels). The action-planning view keeps the result in the cache
+(planning.tree.selectors.building_labels). The action-planning view keeps the result in the cache
 (planning.figures.cache).
 
 Today's prices are linear, so they come from grouped queries (per building, year and interval
@@ -32,7 +32,7 @@ from planning.core.money import amount_of, cents_of
 from planning.figures.occurrences import YearGrid, live_actions, nominal_rows, year_cents
 from planning.figures.prices import NOMINAL, TODAY, PriceIndex
 from planning.models import CENT, ActionKind, Plan, StructureNode
-from planning.tree import building_labels, node_subtree
+from planning.tree.selectors import building_labels, node_subtree
 
 YEARS_DEFAULT = 10  # this year and the next nine
 YEARS_MAX = 30

@@ -26,7 +26,7 @@ from django.db.models import Q
 from core.text_order import natural_key
 from planning.figures.budget import NO_BUILDING, TODAY, plan_budget
 from planning.models import Completion, Plan
-from planning.tree import building_labels
+from planning.tree.selectors import building_labels
 
 ZERO = Decimal("0.00")
 

@@ -30,7 +30,7 @@ from planning.core.money import amount_round
 from planning.figures.budget import NO_BUILDING, Budget, plan_budget
 from planning.figures.totals import YEARS, planned_total
 from planning.models import CENT, Action, ActionStatus, NodeKind, Plan, StructureNode
-from planning.tree import building_labels
+from planning.tree.selectors import building_labels
 
 
 @dataclass(frozen=True)

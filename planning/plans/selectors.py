@@ -51,7 +51,7 @@ from planning.models import (
     Suggestion,
     SuggestionStatus,
 )
-from planning.tree import node_subtree
+from planning.tree.selectors import node_subtree
 
 
 def _role_of(user: Any) -> dict[str, Subquery]:

@@ -78,7 +78,7 @@ from planning.records.versions import (
     Side,
     versions_compare,
 )
-from planning.tree import Site, building_labels, building_sites
+from planning.tree.selectors import Site, building_labels, building_sites
 
 BUILDING_ROWS = 40
 PAGE_YEARS = 10  # the years of one page of the budget tables

@@ -22,7 +22,7 @@ from accounts.services import account_lock
 from jobs.leases import Lease, LeaseLost, lease_claim
 from planning.models import Plan, PlanReport, PlanReportStatus
 from planning.reports.document import report_pdf
-from planning.suggestions.sync import suggestion_sync
+from planning.suggestions.sync.run import suggestion_sync
 
 logger = logging.getLogger(__name__)
 

@@ -10,8 +10,8 @@ XLSX (with a money format) and plain decimals ("1234.50") in CSV.
 
 Paths come from one read of the plan's nodes (names, stored paths and buildings), so an export of
 100,000 actions makes a fixed number of queries. Both exports name a building by its label
-(planning.tree.building_labels, as the budget page does), and the budget sums per building id:
-two buildings with the same name stay two rows, told apart by their labels.
+(planning.tree.selectors.building_labels, as the budget page does), and the budget sums per
+building id: two buildings with the same name stay two rows, told apart by their labels.
 
 Every amount is there twice, in today's prices and nominal (docs/design.md "Money"); the unit
 (currency, and what nominal means for this plan) is stated once, in the header.
@@ -48,10 +48,11 @@ from planning.models import (
     Plan,
     StructureNode,
 )
-from planning.plans.action_list import ActionFilters, actions_filtered
+from planning.plans.action_filters import ActionFilters, actions_filtered
 from planning.transfer.imports.plan_document import ACTION_FIELDS, NODE_FIELDS, PLAN_TABLE_FIELDS
 from planning.transfer.xlsx import xlsx_stream
-from planning.tree import building_labels, path_ids
+from planning.tree.paths import path_ids
+from planning.tree.selectors import building_labels
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 

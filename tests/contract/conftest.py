@@ -8,8 +8,8 @@ import pytest
 
 from integrations.models import ApiKey
 from integrations.services import api_access_set, api_key_create
+from planning.catalog.services import code_catalog_defaults_load
 from planning.models import Plan, PlanNumberCounter
-from planning.plans.services import code_catalog_defaults_load
 from planning.transfer.imports import plan_import
 from tests.factories import StructureNodeFactory
 from tests.webhooks import conftest as webhook_fixtures

@@ -17,7 +17,7 @@ from integrations.models import ApiKey
 from integrations.services import api_access_set, api_key_create
 from integrations.tasks import api_key_notices
 from planning.models import Plan, PlanMembership, PlanRole
-from planning.suggestions.sync import suggestion_sync
+from planning.suggestions.sync.run import suggestion_sync
 from tests.envelope import assert_envelope
 from tests.factories import PlanFactory, PlanMembershipFactory, StructureNodeFactory
 from tests.webhooks.factories import endpoint_for

@@ -34,7 +34,9 @@ from planning.models import (
     Suggestion,
     SuggestionType,
 )
-from planning.plans.services import action_mark_done, node_move, plan_money_update
+from planning.plans.services.actions import action_mark_done
+from planning.plans.services.nodes import node_move
+from planning.plans.services.plans import plan_money_update
 from planning.records.versions import ActionDifference, ActionState, plan_adopt
 from planning.reports.document import (
     BUILDING_ROWS,

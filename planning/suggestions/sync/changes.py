@@ -35,8 +35,9 @@ from django.db import connection
 from django.db.models import Count, Q
 
 from planning.models import PlanChange
-from planning.suggestions.rules import ActionRecord, NodeRecord, anchor_node_id
-from planning.tree import root_id
+from planning.suggestions.rules.project_grouping import anchor_node_id
+from planning.suggestions.rules.records import ActionRecord, NodeRecord
+from planning.tree.paths import root_id
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,4 +1,5 @@
-"""Reads of the sync: the plan's rows as the plain records the rules take, and its stored
+"""Reads of the sync (step 3 of planning.suggestions.sync.run): the plan's rows as the plain
+records the rules take, the labels and names its texts give the anchors, and its stored
 suggestions. Every read is a fixed number of queries (long id lists are sent in chunks, so the
 count grows with what changed, never with the size of the plan)."""
 
@@ -30,18 +31,12 @@ from django.db.models.functions import Cast, Substr
 from core.chunks import IN_LIST_SIZE, chunked
 from planning.core.money import cents_of
 from planning.figures.occurrences import cents_column, live_in_range, occurrence_years, year_cents
-from planning.models import Action, ActionKind, ActionStatus, StructureNode, Suggestion
+from planning.models import Action, ActionKind, ActionStatus, Plan, StructureNode, Suggestion
 from planning.plans.selectors import catalog_codes
-from planning.suggestions.rules import (
-    FIGURE_YEARS,
-    ActionRecord,
-    BudgetFigures,
-    CodeRecord,
-    NodeRecord,
-    budget_peak_years,
-)
-from planning.tree import below_q, node_prefix, root_id
-from planning.tree.paths import HEX_LENGTH
+from planning.suggestions.rules.budget_peak import FIGURE_YEARS, BudgetFigures, budget_peak_years
+from planning.suggestions.rules.records import ActionRecord, CodeRecord, NodeRecord
+from planning.tree.paths import HEX_LENGTH, below_q, node_prefix, root_id
+from planning.tree.selectors import building_labels
 
 ROOTS_PER_QUERY = 50  # one range condition each
 
@@ -97,9 +92,10 @@ def nodes_of(*, plan_id: UUID, node_ids: Collection[str]) -> dict[str, NodeRecor
 
 
 def region_of(*, plan_id: UUID, anchors: Collection[NodeRecord]) -> dict[str, NodeRecord]:
-    """The nodes anchored at these anchors (planning.suggestions.rules.anchor_node_id): a
-    building's are the nodes it is the building of, a root's those of its tree in no building;
-    every anchor is in its own region. Read from the stored fields, never the whole plan."""
+    """The nodes anchored at these anchors
+    (planning.suggestions.rules.project_grouping.anchor_node_id): a building's are the nodes it
+    is the building of, a root's those of its tree in no building; every anchor is in its own
+    region. Read from the stored fields, never the whole plan."""
     buildings: list[Any] = [anchor.id for anchor in anchors if anchor.building_id == anchor.id]
     roots = [a.id for a in anchors if a.building_id is None and a.root_id == a.id]
     found: dict[str, NodeRecord] = {}
@@ -113,6 +109,30 @@ def region_of(*, plan_id: UUID, anchors: Collection[NodeRecord]) -> dict[str, No
         nodes = StructureNode.objects.filter(inside, plan_id=plan_id, building__isnull=True)
         found.update((node.id, node) for node in _node_records(nodes))
     return found
+
+
+def labels_load(*, plan: Plan) -> dict[str, str]:
+    """Every building's label (planning.tree.selectors.building_labels), by id as text."""
+    return {
+        str(node_id): label
+        for node_id, label in building_labels(plan=plan, building_ids=None).items()
+    }
+
+
+def places_load(
+    *, plan_id: UUID, labels: dict[str, str], nodes: dict[str, NodeRecord]
+) -> dict[str, str]:
+    """How the texts name the anchors of these nodes (rules.PlanData.places): every building's
+    label, and the names of the roots outside every building, read when not loaded already."""
+    places = dict(labels)
+    roots = {node.root_id for node in nodes.values() if node.building_id is None}
+    places.update((root, nodes[root].name) for root in roots if root in nodes)
+    missing = roots - nodes.keys()
+    if missing:
+        places.update(
+            (root, node.name) for root, node in nodes_of(plan_id=plan_id, node_ids=missing).items()
+        )
+    return places
 
 
 def codes_load(*, organisation_id: Any, currency: str) -> dict[str, CodeRecord]:

@@ -7,8 +7,8 @@ inserts).
 
 The reader checks what is the file format's own business (fields present, a number where a
 number belongs); the field rules (lengths, year ranges, non-negative amounts, choices) are the
-models', run through `planning.plans.services.validated`, whose ValidationErrors become the row-and-
-field problems, with the same messages the forms and services give.
+models', run through `planning.core.validation.validated`, whose ValidationErrors become the
+row-and-field problems, with the same messages the forms and services give.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from django.core.exceptions import ValidationError
 from accounts.models import User
 from organisations.models import Organisation
 from organisations.selectors import personal_organisation
+from planning.core.validation import plan_size_check
 from planning.figures.prices import markups_columns, markups_parse
 from planning.models import (
     CENT,
@@ -40,13 +41,13 @@ from planning.models import (
 )
 from planning.models.plans import markups_validate
 from planning.plans.selectors import catalog_codes
-from planning.plans.services import action_after_completion, plan_size_check
+from planning.plans.services.actions import action_after_completion
 from planning.transfer.imports.bounds import document_bounds_check, document_rows
 from planning.transfer.imports.problems import ImportProblem, ImportRejected
 from planning.transfer.imports.progress import PROGRESS_STEP, ImportObserver
 from planning.transfer.imports.records import ProblemCollector, RecordReader, describe
 from planning.transfer.imports.write import plan_write
-from planning.tree import DEPTH_MAX, DEPTH_MESSAGE
+from planning.tree.paths import DEPTH_MAX, DEPTH_MESSAGE
 
 NODE_FIELDS = (
     "ref",
@@ -305,7 +306,7 @@ def _tree_check(
     nodes: list[tuple[tuple[int, int], NodeRow]], problems: ProblemCollector
 ) -> dict[str, NodeRow]:
     """Duplicate refs, parents that do not exist, cycles, a tree deeper than the stored paths
-    allow (planning.tree.DEPTH_MAX). Returns the nodes by ref."""
+    allow (planning.tree.paths.DEPTH_MAX). Returns the nodes by ref."""
     by_ref: dict[str, NodeRow] = {}
     positions: dict[str, tuple[int, int]] = {}
     for position, node in nodes:

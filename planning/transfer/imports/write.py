@@ -29,9 +29,9 @@ from planning.models import (
     Plan,
     StructureNode,
 )
-from planning.plans.services import plan_create
+from planning.plans.services.plans import plan_create
 from planning.transfer.imports.progress import PROGRESS_STEP, ImportObserver
-from planning.tree import child_fields
+from planning.tree.paths import child_fields
 
 if TYPE_CHECKING:
     from planning.transfer.imports.plan_document import ActionRow, NodeRow

@@ -16,7 +16,7 @@ from planning.models import (
     StructureNode,
     SuggestionType,
 )
-from planning.suggestions.services import DISMISS_COMMENT_MAX
+from planning.suggestions.services.dismissal import DISMISS_COMMENT_MAX
 from planning.web.forms.fields import NodePicker, YearRangeForm, node_picker_bind
 
 

@@ -20,12 +20,7 @@ from planning.models import NodeKind, Plan, StructureNode
 from planning.plans import selectors, services
 from planning.records.history import entity_history
 from planning.suggestions.selectors import suggestions_open_queryset
-from planning.tree import (
-    node_ancestors,
-    node_search,
-    node_subtree_ids,
-    tree_children,
-)
+from planning.tree.selectors import node_ancestors, node_search, node_subtree_ids, tree_children
 from planning.web.access import actions_url, plan_member_required, plan_url
 from planning.web.forms.fields import form_submit
 from planning.web.forms.plans import (

@@ -61,7 +61,7 @@ from planning.models import (
     SuggestionType,
 )
 from planning.plans.selectors import catalog_codes
-from planning.suggestions.rules import money_for_people
+from planning.suggestions.rules.texts import money_for_people
 from planning.suggestions.selectors import (
     SuggestionFilters,
     SuggestionPayload,
@@ -72,8 +72,7 @@ from planning.suggestions.selectors import (
     suggestion_payload,
     suggestions_open_queryset,
 )
-from planning.suggestions.services import (
-    DISMISS_COMMENT_MAX,
+from planning.suggestions.services.apply import (
     deviation_fix,
     moved_text,
     repair_proposal,
@@ -83,11 +82,14 @@ from planning.suggestions.services import (
     suggestion_apply_move,
     suggestion_apply_project,
     suggestion_apply_repair,
-    suggestion_apply_undo,
+)
+from planning.suggestions.services.dismissal import (
+    DISMISS_COMMENT_MAX,
     suggestion_restore,
     suggestions_dismiss,
 )
-from planning.suggestions.sync import synced_data_version
+from planning.suggestions.services.undo import suggestion_apply_undo
+from planning.suggestions.sync.due import synced_data_version
 from planning.web.access import actions_url, next_url, plan_member_required
 from planning.web.forms.suggestions import (
     ApplyCodeForm,
