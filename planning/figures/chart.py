@@ -98,8 +98,9 @@ def axis_label(value: Decimal, currency: str) -> str:
     for size, suffix in ((Decimal(10) ** 9, "bn"), (Decimal(10) ** 6, "M"), (Decimal(1000), "k")):
         if value >= size:
             figure = (value / size).quantize(Decimal("0.1")).normalize()
-            return f"{figure:f}\u00a0{suffix}\u00a0{currency}".strip()
-    return f"{value.normalize():f}\u00a0{currency}".strip()
+            shown = money_format(figure, decimals=None, grouping=False)
+            return f"{shown}\u00a0{suffix}\u00a0{currency}".strip()
+    return money_format(value.normalize(), currency, decimals=None, grouping=False)
 
 
 def cost_chart(
