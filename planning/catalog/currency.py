@@ -17,17 +17,7 @@ from django.conf import settings
 from django.db.models import CharField, Subquery, Value
 from django.db.models.functions import Coalesce
 
-from planning.catalog.starter import STARTER_CURRENCY
 from planning.models import OrganisationCatalog
-
-__all__ = [
-    "STARTER_CURRENCY",
-    "catalog_currency",
-    "catalog_currency_default",
-    "catalog_currency_expression",
-    "reference_elsewhere",
-    "usable_unit_cost",
-]
 
 
 def catalog_currency_default() -> str:

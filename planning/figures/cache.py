@@ -13,8 +13,10 @@ from typing import Any, TypeVar
 from django.core.cache import cache
 from django.db.models import Count
 
-from planning.figures.budget import NOMINAL, TODAY, Budget, plan_budget, plan_budgets
-from planning.figures.key_figures import YEARS, PlanKeyFigures, PlanSummary, plan_key_figures
+from planning.figures.budget import Budget, plan_budget, plan_budgets
+from planning.figures.key_figures import PlanKeyFigures, PlanSummary, plan_key_figures
+from planning.figures.prices import NOMINAL, TODAY
+from planning.figures.totals import YEARS
 from planning.models import Plan, Suggestion, SuggestionStatus
 
 T = TypeVar("T")

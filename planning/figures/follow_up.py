@@ -24,7 +24,8 @@ from typing import Any
 from django.db.models import Q
 
 from core.text_order import natural_key
-from planning.figures.budget import NO_BUILDING, TODAY, plan_budget
+from planning.figures.budget import NO_BUILDING, plan_budget
+from planning.figures.prices import TODAY
 from planning.models import Completion, Plan
 from planning.tree.selectors import building_labels
 

@@ -30,11 +30,11 @@ from django.http import Http404
 from core.text_order import natural_key
 from organisations.models import OrganisationMembership
 from planning.catalog.currency import (
-    STARTER_CURRENCY,
     catalog_currency,
     catalog_currency_expression,
     usable_unit_cost,
 )
+from planning.catalog.starter import STARTER_CURRENCY
 from planning.core.access import PlanAccess, plan_access_from
 from planning.figures.totals import plans_planned_cost, project_cost, ten_years
 from planning.models import (

@@ -38,19 +38,13 @@ from django.utils import timezone
 
 from core.text_order import natural_key
 from planning.core.money import amount_of, cents_of, half_up, money_format
-from planning.figures.budget import (
-    NO_BUILDING,
-    NOMINAL,
-    TODAY,
-    Budget,
-    BudgetRow,
-    live_actions,
-    plan_budgets,
-)
+from planning.figures.budget import NO_BUILDING, Budget, BudgetRow, plan_budgets
 from planning.figures.chart import Chart, cost_chart
 from planning.figures.key_figures import PlanKeyFigures, plan_key_figures
-from planning.figures.occurrences import occurrence_years, year_cents
+from planning.figures.occurrences import live_actions, occurrence_years, year_cents
 from planning.figures.prices import (
+    NOMINAL,
+    TODAY,
     Markup,
     PriceIndex,
     figure_wording,

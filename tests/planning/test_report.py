@@ -18,9 +18,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from planning.figures.budget import NOMINAL, TODAY
 from planning.figures.occurrences import occurrence_years
-from planning.figures.prices import Markup, PriceIndex, figure_wording
+from planning.figures.prices import NOMINAL, TODAY, Markup, PriceIndex, figure_wording
 from planning.figures.totals import plan_horizon
 from planning.models import (
     ActionStatus,

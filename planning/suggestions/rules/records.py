@@ -51,7 +51,8 @@ class CodeRecord:
     code: str
     name: str
     unit: str
-    # In the plan's currency; None when the code has none in it (sync.load.codes_load)
+    # In the plan's currency; None when the code has none in it
+    # (planning.suggestions.sync.load.codes_load).
     unit_cost: Decimal | None
     service_life_years: int | None
     keywords: str

@@ -71,8 +71,8 @@ def _resolve_applied(write: PlanWrite, suggestion: Suggestion) -> Suggestion:
 def deviation_fix(suggestion: Suggestion) -> tuple[str, Any] | None:
     """("cost", Decimal reference) or ("year", the year to move to) of a deviation, from its
     recommended action; None for any other suggestion. The year is the due year, or this year
-    (UTC, the rules' Y) when the due year has passed (rules.proposed_year: no fix moves an
-    action into the past); None when the action was planned in that year already."""
+    (UTC, the rules' Y) when the due year has passed (rules.deviation.proposed_year: no fix
+    moves an action into the past); None when the action was planned in that year already."""
     if suggestion.suggestion_type != SuggestionType.DEVIATION:
         return None
     reference = suggestion.recommended_action_json.get("reference", {})

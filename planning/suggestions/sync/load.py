@@ -122,8 +122,9 @@ def labels_load(*, plan: Plan) -> dict[str, str]:
 def places_load(
     *, plan_id: UUID, labels: dict[str, str], nodes: dict[str, NodeRecord]
 ) -> dict[str, str]:
-    """How the texts name the anchors of these nodes (rules.PlanData.places): every building's
-    label, and the names of the roots outside every building, read when not loaded already."""
+    """How the texts name the anchors of these nodes (rules.records.PlanData.places): every
+    building's label, and the names of the roots outside every building, read when not loaded
+    already."""
     places = dict(labels)
     roots = {node.root_id for node in nodes.values() if node.building_id is None}
     places.update((root, nodes[root].name) for root in roots if root in nodes)
@@ -170,13 +171,13 @@ def codes_load(*, organisation_id: Any, currency: str) -> dict[str, CodeRecord]:
 def budget_figures(
     *, plan_id: UUID, budget: Decimal, year: int, labels: Mapping[str, str]
 ) -> BudgetFigures:
-    """What rule 6 reads (rules.BudgetFigures), in grouped queries, never a row per action: the
-    live occurrences' cents per planned year and interval, spread over the years Y .. Y + 14
-    (planning.figures.occurrences); then, only when some year is over the budget, for those
-    years: the cents per anchor (rows: anchors x years x intervals) and the anchors' names (a
-    building's label from `labels`, every building's), and the one-off repairs and
-    replacements planned in them that can be candidates (a running sum in the database cuts
-    each year's list where it reaches the excess)."""
+    """What rule 6 reads (rules.budget_peak.BudgetFigures), in grouped queries, never a row per
+    action: the live occurrences' cents per planned year and interval, spread over the years
+    Y .. Y + 14 (planning.figures.occurrences); then, only when some year is over the budget,
+    for those years: the cents per anchor (rows: anchors x years x intervals) and the anchors' names
+    (a building's label from `labels`, every building's), and the one-off repairs and
+    replacements planned in them that can be candidates (a running sum in the database cuts each
+    year's list where it reaches the excess)."""
     first, last = year, year + FIGURE_YEARS - 1
     years = list(range(first, last + 1))
     live = live_in_range(Action.objects.filter(plan_id=plan_id), year_from=first, year_to=last)
@@ -188,8 +189,8 @@ def budget_figures(
     anchor_cents: dict[int, dict[str, int]] = {y: {} for y in peaks}
     if peaks:
         # An anchor is the node's building, else the root of its tree: the first id of its
-        # path, or the node itself when it is a root (rules.anchor_node_id). Only the actions
-        # that occur in a year over the budget are read.
+        # path, or the node itself when it is a root (rules.project_grouping.anchor_node_id).
+        # Only the actions that occur in a year over the budget are read.
         grouped = (
             live.filter(
                 Q(planned_year__in=peaks)

@@ -6,7 +6,8 @@ from typing import Any
 from django import forms
 from django.http import QueryDict
 
-from planning.figures.budget import NOMINAL, TODAY, YEARS_DEFAULT, YEARS_MAX
+from planning.figures.budget import YEARS_DEFAULT, YEARS_MAX
+from planning.figures.prices import NOMINAL, TODAY
 from planning.models import (
     Code,
     DismissReason,

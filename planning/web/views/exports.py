@@ -14,8 +14,8 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods
 
 from planning.core.access import PlanAccess
-from planning.figures.budget import NOMINAL, TODAY
 from planning.figures.cache import budget_figure, key_figures_figure
+from planning.figures.prices import NOMINAL, TODAY
 from planning.suggestions.sync.due import synced_data_version
 from planning.transfer import exports, xlsx
 from planning.web.access import plan_member_required

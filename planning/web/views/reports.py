@@ -15,7 +15,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from jobs.leases import leases_resume
 from planning.core.access import PlanAccess
-from planning.figures.budget import NOMINAL, TODAY
+from planning.figures.prices import NOMINAL, TODAY
 from planning.models import PlanReport, PlanReportStatus
 from planning.reports.document import report_filename
 from planning.reports.jobs import ReportsQueueFull, plan_report_request, plan_reports_leased

@@ -32,13 +32,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from planning.catalog.currency import usable_unit_cost
 from planning.core.access import PlanAccess
 from planning.core.money import GridUnit, money_format
-from planning.figures.budget import (
-    BUILDINGS_PER_PAGE,
-    NOMINAL,
-    TODAY,
-    Budget,
-    building_budget_rows,
-)
+from planning.figures.budget import BUILDINGS_PER_PAGE, Budget, building_budget_rows
 from planning.figures.cache import (
     budget_figure,
     key_figures_figure,
@@ -47,7 +41,7 @@ from planning.figures.cache import (
 )
 from planning.figures.chart import cost_chart
 from planning.figures.follow_up import plan_follow_up
-from planning.figures.prices import PriceIndex
+from planning.figures.prices import NOMINAL, TODAY, PriceIndex
 from planning.models import (
     Action,
     Code,
