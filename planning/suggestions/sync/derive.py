@@ -5,8 +5,8 @@ depends on besides the plan's data.
 - `rules_digest`: a digest of the rules' source (every module of planning.suggestions.rules) and
   the thresholds, stored by a full sync: a sync under other rules, thresholds or another year
   re-derives the whole plan.
-- `scoped_wanted`: the wanted suggestions of the scopes a change touches, each rule run on
-  exactly its scopes' inputs (planning.suggestions.sync.changes); `budget_wanted`: rule 6's,
+- `wanted_in_scopes`: the wanted suggestions of the scopes a change touches, each rule run on
+  exactly its scopes' inputs (planning.suggestions.sync.changes); `wanted_budget_peaks`: rule 6's,
   which sums the whole plan. The whole plan's are planning.suggestions.rules.wanted's.
 """
 
@@ -63,7 +63,7 @@ def rules_digest_now() -> str:
     return _digest_of(thresholds_from_settings())
 
 
-def scoped_wanted(
+def wanted_in_scopes(
     *, plan_id: UUID, scopes: Scopes, data: PlanData, thresholds: Thresholds
 ) -> dict[str, WantedSuggestion]:
     """The wanted suggestions of the scopes, each rule run on exactly its scopes' inputs.
@@ -125,7 +125,7 @@ def scoped_wanted(
     return {fp: want for fp, want in wanted.items() if fp in fingerprints}
 
 
-def budget_wanted(
+def wanted_budget_peaks(
     *, plan_id: UUID, budget: Decimal | None, year: int, labels: dict[str, str]
 ) -> dict[str, WantedSuggestion]:
     """Rule 6's suggestions: none without an annual budget."""

@@ -47,7 +47,7 @@ class SyncResult:
         return bool(self.created or self.updated or self.resolved or self.reopened)
 
 
-def reconcile(
+def suggestions_reconcile(
     *,
     write: PlanWrite,
     plan: Plan,

@@ -69,10 +69,10 @@ from planning.suggestions.rules.records import PlanData, WantedSuggestion
 from planning.suggestions.rules.wanted import wanted_suggestions
 from planning.suggestions.sync import changes as change_log
 from planning.suggestions.sync.derive import (
-    budget_wanted,
     rules_digest,
-    scoped_wanted,
     thresholds_from_settings,
+    wanted_budget_peaks,
+    wanted_in_scopes,
 )
 from planning.suggestions.sync.load import (
     actions_load,
@@ -85,7 +85,7 @@ from planning.suggestions.sync.load import (
     region_of,
     stored_load,
 )
-from planning.suggestions.sync.reconcile import SyncResult, reconcile
+from planning.suggestions.sync.reconcile import SyncResult, suggestions_reconcile
 from planning.tree.paths import tree_repair
 
 logger = logging.getLogger("maintplan.sync")
@@ -209,14 +209,14 @@ def _sync_once(*, plan: Plan, started: float, full: bool) -> SyncResult:
                     codes=codes_load(organisation_id=organisation_id, currency=currency),
                     places=places_load(plan_id=plan.pk, labels=labels, nodes=nodes),
                 )
-                wanted = scoped_wanted(
+                wanted = wanted_in_scopes(
                     plan_id=plan.pk, scopes=scopes, data=data, thresholds=thresholds
                 )
                 fingerprints = scopes.fingerprints()
                 if budget is not None or budget_used is not None:
                     # Rule 6 sums the whole plan: any change (or a new budget) re-derives it.
                     wanted.update(
-                        budget_wanted(
+                        wanted_budget_peaks(
                             plan_id=plan.pk, budget=budget, year=thresholds.year, labels=labels
                         )
                     )
@@ -236,10 +236,12 @@ def _sync_once(*, plan: Plan, started: float, full: bool) -> SyncResult:
             )
             wanted = wanted_suggestions(data, thresholds)
             wanted.update(
-                budget_wanted(plan_id=plan.pk, budget=budget, year=thresholds.year, labels=labels)
+                wanted_budget_peaks(
+                    plan_id=plan.pk, budget=budget, year=thresholds.year, labels=labels
+                )
             )
         stored = stored_load(plan_id=plan.pk, fingerprints=fingerprints)
-        result = reconcile(
+        result = suggestions_reconcile(
             write=write, plan=plan, stored=stored, wanted=wanted, full=full, started=started
         )
 
