@@ -19,7 +19,6 @@ SQLite file) and prints:
 from __future__ import annotations
 
 import argparse
-import importlib
 import os
 import random
 import statistics
@@ -60,16 +59,12 @@ def main() -> None:
 def _triggers(on: bool) -> None:
     from django.db import connection
 
-    migration = importlib.import_module("planning.migrations.0021_history")
-    vendor = connection.vendor
-    statements = {
-        ("postgresql", True): migration._postgresql,
-        ("postgresql", False): migration._postgresql_drop,
-        ("sqlite", True): migration._sqlite,
-        ("sqlite", False): migration._sqlite_drop,
-    }[(vendor, on)]()
+    from planning.db.history_triggers import history_triggers, history_triggers_drop
+    from planning.db.tracked import TRACKED
+
+    sql = history_triggers(TRACKED) if on else history_triggers_drop(TRACKED)
     with connection.cursor() as cursor:
-        for statement in statements:
+        for statement in sql.statements(connection.vendor):
             cursor.execute(statement)
 
 
@@ -154,7 +149,8 @@ def run(options: argparse.Namespace) -> None:
 
     from accounts.models import User
     from planning.models import HistoryEntry, Plan
-    from planning.records.versions import Side, plan_adopt, versions_compare
+    from planning.records.adoption import plan_adopt
+    from planning.records.comparison import Side, versions_compare
 
     user = User.objects.create_user(email="bench@example.com", password="bench-password-1234")
     size = f"{options.nodes:,} nodes / {options.actions:,} actions"

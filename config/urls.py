@@ -49,11 +49,11 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("profile/", include("accounts.profile_urls")),
     path("", include("webhooks.urls")),
-    path("", include("planning.web.catalog_urls")),
+    path("", include("planning.web.urls.catalog")),
     path("", include("integrations.urls")),
     path("organisations/", include("organisations.urls")),
     path("invitations/", include("organisations.invitation_urls")),
-    path("plans/", include("planning.web.urls")),
+    path("plans/", include("planning.web.urls.plans")),
     path("admin/", admin.site.urls),
     path("api/v1/", include(api_v1)),
     # Everything else under /api/ is the JSON 404, whatever the method (CSRF-exempt like every

@@ -5,9 +5,9 @@ The table is three parts, each a plain dict, so a new page, route or principal i
 - PRINCIPALS: the people (and service accounts) and, written by hand, the role each should end
   up with on each plan (docs/design.md "Organisations": owner/admin -> owner, planner ->
   editor, viewer -> viewer, a guest grant editor|viewer, the higher of the two).
-- PLAN_ROUTES / OTHER_ROUTES: every URL name of planning/web/urls.py and
-planning/web/suggestion_urls.py,
-  with what someone allowed gets for a GET and for a POST and the right a POST needs.
+- PLAN_ROUTES / OTHER_ROUTES: every URL name of planning/web/urls/plans.py and
+  planning/web/urls/action_planning.py, with what someone allowed gets for a GET and for a POST
+  and the right a POST needs.
   `test_every_planning_url_has_a_row` reads the URL resolver, so a page added without a row
   fails the suite.
 - API_PLAN_ROUTES: every route of integrations/api_urls.py that names a plan.
@@ -70,7 +70,7 @@ from planning.models import (
     SuggestionType,
 )
 from planning.plans.services.plans import plan_create
-from planning.records.versions import plan_adopt
+from planning.records.adoption import plan_adopt
 from planning.suggestions.services.dismissal import suggestions_dismiss
 from planning.suggestions.sync.run import suggestion_sync
 from tests.envelope import assert_envelope
@@ -614,7 +614,7 @@ PLAN_ROUTES: dict[str, PlanRoute] = {
     "member_remove": PlanRoute(
         None, (Right.MANAGE, 302), kwargs=lambda w: [{"membership_id": w.bystander_grant.pk}]
     ),
-    # planning/web/suggestion_urls.py
+    # planning/web/urls/action_planning.py
     "action_planning": PlanRoute(200, None),
     "planning_building_rows": PlanRoute(200, None, kwargs=lambda w: [{"node_id": w.building.pk}]),
     "suggestions_dismissed": PlanRoute(200, None),
@@ -732,12 +732,12 @@ def test_every_planning_url_has_a_row() -> None:
     planning = {
         r.name: r
         for r in resolved_routes()
-        if r.urlconf in ("planning.web.urls", "planning.web.suggestion_urls")
+        if r.urlconf in ("planning.web.urls.plans", "planning.web.urls.action_planning")
     }
     assert "action_planning" in planning  # the included module is read too
 
     assert set(planning) == set(PLAN_ROUTES) | set(OTHER_ROUTES), (
-        "every URL of planning/web/urls.py needs a row in PLAN_ROUTES or OTHER_ROUTES"
+        "every URL of planning/web/urls/plans.py needs a row in PLAN_ROUTES or OTHER_ROUTES"
     )
     naming_a_plan = {name for name, r in planning.items() if "<int:number>" in r.route}
     assert naming_a_plan == set(PLAN_ROUTES)

@@ -12,7 +12,7 @@ from integrations.models import ApiAccessRequest
 from organisations.invitations import invitation_create
 from organisations.services import member_add
 from planning.models import PlanImport, PlanImportFormat, PlanImportStatus
-from planning.records.versions import plan_adopt
+from planning.records.adoption import plan_adopt
 from planning.suggestions.sync.run import suggestion_sync
 from tests.conftest import TEST_PASSWORD, browser_login
 from tests.factories import UserFactory

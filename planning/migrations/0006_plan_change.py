@@ -2,6 +2,24 @@
 
 from django.db import migrations, models
 
+from planning.db.change_log_triggers import (
+    action_change,
+    action_change_drop,
+    code_change_every_plan,
+    code_change_every_plan_drop,
+    node_change,
+    node_change_drop,
+)
+from planning.db.statements import executing
+from planning.db.tracked import EVERY_COLUMN, ChangeLog
+
+# The change triggers of planning.models.PlanChange: every row written to a plan's nodes or
+# actions, and every change of the code catalog, leaves a row the plan's next sync claims.
+# The tracked table as it was here (planning.db.tracked): a node's update or delete keeps its
+# parent and kind.
+NODE = ChangeLog(nodes=EVERY_COLUMN, old=("parent_id", "kind"))
+ACTION = ChangeLog(nodes=EVERY_COLUMN)
+
 
 class Migration(migrations.Migration):
 
@@ -28,145 +46,9 @@ class Migration(migrations.Migration):
             name='suggestion_rules',
             field=models.CharField(blank=True, editable=False, max_length=64),
         ),
+        migrations.RunPython(
+            executing(node_change(NODE) + action_change(ACTION) + code_change_every_plan()),
+            executing(node_change_drop() + action_change_drop() + code_change_every_plan_drop()),
+        ),
     ]
 
-
-# The change triggers of planning.models.PlanChange: every row written to a plan's nodes or
-# actions, and every change of the code catalog, leaves a row the plan's next sync claims.
-# Written for both databases the project runs on; a catalog change marks every plan once.
-CHANGE = "planning_planchange"
-CATALOG_ROW = f"""
-    INSERT INTO {CHANGE} (plan_id, catalog)
-    SELECT p.id, {{true}} FROM planning_plan p
-    WHERE p.last_synced_at IS NOT NULL
-      AND NOT EXISTS (SELECT 1 FROM {CHANGE} c WHERE c.plan_id = p.id AND c.catalog);
-"""
-# A plan that was never synced gets no rows: its first sync re-derives everything anyway, and
-# an import of 100,000 actions would otherwise write (and its first sync delete) as many rows.
-SYNCED = "FROM planning_plan p WHERE p.id = {row}.plan_id AND p.last_synced_at IS NOT NULL"
-NODE_NEW = (
-    f"INSERT INTO {CHANGE} (plan_id, node_id, catalog) "
-    f"SELECT NEW.plan_id, NEW.id, {{false}} {SYNCED.format(row='NEW')};"
-)
-NODE_OLD = (
-    f"INSERT INTO {CHANGE} (plan_id, node_id, old_parent_id, old_kind, catalog) "
-    f"SELECT OLD.plan_id, OLD.id, OLD.parent_id, OLD.kind, {{false}} {SYNCED.format(row='OLD')};"
-)
-ACTION_NEW = (
-    f"INSERT INTO {CHANGE} (plan_id, node_id, action_id, year, catalog) "
-    f"SELECT NEW.plan_id, NEW.node_id, NEW.id, NEW.planned_year, {{false}} "
-    f"{SYNCED.format(row='NEW')};"
-)
-ACTION_OLD = ACTION_NEW.replace("NEW.", "OLD.")
-
-# A change holds a KEY SHARE lock on its plan's row until it commits: the sync's FOR UPDATE
-# waits for it, and no change commits while a sync of the plan runs (sync/changes.py).
-LOCK_NEW = "PERFORM 1 FROM planning_plan WHERE id = NEW.plan_id FOR KEY SHARE;"
-LOCK_OLD = LOCK_NEW.replace("NEW.", "OLD.")
-
-POSTGRESQL = [
-    f"""
-    CREATE FUNCTION planning_node_change() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-      IF TG_OP = 'INSERT' THEN
-        {LOCK_NEW}
-        {NODE_NEW}
-      ELSE
-        {LOCK_OLD}
-        {NODE_OLD}
-        IF TG_OP = 'UPDATE' AND NEW.plan_id <> OLD.plan_id THEN
-          {LOCK_NEW}
-          {NODE_NEW}
-        END IF;
-      END IF;
-      RETURN NULL;
-    END $$;
-    CREATE TRIGGER planning_node_change AFTER INSERT OR UPDATE OR DELETE
-      ON planning_structurenode FOR EACH ROW EXECUTE FUNCTION planning_node_change();
-    """,
-    f"""
-    CREATE FUNCTION planning_action_change() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-      IF TG_OP IN ('UPDATE', 'DELETE') THEN
-        {LOCK_OLD}
-        {ACTION_OLD}
-      END IF;
-      IF TG_OP IN ('INSERT', 'UPDATE') THEN
-        {LOCK_NEW}
-        {ACTION_NEW}
-      END IF;
-      RETURN NULL;
-    END $$;
-    CREATE TRIGGER planning_action_change AFTER INSERT OR UPDATE OR DELETE
-      ON planning_action FOR EACH ROW EXECUTE FUNCTION planning_action_change();
-    """,
-    f"""
-    CREATE FUNCTION planning_catalog_change() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-      {CATALOG_ROW}
-      RETURN NULL;
-    END $$;
-    CREATE TRIGGER planning_catalog_change AFTER INSERT OR UPDATE OR DELETE
-      ON planning_code FOR EACH STATEMENT EXECUTE FUNCTION planning_catalog_change();
-    """,
-]
-POSTGRESQL_DROP = [
-    "DROP TRIGGER planning_node_change ON planning_structurenode;"
-    " DROP FUNCTION planning_node_change();",
-    "DROP TRIGGER planning_action_change ON planning_action; DROP FUNCTION planning_action_change();",
-    "DROP TRIGGER planning_catalog_change ON planning_code; DROP FUNCTION planning_catalog_change();",
-]
-
-SQLITE = [
-    f"CREATE TRIGGER planning_node_insert AFTER INSERT ON planning_structurenode BEGIN {NODE_NEW} END;",
-    f"""CREATE TRIGGER planning_node_update AFTER UPDATE ON planning_structurenode BEGIN
-      {NODE_OLD}
-      {NODE_NEW.rstrip(";")} AND NEW.plan_id <> OLD.plan_id;
-    END;""",
-    f"CREATE TRIGGER planning_node_delete AFTER DELETE ON planning_structurenode BEGIN {NODE_OLD} END;",
-    f"CREATE TRIGGER planning_action_insert AFTER INSERT ON planning_action BEGIN {ACTION_NEW} END;",
-    f"""CREATE TRIGGER planning_action_update AFTER UPDATE ON planning_action BEGIN
-      {ACTION_OLD} {ACTION_NEW}
-    END;""",
-    f"CREATE TRIGGER planning_action_delete AFTER DELETE ON planning_action BEGIN {ACTION_OLD} END;",
-    *(
-        f"CREATE TRIGGER planning_catalog_{event.lower()} AFTER {event} ON planning_code "
-        f"BEGIN {CATALOG_ROW} END;"
-        for event in ("INSERT", "UPDATE", "DELETE")
-    ),
-]
-SQLITE_DROP = [
-    f"DROP TRIGGER {name};"
-    for name in (
-        "planning_node_insert",
-        "planning_node_update",
-        "planning_node_delete",
-        "planning_action_insert",
-        "planning_action_update",
-        "planning_action_delete",
-        "planning_catalog_insert",
-        "planning_catalog_update",
-        "planning_catalog_delete",
-    )
-]
-
-
-def _run(statements_by_vendor: dict[str, list[str]]):
-    def run(apps, schema_editor):
-        vendor = schema_editor.connection.vendor
-        booleans = {"postgresql": ("true", "false")}.get(vendor, ("1", "0"))
-        for statement in statements_by_vendor[vendor]:
-            schema_editor.execute(
-                statement.replace("{true}", booleans[0]).replace("{false}", booleans[1]),
-                params=None,
-            )
-
-    return run
-
-
-Migration.operations.append(
-    migrations.RunPython(
-        _run({"postgresql": POSTGRESQL, "sqlite": SQLITE}),
-        _run({"postgresql": POSTGRESQL_DROP, "sqlite": SQLITE_DROP}),
-    )
-)

@@ -12,36 +12,17 @@
 # constant default does the job (as in 0009), on both databases (the default stays: a raw
 # INSERT that names no path still succeeds, and the next sync repairs its fields).
 
-import importlib
-
 import django.db.models.deletion
 from django.db import migrations, models
 
-m0006 = importlib.import_module("planning.migrations.0006_plan_change")
+from planning.db.change_log_triggers import node_change, node_change_drop
+from planning.db.statements import executing
+from planning.db.tracked import EVERY_COLUMN, ChangeLog
 
-NODE_OLD = (
-    f"INSERT INTO {m0006.CHANGE} "
-    "(plan_id, node_id, old_parent_id, old_kind, old_building_id, old_path, catalog) "
-    "SELECT OLD.plan_id, OLD.id, OLD.parent_id, OLD.kind, OLD.building_id, OLD.path, {false} "
-    f"{m0006.SYNCED.format(row='OLD')};"
-)
-OLD_NODE_TRIGGERS = {
-    "postgresql": m0006.POSTGRESQL[:1],
-    "sqlite": [s for s in m0006.SQLITE if "ON planning_structurenode" in s],
-}
-NEW_NODE_TRIGGERS = {
-    vendor: [statement.replace(m0006.NODE_OLD, NODE_OLD) for statement in statements]
-    for vendor, statements in OLD_NODE_TRIGGERS.items()
-}
-# The update and delete triggers now write the stored fields (one function on PostgreSQL).
-assert [sum(NODE_OLD in s for s in NEW_NODE_TRIGGERS[v]) for v in ("postgresql", "sqlite")] == [
-    1,
-    2,
-]
-NODE_TRIGGERS_DROP = {
-    "postgresql": m0006.POSTGRESQL_DROP[:1],
-    "sqlite": [s for s in m0006.SQLITE_DROP if "planning_node_" in s],
-}
+# The node's entry of the tracked table (planning.db.tracked) before and after: its update and
+# delete triggers now keep its stored building and path too.
+NODE_BEFORE = ChangeLog(nodes=EVERY_COLUMN, old=("parent_id", "kind"))
+NODE = ChangeLog(nodes=EVERY_COLUMN, old=("parent_id", "kind", "building_id", "path"))
 
 # Every node's path and building from the parent pointers, roots down (the same SQL on both
 # databases: SQLite keeps a UUID as 32 hex digits, PostgreSQL's text of it loses its dashes).
@@ -85,7 +66,7 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.RunPython(
-            m0006._run(NODE_TRIGGERS_DROP), m0006._run(OLD_NODE_TRIGGERS), elidable=False
+            executing(node_change_drop()), executing(node_change(NODE_BEFORE)), elidable=False
         ),
         migrations.AddField(
             model_name="structurenode",
@@ -123,6 +104,6 @@ class Migration(migrations.Migration):
         ),
         migrations.RunPython(fill, migrations.RunPython.noop),
         migrations.RunPython(
-            m0006._run(NEW_NODE_TRIGGERS), m0006._run(NODE_TRIGGERS_DROP), elidable=False
+            executing(node_change(NODE)), executing(node_change_drop()), elidable=False
         ),
     ]

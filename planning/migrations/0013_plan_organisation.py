@@ -2,12 +2,10 @@
 # databases, but removing it again (a reversal) rebuilds planning_plan on SQLite, so the change
 # triggers are set aside around it as in 0015.
 
-import importlib
-
 import django.db.models.deletion
 from django.db import migrations, models
 
-m0015 = importlib.import_module("planning.migrations.0015_plan_organisation_required")
+from planning.db.rebuild import triggers_restore, triggers_set_aside
 
 
 class Migration(migrations.Migration):
@@ -17,7 +15,7 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
-        migrations.RunPython(m0015.triggers_set_aside, m0015.triggers_restore, elidable=False),
+        migrations.RunPython(triggers_set_aside, triggers_restore, elidable=False),
         migrations.AddField(
             model_name="plan",
             name="organisation",
@@ -28,5 +26,5 @@ class Migration(migrations.Migration):
                 to="organisations.organisation",
             ),
         ),
-        migrations.RunPython(m0015.triggers_restore, m0015.triggers_set_aside, elidable=False),
+        migrations.RunPython(triggers_restore, triggers_set_aside, elidable=False),
     ]

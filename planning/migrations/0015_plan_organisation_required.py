@@ -3,35 +3,13 @@
 # SQLite makes a column NOT NULL by rebuilding the table (create, copy, drop, rename), and a
 # rebuild of planning_plan fails while the change triggers of 0006/0010 name it. So on SQLite
 # every trigger is set aside in a temporary table, dropped, and created again from its own SQL
-# after the rebuild (in either direction). PostgreSQL alters the column in place.
+# after the rebuild, in either direction (planning.db.rebuild). PostgreSQL alters the column in
+# place.
 
 import django.db.models.deletion
 from django.db import migrations, models
 
-SAVED = "planning_0015_triggers"
-
-
-def triggers_set_aside(apps, schema_editor):
-    if schema_editor.connection.vendor != "sqlite":
-        return
-    with schema_editor.connection.cursor() as cursor:
-        cursor.execute(
-            f"CREATE TEMP TABLE {SAVED} AS "
-            "SELECT name, sql FROM sqlite_master WHERE type = 'trigger'"
-        )
-        cursor.execute(f"SELECT name FROM {SAVED}")
-        for (name,) in cursor.fetchall():
-            cursor.execute(f'DROP TRIGGER "{name}"')
-
-
-def triggers_restore(apps, schema_editor):
-    if schema_editor.connection.vendor != "sqlite":
-        return
-    with schema_editor.connection.cursor() as cursor:
-        cursor.execute(f"SELECT sql FROM {SAVED}")
-        for (sql,) in cursor.fetchall():
-            cursor.execute(sql)
-        cursor.execute(f"DROP TABLE {SAVED}")
+from planning.db.rebuild import triggers_restore, triggers_set_aside
 
 
 class Migration(migrations.Migration):

@@ -6,8 +6,6 @@
 # around the whole migration as 0015 does (PostgreSQL alters the tables in place). A plan made
 # before gets its creation year as the price base year.
 
-import importlib
-
 import django.core.validators
 import django.db.models.deletion
 import planning.models.plans
@@ -15,7 +13,7 @@ from django.conf import settings
 from django.db import migrations, models
 from django.db.models.functions import ExtractYear
 
-m0015 = importlib.import_module("planning.migrations.0015_plan_organisation_required")
+from planning.db.rebuild import triggers_restore, triggers_set_aside
 
 
 def base_year_fill(apps, schema_editor):
@@ -32,7 +30,7 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
-        migrations.RunPython(m0015.triggers_set_aside, m0015.triggers_restore, elidable=False),
+        migrations.RunPython(triggers_set_aside, triggers_restore, elidable=False),
         migrations.CreateModel(
             name='Completion',
             fields=[
@@ -115,5 +113,5 @@ class Migration(migrations.Migration):
             constraint=models.CheckConstraint(condition=models.Q(('actual_cost__isnull', True), ('actual_cost__gte', 0), _connector='OR'), name='completion_actual_cost_not_negative'),
         ),
         migrations.RunPython(base_year_fill, migrations.RunPython.noop),
-        migrations.RunPython(m0015.triggers_restore, m0015.triggers_set_aside, elidable=False),
+        migrations.RunPython(triggers_restore, triggers_set_aside, elidable=False),
     ]

@@ -4,13 +4,11 @@
 # planning_structurenode, which its change triggers forbid: they are set aside around the
 # migration as in 0015.
 
-import importlib
-
 import django.core.validators
 from decimal import Decimal
 from django.db import migrations, models
 
-m0015 = importlib.import_module("planning.migrations.0015_plan_organisation_required")
+from planning.db.rebuild import triggers_restore, triggers_set_aside
 
 
 class Migration(migrations.Migration):
@@ -20,7 +18,7 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
-        migrations.RunPython(m0015.triggers_set_aside, m0015.triggers_restore, elidable=False),
+        migrations.RunPython(triggers_set_aside, triggers_restore, elidable=False),
         migrations.AddField(
             model_name='structurenode',
             name='address',
@@ -67,5 +65,5 @@ class Migration(migrations.Migration):
             model_name='structurenode',
             constraint=models.CheckConstraint(condition=models.Q(('condition_grade__isnull', True), ('condition_grade__lte', 3), _connector='OR'), name='structure_node_condition_grade_range'),
         ),
-        migrations.RunPython(m0015.triggers_restore, m0015.triggers_set_aside, elidable=False),
+        migrations.RunPython(triggers_restore, triggers_set_aside, elidable=False),
     ]

@@ -2,11 +2,9 @@
 # Changing the type's check constraint rebuilds planning_suggestion on SQLite, which would drop
 # its history trigger (0021), so the triggers are set aside around it as in 0015.
 
-import importlib
-
 from django.db import migrations, models
 
-m0015 = importlib.import_module("planning.migrations.0015_plan_organisation_required")
+from planning.db.rebuild import triggers_restore, triggers_set_aside
 
 TYPES = ["missing_code", "deviation", "project_grouping", "condition", "overdue"]
 
@@ -15,7 +13,7 @@ class Migration(migrations.Migration):
     dependencies = [("planning", "0023_natural_collation")]
 
     operations = [
-        migrations.RunPython(m0015.triggers_set_aside, m0015.triggers_restore, elidable=False),
+        migrations.RunPython(triggers_set_aside, triggers_restore, elidable=False),
         migrations.RemoveConstraint(model_name="suggestion", name="suggestion_type_valid"),
         migrations.AlterField(
             model_name="suggestion",
@@ -38,5 +36,5 @@ class Migration(migrations.Migration):
                 name="suggestion_type_valid",
             ),
         ),
-        migrations.RunPython(m0015.triggers_restore, m0015.triggers_set_aside, elidable=False),
+        migrations.RunPython(triggers_restore, triggers_set_aside, elidable=False),
     ]

@@ -3,11 +3,9 @@
 # rebuilds planning_suggestion on SQLite, which would drop its history trigger (0021), so the
 # triggers are set aside around it as in 0015.
 
-import importlib
-
 from django.db import migrations, models
 
-m0015 = importlib.import_module("planning.migrations.0015_plan_organisation_required")
+from planning.db.rebuild import triggers_restore, triggers_set_aside
 
 TYPES = ["missing_code", "deviation", "project_grouping", "condition", "overdue", "budget_peak"]
 
@@ -23,7 +21,7 @@ class Migration(migrations.Migration):
                 blank=True, decimal_places=2, editable=False, max_digits=14, null=True
             ),
         ),
-        migrations.RunPython(m0015.triggers_set_aside, m0015.triggers_restore, elidable=False),
+        migrations.RunPython(triggers_set_aside, triggers_restore, elidable=False),
         migrations.RemoveConstraint(model_name="suggestion", name="suggestion_type_valid"),
         migrations.AlterField(
             model_name="suggestion",
@@ -47,5 +45,5 @@ class Migration(migrations.Migration):
                 name="suggestion_type_valid",
             ),
         ),
-        migrations.RunPython(m0015.triggers_restore, m0015.triggers_set_aside, elidable=False),
+        migrations.RunPython(triggers_restore, triggers_set_aside, elidable=False),
     ]

@@ -12,143 +12,39 @@
 # matches against) still marks every plan that can see the code (all, or its organisation's)
 # for a full sync.
 
-import importlib
-
 import django.core.validators
 import django.db.models.deletion
 import planning.models.fields
 from django.conf import settings
 from django.db import migrations, models
 
+from planning.db.change_log_triggers import (
+    code_change,
+    code_change_drop,
+    code_change_every_plan,
+    code_change_every_plan_drop,
+    code_override_change,
+    code_override_change_drop,
+)
+from planning.db.rebuild import triggers_restore, triggers_set_aside
+from planning.db.statements import executing
+from planning.db.tracked import EVERY_COLUMN, ChangeLog
 
-m0006 = importlib.import_module("planning.migrations.0006_plan_change")
-m0015 = importlib.import_module("planning.migrations.0015_plan_organisation_required")
+# The tracked table as it was here (planning.db.tracked): a code's identity and its figures,
+# and the node's columns a change row keeps (those of migration 0010).
+CODE = ChangeLog(
+    plans=("code", "name", "unit", "keywords", "organisation_id"),
+    nodes=("unit_cost", "service_life_years", "interval_years"),
+)
+CODE_OVERRIDE = ChangeLog(nodes=EVERY_COLUMN)
+NODE_OLD = ("parent_id", "kind", "building_id", "path")
 
-CHANGE = m0006.CHANGE
-
-
-def _nodes_of_code(row: str, code_column: str, organisation: str = "") -> str:
-    """Change rows for the nodes using the code, as if each had changed (its current parent,
-    kind, building and path stand for its state before)."""
-    return (
-        f"INSERT INTO {CHANGE} "
-        "(plan_id, node_id, old_parent_id, old_kind, old_building_id, old_path, catalog) "
-        "SELECT n.plan_id, n.id, n.parent_id, n.kind, n.building_id, n.path, {false} "
-        "FROM planning_structurenode n JOIN planning_plan p ON p.id = n.plan_id "
-        f"WHERE n.code_id = {row}.{code_column} AND p.last_synced_at IS NOT NULL{organisation};"
-    )
-
-
-def _plans_seeing(row: str) -> str:
-    """A full-sync row for every synced plan that can see the code (once per plan)."""
-    return f"""
-    INSERT INTO {CHANGE} (plan_id, catalog)
-    SELECT p.id, {{true}} FROM planning_plan p
-    WHERE p.last_synced_at IS NOT NULL
-      AND ({row}.organisation_id IS NULL OR p.organisation_id = {row}.organisation_id)
-      AND NOT EXISTS (SELECT 1 FROM {CHANGE} c WHERE c.plan_id = p.id AND c.catalog);
-    """
-
-
-OVERRIDE_ORGANISATION = " AND p.organisation_id = {row}.organisation_id"
-IDENTITY = ("code", "name", "unit", "keywords")
-FIGURES = ("unit_cost", "service_life_years", "interval_years")
-
-
-def _same(columns: tuple[str, ...], *, vendor: str) -> str:
-    equal = "IS NOT DISTINCT FROM" if vendor == "postgresql" else "IS"
-    return " AND ".join(f"NEW.{c} {equal} OLD.{c}" for c in columns)
-
-
-POSTGRESQL = [
-    "DROP TRIGGER planning_catalog_change ON planning_code;"
-    " DROP FUNCTION planning_catalog_change();",
-    f"""
-    CREATE FUNCTION planning_catalog_change() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-      IF TG_OP = 'UPDATE' THEN
-        IF {_same((*IDENTITY, "organisation_id"), vendor="postgresql")} THEN
-          IF NOT ({_same(FIGURES, vendor="postgresql")}) THEN
-            {_nodes_of_code("NEW", "id")}
-          END IF;
-        ELSE
-          {_plans_seeing("OLD")}
-          {_plans_seeing("NEW")}
-        END IF;
-      ELSIF TG_OP = 'INSERT' THEN
-        {_plans_seeing("NEW")}
-      ELSE
-        {_plans_seeing("OLD")}
-      END IF;
-      RETURN NULL;
-    END $$;
-    CREATE TRIGGER planning_catalog_change AFTER INSERT OR UPDATE OR DELETE
-      ON planning_code FOR EACH ROW EXECUTE FUNCTION planning_catalog_change();
-    """,
-    f"""
-    CREATE FUNCTION planning_code_override_change() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-      IF TG_OP = 'DELETE' THEN
-        {_nodes_of_code("OLD", "code_id", OVERRIDE_ORGANISATION.format(row="OLD"))}
-      ELSE
-        {_nodes_of_code("NEW", "code_id", OVERRIDE_ORGANISATION.format(row="NEW"))}
-        IF TG_OP = 'UPDATE' AND NOT ({_same(("code_id", "organisation_id"), vendor="postgresql")})
-        THEN
-          {_nodes_of_code("OLD", "code_id", OVERRIDE_ORGANISATION.format(row="OLD"))}
-        END IF;
-      END IF;
-      RETURN NULL;
-    END $$;
-    CREATE TRIGGER planning_code_override_change AFTER INSERT OR UPDATE OR DELETE
-      ON planning_codeoverride FOR EACH ROW EXECUTE FUNCTION planning_code_override_change();
-    """,
-]
-POSTGRESQL_BACK = [
-    "DROP TRIGGER planning_code_override_change ON planning_codeoverride;"
-    " DROP FUNCTION planning_code_override_change();",
-    "DROP TRIGGER planning_catalog_change ON planning_code;"
-    " DROP FUNCTION planning_catalog_change();",
-    m0006.POSTGRESQL[2],
-]
-
-_IDENTITY_SQLITE = _same((*IDENTITY, "organisation_id"), vendor="sqlite")
-SQLITE = [
-    "DROP TRIGGER planning_catalog_insert;",
-    "DROP TRIGGER planning_catalog_update;",
-    "DROP TRIGGER planning_catalog_delete;",
-    f"CREATE TRIGGER planning_catalog_insert AFTER INSERT ON planning_code "
-    f"BEGIN {_plans_seeing('NEW')} END;",
-    f"CREATE TRIGGER planning_catalog_delete AFTER DELETE ON planning_code "
-    f"BEGIN {_plans_seeing('OLD')} END;",
-    f"CREATE TRIGGER planning_catalog_update AFTER UPDATE ON planning_code "
-    f"WHEN NOT ({_IDENTITY_SQLITE}) BEGIN {_plans_seeing('OLD')} {_plans_seeing('NEW')} END;",
-    f"CREATE TRIGGER planning_catalog_figures AFTER UPDATE ON planning_code "
-    f"WHEN {_IDENTITY_SQLITE} AND NOT ({_same(FIGURES, vendor='sqlite')}) "
-    f"BEGIN {_nodes_of_code('NEW', 'id')} END;",
-    f"CREATE TRIGGER planning_code_override_insert AFTER INSERT ON planning_codeoverride "
-    f"BEGIN {_nodes_of_code('NEW', 'code_id', OVERRIDE_ORGANISATION.format(row='NEW'))} END;",
-    f"CREATE TRIGGER planning_code_override_delete AFTER DELETE ON planning_codeoverride "
-    f"BEGIN {_nodes_of_code('OLD', 'code_id', OVERRIDE_ORGANISATION.format(row='OLD'))} END;",
-    f"CREATE TRIGGER planning_code_override_update AFTER UPDATE ON planning_codeoverride "
-    f"BEGIN {_nodes_of_code('NEW', 'code_id', OVERRIDE_ORGANISATION.format(row='NEW'))} "
-    f"{_nodes_of_code('OLD', 'code_id', OVERRIDE_ORGANISATION.format(row='OLD')).rstrip(';')}"
-    f" AND NOT ({_same(('code_id', 'organisation_id'), vendor='sqlite')}); END;",
-]
-SQLITE_BACK = [
-    *(
-        f"DROP TRIGGER {name};"
-        for name in (
-            "planning_catalog_insert",
-            "planning_catalog_update",
-            "planning_catalog_delete",
-            "planning_catalog_figures",
-            "planning_code_override_insert",
-            "planning_code_override_update",
-            "planning_code_override_delete",
-        )
-    ),
-    *(s for s in m0006.SQLITE if "ON planning_code " in s),
-]
+TRIGGERS = (
+    code_change_every_plan_drop()
+    + code_change(CODE, node_old=NODE_OLD)
+    + code_override_change(CODE_OVERRIDE, node_old=NODE_OLD)
+)
+TRIGGERS_BACK = code_override_change_drop() + code_change_drop() + code_change_every_plan()
 
 
 class Migration(migrations.Migration):
@@ -159,7 +55,7 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
-        migrations.RunPython(m0015.triggers_set_aside, m0015.triggers_restore, elidable=False),
+        migrations.RunPython(triggers_set_aside, triggers_restore, elidable=False),
         migrations.CreateModel(
             name="CatalogChange",
             fields=[
@@ -364,10 +260,6 @@ class Migration(migrations.Migration):
                 name="code_override_interval_in_range",
             ),
         ),
-        migrations.RunPython(m0015.triggers_restore, m0015.triggers_set_aside, elidable=False),
-        migrations.RunPython(
-            m0006._run({"postgresql": POSTGRESQL, "sqlite": SQLITE}),
-            m0006._run({"postgresql": POSTGRESQL_BACK, "sqlite": SQLITE_BACK}),
-            elidable=False,
-        ),
+        migrations.RunPython(triggers_restore, triggers_set_aside, elidable=False),
+        migrations.RunPython(executing(TRIGGERS), executing(TRIGGERS_BACK), elidable=False),
     ]

@@ -17,92 +17,20 @@ from collections import Counter
 from django.conf import settings
 from django.db import migrations, models
 
+from planning.db.change_log_triggers import (
+    catalog_currency_change,
+    catalog_currency_change_drop,
+    plan_change,
+    plan_change_drop,
+)
+from planning.db.statements import executing
+from planning.db.tracked import ChangeLog
+
 STARTER_CURRENCY = "EUR"  # planning.catalog.starter.STARTER_CURRENCY when this was written
 
-CHANGE = "planning_planchange"
-
-
-def _mark(plans: str) -> str:
-    """One full-sync row for each synced plan that `plans` (a WHERE on planning_plan p) names,
-    once per plan."""
-    return (
-        f"INSERT INTO {CHANGE} (plan_id, catalog) SELECT p.id, {{true}} FROM planning_plan p "
-        f"WHERE {plans} AND p.last_synced_at IS NOT NULL "
-        f"AND NOT EXISTS (SELECT 1 FROM {CHANGE} c WHERE c.plan_id = p.id AND c.catalog);"
-    )
-
-
-def _of_organisation(row: str) -> str:
-    return _mark(f"p.organisation_id = {row}.organisation_id")
-
-
-PLAN_MOVED = "(NEW.currency {distinct} OLD.currency OR NEW.organisation_id {distinct} OLD.organisation_id)"
-
-POSTGRESQL = [
-    f"""
-    CREATE FUNCTION planning_catalog_currency_change() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-      IF TG_OP = 'DELETE' THEN
-        {_of_organisation("OLD")}
-      ELSIF TG_OP = 'INSERT' OR NEW.currency IS DISTINCT FROM OLD.currency THEN
-        {_of_organisation("NEW")}
-      END IF;
-      RETURN NULL;
-    END $$;
-    CREATE TRIGGER planning_catalog_currency_change AFTER INSERT OR UPDATE OR DELETE
-      ON planning_organisationcatalog FOR EACH ROW
-      EXECUTE FUNCTION planning_catalog_currency_change();
-    """,
-    f"""
-    CREATE FUNCTION planning_plan_currency_change() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-      {_mark("p.id = NEW.id")}
-      RETURN NULL;
-    END $$;
-    CREATE TRIGGER planning_plan_currency_change AFTER UPDATE OF currency, organisation_id
-      ON planning_plan FOR EACH ROW
-      WHEN {PLAN_MOVED.format(distinct="IS DISTINCT FROM")}
-      EXECUTE FUNCTION planning_plan_currency_change();
-    """,
-]
-POSTGRESQL_BACK = [
-    "DROP TRIGGER planning_plan_currency_change ON planning_plan;"
-    " DROP FUNCTION planning_plan_currency_change();",
-    "DROP TRIGGER planning_catalog_currency_change ON planning_organisationcatalog;"
-    " DROP FUNCTION planning_catalog_currency_change();",
-]
-
-SQLITE = [
-    "CREATE TRIGGER planning_catalog_currency_insert AFTER INSERT ON planning_organisationcatalog "
-    f"BEGIN {_of_organisation('NEW')} END;",
-    "CREATE TRIGGER planning_catalog_currency_update AFTER UPDATE OF currency "
-    "ON planning_organisationcatalog WHEN NEW.currency IS NOT OLD.currency "
-    f"BEGIN {_of_organisation('NEW')} END;",
-    "CREATE TRIGGER planning_catalog_currency_delete AFTER DELETE ON planning_organisationcatalog "
-    f"BEGIN {_of_organisation('OLD')} END;",
-    "CREATE TRIGGER planning_plan_currency AFTER UPDATE OF currency, organisation_id "
-    f"ON planning_plan WHEN {PLAN_MOVED.format(distinct='IS NOT')} "
-    f"BEGIN {_mark('p.id = NEW.id')} END;",
-]
-SQLITE_BACK = [
-    f"DROP TRIGGER {name};"
-    for name in (
-        "planning_catalog_currency_insert",
-        "planning_catalog_currency_update",
-        "planning_catalog_currency_delete",
-        "planning_plan_currency",
-    )
-]
-
-
-def _run(statements_by_vendor):
-    def run(apps, schema_editor):
-        vendor = schema_editor.connection.vendor
-        true = "true" if vendor == "postgresql" else "1"
-        for statement in statements_by_vendor[vendor]:
-            schema_editor.execute(statement.replace("{true}", true), params=None)
-
-    return run
+# The tracked table as it was here (planning.db.tracked).
+CATALOG = ChangeLog(plans=("currency",))
+PLAN = ChangeLog(plans=("currency", "organisation_id"))
 
 
 def catalogs_create(apps, schema_editor):
@@ -179,8 +107,8 @@ class Migration(migrations.Migration):
         ),
         migrations.RunPython(catalogs_create, migrations.RunPython.noop, elidable=False),
         migrations.RunPython(
-            _run({"postgresql": POSTGRESQL, "sqlite": SQLITE}),
-            _run({"postgresql": POSTGRESQL_BACK, "sqlite": SQLITE_BACK}),
+            executing(catalog_currency_change(CATALOG) + plan_change(PLAN)),
+            executing(plan_change_drop() + catalog_currency_change_drop()),
             elidable=False,
         ),
     ]

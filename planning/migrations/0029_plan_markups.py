@@ -1,47 +1,44 @@
 # A plan's markups as an ordered list of named percentages (docs/design.md "Money" >
 # "Markups"). The column is added with ALTER TABLE on SQLite too (nullable, no default), so no
 # table is rebuilt and no trigger is lost. The plan's history triggers record it from now on:
-# they are made again from 0021's generator with the column added.
-
-import copy
-import importlib
+# they are made again with the column added.
 
 import planning.models.plans
 from django.db import migrations, models
 
-m0021 = importlib.import_module("planning.migrations.0021_history")
-
-PLAN = copy.deepcopy(m0021.ENTITIES["plan"])
-BEFORE = copy.deepcopy(PLAN)
-PLAN["columns"].append("markups")
+from planning.db.history_triggers import history_trigger, history_trigger_drop
+from planning.db.statements import executing
+from planning.db.tracked import History, Tracked
 
 
-def _postgresql(spec):
-    arguments = ", ".join(f"'{value}'" for value in ("plan", *spec["columns"]))
-    return [
-        "DROP TRIGGER planning_history_plan ON planning_plan;",
-        f"CREATE TRIGGER planning_history_plan AFTER {' OR '.join(spec['events'])} "
-        "ON planning_plan FOR EACH ROW "
-        f"EXECUTE FUNCTION planning_history_record({arguments});",
-    ]
+def _plan(columns: tuple[str, ...]) -> Tracked:
+    """The plan's entry of the tracked table (planning.db.tracked) as it was here."""
+    return Tracked(
+        "plan",
+        "planning_plan",
+        history=History(
+            columns=columns,
+            plan="R.id",
+            entity_uuid="R.id",
+            label="R.name",
+            events=("INSERT", "UPDATE"),
+        ),
+    )
 
 
-def _sqlite(spec):
-    statements = []
-    for event in spec["events"]:
-        statements.append(f"DROP TRIGGER planning_history_plan_{event.lower()};")
-        statements.append(m0021._sqlite_trigger("plan", spec, event))
-    return statements
-
-
-def _triggers(spec):
-    def run(apps, schema_editor):
-        vendor = schema_editor.connection.vendor
-        make = {"postgresql": _postgresql, "sqlite": _sqlite}[vendor]
-        for statement in make(spec):
-            schema_editor.execute(statement, params=None)
-
-    return run
+COLUMNS_BEFORE = (
+    "name",
+    "description",
+    "organisation_id",
+    "currency",
+    "price_base_year",
+    "index_rate_percent",
+    "overhead_percent",
+    "vat_percent",
+    "annual_budget",
+)
+BEFORE = _plan(COLUMNS_BEFORE)
+PLAN = _plan((*COLUMNS_BEFORE, "markups"))
 
 
 class Migration(migrations.Migration):
@@ -58,5 +55,8 @@ class Migration(migrations.Migration):
                 validators=[planning.models.plans.markups_validate],
             ),
         ),
-        migrations.RunPython(_triggers(PLAN), _triggers(BEFORE)),
+        migrations.RunPython(
+            executing(history_trigger_drop(BEFORE) + history_trigger(PLAN)),
+            executing(history_trigger_drop(PLAN) + history_trigger(BEFORE)),
+        ),
     ]

@@ -38,7 +38,7 @@ NOT_NEGATIVE = [MinValueValidator(0, message="Cannot be negative.")]
 
 def choice_messages(choices: type[models.TextChoices]) -> dict[str, str]:
     """The message of a value outside `choices`, naming the allowed ones; model fields and the
-    ModelForms built on them (planning.web.forms.plans.ModelRulesForm) both use it."""
+    ModelForms built on them (planning.web.forms.fields.ModelRulesForm) both use it."""
     allowed = ", ".join(choices.values)
     return {"invalid_choice": f"“%(value)s” is not one of: {allowed}."}
 

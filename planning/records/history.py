@@ -1,4 +1,4 @@
-"""Reading a plan's history (docs/design.md "History"): the entries of a plan, a node or an
+"""Reading a plan's history (docs/subsystems/history.md): the entries of a plan, a node or an
 action, filtered and paged newest first, and each entry's changes in words.
 
 Pages are keyset pages on the entry id (ids grow with time: the newest first, `before` the

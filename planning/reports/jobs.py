@@ -1,5 +1,5 @@
 """The board report as a background job: asking for one makes a PlanReport row, a worker prints
-it (planning.reports.document) and keeps the PDF in the row (docs/design.md "Board report").
+it (planning.reports.pdf) and keeps the PDF in the row (docs/subsystems/board-report.md).
 
 As imports do (planning.transfer.imports.jobs), a run claims the row's lease (jobs.leases) and a
 report whose worker died is run again, at most REPORT_MAX_ATTEMPTS times; an account may have
@@ -21,7 +21,7 @@ from accounts.models import User
 from accounts.services import account_lock
 from jobs.leases import Lease, LeaseLost, lease_claim
 from planning.models import Plan, PlanReport, PlanReportStatus
-from planning.reports.document import report_pdf
+from planning.reports.pdf import report_pdf
 from planning.suggestions.sync.run import suggestion_sync
 
 logger = logging.getLogger(__name__)

@@ -1,5 +1,5 @@
 """A spreadsheet (XLSX) written as a stream: the first bytes leave while the rows are still being
-read, and memory stays flat however many rows there are (docs/design.md "Exports").
+read, and memory stays flat however many rows there are (docs/subsystems/exports.md).
 
 openpyxl's write-only mode keeps the whole sheet in a temporary file and zips it at the end, so
 a download of 100,000 actions sent nothing for 12 s. Here the sheet's XML is written row by row
@@ -44,6 +44,11 @@ _EXCEL_EPOCH = datetime.date(1899, 12, 30)
 def xlsx_stream(rows: Iterable[Sequence[Any]], *, title: str) -> Iterator[bytes]:
     """The workbook of one sheet named `title`: the first row is its header, the rest data."""
     return xlsx_sheets_stream([(title, rows)])
+
+
+def as_xlsx(rows: Iterable[tuple[Any, ...]], *, title: str) -> bytes:
+    """The whole workbook of `xlsx_stream` at once."""
+    return b"".join(xlsx_stream(rows, title=title))
 
 
 def xlsx_sheets_stream(sheets: Iterable[tuple[str, Iterable[Sequence[Any]]]]) -> Iterator[bytes]:

@@ -1,10 +1,10 @@
-"""Access to a plan's pages, shared by planning.web.views and planning.web.views.suggestions.
+"""Access to a plan's pages, shared by every view module of planning.web.views.
 
 Access: every page under /plans/<number>/ starts with `plan_access_get`, so a plan the user
 may not see (not a member of its organisation, no grant) answers 404 exactly like a missing one,
 for GET and POST alike. Someone who may see but not change the plan (a viewer; an editor on the
 guests page or deleting the plan) gets 403 on a POST: the plan's existence is no secret to them,
-and 403 says plainly that the change was refused. Rights: docs/design.md "Organisations".
+and 403 says plainly that the change was refused. Rights: docs/subsystems/organisations.md.
 """
 
 from __future__ import annotations
@@ -71,9 +71,8 @@ def plan_url(plan: Plan, **params: Any) -> str:
 
 
 def actions_url(plan: Plan, **params: Any) -> str:
-    """The plan's Actions tab, filtered by `params` (planning.web.forms.plans.ActionFilterForm's
-    names;
-    empty ones left out)."""
+    """The plan's Actions tab, filtered by `params` (planning.web.forms.actions.ActionFilterForm's
+    names; empty ones left out)."""
     return _with_query(reverse("planning:plan_actions", args=[plan.number]), params)
 
 

@@ -1,6 +1,6 @@
-"""The plan list and the plan's tab pages, rendered by more than one view module (planning.web.views
-and planning.web.views.suggestions): their own GET views and the POST views of the forms they hold,
-which show them again when a form has errors. Not a view module: views import it."""
+"""The plan list and the plan's tab pages, rendered by more than one view module of
+planning.web.views: their own GET views and the POST views of the forms they hold, which show
+them again when a form has errors. Not a view module: views import it."""
 
 from __future__ import annotations
 
@@ -21,11 +21,9 @@ from planning.plans import selectors
 from planning.plans.action_filters import action_rows, actions_filtered
 from planning.tree.selectors import node_search, tree_overview
 from planning.web.access import request_user
+from planning.web.forms.actions import CONDITION_CHOICES, ActionFilterForm, ActionForm
+from planning.web.forms.nodes import NodeCreateForm
 from planning.web.forms.plans import (
-    CONDITION_CHOICES,
-    ActionFilterForm,
-    ActionForm,
-    NodeCreateForm,
     PlanCreateForm,
     PlanDeleteForm,
     PlanImportForm,

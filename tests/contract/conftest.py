@@ -10,7 +10,7 @@ from integrations.models import ApiKey
 from integrations.services import api_access_set, api_key_create
 from planning.catalog.services import code_catalog_defaults_load
 from planning.models import Plan, PlanNumberCounter
-from planning.transfer.imports import plan_import
+from planning.transfer.imports.json_file import plan_import
 from tests.factories import StructureNodeFactory
 from tests.webhooks import conftest as webhook_fixtures
 from tests.webhooks.conftest import Receiver

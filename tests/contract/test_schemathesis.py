@@ -13,7 +13,7 @@ import pytest
 from integrations.models import ApiKey
 from integrations.services import api_key_create
 from planning.models import Plan, Suggestion
-from planning.records.versions import plan_adopt
+from planning.records.adoption import plan_adopt
 from planning.suggestions.sync.run import suggestion_sync
 
 pytestmark = pytest.mark.django_db(transaction=True)

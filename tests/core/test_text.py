@@ -15,7 +15,9 @@ from django.core.management import CommandError, call_command
 from core.text import printable, text_problem
 from integrations.models import ApiKey
 from planning.models import Plan, StructureNode
-from planning.transfer.imports import ImportRejected, plan_import, plan_import_csv
+from planning.transfer.imports.csv_pair import plan_import_csv
+from planning.transfer.imports.json_file import plan_import
+from planning.transfer.imports.problems import ImportRejected
 from tests.envelope import assert_envelope
 from tests.planning.test_views import EDIT_POSTS, OWNER_POSTS, World, _state, _urls, world
 

@@ -13,7 +13,7 @@ from accounts.actor import Actor, acting
 from integrations.services import api_access_set, api_key_create
 from planning.models import HistoryEntry, NodeKind, Plan, PlanRole
 from planning.plans.services.nodes import node_rename
-from planning.records.versions import plan_adopt
+from planning.records.adoption import plan_adopt
 from tests.envelope import assert_envelope
 from tests.factories import (
     ActionFactory,

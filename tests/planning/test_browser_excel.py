@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from planning.models import NodeKind, Plan, PlanRole
-from planning.transfer.exports import plan_document
+from planning.transfer.exports.plan_document import plan_document
 from tests.conftest import browser_login, run_queued_jobs
 from tests.factories import (
     ActionFactory,

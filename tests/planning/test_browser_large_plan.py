@@ -15,7 +15,7 @@ from openpyxl import load_workbook
 
 from planning.management.commands.generate_plan import synthetic_plan_document
 from planning.models import Action, Code, Plan, StructureNode, Suggestion
-from planning.transfer.imports import plan_import_document
+from planning.transfer.imports.plan_document import plan_import_document
 from tests.conftest import browser_login
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

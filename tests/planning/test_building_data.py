@@ -17,7 +17,8 @@ from django.utils import timezone
 
 from planning.figures.key_figures import building_key_figures, plan_key_figures
 from planning.models import ActionStatus, NodeKind, Plan, PlanRole, StructureNode
-from planning.transfer.imports import ImportRejected, plan_import
+from planning.transfer.imports.json_file import plan_import
+from planning.transfer.imports.problems import ImportRejected
 from tests.factories import (
     ActionFactory,
     PlanFactory,

@@ -165,7 +165,8 @@ def test_an_override_re_derives_exactly_its_organisations_plans_that_use_the_cod
 
 
 def test_an_own_code_is_seen_by_its_organisations_plans_only(tmp_path: Path) -> None:
-    from planning.transfer.imports import ImportRejected, plan_import
+    from planning.transfer.imports.json_file import plan_import
+    from planning.transfer.imports.problems import ImportRejected
     from tests.factories import UserFactory
 
     mine, theirs = OrganisationFactory.create(), OrganisationFactory.create()

@@ -1,7 +1,6 @@
-"""CSV written by planning.transfer.exports: every text cell quoted, so no separator a spreadsheet
-may use
-(comma, semicolon, tab) splits a cell into a formula, and the formula neutralisation kept for
-every cell (issue 27, point 8)."""
+"""CSV written by planning.transfer.csv_stream: every text cell quoted, so no separator a
+spreadsheet may use (comma, semicolon, tab) splits a cell into a formula, and the formula
+neutralisation kept for every cell (issue 27, point 8)."""
 
 from __future__ import annotations
 
@@ -16,8 +15,8 @@ from django.test import Client
 from django.urls import reverse
 
 from planning.models import PlanRole
-from planning.transfer.exports import as_csv
-from planning.transfer.imports import plan_import_csv
+from planning.transfer.csv_stream import as_csv
+from planning.transfer.imports.csv_pair import plan_import_csv
 from tests.factories import (
     ActionFactory,
     PlanFactory,

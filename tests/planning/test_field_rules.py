@@ -18,15 +18,13 @@ from planning.plans.services.actions import action_create, action_mark_done
 from planning.plans.services.grants import membership_role_set
 from planning.plans.services.nodes import node_create
 from planning.plans.services.plans import plan_create
-from planning.records.versions import plan_adopt
-from planning.transfer.imports import ImportProblem, ImportRejected, plan_import_document
-from planning.web.forms.plans import (
-    ActionDoneForm,
-    ActionForm,
-    MemberRoleForm,
-    NodeCreateForm,
-    PlanCreateForm,
-)
+from planning.records.adoption import plan_adopt
+from planning.transfer.imports.plan_document import plan_import_document
+from planning.transfer.imports.problems import ImportProblem, ImportRejected
+from planning.web.forms.actions import ActionDoneForm, ActionForm
+from planning.web.forms.members import MemberRoleForm
+from planning.web.forms.nodes import NodeCreateForm
+from planning.web.forms.plans import PlanCreateForm
 from tests.factories import (
     ActionFactory,
     PlanFactory,

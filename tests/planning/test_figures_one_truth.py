@@ -41,8 +41,9 @@ from planning.models import (
 )
 from planning.plans.services.actions import action_cancel, action_mark_done
 from planning.plans.services.plans import plan_money_update
-from planning.records.versions import Side, plan_adopt, versions_compare
-from planning.reports.document import report_content
+from planning.records.adoption import plan_adopt
+from planning.records.comparison import Side, versions_compare
+from planning.reports.content import report_content
 from planning.suggestions.sync.run import suggestion_sync
 from tests.factories import (
     ActionFactory,

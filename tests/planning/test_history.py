@@ -34,7 +34,7 @@ from planning.plans.services.plans import plan_delete
 from planning.records.history import HistoryFilters, entity_history, history_page, plan_history
 from planning.suggestions.services.dismissal import suggestion_restore, suggestions_dismiss
 from planning.suggestions.sync.run import suggestion_sync
-from planning.transfer.imports import plan_import
+from planning.transfer.imports.json_file import plan_import
 from tests.factories import (
     ActionFactory,
     PlanFactory,

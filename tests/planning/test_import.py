@@ -18,7 +18,8 @@ from planning.models import (
 from planning.plans.selectors import plan_access_get
 from planning.plans.services.actions import action_create, action_mark_done
 from planning.plans.services.plans import plan_create
-from planning.transfer.imports import ImportProblem, ImportRejected, plan_import
+from planning.transfer.imports.json_file import plan_import
+from planning.transfer.imports.problems import ImportProblem, ImportRejected
 from planning.tree.paths import DEPTH_MAX
 from tests.factories import CodeFactory, PlanFactory, StructureNodeFactory, UserFactory
 from tests.planning.conftest import db_counts

@@ -27,7 +27,8 @@ kind, path = sys.argv[1], sys.argv[2]
 content = open(path, "rb").read()
 try:
     if kind == "json":
-        from planning.transfer.imports.plan_document import document_parse, plan_document_records
+        from planning.transfer.imports.json_file import document_parse
+        from planning.transfer.imports.plan_document import plan_document_records
         from planning.transfer.imports.records import ProblemCollector
         document = document_parse(content, "plan.json")
         plan_document_records(document, source="plan.json", problems=ProblemCollector(), name=None)
@@ -148,7 +149,7 @@ def test_a_number_of_more_digits_than_python_reads_is_refused_not_a_crash() -> N
 
 
 def test_a_number_beyond_decimals_range_is_a_listed_problem_not_a_crash() -> None:
-    from planning.transfer.imports.plan_document import document_parse
+    from planning.transfer.imports.json_file import document_parse
     from planning.transfer.imports.problems import ImportRejected
 
     with pytest.raises(ImportRejected, match="a number out of range"):
@@ -157,7 +158,7 @@ def test_a_number_beyond_decimals_range_is_a_listed_problem_not_a_crash() -> Non
 
 @pytest.mark.django_db
 def test_a_year_with_a_huge_exponent_is_a_problem_of_its_field(user: Any) -> None:
-    from planning.transfer.imports.plan_document import plan_import
+    from planning.transfer.imports.json_file import plan_import
     from planning.transfer.imports.problems import ImportRejected
 
     document = (

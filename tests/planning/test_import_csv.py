@@ -10,7 +10,8 @@ from django.utils import timezone
 
 from planning.models import Code, Plan, PlanRole, planned_year_last
 from planning.plans.selectors import plan_access_get
-from planning.transfer.imports import ImportRejected, plan_import_csv
+from planning.transfer.imports.csv_pair import plan_import_csv
+from planning.transfer.imports.problems import ImportRejected
 from tests.factories import CodeFactory
 from tests.planning.conftest import db_counts
 

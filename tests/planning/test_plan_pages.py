@@ -19,7 +19,7 @@ from openpyxl import load_workbook
 
 from planning.management.commands.generate_plan import synthetic_plan_document
 from planning.models import Action, Code, NodeKind, Plan, PlanChange, PlanRole, Project
-from planning.transfer.imports import plan_import_document
+from planning.transfer.imports.plan_document import plan_import_document
 from tests.factories import (
     ActionFactory,
     CodeFactory,

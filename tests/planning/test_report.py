@@ -36,14 +36,13 @@ from planning.models import (
 from planning.plans.services.actions import action_mark_done
 from planning.plans.services.nodes import node_move
 from planning.plans.services.plans import plan_money_update
-from planning.records.versions import ActionDifference, ActionState, plan_adopt
-from planning.reports.document import (
-    BUILDING_ROWS,
-    change_wording,
-    largest_occurrences,
-    report_content,
-    report_pdf,
-)
+from planning.records.adoption import plan_adopt
+from planning.records.comparison import ActionDifference, ActionState
+from planning.reports.budget_tables import BUILDING_ROWS
+from planning.reports.changes import change_wording
+from planning.reports.content import report_content
+from planning.reports.largest import largest_occurrences
+from planning.reports.pdf import report_pdf
 from tests.conftest import run_queued_jobs
 from tests.factories import (
     ActionFactory,

@@ -36,7 +36,7 @@ from planning.plans.services.actions import (
     action_update,
 )
 from planning.plans.services.nodes import node_delete
-from planning.records.versions import plan_adopt
+from planning.records.adoption import plan_adopt
 from tests.factories import (
     ActionFactory,
     PlanFactory,
@@ -517,7 +517,7 @@ def test_actions_moved_between_buildings_are_read_by_id_in_pieces(
 ) -> None:
     """The other side's states of the moved actions are read a few ids at a time: every piece
     is read (one id a read here)."""
-    monkeypatch.setattr("planning.records.versions.IDS_PER_READ", 1)
+    monkeypatch.setattr("planning.records.comparison.IDS_PER_READ", 1)
     for title in ("New roof", "Gutters", "Paint"):
         _edit(harbour.actions[title], node=harbour.boiler)
     client = _logged_in(client, user)

@@ -32,8 +32,9 @@ from planning.models import (
 )
 from planning.plans.services.actions import action_update
 from planning.plans.services.nodes import node_delete, node_move
-from planning.records.versions import Side, plan_adopt, versions_compare
-from planning.transfer.imports import plan_import
+from planning.records.adoption import plan_adopt
+from planning.records.comparison import Side, versions_compare
+from planning.transfer.imports.json_file import plan_import
 from tests.factories import (
     ActionFactory,
     PlanFactory,

@@ -21,7 +21,7 @@ from planning.catalog.starter import STARTER_CATALOG
 from planning.models import Action, ActionKind, ActionStatus, Code, Plan
 from planning.plans.selectors import plans_visible
 from planning.plans.services.actions import action_mark_done
-from planning.transfer.imports import plan_import
+from planning.transfer.imports.json_file import plan_import
 
 DEMO_EMAIL = "demo@maintplan.example"
 DEMO_USER_NAME = "Demo Planner"

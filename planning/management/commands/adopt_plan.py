@@ -8,7 +8,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from accounts.management import plain_text
 from planning.models import Plan
-from planning.records.versions import plan_adopt
+from planning.records.adoption import plan_adopt
 
 
 def _date(value: str) -> datetime.date:

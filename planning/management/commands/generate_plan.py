@@ -12,7 +12,8 @@ from accounts.management import command_user, non_negative_int, plain_text, posi
 from organisations.management import command_plan_organisation
 from planning.core.validation import plan_size_check
 from planning.models import ActionKind, ActionStatus, Code, NodeKind
-from planning.transfer.imports import ImportRejected, plan_import_document
+from planning.transfer.imports.plan_document import plan_import_document
+from planning.transfer.imports.problems import ImportRejected
 from planning.transfer.imports.terminal import TerminalProgress
 from planning.transfer.imports.write import statistics_refresh
 

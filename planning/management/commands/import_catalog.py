@@ -9,7 +9,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from accounts.management import plain_text
 from organisations.selectors import organisation_by_slug
 from planning.catalog.services import catalog_import
-from planning.transfer.imports import ImportRejected
+from planning.transfer.imports.problems import ImportRejected
 
 
 class Command(BaseCommand):

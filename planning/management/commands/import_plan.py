@@ -7,7 +7,9 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from accounts.management import command_user, plain_text
 from organisations.management import command_plan_organisation
-from planning.transfer.imports import ImportRejected, plan_file_import, plan_import_csv
+from planning.transfer.imports.csv_pair import plan_import_csv
+from planning.transfer.imports.plan_file import plan_file_import
+from planning.transfer.imports.problems import ImportRejected
 from planning.transfer.imports.terminal import TerminalProgress
 from planning.transfer.imports.write import statistics_refresh
 

@@ -8,7 +8,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from planning.figures.prices import NOMINAL, TODAY
 from planning.models import Plan
-from planning.reports.document import report_pdf
+from planning.reports.pdf import report_pdf
 from planning.suggestions.sync.run import suggestion_sync
 
 

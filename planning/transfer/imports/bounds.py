@@ -1,4 +1,4 @@
-"""Bounds a JSON plan document before it is parsed whole (docs/design.md "Imports" > "Bounds").
+"""Bounds a JSON plan document before it is parsed whole (docs/subsystems/import-bounds.md).
 
 `json.loads` of a hostile 32 MiB file builds what the file describes: 11 million empty objects
 took a worker to 2.3 GB before the size limit could refuse them. So the bytes are first walked
@@ -13,7 +13,7 @@ of:
 The walk also keeps the document's outline: everything but the rows of `nodes` and `actions`
 (a few values, by the bounds above), with those two lists empty. A valid document is then read
 row by row (`document_rows`: ijson's items, one row at a time), so a file at the plan limits
-is never built whole (docs/design.md "Imports" > "Bounds").
+is never built whole (docs/subsystems/import-bounds.md).
 Malformed JSON is left for `json.loads`, which reports it with its position as before: the two
 parsers refuse the same texts (trailing commas, garbage; NaN, which `json.loads` refuses through
 `parse_constant` where it stands), so a text ijson stops on early is one `json.loads` stops on

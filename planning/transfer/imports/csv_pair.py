@@ -17,17 +17,13 @@ from accounts.models import User
 from organisations.models import Organisation
 from planning.core.validation import plan_size_message
 from planning.models import Plan
-from planning.transfer.imports.plan_document import (
-    PLAN_TABLE_FIELDS,
-    CountedRecords,
-    Record,
-    file_text,
-    plan_fields_read,
-    plan_records_import,
-)
+from planning.transfer.imports.columns import PLAN_TABLE_FIELDS
+from planning.transfer.imports.file_text import file_text
+from planning.transfer.imports.plan_document import plan_records_import
+from planning.transfer.imports.plan_fields import plan_fields_read
 from planning.transfer.imports.problems import ImportRejected
 from planning.transfer.imports.progress import ImportObserver
-from planning.transfer.imports.records import ProblemCollector
+from planning.transfer.imports.records import CountedRecords, ProblemCollector, Record
 from planning.transfer.imports.tables import (
     WORKBOOK_IN_CSV,
     WORKBOOK_MAGIC,

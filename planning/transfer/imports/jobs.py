@@ -41,7 +41,7 @@ from planning.models import (
 )
 from planning.suggestions.sync.run import suggestion_sync
 from planning.transfer.imports.csv_pair import plan_import_csv
-from planning.transfer.imports.files import plan_file_import
+from planning.transfer.imports.plan_file import plan_file_import
 from planning.transfer.imports.problems import ImportRejected
 from planning.transfer.imports.progress import ImportObserver
 from planning.transfer.imports.write import statistics_refresh
@@ -130,7 +130,7 @@ def plan_import_submit(
     """The import of this upload: a new one (True), or the one the same form made before.
 
     Raises ImportsQueueFull, keeping nothing, when the owner already has IMPORTS_QUEUED_MAX
-    imports queued or running (docs/design.md "Limits"). They are counted under the account's
+    imports queued or running (docs/subsystems/limits.md). They are counted under the account's
     row lock, so two uploads sent together cannot both take the last place; the same form sent
     again is answered with its import whatever the count.
     """

@@ -1,10 +1,12 @@
-"""Reading one record of a plan document: typed fields out of raw values, the models' field
-rules on them, and every problem noted with its row and field (in file order)."""
+"""The records of a plan document and the reading of one: a `Record` is where it is and its raw
+key/value pairs, `CountedRecords` a file's records read only as they are iterated; a
+`RecordReader` takes typed fields out of one record's raw values, runs the models' field rules
+on them, and notes every problem with its row and field (in file order)."""
 
 from __future__ import annotations
 
 import datetime
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
@@ -20,6 +22,27 @@ from planning.transfer.imports.problems import ImportProblem
 YEAR_DIGITS_MAX = 9
 # Amounts this large are refused by the models' digit limit; quantize() would fail on them.
 QUANTIZE_LIMIT = Decimal(10) ** 20
+
+# One record of the document: where it is (for messages) and its raw key/value pairs.
+Record = tuple[str, object]
+
+
+class CountedRecords(Collection[Record]):
+    """Records read only as they are iterated, again for each iteration, whose count is known
+    before (a file's rows, counted by a first pass): an import holds each one only while it
+    checks it (docs/subsystems/import-bounds.md)."""
+
+    def __init__(self, count: int, read: Callable[[], Iterator[Record]]) -> None:
+        self.count, self.read = count, read
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __iter__(self) -> Iterator[Record]:
+        return self.read()
+
+    def __contains__(self, item: object) -> bool:
+        return any(record == item for record in self)
 
 
 class ProblemCollector:
@@ -139,7 +162,7 @@ class RecordReader:
         value = self._value(field, required=required)
         if value is None:
             return None
-        if isinstance(value, str):  # docs/design.md "Imports": a number or decimal string
+        if isinstance(value, str):  # docs/subsystems/imports.md: a number or decimal string
             try:
                 amount = Decimal(value.strip())
             except ArithmeticError:

@@ -1,7 +1,7 @@
 """The plan format as tables, one row per node or action under a header row: what a CSV pair
 and an Excel workbook have in common (planning.transfer.imports.csv_pair,
 planning.transfer.imports.workbook;
-docs/design.md "Imports").
+docs/subsystems/imports.md).
 
 A table is read as a person would have written it: a header names the columns by their import
 names (`planned_year`) or as a spreadsheet titles them (`Planned year`, `Estimated cost (EUR)`),
@@ -25,7 +25,7 @@ from django.conf import settings
 
 from planning.core.validation import plan_size_message
 from planning.models import ActionKind, ActionStatus, NodeKind, Plan
-from planning.transfer.imports.plan_document import (
+from planning.transfer.imports.columns import (
     ACTION_FIELDS,
     ACTION_REQUIRED,
     AMOUNT_FIELDS,
@@ -33,9 +33,8 @@ from planning.transfer.imports.plan_document import (
     NODE_REQUIRED,
     PLAN_TABLE_FIELDS,
     YEAR_FIELDS,
-    Record,
 )
-from planning.transfer.imports.records import ProblemCollector
+from planning.transfer.imports.records import ProblemCollector, Record
 
 # What the CSV export put before a formula character, at the start or after a separator.
 _NEUTRALISED = re.compile(r"(^|[,;\t\r\n][,;\t\r\n \"]*)'(?=[=+\-@\t\r])")
@@ -184,7 +183,7 @@ def table_records(
     cells; the first is the header) as records labelled with their row; problems of the
     header are added to `problems`, and then there are no rows (None). Reading stops after
     `max_rows` rows (the plan limit), so a table of millions of short rows is refused without
-    keeping them (docs/design.md "Imports" > "Bounds")."""
+    keeping them (docs/subsystems/import-bounds.md)."""
     header = table_header(rows, table=table, problems=problems)
     if header is None:
         return None

@@ -1,9 +1,8 @@
 """The plan format as an Excel workbook (.xlsx): a sheet "Nodes" and a sheet "Actions" with the
 columns of the CSV pair (read as planning.transfer.imports.tables says), and an optional sheet
-"Plan"
-of field / value rows (the plan's name and the JSON format's plan fields). The plan's Excel
-export is such a workbook (planning.transfer.exports.plan_workbook_sheets; docs/design.md
-"Imports").
+"Plan" of field / value rows (the plan's name and the JSON format's plan fields). The plan's
+Excel export is such a workbook (planning.transfer.exports.plan_document.plan_workbook_sheets;
+docs/subsystems/imports.md).
 
 One workbook rather than a workbook per table: a plan is one file to send and to keep, and a
 person editing it sees the nodes beside the actions that name them.
@@ -29,14 +28,11 @@ from openpyxl.worksheet._read_only import ReadOnlyWorksheet
 from accounts.models import User
 from organisations.models import Organisation
 from planning.models import Plan
-from planning.transfer.imports.plan_document import (
-    Record,
-    plan_fields_read,
-    plan_records_import,
-)
+from planning.transfer.imports.plan_document import plan_records_import
+from planning.transfer.imports.plan_fields import plan_fields_read
 from planning.transfer.imports.problems import ImportProblem, ImportRejected
 from planning.transfer.imports.progress import ImportObserver
-from planning.transfer.imports.records import ProblemCollector
+from planning.transfer.imports.records import ProblemCollector, Record
 from planning.transfer.imports.tables import (
     Table,
     action_table,

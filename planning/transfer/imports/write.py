@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterable, Iterator, Mapping
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from django.db import connection, models, transaction
 from django.utils import timezone
@@ -31,10 +31,8 @@ from planning.models import (
 )
 from planning.plans.services.plans import plan_create
 from planning.transfer.imports.progress import PROGRESS_STEP, ImportObserver
+from planning.transfer.imports.rows import ActionRow, NodeRow
 from planning.tree.paths import child_fields
-
-if TYPE_CHECKING:
-    from planning.transfer.imports.plan_document import ActionRow, NodeRow
 
 BULK_BATCH_SIZE = 1000
 _M = TypeVar("_M", bound=models.Model)
@@ -57,7 +55,7 @@ def _parents_first(nodes: list[NodeRow]) -> list[NodeRow]:
 class _RowWriter:
     """Bulk inserts in steps of PROGRESS_STEP rows, reporting each step to the observer. The
     rows may be a generator, and are: a model instance costs about 1 KB, so 250,000 actions
-    built at once held 250 MB (docs/design.md "Imports" > "Bounds")."""
+    built at once held 250 MB (docs/subsystems/import-bounds.md)."""
 
     def __init__(self, *, total: int, observer: ImportObserver) -> None:
         self.total, self.done, self.observer = total, 0, observer
@@ -70,7 +68,7 @@ class _RowWriter:
 
 
 @transaction.atomic
-def plan_write(
+def plan_document_write(
     *,
     owner: User,
     organisation: Organisation | None = None,

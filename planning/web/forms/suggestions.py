@@ -84,7 +84,7 @@ class PlanningViewForm(YearRangeForm):
         return self.year_range(default_first=this_year)
 
     def chosen_prices(self) -> str:
-        """TODAY or NOMINAL (docs/design.md "Money"); today's prices unless nominal is chosen."""
+        """TODAY or NOMINAL (docs/subsystems/money.md); today's prices unless nominal is chosen."""
         return str(self.valid("prices") or TODAY)
 
 

@@ -1,1 +1,1 @@
-"""The plan pages, one module per page family; what they share is planning.web.pages."""
+"""The plan pages, one module per page family; what several of them share lives beside them."""

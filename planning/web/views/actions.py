@@ -23,8 +23,8 @@ from planning.plans.services import actions as services
 from planning.records.history import entity_history
 from planning.suggestions.services.apply import deviation_fix
 from planning.web.access import actions_url, next_url, plan_member_required, request_user
+from planning.web.forms.actions import ActionDoneForm, ActionForm
 from planning.web.forms.fields import form_submit
-from planning.web.forms.plans import ActionDoneForm, ActionForm
 from planning.web.pages import plan_actions_render
 
 

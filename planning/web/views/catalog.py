@@ -1,4 +1,4 @@
-"""The organisation's catalog pages, for its owners and admins (docs/design.md "Code catalog"):
+"""The organisation's catalog pages, for its owners and admins (docs/subsystems/code-catalog.md):
 the effective catalog (starter codes with the organisation's figures, and its own codes),
 searched and paged, and the currency of its figures; a code's page (override a starter code's
 figures, or edit or delete an own code); a CSV import; and the reference values learned from
@@ -24,14 +24,14 @@ from planning.catalog.starter import STARTER_CURRENCY
 from planning.models import CatalogChange, CodeOverride
 from planning.plans import selectors
 from planning.transfer.imports.problems import ImportRejected
-from planning.web.forms.fields import form_errors_apply, form_submit
-from planning.web.forms.plans import (
+from planning.web.forms.catalog import (
     CatalogCurrencyForm,
     CatalogUploadForm,
     CodeOverrideForm,
     CodeSearchForm,
     OwnCodeForm,
 )
+from planning.web.forms.fields import form_errors_apply, form_submit
 
 CODES_PER_PAGE = 50
 CHANGES_SHOWN = 10

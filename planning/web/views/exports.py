@@ -1,12 +1,8 @@
 """Downloads of a plan: its actions (with the Actions tab's filters) and its budget (the years of
-the planning page's range when given, else planning.transfer.exports.budget_years), as CSV or XLSX,
-and
-the whole plan in the import format (JSON) (planning.transfer.exports)."""
+the planning page's range when given, else planning.transfer.exports.budget.budget_years), as
+CSV or XLSX, and the whole plan in the import format (planning.transfer.exports.plan_document)."""
 
 from __future__ import annotations
-
-from collections.abc import Iterable, Sequence
-from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.http.response import HttpResponseBase
@@ -17,26 +13,19 @@ from planning.core.access import PlanAccess
 from planning.figures.cache import budget_figure, key_figures_figure
 from planning.figures.prices import NOMINAL, TODAY
 from planning.suggestions.sync.due import synced_data_version
-from planning.transfer import exports, xlsx
+from planning.transfer import xlsx
+from planning.transfer.exports.actions import action_rows
+from planning.transfer.exports.budget import budget_rows, budget_years
+from planning.transfer.exports.plan_document import (
+    as_json,
+    plan_csv_rows,
+    plan_document,
+    plan_workbook_sheets,
+)
 from planning.web.access import plan_member_required
-from planning.web.forms.plans import ActionFilterForm
+from planning.web.downloads import SPREADSHEET_CONTENT_TYPES, spreadsheet_download
+from planning.web.forms.actions import ActionFilterForm
 from planning.web.forms.suggestions import PlanningViewForm
-
-_CONTENT_TYPES = {"csv": "text/csv; charset=utf-8", "xlsx": xlsx.CONTENT_TYPE}
-
-
-def spreadsheet_download(
-    rows: Iterable[Sequence[Any]], *, fmt: str, name: str, sheet: str
-) -> StreamingHttpResponse:
-    """`rows` (a header, then data) as a CSV or XLSX download, streamed: the first bytes leave
-    at once, however many rows follow (planning.transfer.xlsx)."""
-    if fmt not in _CONTENT_TYPES:
-        raise Http404("No such export format")
-    content = exports.csv_stream(rows) if fmt == "csv" else xlsx.xlsx_stream(rows, title=sheet)
-    response = StreamingHttpResponse(content, content_type=_CONTENT_TYPES[fmt])
-    response["Content-Disposition"] = f'attachment; filename="{name}.{fmt}"'
-    response["Cache-Control"] = "private, no-store"
-    return response
 
 
 def _stem(access: PlanAccess, what: str) -> str:
@@ -46,11 +35,11 @@ def _stem(access: PlanAccess, what: str) -> str:
 @plan_member_required()
 @require_http_methods(["GET"])
 def export_actions(request: HttpRequest, access: PlanAccess, fmt: str) -> StreamingHttpResponse:
-    if fmt not in _CONTENT_TYPES:
+    if fmt not in SPREADSHEET_CONTENT_TYPES:
         raise Http404("No such export format")
     filters = ActionFilterForm(request.GET or None, plan=access.plan).filters()
     # A spreadsheet shows kinds and statuses by their labels; the CSV keeps the codes.
-    rows = exports.action_rows(plan=access.plan, filters=filters, labels=fmt == "xlsx")
+    rows = action_rows(plan=access.plan, filters=filters, labels=fmt == "xlsx")
     return spreadsheet_download(rows, fmt=fmt, name=_stem(access, "actions"), sheet="Actions")
 
 
@@ -59,16 +48,14 @@ def export_actions(request: HttpRequest, access: PlanAccess, fmt: str) -> Stream
 def export_plan(request: HttpRequest, access: PlanAccess, fmt: str = "json") -> HttpResponseBase:
     """The plan in the import format, as JSON or as an Excel workbook: it re-imports to the
     same plan."""
-    document = exports.plan_document(plan=access.plan)
+    document = plan_document(plan=access.plan)
     if fmt == "xlsx":
         response: HttpResponseBase = StreamingHttpResponse(
-            xlsx.xlsx_sheets_stream(exports.plan_workbook_sheets(document)),
+            xlsx.xlsx_sheets_stream(plan_workbook_sheets(document)),
             content_type=xlsx.CONTENT_TYPE,
         )
     elif fmt == "json":
-        response = HttpResponse(
-            exports.as_json(document), content_type="application/json; charset=utf-8"
-        )
+        response = HttpResponse(as_json(document), content_type="application/json; charset=utf-8")
     else:
         raise Http404("No such export format")
     response["Content-Disposition"] = f'attachment; filename="{_stem(access, "plan")}.{fmt}"'
@@ -85,24 +72,24 @@ def export_plan_table(
     file (the plan's name and fields)."""
     if table not in ("nodes", "actions", "plan"):
         raise Http404("No such table")
-    rows = exports.plan_csv_rows(exports.plan_document(plan=access.plan), table)
+    rows = plan_csv_rows(plan_document(plan=access.plan), table)
     return spreadsheet_download(rows, fmt="csv", name=_stem(access, f"plan-{table}"), sheet=table)
 
 
 @plan_member_required()
 @require_http_methods(["GET"])
 def export_budget(request: HttpRequest, access: PlanAccess, fmt: str) -> StreamingHttpResponse:
-    if fmt not in _CONTENT_TYPES:
+    if fmt not in SPREADSHEET_CONTENT_TYPES:
         raise Http404("No such export format")
     plan = access.plan
     this_year = timezone.now().year
     form = PlanningViewForm(request.GET or None, plan=plan)
     if form.valid("year_from") is None and form.valid("year_to") is None:
-        year_from, year_to = exports.budget_years(plan=plan, this_year=this_year)
+        year_from, year_to = budget_years(plan=plan, this_year=this_year)
     else:
         year_from, year_to = form.years(this_year=this_year)
     # As the planning page does: a sync takes in changes made outside the services, so the
-    # version keys the cached budgets (docs/design.md "Caching") the page may already hold.
+    # version keys the cached budgets (docs/subsystems/caching.md) the page may already hold.
     version = synced_data_version(plan=plan)
     # Nominal first: its pass gives today's prices on the way (budget_figure).
     nominal, today = (
@@ -110,5 +97,5 @@ def export_budget(request: HttpRequest, access: PlanAccess, fmt: str) -> Streami
         for p in (NOMINAL, TODAY)
     )
     key_figures = key_figures_figure(plan=plan, version=version, year=this_year)
-    rows = exports.budget_rows(plan=plan, today=today, nominal=nominal, key_figures=key_figures)
+    rows = budget_rows(plan=plan, today=today, nominal=nominal, key_figures=key_figures)
     return spreadsheet_download(rows, fmt=fmt, name=_stem(access, "budget"), sheet="Budget")

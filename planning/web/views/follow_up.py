@@ -1,5 +1,5 @@
 """The Follow-up tab: planned against done and actual cost, per year and per building
-(planning.figures.follow_up; docs/design.md "Follow-up")."""
+(planning.figures.follow_up; docs/subsystems/follow-up.md)."""
 
 from __future__ import annotations
 
@@ -12,19 +12,10 @@ from django.views.decorators.http import require_GET
 from planning.core.access import PlanAccess
 from planning.figures.follow_up import plan_follow_up
 from planning.web.access import plan_member_required
-from planning.web.forms.fields import YearRangeForm
+from planning.web.forms.follow_up import YEARS_DEFAULT, FollowUpForm
 from planning.web.pages import plan_tab_context
 
-YEARS_DEFAULT = 5  # this year and the four before it
-YEARS_MAX = 30
 BUILDINGS_PER_PAGE = 50
-
-
-class FollowUpForm(YearRangeForm):
-    """The year range: this year and the four before it unless chosen."""
-
-    years_default = YEARS_DEFAULT
-    years_max = YEARS_MAX
 
 
 @plan_member_required()

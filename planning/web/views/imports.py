@@ -42,7 +42,7 @@ from planning.models import (
 from planning.plans.services.plans import NOT_A_PLANNER
 from planning.tasks import plan_import_enqueue, plan_imports_resume
 from planning.transfer import xlsx
-from planning.transfer.exports import plan_workbook_sheets
+from planning.transfer.exports.plan_document import plan_workbook_sheets
 from planning.transfer.imports.jobs import ImportsQueueFull, plan_import_state, plan_import_submit
 from planning.transfer.xlsx import xlsx_sheets_stream
 from planning.tree.paths import DEPTH_MAX

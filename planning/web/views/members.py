@@ -16,7 +16,7 @@ from planning.plans import selectors
 from planning.plans.services import grants
 from planning.web.access import plan_member_required, request_user
 from planning.web.forms.fields import form_submit
-from planning.web.forms.plans import MemberAddForm, MemberRoleForm
+from planning.web.forms.members import MemberAddForm, MemberRoleForm
 
 
 def _render_members(

@@ -23,10 +23,10 @@ from planning.records.history import entity_history
 from planning.suggestions.selectors import suggestions_open_queryset
 from planning.tree.selectors import node_ancestors, node_search, node_subtree_ids, tree_children
 from planning.web.access import actions_url, plan_member_required, plan_url
+from planning.web.forms.catalog import CodeSearchForm
 from planning.web.forms.fields import form_submit
-from planning.web.forms.plans import (
+from planning.web.forms.nodes import (
     CodeAssignForm,
-    CodeSearchForm,
     NodeBuildingForm,
     NodeConditionForm,
     NodeCreateForm,

@@ -19,7 +19,7 @@ from planning.plans.action_filters import ActionFilters, actions_filtered
 from planning.plans.services import projects as services
 from planning.web.access import plan_member_required
 from planning.web.forms.fields import form_submit
-from planning.web.forms.plans import ProjectActionsAddForm, ProjectForm
+from planning.web.forms.projects import ProjectActionsAddForm, ProjectForm
 from planning.web.pages import plan_tab_context
 
 PROJECTS_PER_PAGE = 50

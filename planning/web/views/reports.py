@@ -1,4 +1,4 @@
-"""The Report tab: a plan's board reports (docs/design.md "Board report"). Anyone who may see
+"""The Report tab: a plan's board reports (docs/subsystems/board-report.md). Anyone who may see
 the plan may ask for one and download it, as they may export it; the PDF is printed by a
 background job (planning.reports.jobs) while the page shows its progress."""
 
@@ -7,7 +7,6 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from django import forms
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -15,23 +14,14 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from jobs.leases import leases_resume
 from planning.core.access import PlanAccess
-from planning.figures.prices import NOMINAL, TODAY
 from planning.models import PlanReport, PlanReportStatus
-from planning.reports.document import report_filename
 from planning.reports.jobs import ReportsQueueFull, plan_report_request, plan_reports_leased
+from planning.reports.pdf import report_filename
 from planning.web.access import plan_member_required, request_user
+from planning.web.forms.reports import ReportForm
 from planning.web.pages import plan_tab_context
 
 REPORTS_SHOWN = 10
-
-
-class ReportForm(forms.Form):
-    prices = forms.ChoiceField(
-        choices=[(TODAY, "Today's prices"), (NOMINAL, "Nominal prices (indexed, with markups)")],
-        initial=TODAY,
-        widget=forms.RadioSelect,
-        label="Prices",
-    )
 
 
 def _report_get(access: PlanAccess, report_id: uuid.UUID) -> PlanReport:

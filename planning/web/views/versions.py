@@ -1,13 +1,12 @@
 """The Versions tab: adopt the plan as it stands (owners and admins), the adopted versions, and
-a version compared with the plan now or with another version (planning.records.versions;
-docs/design.md "Versions")."""
+a version compared with the plan now or with another version (planning.records.adoption,
+planning.records.comparison; docs/subsystems/versions.md)."""
 
 from __future__ import annotations
 
 import uuid
 from typing import Any
 
-from django import forms
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
@@ -18,74 +17,17 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from planning.core.access import PlanAccess
 from planning.figures.prices import year_span
-from planning.models import NodeKind, PlanVersion, StructureNode
-from planning.records.versions import (
-    NAME_MAX,
-    NOTE_MAX,
-    Side,
-    comparison_rows,
-    plan_adopt,
-    version_cost_years,
-    versions_compare,
-)
+from planning.models import PlanVersion
+from planning.records.adoption import plan_adopt, version_cost_years
+from planning.records.comparison import Side, versions_compare
+from planning.transfer.exports.comparison import comparison_rows
 from planning.web.access import plan_member_required, request_user
-from planning.web.forms.fields import NodePicker, YearRangeForm, form_submit, node_picker_bind
+from planning.web.downloads import spreadsheet_download
+from planning.web.forms.fields import form_submit
+from planning.web.forms.versions import NOW, AdoptForm, CompareForm
 from planning.web.pages import plan_tab_context
-from planning.web.views.exports import spreadsheet_download
 
 DIFFERENCES_PER_PAGE = 50
-YEARS_DEFAULT = 10
-YEARS_MAX = 30
-NOW = "now"
-
-
-class AdoptForm(forms.Form):
-    name = forms.CharField(
-        max_length=NAME_MAX, label="Name", help_text="e.g. “Adopted by the board, spring 2026”"
-    )
-    decided_on = forms.DateField(
-        label="Decision date", widget=forms.DateInput(attrs={"type": "date"})
-    )
-    note = forms.CharField(
-        required=False, max_length=NOTE_MAX, label="Note", widget=forms.Textarea(attrs={"rows": 3})
-    )
-
-
-class CompareForm(YearRangeForm):
-    """GET parameters of a version's page; a bad value is reported and its default used."""
-
-    years_default = YEARS_DEFAULT
-    years_max = YEARS_MAX
-
-    against = forms.ChoiceField(required=False, label="Compare with")
-    building = forms.UUIDField(
-        required=False, label="Building", widget=NodePicker(kind=NodeKind.BUILDING)
-    )
-
-    def __init__(self, *args: Any, version: PlanVersion, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        others = version.plan.versions.exclude(pk=version.pk).order_by("-number")[:100]
-        against = self.fields["against"]
-        assert isinstance(against, forms.ChoiceField)
-        against.choices = [
-            (NOW, "The plan now"),
-            *((str(v.pk), f"Version {v.number}: {v.name}") for v in others),
-        ]
-        self.plan = version.plan
-        node_picker_bind(self, "building", version.plan)
-
-    def clean_building(self) -> uuid.UUID | None:
-        value = self.cleaned_data.get("building")
-        buildings = StructureNode.objects.filter(plan=self.plan, kind=NodeKind.BUILDING)
-        if value and not buildings.filter(pk=value).exists():
-            raise forms.ValidationError(
-                "No building of this plan has this id; pick one from the list."
-            )
-        return value
-
-    def years(self) -> list[int]:
-        first, last = self.year_range(default_first=timezone.localdate().year)
-        return list(range(first, last + 1))
 
 
 @plan_member_required()

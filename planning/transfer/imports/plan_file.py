@@ -6,7 +6,7 @@ from __future__ import annotations
 from accounts.models import User
 from organisations.models import Organisation
 from planning.models import Plan
-from planning.transfer.imports.plan_document import plan_import
+from planning.transfer.imports.json_file import plan_import
 from planning.transfer.imports.progress import ImportObserver
 from planning.transfer.imports.tables import WORKBOOK_MAGIC
 from planning.transfer.imports.workbook import plan_import_workbook

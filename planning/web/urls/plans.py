@@ -1,3 +1,6 @@
+"""The plans' pages under /plans/ (namespace "planning"): the plan list and imports, and every
+page of one plan; its action-planning page is planning.web.urls.action_planning."""
+
 from __future__ import annotations
 
 from django.urls import include, path
@@ -139,5 +142,5 @@ urlpatterns = [
         members.member_remove,
         name="member_remove",
     ),
-    path("<int:number>/planning/", include("planning.web.suggestion_urls")),
+    path("<int:number>/planning/", include("planning.web.urls.action_planning")),
 ]

@@ -1,4 +1,5 @@
-"""The organisation's catalog pages (planning.web.views.catalog), under its organisation."""
+"""The organisation's catalog pages (planning.web.views.catalog), under its organisation
+(namespace "catalog")."""
 
 from __future__ import annotations
 

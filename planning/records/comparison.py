@@ -1,24 +1,16 @@
-"""Adopted versions and their comparison (docs/design.md "Versions").
+"""Comparing two sides of a plan, each the living plan or an adopted version
+(docs/subsystems/versions.md; adopting one is planning.records.adoption's).
 
-`plan_adopt` copies the plan's nodes, actions and projects into the version's own tables with
-one `INSERT ... SELECT` each, under the plan's lock, so a 20,000-node / 100,000-action plan is
-adopted in about a second and the snapshot is exactly the plan at one moment.
-
-A version's planned cost is the figure the plan list shows for the plan at adoption: today's
-prices, every live occurrence of the ten years from the adoption's year
-(planning.figures.totals), computed from the snapshot it keeps.
-
-`versions_compare` compares two sides, each the living plan or a version: actions added (on the
-newer side only), removed (on the older side only) and changed (cost, year, repeat, status,
-node, building, title), matched by the action's id, and the totals per year of both in today's
-prices (planning.figures.occurrences.year_cents on each side's actions or snapshot, as every
-figure is summed), with their difference. A recurring action marked done between the two sides
-moves its year on: that change reads as done (with the completion's date), not as a changed
-year. Under a building filter the totals are that building's on each side, and the actions are
-those in the building on either side: one moved to another building reads as changed (node,
-building) under both buildings, never as added or removed. One read of each side's actions
-(eight columns; under a filter, the building's, then by id the other side's state of those in
-it on one side only), compared in memory.
+`versions_compare` finds the actions added (on the newer side only), removed (on the older side
+only) and changed (cost, year, repeat, status, node, building, title), matched by the action's
+id, and the totals per year of both in today's prices (planning.figures.occurrences.year_cents
+on each side's actions or snapshot, as every figure is summed), with their difference. A
+recurring action marked done between the two sides moves its year on: that change reads as done
+(with the completion's date), not as a changed year. Under a building filter the totals are that
+building's on each side, and the actions are those in the building on either side: one moved to
+another building reads as changed (node, building) under both buildings, never as added or
+removed. One read of each side's actions (eight columns; under a filter, the building's, then by
+id the other side's state of those in it on one side only), compared in memory.
 """
 
 from __future__ import annotations
@@ -30,24 +22,17 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from django.core.exceptions import ValidationError
-from django.db import connection, transaction
-from django.db.models import BigIntegerField, CharField, F, Max, QuerySet
+from django.db.models import BigIntegerField, CharField, F, QuerySet
 from django.db.models.functions import Cast, Round
-from django.utils import timezone
 
-from accounts.models import User
 from planning.core.money import amount_of
-from planning.core.writes import plan_lock
 from planning.figures.occurrences import live_in_range, year_cents
-from planning.figures.totals import planned_total, ten_years
 from planning.models import (
     Action,
     ActionStatus,
     Completion,
     Plan,
     PlanVersion,
-    Project,
     StructureNode,
     VersionAction,
     VersionNode,
@@ -56,8 +41,6 @@ from planning.tree.selectors import building_labels
 
 # A changed field's name in a comparison (the cost is compared in cents).
 FIELD_NAMES = {"cost_cents": "estimated_cost"}
-NAME_MAX = 200
-NOTE_MAX = 2000
 COMPARED_FIELDS = (
     ("planned_year", "Year"),
     ("cost_cents", "Estimated cost"),
@@ -70,101 +53,6 @@ COMPARED_FIELDS = (
 # What an added or removed action's row says changed.
 NEW_ACTION = "new action"
 DELETED_ACTION = "deleted"
-
-
-def _db(value: uuid.UUID) -> Any:
-    """A UUID as this database stores it (SQLite: 32 hex digits)."""
-    return str(value) if connection.vendor == "postgresql" else value.hex
-
-
-def plan_adopt(
-    *,
-    plan: Plan,
-    name: str,
-    decided_on: datetime.date | None = None,
-    note: str = "",
-    by: User | None = None,
-) -> PlanVersion:
-    """Adopts the plan as it stands: a new version with a snapshot of its data."""
-    name = (name or "").strip()
-    errors: dict[str, str] = {}
-    if not name:
-        errors["name"] = "Give the version a name, e.g. “Adopted by the board 2026”."
-    elif len(name) > NAME_MAX:
-        errors["name"] = f"At most {NAME_MAX} characters."
-    if len(note or "") > NOTE_MAX:
-        errors["note"] = f"At most {NOTE_MAX} characters."
-    decided_on = decided_on or timezone.localdate()
-    try:  # the shared bounds of a decision date (planning.models.PAST_DATE_VALIDATORS)
-        PlanVersion._meta.get_field("decided_on").run_validators(decided_on)
-    except ValidationError as error:
-        errors["decided_on"] = " ".join(error.messages)
-    if errors:
-        raise ValidationError(errors)
-    with transaction.atomic():
-        plan_lock(plan_id=plan.pk)  # no change of the plan comes between the copies
-        number = (plan.versions.aggregate(n=Max("number"))["n"] or 0) + 1
-        version = PlanVersion.objects.create(
-            plan=plan,
-            number=number,
-            name=name,
-            decided_on=decided_on,
-            note=(note or "").strip(),
-            adopted_by=by,
-            adopted_by_label=by.email if by is not None else "",
-            currency=plan.currency,
-            node_count=StructureNode.objects.filter(plan=plan).count(),
-            action_count=Action.objects.filter(plan=plan).count(),
-            project_count=Project.objects.filter(plan=plan).count(),
-        )
-        _snapshot(version, plan)
-        version.total_cost = version_planned_cost(version=version)
-        version.save(update_fields=["total_cost"])
-    return version
-
-
-def version_planned_cost(*, version: PlanVersion) -> Decimal:
-    """The version's planned cost: today's prices, the ten years from the adoption's year, from
-    its snapshot (what the plan list showed for the plan then)."""
-    year_from, year_to = version_cost_years(version)
-    return planned_total(
-        actions=VersionAction.objects.filter(version=version), year_from=year_from, year_to=year_to
-    )
-
-
-def version_cost_years(version: PlanVersion) -> tuple[int, int]:
-    """The years of a version's planned cost: the ten from the year it was adopted in."""
-    return ten_years(version.created_at.year)
-
-
-def _snapshot(version: PlanVersion, plan: Plan) -> None:
-    params = [_db(version.pk), _db(plan.pk)]
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "INSERT INTO planning_versionnode "
-            "(version_id, node_id, parent_id, building_id, name, kind, path) "
-            "SELECT %s, n.id, n.parent_id, n.building_id, n.name, n.kind, n.path "
-            "FROM planning_structurenode n WHERE n.plan_id = %s",
-            params,
-        )
-        cursor.execute(
-            "INSERT INTO planning_versionaction "
-            "(version_id, action_id, node_id, building_id, title, kind, planned_year, "
-            "estimated_cost, interval_years, status, project_id) "
-            "SELECT %s, a.id, a.node_id, n.building_id, a.title, a.kind, a.planned_year, "
-            "a.estimated_cost, a.interval_years, a.status, a.project_id "
-            "FROM planning_action a JOIN planning_structurenode n ON n.id = a.node_id "
-            "WHERE a.plan_id = %s",
-            params,
-        )
-        cursor.execute(
-            "INSERT INTO planning_versionproject (version_id, project_id, name, year) "
-            "SELECT %s, p.id, p.name, p.year FROM planning_project p WHERE p.plan_id = %s",
-            params,
-        )
-
-
-# --- comparison ---------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -516,74 +404,3 @@ def _building_names(plan: Plan, old: Side, new: Side, building_ids: set[str]) ->
     for key, label in labels.items():
         names.update(_spellings(key, label))
     return names
-
-
-def comparison_rows(comparison: Comparison) -> list[tuple[Any, ...]]:
-    """The comparison as export rows: a header, one row per differing action (statuses in
-    words, what changed in words), then the totals per year."""
-    old, new = comparison.old.label, comparison.new.label
-
-    def node(state: ActionState | None) -> str:
-        return comparison.node_names.get(state.node_id, "") if state else ""
-
-    def building(state: ActionState | None) -> str:
-        if state is None or state.building_id is None:
-            return ""
-        return comparison.building_names.get(state.building_id, "")
-
-    rows: list[tuple[Any, ...]] = [
-        (
-            "Change",
-            "Action id",
-            "Title",
-            f"Building ({old})",
-            f"Building ({new})",
-            f"Node ({old})",
-            f"Node ({new})",
-            f"Year ({old})",
-            f"Year ({new})",
-            f"Estimated cost ({comparison.old.plan.currency}, today's prices, {old})",
-            f"Estimated cost ({comparison.old.plan.currency}, today's prices, {new})",
-            f"Status ({old})",
-            f"Status ({new})",
-            "Changed fields",
-        )
-    ]
-    for d in comparison.differences:
-        b, a = d.before, d.after
-        rows.append(
-            (
-                d.kind,
-                str(d.state.uuid),
-                d.state.title,
-                building(b),
-                building(a),
-                node(b),
-                node(a),
-                b.planned_year if b else "",
-                a.planned_year if a else "",
-                b.estimated_cost if b else "",
-                a.estimated_cost if a else "",
-                b.status_label if b else "",
-                a.status_label if a else "",
-                d.summary,
-            )
-        )
-    rows.append(())
-    blank = ("",) * 8  # the totals sit under the estimated costs
-    prices = f"{comparison.old.plan.currency}, today's prices"
-    rows.append(
-        (
-            "Year",
-            *blank,
-            f"Planned cost ({prices}, {old})",
-            f"Planned cost ({prices}, {new})",
-            "Difference",
-        )
-    )
-    for year, before, after, difference in comparison.year_rows:
-        rows.append((year, *blank, before, after, difference))
-    rows.append(
-        ("Total", *blank, comparison.old_total, comparison.new_total, comparison.total_difference)
-    )
-    return rows

@@ -1,0 +1,195 @@
+"""The forms of the Actions tab: adding or editing an action (its node picked from the plan,
+its project from the plan's), marking it done, and the list's filters (GET parameters read once
+here, for the tab and its export alike). The field rules are the models'
+(planning.web.forms.fields)."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any, ClassVar
+
+from django import forms
+
+from planning.models import (
+    CONDITION_FILTERS,
+    MAX_YEAR,
+    MIN_YEAR,
+    Action,
+    ActionKind,
+    ActionStatus,
+    Completion,
+    NodeKind,
+    Plan,
+    Project,
+    StructureNode,
+)
+from planning.plans.action_filters import DEFAULT_SORT, NO_PROJECT, SORT_COLUMNS, ActionFilters
+from planning.plans.selectors import plan_projects
+from planning.web.forms.fields import (
+    ModelRulesForm,
+    NodePicker,
+    choices_set,
+    node_picker_bind,
+    plan_node_clean,
+)
+
+# A project select lists at most this many; a chosen project beyond them is still accepted, and
+# the project page adds actions to a project of any plan size.
+PROJECT_CHOICES_MAX = 300
+
+
+class ActionForm(ModelRulesForm):
+    node = forms.UUIDField(label="Structure node", widget=NodePicker())
+    project = forms.ChoiceField(required=False)
+
+    class Meta(ModelRulesForm.Meta):
+        model = Action
+        fields = (
+            "node",
+            "title",
+            "kind",
+            "planned_year",
+            "interval_years",
+            "estimated_cost",
+            "project",
+        )
+        labels: ClassVar = {"interval_years": "Repeats every (years)"}
+
+    def __init__(self, *args: Any, plan: Plan, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.plan = plan
+        self.fields["kind"].initial = ActionKind.REPAIR
+        node_picker_bind(self, "node", plan)
+        self.projects = {str(p.pk): p for p in plan_projects(plan=plan)[:PROJECT_CHOICES_MAX]}
+        project_id = self.data.get(self.add_prefix("project")) or self.initial.get("project")
+        if project_id and project_id not in self.projects:
+            # A plan with more projects than the select lists: the chosen one is still valid.
+            chosen = plan_projects(plan=plan).filter(pk__in=_uuid_or_none(project_id)).first()
+            if chosen is not None:
+                self.projects[str(chosen.pk)] = chosen
+        choices_set(
+            self,
+            "project",
+            [("", "(no project)"), *((pk, str(p)) for pk, p in self.projects.items())],
+        )
+        if not self.projects:
+            self.fields["project"].widget = forms.HiddenInput()
+
+    def clean_node(self) -> StructureNode:
+        return plan_node_clean(self.plan, self.cleaned_data["node"])
+
+    def clean_project(self) -> Project | None:
+        return self.projects.get(self.cleaned_data.get("project") or "")
+
+
+def _uuid_or_none(value: Any) -> list[uuid.UUID]:
+    try:
+        return [uuid.UUID(str(value))]
+    except ValueError:
+        return []
+
+
+class ActionDoneForm(ModelRulesForm):
+    """Mark done: when the work was completed (blank: today) and what it cost (optional)."""
+
+    class Meta(ModelRulesForm.Meta):
+        model = Completion
+        fields = ("completed_on", "actual_cost")
+        labels: ClassVar = {"completed_on": "Completed on", "actual_cost": "Actual cost"}
+        widgets: ClassVar = {"completed_on": forms.DateInput(attrs={"type": "date"})}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["completed_on"].required = False
+
+
+# The condition filter of the Structure and Actions tabs: of the node, or the action's node.
+CONDITION_CHOICES = [
+    ("", "Any condition"),
+    *((value, label) for value, (label, _grades) in CONDITION_FILTERS.items()),
+]
+
+
+class ActionFilterForm(forms.Form):
+    """GET filters of the actions list (planning.plans.action_filters); a bad value is reported
+    beside its field and left out, the other filters still apply."""
+
+    q = forms.CharField(required=False, max_length=200, label="Search")
+    kind = forms.ChoiceField(
+        required=False, choices=[("", "Any kind"), *ActionKind.choices], label="Kind"
+    )
+    status = forms.ChoiceField(
+        required=False, choices=[("", "Any status"), *ActionStatus.choices], label="Status"
+    )
+    year_from = forms.IntegerField(
+        required=False, min_value=MIN_YEAR, max_value=MAX_YEAR, label="From year"
+    )
+    year_to = forms.IntegerField(
+        required=False, min_value=MIN_YEAR, max_value=MAX_YEAR, label="To year"
+    )
+    building = forms.UUIDField(
+        required=False, label="Building", widget=NodePicker(kind=NodeKind.BUILDING)
+    )
+    node = forms.UUIDField(required=False, label="Node (with its subtree)", widget=NodePicker())
+    project = forms.ChoiceField(required=False, label="Project")
+    condition = forms.ChoiceField(required=False, choices=CONDITION_CHOICES, label="Condition")
+    sort = forms.ChoiceField(
+        required=False,
+        choices=[(f"{d}{c}", c) for c in SORT_COLUMNS for d in ("", "-")],
+        widget=forms.HiddenInput(),
+    )
+
+    def __init__(self, *args: Any, plan: Plan, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.plan = plan
+        node_picker_bind(self, "building", plan)
+        node_picker_bind(self, "node", plan)
+        projects = list(plan_projects(plan=plan)[:PROJECT_CHOICES_MAX])
+        chosen = self.data.get("project") if self.data else None
+        if chosen and chosen not in {str(p.pk) for p in projects}:
+            projects += list(plan_projects(plan=plan).filter(pk__in=_uuid_or_none(chosen)))
+        choices_set(
+            self,
+            "project",
+            [
+                ("", "Any project"),
+                (NO_PROJECT, "No project"),
+                *((str(p.pk), str(p)) for p in projects),
+            ],
+        )
+
+    def clean_node(self) -> uuid.UUID | None:
+        value = self.cleaned_data.get("node")
+        return plan_node_clean(self.plan, value).pk if value else None
+
+    def clean_building(self) -> uuid.UUID | None:
+        value = self.cleaned_data.get("building")
+        return plan_node_clean(self.plan, value, kind=NodeKind.BUILDING).pk if value else None
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        first, last = cleaned.get("year_from"), cleaned.get("year_to")
+        if first is not None and last is not None and last < first:
+            self.add_error("year_to", "The last year comes before the first.")
+        return cleaned
+
+    def filters(self) -> ActionFilters:
+        """The valid filters (all of them, when the form is valid)."""
+        if not self.is_bound:
+            return ActionFilters()
+        self.is_valid()
+        data = self.cleaned_data
+        sort = data.get("sort") or DEFAULT_SORT
+        return ActionFilters(
+            q=data.get("q") or "",
+            kind=data.get("kind") or "",
+            status=data.get("status") or "",
+            year_from=data.get("year_from"),
+            year_to=data.get("year_to"),
+            node_id=data.get("node"),
+            building_id=data.get("building"),
+            project=data.get("project") or "",
+            condition=data.get("condition") or "",
+            sort=sort.lstrip("-"),
+            descending=sort.startswith("-"),
+        )
