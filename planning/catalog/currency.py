@@ -1,5 +1,5 @@
-"""Which currency a catalog figure is in, and when a plan may use it (docs/design.md "Code
-catalog" > "Currency").
+"""Which currency a catalog figure is in, and when a plan may use it
+(docs/subsystems/code-catalog.md "Currency").
 
 A starter code's own unit cost is in STARTER_CURRENCY; an organisation's figures (an override,
 an own code) are in its catalog's currency (OrganisationCatalog). A reference unit cost is used

@@ -1,4 +1,4 @@
-"""Writes on the code catalog (docs/design.md "Code catalog"): the starter codes
+"""Writes on the code catalog (docs/subsystems/code-catalog.md): the starter codes
 (`code_catalog_defaults_load`), and an organisation's catalog: its own codes, its overrides of
 starter codes' figures, a CSV import of both, and a learned reference taken as the
 organisation's, and the currency of its figures. Each write records a CatalogChange (the

@@ -12,7 +12,7 @@ cost-group layout so that related components sort together.
 
 from __future__ import annotations
 
-# The currency of every starter code's own unit cost (docs/design.md "Code catalog" >
+# The currency of every starter code's own unit cost (docs/subsystems/code-catalog.md
 # "Currency"): a plan in another currency never compares with them or takes them.
 STARTER_CURRENCY = "EUR"
 

@@ -6,7 +6,7 @@ chart and the budget grid (`GridUnit`) call it. Amounts programs read (the API, 
 JSON exports, a rule's recommended action) are plain decimal strings and never pass through it.
 
 `GridUnit`: the compact figures of the planning page's budget grid, whole units or thousands, so
-ten years fit the width of a laptop (docs/design.md "Web app").
+ten years fit the width of a laptop (docs/subsystems/web-app.md).
 
 `cents_of`, `amount_of`, `half_up`, `amount_round`: amounts to the cent as whole cents and back,
 and exact values rounded half up (the prices themselves are planning.figures.prices).

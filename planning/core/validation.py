@@ -1,5 +1,5 @@
 """Checks every write makes before it saves: a model's own field rules (`validated`) and the
-plan limits (`plan_size_check`, docs/design.md "Limits"). Each raises Django's ValidationError;
+plan limits (`plan_size_check`, docs/subsystems/limits.md). Each raises Django's ValidationError;
 neither writes anything."""
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ def plan_size_message(*, field: str, limit: int, count: int | None = None) -> st
 def plan_size_check(*, nodes: int = 0, actions: int = 0) -> None:
     """Raises ValidationError (``{"nodes"|"actions": [message]}``) when a plan of this many
     nodes and actions would be over ``PLAN_MAX_NODES`` or ``PLAN_MAX_ACTIONS``
-    (docs/design.md "Limits"). The one place those limits are compared: additions, imports and
+    (docs/subsystems/limits.md). The one place those limits are compared: additions, imports and
     generate_plan all ask here."""
     errors: dict[str, list[str]] = {}
     for field, count, limit in (

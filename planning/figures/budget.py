@@ -1,6 +1,6 @@
 """The planned budget of a plan for the action-planning view and the budget export: live
 (planned) actions summed per building and year over a range of years, in today's or in nominal
-prices (docs/design.md "Money"), with the grand total per year, the rows of one building on
+prices (docs/subsystems/money.md), with the grand total per year, the rows of one building on
 request, and the cost chart drawn from the same figures.
 
 Each action counts for its node's stored building (planning.tree: the node itself or its
@@ -17,7 +17,7 @@ which read buildings x years rows, never every action. A nominal figure is round
 occurrence, so a sum of them needs every action's cost: one query reads the live actions of the
 range (five columns) and one pass adds each occurrence's nominal cents (PriceIndex.nominal_cents:
 an integer multiplication and division); at 100,000 actions that pass is measured in
-docs/design.md "Money". Sums are kept in whole cents and become amounts at the end.
+docs/subsystems/money.md. Sums are kept in whole cents and become amounts at the end.
 """
 
 from __future__ import annotations

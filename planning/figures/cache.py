@@ -1,7 +1,7 @@
 """Figures of the action-planning view and the budget export kept in the `default` cache under
 the plan's `data_version`: the budget (per range and prices), the open count and the filter
 counts. Never stale, since the page and the export sync first and every change of the plan's
-data or suggestions raises the version (docs/design.md "Caching").
+data or suggestions raises the version (docs/subsystems/caching.md).
 """
 
 from __future__ import annotations

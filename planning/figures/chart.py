@@ -8,7 +8,7 @@ When the rest would make a year's bar taller than REST_ROOM times the tallest st
 buildings, the scale is that stack times REST_ROOM and the rest, stacked on top, is cut at the
 top of the plot with a break mark; the year's full total is in its label's
 title and the tables. The annual budget line is drawn only if it falls inside that scale
-(docs/design.md "Web app")."""
+(docs/subsystems/web-app.md)."""
 
 from __future__ import annotations
 

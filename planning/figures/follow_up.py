@@ -1,5 +1,5 @@
 """Follow-up of a plan: what was planned for a year against what was done and what it cost
-(docs/design.md "Follow-up"), per year and per building, in today's prices.
+(docs/subsystems/follow-up.md), per year and per building, in today's prices.
 
 For each year y of the range:
 - planned: the estimated cost of every occurrence planned for y, done or not: the live

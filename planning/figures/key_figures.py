@@ -1,4 +1,4 @@
-"""Key figures of a plan and of each of its buildings (docs/design.md "Money"), for the year Y
+"""Key figures of a plan and of each of its buildings (docs/subsystems/money.md), for the year Y
 they are computed in (this year):
 
 - planned cost per m2 per year: the mean over the ten years from Y of the planned cost (today's

@@ -173,7 +173,7 @@ def suggestions_walk_page(
     after: WalkPosition | None = None,
     limit: int,
 ) -> WalkPage:
-    """Up to `limit` open suggestions of a walk (docs/design.md "Integrator API" > "Paging").
+    """Up to `limit` open suggestions of a walk (docs/subsystems/integrator-api.md "Paging").
 
     The first page reads the ids of every matching open suggestion in the list order and, when
     there is more than one page, keeps them (16 bytes each) in the cache for WALK_SECONDS: the

@@ -106,10 +106,10 @@ def action_cancel(*, action: Action) -> Action:
 def action_after_completion(
     *, planned_year: int, interval_years: int | None, completed_on: datetime.date
 ) -> tuple[str, int]:
-    """The status and planned year of an action once work on it is recorded (docs/design.md
-    "Money"): a one-off action is done; a recurring one stays planned and moves to its next
-    occurrence, the completion's year plus its interval. Mark done and the import of a done
-    row both ask here."""
+    """The status and planned year of an action once work on it is recorded
+    (docs/subsystems/money.md): a one-off action is done; a recurring one stays planned and
+    moves to its next occurrence, the completion's year plus its interval. Mark done and the
+    import of a done row both ask here."""
     if interval_years is None:
         return ActionStatus.DONE.value, planned_year
     return ActionStatus.PLANNED.value, completed_on.year + interval_years
@@ -122,7 +122,7 @@ def action_mark_done(
     completed_on: datetime.date | None = None,
     actual_cost: Decimal | None = None,
 ) -> Completion:
-    """Records the work as a Completion (docs/design.md "Money") and moves the action on
+    """Records the work as a Completion (docs/subsystems/money.md) and moves the action on
     (`action_after_completion`). The date defaults to today; its bounds are the Completion's
     (planning.models.PAST_DATE_VALIDATORS)."""
     completed_on = completed_on or today()

@@ -1,5 +1,5 @@
 """Writes of a plan's grants: its guests, invited by email (organisations.invitations), their
-roles and their removal (docs/design.md "Organisations" > "Invitations")."""
+roles and their removal (docs/subsystems/organisations.md "Invitations")."""
 
 from __future__ import annotations
 

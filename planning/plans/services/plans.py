@@ -84,7 +84,7 @@ def plan_create(
 def plan_update(*, plan: Plan, name: str, description: str, currency: str) -> Plan:
     """Renames the plan, changes its description and the currency its amounts are shown in
     (a label: no amount is converted; the catalog's figures count only in their own currency,
-    so a change re-derives the suggestions: docs/design.md "Code catalog" > "Currency")."""
+    so a change re-derives the suggestions: docs/subsystems/code-catalog.md "Currency")."""
     plan.name = (name or "").strip()
     plan.description = (description or "").strip()
     plan.currency = (currency or "").strip().upper()
@@ -114,7 +114,7 @@ def plan_money_update(
     overhead_percent: Decimal | None = None,
     vat_percent: Decimal | None = None,
 ) -> Plan:
-    """The plan's price index, markups and annual budget (docs/design.md "Money"): every
+    """The plan's price index, markups and annual budget (docs/subsystems/money.md): every
     nominal figure of the plan follows them; no estimated cost changes. `markups` are named
     percentages in the order they apply; `overhead_percent` and `vat_percent` instead (an older
     client's or file's two markups) leave the plan without a list, its markups being those two.

@@ -1,4 +1,4 @@
-"""The records the suggestion rules (docs/design.md "Suggestion rules") read and return.
+"""The records the suggestion rules (docs/subsystems/suggestion-rules.md) read and return.
 
 Each rule (one module per rule: missing_code, deviation, project_grouping, condition, overdue,
 budget_peak) takes the plan's data as these plain, already loaded records (no database access)

@@ -4,7 +4,7 @@ as the suggestion recommends and, in the same transaction, marks the suggestion 
 resolution `applied`, recording both on the write, so the version, the signal (the webhooks'
 outbox) and the sync follow from the one path. The next sync then no longer wants it (the cause
 is gone) and, since it is not open, leaves it resolved/applied. Should the cause come back
-later (someone clears the code again), the sync reopens it (docs/design.md "Sync").
+later (someone clears the code again), the sync reopens it (docs/subsystems/sync.md).
 
 A deviation has two one-click fixes: set the action's cost to the reference
 (`suggestion_apply_cost`) or move it to the due year, this year when that has passed
@@ -109,7 +109,7 @@ def deviation_action_locked(*, suggestion: Suggestion, fix: str) -> tuple[Action
 
 def _reference_in_plan_currency(action: Action) -> None:
     """Refuses a cost fix whose code has no reference unit cost in the plan's currency now
-    (docs/design.md "Code catalog" > "Currency"): a suggestion derived before a currency
+    (docs/subsystems/code-catalog.md "Currency"): a suggestion derived before a currency
     changed, or a crafted POST, never writes a cost in another currency."""
     plan, code_id = action.plan, action.node.code_id
     code = (

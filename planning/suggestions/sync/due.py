@@ -1,5 +1,5 @@
 """Whether a plan's sync is due, for every page, export and list that labels its answer with the
-plan's `data_version` (docs/design.md "Sync" > "Skipped when nothing is due"): most calls find
+plan's `data_version` (docs/subsystems/sync.md "Skipped when nothing is due"): most calls find
 nothing to do and learn it with one read, without the plan's row lock."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ def synced_data_version(*, plan: Plan) -> int:
     a page, an export or a list labels its answer with (ETags, cached figures).
 
     Most calls find nothing to do, and the sync would take the plan's row lock and a
-    transaction to learn it; one read (docs/design.md "Sync" > "Skipped when nothing is due")
+    transaction to learn it; one read (docs/subsystems/sync.md "Skipped when nothing is due")
     tells first whether a sync is due: the plan was synced, under today's rules and year, and
     no change is pending. A change that commits just after that read is taken in by the next
     call, as if this one had come a moment earlier; the version read with it labels exactly the

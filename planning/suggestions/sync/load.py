@@ -139,7 +139,7 @@ def places_load(
 def codes_load(*, organisation_id: Any, currency: str) -> dict[str, CodeRecord]:
     """The plan's organisation's effective catalog (planning.plans.selectors.catalog_codes; one
     query: it is small), for a plan in `currency`: a unit cost in another currency is left out,
-    so the cost check passes over it (docs/design.md "Code catalog" > "Currency")."""
+    so the cost check passes over it (docs/subsystems/code-catalog.md "Currency")."""
     catalog = (
         catalog_codes(organisation_id=organisation_id)
         .order_by()

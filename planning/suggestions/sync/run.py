@@ -1,4 +1,4 @@
-"""The suggestion sync (docs/design.md "Sync"), `suggestion_sync`: reconciles the suggestions a
+"""The suggestion sync (docs/subsystems/sync.md), `suggestion_sync`: reconciles the suggestions a
 plan's data calls for with the stored ones, re-deriving only what changed since the last sync.
 
 Steps of `suggestion_sync`, all in one `plan_write` (planning.core.writes: one transaction):
