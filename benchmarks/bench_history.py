@@ -86,7 +86,7 @@ def _import_seconds(owner: str, nodes: int, actions: int) -> tuple[float, int]:
 def _edits(plan_number: int, count: int, user: object) -> float:
     from accounts.actor import Actor, acting
     from planning.models import Action
-    from planning.plans.services import action_update
+    from planning.plans.services.actions import action_update
 
     rng = random.Random(count)
     ids = list(Action.objects.filter(plan__number=plan_number).values_list("pk", flat=True)[:5000])

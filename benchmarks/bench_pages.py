@@ -88,7 +88,7 @@ def prepare(
 MONEY_SCRIPT = """
 from decimal import Decimal
 from planning.models import Plan
-from planning.plans.services import plan_money_update
+from planning.plans.services.plans import plan_money_update
 plan = Plan.objects.get(number={number})
 plan_money_update(plan=plan, price_base_year=plan.price_base_year,
     index_rate_percent=Decimal("2.5"), overhead_percent=Decimal("10"),
@@ -100,7 +100,8 @@ PLANS_SCRIPT = """
 import datetime
 from decimal import Decimal
 from planning.models import Action, NodeKind, Plan
-from planning.plans.services import node_create, plan_create
+from planning.plans.services.nodes import node_create
+from planning.plans.services.plans import plan_create
 home = Plan.objects.get(number={number}).organisation
 owner = home.memberships.filter(role="owner").order_by("pk").first().user
 year = datetime.date.today().year

@@ -69,10 +69,10 @@ from planning.models import (
     SuggestionStatus,
     SuggestionType,
 )
-from planning.plans.services import plan_create
+from planning.plans.services.plans import plan_create
 from planning.records.adoption import plan_adopt
-from planning.suggestions.services import suggestions_dismiss
-from planning.suggestions.sync import suggestion_sync
+from planning.suggestions.services.dismissal import suggestions_dismiss
+from planning.suggestions.sync.run import suggestion_sync
 from tests.envelope import assert_envelope
 from tests.factories import (
     ActionFactory,

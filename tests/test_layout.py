@@ -306,7 +306,7 @@ def test_the_settings_check_sees_the_settings_dotted_paths() -> None:
         ('REST_FRAMEWORK = {"EXCEPTION_HANDLER": "api.errors.api_exception_handler"}', None, None),
         ('MIDDLEWARE = ["accounts.middleware.NoStoreWhenSignedInMiddleware"]', None, None),
         (
-            'PLAN_HOOK = "planning.plans.services.plan_create"',
+            'PLAN_HOOK = "planning.plans.services.plans.plan_create"',
             ("webhooks.x", "settings.PLAN_HOOK"),
             None,
         ),
@@ -316,7 +316,7 @@ def test_the_settings_check_sees_the_settings_dotted_paths() -> None:
             "read by webhooks.x (apikeys is beside webhooks)",
         ),
         (
-            'PLAN_HOOK = "planning.plans.services.plan_create"',
+            'PLAN_HOOK = "planning.plans.services.plans.plan_create"',
             ("planning.x", "settings.PLAN_HOOK"),
             None,
         ),

@@ -141,7 +141,8 @@ class Plan(models.Model):
     # "Money" > "Markups"): [{"name": "Overhead", "percent": "10.00"}, ...]. Null for a plan
     # whose markups are its overhead and VAT alone (made before the list, or by an older client
     # or file that sets those two). `overhead_percent` and `vat_percent` are kept as the first
-    # and last markup, for older clients (planning.plans.services.plan_money_update writes both).
+    # and last markup, for older clients (planning.plans.services.plans.plan_money_update writes
+    # both).
     markups = models.JSONField(
         null=True, blank=True, validators=[markups_validate], help_text="Named percentages."
     )
@@ -170,7 +171,7 @@ class Plan(models.Model):
     suggestions_budget = models.DecimalField(
         max_digits=14, decimal_places=2, null=True, blank=True, editable=False
     )
-    # The building labels (planning.tree.building_labels, by building id) the stored
+    # The building labels (planning.tree.selectors.building_labels, by building id) the stored
     # suggestions' texts name: a sync re-derives the suggestions of every building whose label
     # has changed since, by a rename of its own, of a building with the same name or of an
     # ancestor (docs/design.md "Suggestion rules"). Null until the first sync that stores them

@@ -12,7 +12,7 @@ from pathlib import Path
 from django.conf import settings
 from django.template.loader import render_to_string
 
-from planning.figures.budget import TODAY
+from planning.figures.prices import TODAY
 from planning.models import Plan
 from planning.reports.content import STEP_FIGURES, Progress, ReportContent, report_content
 

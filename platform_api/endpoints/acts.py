@@ -30,7 +30,7 @@ from apikeys.models import ApiKey
 from apikeys.selectors import plan_for_key
 from planning.models import DismissReason, Plan, Suggestion
 from planning.suggestions.selectors import suggestion_payloads_with_status
-from planning.suggestions.services import (
+from planning.suggestions.services.dismissal import (
     DISMISS_COMMENT_MAX,
     suggestion_restore,
     suggestions_dismiss,

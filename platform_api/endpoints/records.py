@@ -24,9 +24,9 @@ from planning.models import (
     Project,
     StructureNode,
 )
-from planning.plans.action_list import ActionFilters, actions_filtered
+from planning.plans.action_filters import ActionFilters, actions_filtered
 from planning.suggestions.selectors import plan_data_version
-from planning.tree import node_subtree
+from planning.tree.selectors import node_subtree
 from platform_api.base import IF_NONE_MATCH, NOT_MODIFIED, RecordApi, etag_of, key_of
 from platform_api.paging import (
     CURSOR,

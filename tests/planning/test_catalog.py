@@ -26,7 +26,7 @@ from planning.models import (
     PlanChange,
     Suggestion,
 )
-from planning.suggestions.sync import suggestion_sync
+from planning.suggestions.sync.run import suggestion_sync
 from tests.factories import (
     ActionFactory,
     CodeFactory,

@@ -31,8 +31,8 @@ from planning.models import (
     StructureNode,
     Suggestion,
 )
-from planning.plans.services import plan_update
-from planning.suggestions.sync import suggestion_sync
+from planning.plans.services.plans import plan_update
+from planning.suggestions.sync.run import suggestion_sync
 from tests.factories import (
     ActionFactory,
     CodeFactory,

@@ -39,11 +39,12 @@ from planning.models import (
     SuggestionStatus,
     SuggestionType,
 )
-from planning.plans.services import action_cancel, action_mark_done, plan_money_update
+from planning.plans.services.actions import action_cancel, action_mark_done
+from planning.plans.services.plans import plan_money_update
 from planning.records.adoption import plan_adopt
 from planning.records.comparison import Side, versions_compare
 from planning.reports.content import report_content
-from planning.suggestions.sync import suggestion_sync
+from planning.suggestions.sync.run import suggestion_sync
 from tests.factories import (
     ActionFactory,
     PlanFactory,

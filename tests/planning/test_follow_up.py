@@ -19,7 +19,7 @@ from django.utils import timezone
 from planning.figures.follow_up import plan_follow_up
 from planning.figures.occurrences import occurrence_years
 from planning.models import ActionStatus, Completion, NodeKind, Plan, PlanRole
-from planning.plans.services import action_cancel, action_mark_done
+from planning.plans.services.actions import action_cancel, action_mark_done
 from tests.factories import (
     ActionFactory,
     PlanFactory,

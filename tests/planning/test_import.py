@@ -16,10 +16,11 @@ from planning.models import (
     planned_year_first,
 )
 from planning.plans.selectors import plan_access_get
-from planning.plans.services import action_create, action_mark_done, plan_create
+from planning.plans.services.actions import action_create, action_mark_done
+from planning.plans.services.plans import plan_create
 from planning.transfer.imports.json_file import plan_import
 from planning.transfer.imports.problems import ImportProblem, ImportRejected
-from planning.tree import DEPTH_MAX
+from planning.tree.paths import DEPTH_MAX
 from tests.factories import CodeFactory, PlanFactory, StructureNodeFactory, UserFactory
 from tests.planning.conftest import db_counts
 

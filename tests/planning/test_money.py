@@ -16,9 +16,9 @@ from django.test import Client
 from django.urls import reverse
 
 from planning.core.money import GridUnit
-from planning.figures.budget import NOMINAL, TODAY, plan_budget, plan_budgets
+from planning.figures.budget import plan_budget, plan_budgets
 from planning.figures.occurrences import occurrence_years
-from planning.figures.prices import Markup, PriceIndex
+from planning.figures.prices import NOMINAL, TODAY, Markup, PriceIndex
 from planning.models import ActionStatus, NodeKind, Plan, PlanRole
 from tests.factories import (
     ActionFactory,

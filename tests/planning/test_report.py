@@ -18,9 +18,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from planning.figures.budget import NOMINAL, TODAY
 from planning.figures.occurrences import occurrence_years
-from planning.figures.prices import Markup, PriceIndex, figure_wording
+from planning.figures.prices import NOMINAL, TODAY, Markup, PriceIndex, figure_wording
 from planning.figures.totals import plan_horizon
 from planning.models import (
     ActionStatus,
@@ -34,7 +33,9 @@ from planning.models import (
     Suggestion,
     SuggestionType,
 )
-from planning.plans.services import action_mark_done, node_move, plan_money_update
+from planning.plans.services.actions import action_mark_done
+from planning.plans.services.nodes import node_move
+from planning.plans.services.plans import plan_money_update
 from planning.records.adoption import plan_adopt
 from planning.records.comparison import ActionDifference, ActionState
 from planning.reports.budget_tables import BUILDING_ROWS

@@ -15,8 +15,8 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from planning.models import ActionKind, NodeKind, Plan, PlanRole, StructureNode, Suggestion
-from planning.plans.services import node_code_assign, node_delete
-from planning.suggestions.services import suggestions_dismiss
+from planning.plans.services.nodes import node_code_assign, node_delete
+from planning.suggestions.services.dismissal import suggestions_dismiss
 from tests.factories import (
     ActionFactory,
     CodeFactory,

@@ -29,13 +29,13 @@ from planning.models import (
     StructureNode,
     VersionAction,
 )
-from planning.plans.services import (
+from planning.plans.services.actions import (
     action_cancel,
     action_create,
     action_mark_done,
     action_update,
-    node_delete,
 )
+from planning.plans.services.nodes import node_delete
 from planning.records.adoption import plan_adopt
 from tests.factories import (
     ActionFactory,

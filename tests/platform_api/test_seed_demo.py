@@ -81,7 +81,7 @@ def test_the_demo_shows_every_rule_and_the_organisations_catalog_at_work(client:
     from django.urls import reverse
 
     from planning.models import CodeOverride, SuggestionType
-    from planning.suggestions.sync import suggestion_sync
+    from planning.suggestions.sync.run import suggestion_sync
 
     _seed()
     plan = _demo_plan()

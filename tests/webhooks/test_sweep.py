@@ -14,7 +14,7 @@ import pytest
 from django.db import connection
 
 from planning.models import Action, Plan, PlanChange
-from planning.suggestions.sync import suggestion_sync
+from planning.suggestions.sync.run import suggestion_sync
 from planning.tasks import pending_plans_sync
 from tests.factories import ActionFactory, CodeFactory, PlanFactory, StructureNodeFactory
 from tests.webhooks.conftest import Receiver

@@ -6,10 +6,10 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from planning.figures.budget import NOMINAL, TODAY
+from planning.figures.prices import NOMINAL, TODAY
 from planning.models import Plan
 from planning.reports.pdf import report_pdf
-from planning.suggestions.sync import suggestion_sync
+from planning.suggestions.sync.run import suggestion_sync
 
 
 class Command(BaseCommand):

@@ -8,7 +8,7 @@ sync runs, no change to the plan can commit, so what it claims and what it reads
 "before" values of the rows it claims describe exactly the data the stored suggestions were
 derived from. (SQLite runs one writer at a time and gives a transaction one snapshot.)
 
-Scopes, every rule being local (docs/design.md "Sync" > "Scopes"):
+Scopes, every rule being local (docs/subsystems/sync.md "Scopes"):
 - missing_code and condition of a node: the node and its live actions;
 - deviation and overdue of an action: the action, its node and the node's code;
 - project_grouping of (anchor, year): the live actions without a project anchored there.
@@ -35,8 +35,9 @@ from django.db import connection
 from django.db.models import Count, Q
 
 from planning.models import PlanChange
-from planning.suggestions.rules import ActionRecord, NodeRecord, anchor_node_id
-from planning.tree import root_id
+from planning.suggestions.rules.project_grouping import anchor_node_id
+from planning.suggestions.rules.records import ActionRecord, NodeRecord
+from planning.tree.paths import root_id
 
 
 @dataclass(frozen=True, slots=True)
