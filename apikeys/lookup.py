@@ -1,5 +1,5 @@
-"""The key of a request, and the plan it names, in hand-written SELECTs (docs/design.md
-"Integrator API" > "The key and the plan of a request").
+"""The key of a request, and the plan it names, in hand-written SELECTs
+(docs/subsystems/api-lookup.md "The key and the plan of a request").
 
 Every integrator request reads its key here (`key_by_hash`: the key with its holder, the
 person or the service account's organisation), and every route that names a plan reads the plan

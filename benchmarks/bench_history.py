@@ -1,4 +1,5 @@
-"""Benchmark: the change history and adopted versions (docs/design.md "History", "Versions").
+"""Benchmark: the change history and adopted versions (docs/subsystems/history.md "History",
+docs/subsystems/versions.md "Versions").
 
     scripts/with-postgres.sh .venv/bin/python benchmarks/bench_history.py
     .venv/bin/python benchmarks/bench_history.py --sqlite   # a throwaway SQLite file instead

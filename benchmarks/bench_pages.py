@@ -19,7 +19,7 @@ measures per page (the plan page, page 1 of the actions list, the action-plannin
 
 `--plans N` gives the owner N - 1 more plans in the same organisation (60 actions each, a
 third recurring) and measures the plan list (`/plans/`, its first page of 50, each row's
-ten-year figure computed) as "plan list" (docs/design.md "Money" > "One truth for every figure").
+ten-year figure computed) as "plan list" (docs/subsystems/figures.md "One truth for every figure").
 
 `--query` adds a query string to the planning page and the budget exports (`prices=nominal`),
 `--no-browser` skips Chromium, `--generate` passes options on to `generate_plan`, `--money`

@@ -3,8 +3,8 @@
 
 The table is three parts, each a plain dict, so a new page, route or principal is one row:
 - PRINCIPALS: the people (and service accounts) and, written by hand, the role each should end
-  up with on each plan (docs/design.md "Organisations": owner/admin -> owner, planner ->
-  editor, viewer -> viewer, a guest grant editor|viewer, the higher of the two).
+  up with on each plan (docs/subsystems/organisations.md "Rights on a plan": owner/admin -> owner,
+  planner -> editor, viewer -> viewer, a guest grant editor|viewer, the higher of the two).
 - PLAN_ROUTES / OTHER_ROUTES: every URL name of planning/web/urls/plans.py and
   planning/web/urls/action_planning.py, with what someone allowed gets for a GET and for a POST
   and the right a POST needs.

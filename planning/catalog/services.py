@@ -187,7 +187,7 @@ def catalog_currency_set(
 ) -> OrganisationCatalog:
     """Sets the currency of the organisation's own figures (its overrides and own codes; a
     starter code's own figures stay in STARTER_CURRENCY). Nothing is converted: the figures
-    are read in the new currency. The change triggers (migration 0027) make every synced plan
+    are read in the new currency. The change triggers (planning.db) make every synced plan
     of the organisation re-derive its suggestions."""
     before = catalog_currency(organisation_id=organisation.pk)
     catalog = OrganisationCatalog(

@@ -1,4 +1,4 @@
-"""Acting on suggestions over the API (docs/design.md "Integrator API" > "Acts"):
+"""Acting on suggestions over the API (docs/subsystems/integrator-api.md "Acts"):
 
 - `POST /api/v1/platform/plans/{planNumber}/suggestions/{suggestionId}/dismiss` with
   `{"reason", "comment"}` and `.../restore` with `{}`: 200 with the suggestion and its `status`;

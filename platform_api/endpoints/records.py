@@ -1,4 +1,4 @@
-"""A plan's nodes, actions and projects over the API (docs/design.md "Integrator API" >
+"""A plan's nodes, actions and projects over the API (docs/subsystems/integrator-api.md
 "Platform resources"): paged lists with the platform resources' rules (platform_api.endpoints.plans:
 an immutable order, filters that name nothing give an empty list, ETag and 404 as the
 suggestions list's)."""

@@ -1,7 +1,7 @@
 """The integrator route `GET /api/v1/platform/plans/{planNumber}/suggestions` (spec 4.1).
 
 It answers to a Bearer key (apikeys) and reads planning downward (the sync, the listing and its
-selectors), never the reverse (docs/design.md "Layers")."""
+selectors), never the reverse (docs/architecture.md "Layers")."""
 
 from __future__ import annotations
 

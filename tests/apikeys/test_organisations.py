@@ -1,5 +1,5 @@
 """Keys and organisations: service accounts, per-organisation API access and its requests, and a
-removed member's key (docs/design.md "API keys")."""
+removed member's key (docs/subsystems/api-keys.md "API keys")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The currency of catalog figures (planning.catalog.currency; docs/design.md "Code catalog" >
+"""The currency of catalog figures (planning.catalog.currency; docs/subsystems/code-catalog.md
 "Currency"): a reference unit cost counts for a plan only in the plan's currency: rule 2's cost
 check, "Set cost to reference", the condition's repair, the pages that show a reference, the
 learned references; and a change of either currency re-derives the plans concerned."""

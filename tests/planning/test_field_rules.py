@@ -146,7 +146,7 @@ def test_a_node_unit_longer_than_the_column_is_refused_not_cut(user: Any) -> Non
     assert not StructureNode.objects.filter(plan=plan).exists()
 
 
-# --- bounds that move with the clock: docs/design.md "Money" > "Bounds of years and dates"
+# --- bounds that move with the clock: docs/subsystems/money.md "Bounds of years and dates"
 # Y and today as the code reads them: UTC.
 TODAY = timezone.now().date()
 TOO_EARLY_DATE = "Enter a date from 1950-01-01 on."

@@ -1,4 +1,4 @@
-"""One truth for every figure (docs/design.md "Money" > "One truth for every figure"): on random
+"""One truth for every figure (docs/subsystems/figures.md "One truth for every figure"): on random
 plans (recurring, done, cancelled and completed actions, an index, markups, a price base year
 before or after this year, random year ranges) every surface that shows planned cost, read
 through its real code path (the page's context, the export's rows, the API's answer, the

@@ -1,5 +1,5 @@
-"""Follow-up (docs/design.md "Follow-up"): Mark done with a date and an actual cost, the
-actions list showing planned and actual side by side, and the Follow-up tab's figures against a
+"""Follow-up (docs/subsystems/follow-up.md "Follow-up"): Mark done with a date and an actual cost,
+the actions list showing planned and actual side by side, and the Follow-up tab's figures against a
 recomputation from the actions and their completions."""
 
 from __future__ import annotations

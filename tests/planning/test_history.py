@@ -1,5 +1,5 @@
-"""The change history (docs/design.md "History"): every path that changes a plan's data leaves
-an entry with the right actor (a form, a service, an import, the admin, `QuerySet.update()`,
+"""The change history (docs/subsystems/history.md "History"): every path that changes a plan's data
+leaves an entry with the right actor (a form, a service, an import, the admin, `QuerySet.update()`,
 raw SQL), an import is one entry, a plan's history shows nothing of another plan, and the
 History tab filters, pages and exports it."""
 

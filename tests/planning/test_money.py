@@ -1,4 +1,4 @@
-"""Money (docs/design.md "Money"): the nominal formula at its edges, the budget's sums of
+"""Money (docs/subsystems/money.md "Money"): the nominal formula at its edges, the budget's sums of
 rounded occurrences, the exports' nominal columns against a recomputation, the settings form,
 and the planning page's prices switch and budget cap."""
 
@@ -31,7 +31,8 @@ pytestmark = pytest.mark.django_db
 
 
 def recomputed(cost: Decimal, year: int, *, b: int, i: str, o: str = "0", v: str = "0") -> Decimal:
-    """The formula of docs/design.md "Money", written again with 80-digit decimals (the code
+    """The formula of docs/subsystems/money.md "Money", written again with 80-digit decimals (the
+    code
     uses fractions)."""
     with localcontext() as context:
         context.prec = 80

@@ -1,5 +1,5 @@
-"""The plan's export in the import format (docs/design.md "Imports"): it carries the money
-settings, intervals, building data and conditions, re-imports to the same plan, and the export
+"""The plan's export in the import format (docs/subsystems/imports.md "Imports"): it carries the
+money settings, intervals, building data and conditions, re-imports to the same plan, and the export
 of the re-imported plan is the same file."""
 
 from __future__ import annotations

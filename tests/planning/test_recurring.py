@@ -1,5 +1,6 @@
-"""Recurring actions (docs/design.md "Money"): every per-year figure counts each occurrence,
-Mark done records a Completion and moves a recurring action to its next occurrence, the
+"""Recurring actions (docs/subsystems/money.md "Recurring actions"): every per-year figure counts
+each occurrence, Mark done records a Completion and moves a recurring action to its next occurrence,
+the
 actions list shows the interval and the next years."""
 
 from __future__ import annotations

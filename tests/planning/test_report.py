@@ -1,5 +1,6 @@
-"""The board report (docs/design.md "Board report"): its content against a recomputation from
-the actions, the PDF's text read back with pdftotext, the job behind the Report tab (queue
+"""The board report (docs/subsystems/board-report.md "Board report"): its content against a
+recomputation from the actions, the PDF's text read back with pdftotext, the job behind the Report
+tab (queue
 share, kept reports, a failure), and `manage.py plan_report`."""
 
 from __future__ import annotations
@@ -92,7 +93,8 @@ def plan(user: Any) -> Plan:
 
 
 def _expected_total(plan: Plan, *, first: int, last: int, prices: str) -> Decimal:
-    """The plan's total of the years, recomputed from its actions by docs/design.md "Money"."""
+    """The plan's total of the years, recomputed from its actions by
+    docs/subsystems/money.md "Money"."""
     index = PriceIndex.of(plan)
     total = Decimal(0)
     for action in plan.actions.filter(status="planned"):

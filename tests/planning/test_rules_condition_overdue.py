@@ -1,6 +1,6 @@
-"""Rules 4 and 5 (docs/design.md "Suggestion rules"): condition and overdue, checked against
-an independent reading of the rules on random plans, and in the sync: a grade or a year
-changed by any path is taken in by the next incremental sync, and a new calendar year
+"""Rules 4 and 5 (docs/subsystems/suggestion-rules.md "Suggestion rules"): condition and overdue,
+checked against an independent reading of the rules on random plans, and in the sync: a grade or a
+year changed by any path is taken in by the next incremental sync, and a new calendar year
 re-derives the whole plan."""
 
 from __future__ import annotations

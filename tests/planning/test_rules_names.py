@@ -1,4 +1,4 @@
-"""Suggestion texts name the building and the action (docs/design.md "Suggestion rules" >
+"""Suggestion texts name the building and the action (docs/subsystems/suggestion-rules.md
 "Names"): each rule's text, with two buildings of one name told apart by their labels, and no
 proposed year before Y. Plain records in, wanted suggestions out (no database)."""
 

@@ -1,5 +1,6 @@
 """Conditional requests (ETag, If-None-Match -> 304), caching headers and gzip of
-GET /api/v1/platform/plans/{planNumber}/suggestions (docs/design.md "Integrator API")."""
+GET /api/v1/platform/plans/{planNumber}/suggestions (docs/subsystems/integrator-api.md "Integrator
+API")."""
 
 from __future__ import annotations
 

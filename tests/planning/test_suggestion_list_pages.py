@@ -1,5 +1,5 @@
 """Filters and keyset pages of GET /api/v1/platform/plans/{planNumber}/suggestions
-(docs/design.md "Integrator API"), on a generated plan."""
+(docs/subsystems/integrator-api.md "Integrator API"), on a generated plan."""
 
 from __future__ import annotations
 

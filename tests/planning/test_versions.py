@@ -1,5 +1,5 @@
-"""Adopted versions (docs/design.md "Versions"): a version is a snapshot no later change
-reaches, the comparison of a plan with itself is empty and lists exactly what changed, its
+"""Adopted versions (docs/subsystems/versions.md "Versions"): a version is a snapshot no later
+change reaches, the comparison of a plan with itself is empty and lists exactly what changed, its
 totals equal a recomputation, the Versions tab and `manage.py adopt_plan`."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Events for a change made outside the app (raw SQL), with no list call and no queued sync:
 the events process finds the plan with pending changes, syncs it and delivers the event
-(docs/design.md "Sync" > "Changes from anywhere")."""
+(docs/subsystems/sync.md "Changes from anywhere")."""
 
 from __future__ import annotations
 

@@ -14,7 +14,8 @@ from planning.suggestions.sync.run import suggestion_sync
 
 class Command(BaseCommand):
     help = (
-        'Writes the board report of plan NUMBER to OUT.pdf (docs/design.md "Board report") and '
+        "Writes the board report of plan NUMBER to OUT.pdf "
+        '(docs/subsystems/board-report.md "Board report") and '
         "prints its size, page count and the time taken."
     )
 

@@ -1,6 +1,6 @@
 """What changed since a plan's last sync, and which suggestions that can touch.
 
-The rows come from the change triggers of migration 0006 (`PlanChange`). A sync claims its
+The rows come from the change-log triggers of planning.db (`PlanChange`). A sync claims its
 plan's rows with one `DELETE ... RETURNING` inside its transaction: a row that commits later is
 left for the next sync, and a rolled-back sync gives its rows back. On PostgreSQL every trigger
 also takes a KEY SHARE lock on the plan's row, which the sync's `FOR UPDATE` waits for: while a

@@ -5,7 +5,7 @@ Steps of `suggestion_sync`, all in one `plan_write` (planning.core.writes: one t
 1. Lock the plan row (`plan_lock`; SQLite serialises writers anyway), so two syncs of one plan
    run one after the other, and on PostgreSQL no change to the plan commits while this one
    runs (see changes.py).
-2. Decide the scope. Database triggers (migration 0006) record every change to the plan's
+2. Decide the scope. Database triggers (planning.db) record every change to the plan's
    nodes and actions, and to the code catalog, in `PlanChange`, whatever wrote it: a service,
    the admin, an import, `QuerySet.update()` or raw SQL. No pending change: nothing to do (two
    queries, no write). A few: claim them and work out the scopes they touch (changes.py). The
