@@ -148,8 +148,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # --- Background jobs: the job queue is a table of the database (`manage.py db_worker` runs it).
 # Two queues: "default" for `manage.py db_worker`, "webhooks" (the delivery attempts) for
 # `manage.py deliver_webhooks`, which runs WEBHOOK_DELIVERY_THREADS attempts at once, at most one
-# per endpoint, so one slow receiver delays no other endpoint's events (docs/subsystems/webhooks.md
-# "Dispatcher: one slow receiver delays nobody else").
+# per endpoint (docs/subsystems/webhooks.md "Dispatcher: one slow receiver delays nobody else").
 TASKS = {
     "default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default", "webhooks"]}
 }
