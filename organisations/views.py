@@ -25,6 +25,7 @@ from accounts.throttles import throttled_page
 from api.throttling import ClientAddressThrottle
 from organisations import selectors, services
 from organisations.access import organisation_context, organisation_member_required
+from organisations.current import organisation_enter
 from organisations.forms import (
     InvitationForm,
     MemberRoleForm,
@@ -33,6 +34,7 @@ from organisations.forms import (
 )
 from organisations.invitations import (
     InvitationInvalid,
+    InvitationSuperseded,
     invitation_accept,
     invitation_by_token,
     invitation_create,
@@ -72,8 +74,15 @@ def organisation_list(request: HttpRequest) -> HttpResponse:
         except ValidationError as error:
             form.add_error("name", error.messages[0])
         else:
-            messages.success(request, f"Organisation “{organisation.name}” created.")
-            return redirect("organisations:members", slug=organisation.slug)
+            # The new organisation is the one in view: its (empty) plan list is where work
+            # in it starts, and the top bar names it from now on.
+            organisation_enter(request, organisation)
+            messages.success(
+                request,
+                f"Organisation “{organisation.name}” created: you are working in it now. "
+                "Create or import its first plan below, or invite people from Organisations.",
+            )
+            return redirect("planning:plan_list")
     return render(
         request,
         "organisations/organisation_list.html",
@@ -287,24 +296,35 @@ def invitation_open(request: HttpRequest, token: str) -> HttpResponse:
     return redirect("invitation_accept")
 
 
-def _invalid(request: HttpRequest) -> HttpResponse:
+def _invalid(request: HttpRequest, problem: InvitationInvalid | None = None) -> HttpResponse:
+    """The one answer for a link that does not work (404), except for the link of an invitation
+    sent again, which says so and when (410: the newer email holds the link that works)."""
     request.session.pop(INVITATION_SESSION_KEY, None)
+    if isinstance(problem, InvitationSuperseded):
+        newer = problem.newer
+        context = {
+            "newer": newer,
+            "organisation": newer.organisation,
+            "newer_pending": newer.is_pending,
+        }
+        return render(request, "organisations/invitation_superseded.html", context, status=410)
     return render(request, "organisations/invitation_invalid.html", status=404)
 
 
-def _pending(request: HttpRequest) -> Invitation | None:
+def _pending(request: HttpRequest) -> Invitation | InvitationInvalid:
+    """The invitation of the session's link, or why it does not work."""
     try:
         return invitation_by_token(token=request.session.get(INVITATION_SESSION_KEY, ""))
-    except InvitationInvalid:
-        return None
+    except InvitationInvalid as problem:
+        return problem
 
 
 @never_cache
 @require_http_methods(["GET", "POST"])
 def invitation_accept_view(request: HttpRequest) -> HttpResponse:
     invitation = _pending(request)
-    if invitation is None:
-        return _invalid(request)
+    if isinstance(invitation, InvitationInvalid):
+        return _invalid(request, invitation)
     context: dict[str, Any] = {"invitation": invitation, "organisation": invitation.organisation}
     if not request.user.is_authenticated:
         context["has_account"] = user_get_by_email(email=invitation.email) is not None
@@ -323,14 +343,18 @@ def _accepted(request: HttpRequest, user: User) -> HttpResponse:
     token = request.session.pop(INVITATION_SESSION_KEY, "")
     try:
         invitation = invitation_accept(token=token, user=user)
-    except (InvitationInvalid, ValidationError):
+    except InvitationInvalid as problem:
+        return _invalid(request, problem)
+    except ValidationError:
         return _invalid(request)
     organisation = invitation.organisation
     if invitation.plan_id is not None:
         messages.success(request, f"You are now a guest of a plan of {organisation.name}.")
         return redirect("planning:plan_list")
-    messages.success(request, f"Welcome to {organisation.name}.")
-    return redirect("organisations:members", slug=organisation.slug)
+    # The inviting organisation is the one in view: its plans are what the invitation was for.
+    organisation_enter(request, organisation)
+    messages.success(request, f"Welcome to {organisation.name}: you are working in it now.")
+    return redirect("planning:plan_list")
 
 
 @sensitive_post_parameters("password")
@@ -340,8 +364,8 @@ def invitation_register(request: HttpRequest) -> HttpResponse:
     """Registration for an invited address: the email is the invitation's and cannot be
     changed (the form's field is read-only and the server uses the invitation's address)."""
     invitation = _pending(request)
-    if invitation is None:
-        return _invalid(request)
+    if isinstance(invitation, InvitationInvalid):
+        return _invalid(request, invitation)
     if request.user.is_authenticated:
         return redirect("invitation_accept")
     data = None

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import re
+
 from typing import Any
 
 import pytest
@@ -148,8 +150,38 @@ def test_an_organisation_is_created_from_the_list_and_its_creator_owns_it(
 
     assert response.status_code == 302
     organisation = Organisation.objects.get(name="North Homes")
-    assert response["Location"] == f"/organisations/{organisation.slug}/"
     assert organisation.memberships.get().user == person
+    # the new organisation is the one in view: its plan list, and the top bar names it
+    assert response["Location"] == "/plans/"
+    plans = client.get("/plans/").content.decode()
+    assert "<h1>Plans of North Homes</h1>" in plans
+    assert '<span class="org-name">North Homes</span>' in plans
+
+
+def test_every_page_names_the_organisation_it_is_in(client: Client) -> None:
+    """A page of an organisation or of one of its plans names that organisation in the top
+    bar, and the bar's Plans link leads to its plans; another page names the chosen one."""
+    from planning.plans.services.plans import plan_create
+
+    person = UserFactory.create(name="Pia")
+    co_op = organisation_create(name="Harbour Co-op", owner=person)
+    plan = plan_create(owner=person, name="Quay houses", organisation=co_op)
+    client.force_login(person)
+
+    def named(path: str) -> str:
+        page = client.get(path).content.decode()
+        found = re.search(r'<span class="org-name">([^<]*)</span>', page)
+        assert found is not None, path
+        return found.group(1)
+
+    assert named("/plans/") == "Pia (personal)"
+    assert named(f"/plans/{plan.number}/") == "Harbour Co-op"
+    plan_page = client.get(f"/plans/{plan.number}/actions/").content.decode()
+    assert f'href="/plans/?org={co_op.slug}">Plans</a>' in plan_page
+    assert named(f"/organisations/{co_op.slug}/") == "Harbour Co-op"
+    assert named("/profile/") == "Pia (personal)"  # the choice is still the personal one
+    assert named(f"/plans/?org={co_op.slug}") == "Harbour Co-op"
+    assert named("/profile/") == "Harbour Co-op"  # now it is chosen
 
 
 def test_staff_switching_api_access_in_the_admin_is_logged(client: Client) -> None:
@@ -193,3 +225,22 @@ def test_the_personal_organisation_comes_first_then_by_name() -> None:
     names = [m.organisation.name for m in memberships_for_user(user=person)]
 
     assert names == ["Zed (personal)", "Alpha Homes", "Beta Co-op"]
+
+
+def test_a_guest_sees_a_shared_plans_organisation_marked_guest(client: Client) -> None:
+    from planning.plans.services.plans import plan_create
+    from tests.factories import PlanMembershipFactory
+
+    owner = UserFactory.create()
+    co_op = organisation_create(name="Harbour Co-op", owner=owner)
+    plan = plan_create(owner=owner, name="Quay houses", organisation=co_op)
+    guest = UserFactory.create(name="Gus")
+    PlanMembershipFactory.create(plan=plan, user=guest, role="viewer")
+    client.force_login(guest)
+
+    page = client.get(f"/plans/{plan.number}/").content.decode()
+
+    assert '<span class="org-name">Harbour Co-op</span> <span class="badge">guest</span>' in page
+    # the guest is no member: the plan list stays on their own organisation
+    assert 'href="/plans/">Plans</a>' in page
+    assert "Gus (personal)" in client.get("/plans/").content.decode()
