@@ -52,6 +52,7 @@ from tests.factories import (
     StructureNodeFactory,
     UserFactory,
 )
+from tests.planning.workbooks import sheet_parts, workbook_sheets
 
 pytestmark = pytest.mark.django_db
 
@@ -266,6 +267,17 @@ def test_every_surface_equals_the_recomputation(spec: dict[str, Any]) -> None:
     want_nominal = expected(rows, chosen, plan=plan, markups=markups_of(plan))
     assert today_cells == [*want_today, sum(want_today, Decimal("0.00"))]
     assert nominal_cells == [*want_nominal, sum(want_nominal, Decimal("0.00"))]
+    # The budget workbook's total row on each price basis's sheet (below its table).
+    workbook = client.get(
+        reverse("planning:export_budget", args=[plan.number, "xlsx"]),
+        {"year_from": chosen[0], "year_to": chosen[-1]},
+    )
+    sheets = workbook_sheets(b"".join(workbook.streaming_content))  # type: ignore[attr-defined]
+    for name, want in (("Today's prices", want_today), ("Nominal", want_nominal)):
+        last = [cell for cell in sheet_parts(sheets[name]).below[-1] if cell is not None]
+        assert last[0] == "Total"
+        cells = [Decimal(str(cell)).quantize(Decimal("0.01")) for cell in last[-width - 1 :]]
+        assert cells == [*want, sum(want, Decimal("0.00"))]
 
     # Follow-up: the live occurrences planned for each year plus the work done on occurrences
     # planned for it (at its estimate when done).

@@ -19,7 +19,6 @@ from django.test import Client
 from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from openpyxl import load_workbook
 
 from planning.models import NodeKind, Plan, PlanRole, StructureNode
 from planning.plans.services.nodes import node_create, node_delete, node_details_update, node_move
@@ -33,6 +32,7 @@ from tests.factories import (
     StructureNodeFactory,
 )
 from tests.planning.test_action_planning import _grid, planning_url
+from tests.planning.workbooks import exported_sheet
 
 pytestmark = pytest.mark.django_db
 
@@ -307,12 +307,10 @@ def test_two_buildings_with_one_name_stay_two_rows_in_both_budget_exports(
             )
         )
     )
-    sheet = load_workbook(
-        io.BytesIO(
-            client.get(reverse("planning:export_budget", args=[number, "xlsx"]), year).getvalue()
-        )
-    ).active
-    xlsx_rows = [[cell.value for cell in row] for row in sheet.iter_rows()]
+    today = exported_sheet(
+        client.get(reverse("planning:export_budget", args=[number, "xlsx"]), year).getvalue(),
+        "Today's prices",
+    )
 
     total = "Total 2031 (EUR, today's prices)"
     assert [[row[0], *row[5:7]] for row in csv_rows] == [
@@ -321,11 +319,16 @@ def test_two_buildings_with_one_name_stay_two_rows_in_both_budget_exports(
         ["House (South)", "250.00", "250.00"],
         ["Total", "350.00", "350.00"],
     ]
-    assert [[row[0], *row[5:7]] for row in xlsx_rows] == [
-        ["Building", 2031, total],
-        ["House (North)", 100, 100],
-        ["House (South)", 250, 250],
-        ["Total", 350, 350],
+    # the workbook names each building's site too, and sums the sites below the table
+    assert [[*row[:2], *row[6:8]] for row in today.table] == [
+        ["Site", "Building", 2031, total],
+        ["North", "House (North)", 100, 100],
+        ["South", "House (South)", 250, 250],
+    ]
+    assert [[*row[:2], *row[6:8]] for row in today.below[1:]] == [
+        ["North", "Subtotal, 1 building", 100, 100],
+        ["South", "Subtotal, 1 building", 250, 250],
+        ["Total", None, 350, 350],
     ]
 
 

@@ -5,7 +5,6 @@ totals equal a recomputation, the Versions tab and `manage.py adopt_plan`."""
 from __future__ import annotations
 
 import datetime
-import io
 import json
 from decimal import Decimal
 from typing import Any
@@ -16,7 +15,6 @@ from django.core.management.base import CommandError
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
-from openpyxl import load_workbook
 
 from planning.figures.occurrences import occurrence_years
 from planning.models import (
@@ -42,6 +40,7 @@ from tests.factories import (
     ProjectFactory,
     StructureNodeFactory,
 )
+from tests.planning.workbooks import exported_sheet
 
 pytestmark = pytest.mark.django_db
 
@@ -268,8 +267,16 @@ def test_the_comparison_exports_as_csv_and_xlsx(client: Client, user: Any, plan:
     xlsx = client.get(
         reverse("planning:plan_version_export", args=[plan.number, version.pk, "xlsx"])
     )
-    sheet = load_workbook(io.BytesIO(xlsx.getvalue())).active
-    assert sheet["A2"].value == "changed" and sheet["C2"].value == "Service"
+    parts = exported_sheet(xlsx.getvalue())
+    assert parts.title == "Comparison of version 1 “Board” with the plan now"
+    assert parts.facts["Plan"] == f"#{plan.number} {plan.name}"
+    assert parts.facts["Prices"].startswith("today's prices")
+    assert parts.table[1][0] == "changed" and parts.table[1][2] == "Service"
+    # the totals per year are below the table, outside its autofilter
+    assert parts.below[0] == [None] * len(parts.below[0])
+    assert parts.below[1][0] == "Year" and parts.below[-1][0] == "Total"
+    last_row = parts.table_first_row + len(parts.table) - 1 + len(parts.below)
+    assert parts.sheet.cell(last_row, 1).value == "Total" and parts.sheet.cell(last_row, 1).font.b
 
 
 def test_the_command_adopts_and_prints_the_id(plan: Plan, capsys: Any) -> None:

@@ -193,3 +193,23 @@ class ActionFilterForm(forms.Form):
             sort=sort.lstrip("-"),
             descending=sort.startswith("-"),
         )
+
+    def described(self) -> str:
+        """The valid filters in words, as a forwarded export states them ("Kind: Repair; From
+        year: 2027; Building: Hall A"); empty without any."""
+        if not self.is_bound:
+            return ""
+        self.is_valid()  # the valid fields are cleaned whatever the others hold
+        parts = []
+        for name, field in self.fields.items():
+            value = self.cleaned_data.get(name)
+            if name == "sort" or name in self.errors or value in (None, ""):
+                continue
+            if isinstance(field.widget, NodePicker):
+                shown = field.widget.node_name(value)
+            elif isinstance(field, forms.ChoiceField):
+                shown = str(dict(field.choices).get(value, value))
+            else:
+                shown = str(value)
+            parts.append(f"{field.label}: {shown}")
+        return "; ".join(parts)
