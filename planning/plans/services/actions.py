@@ -1,13 +1,17 @@
 """Writes of a plan's actions: creation, edits, cancelling, Mark done (a Completion) with
-its Undo, and reopening. Each is one `plan_write` (planning.core.writes); an action's node and
-project are checked to belong to its plan under the plan's lock (`_action_save`)."""
+its Undo, reopening, and changing many at once (a year, a project) with its Undo. Each is one
+`plan_write` (planning.core.writes); an action's node and project are checked to belong to its
+plan under the plan's lock (`_action_save`)."""
 
 from __future__ import annotations
 
 import datetime
+import uuid
 from decimal import Decimal
+from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.utils import timezone
 
 from accounts.models import User
 from planning.core.validation import plan_size_check, validated
@@ -175,3 +179,88 @@ def action_reopen(*, action: Action) -> Action:
         action.status = ActionStatus.PLANNED
         action.save(update_fields=["status", "updated_at"])
     return action
+
+
+# --- several actions at once (the Actions tab's bulk change, docs/subsystems/web-app.md) --------
+#
+# Each is one `plan_write` over the chosen actions of the plan, and returns what it replaced,
+# grouped by the value each action had (ids as hex), which `actions_bulk_undo` puts back.
+
+
+def actions_year_set(*, plan: Plan, action_ids: list[Any], year: int) -> dict[str, list[str]]:
+    """Moves the planned ones among these actions of the plan to `year` (done and cancelled
+    actions keep the year they were planned for); returns the moved ids by their former year."""
+    try:
+        Action._meta.get_field("planned_year").clean(year, None)
+    except ValidationError as error:
+        raise ValidationError({"year": error.messages}) from None
+    with plan_write(plan_id=plan.pk, data_changed=True) as write:
+        rows = list(
+            Action.objects.select_for_update()
+            .filter(plan=plan, pk__in=action_ids, status=ActionStatus.PLANNED)
+            .exclude(planned_year=year)
+            .values_list("pk", "planned_year")
+        )
+        before: dict[str, list[str]] = {}
+        for pk, planned_year in rows:
+            before.setdefault(str(planned_year), []).append(pk.hex)
+        Action.objects.filter(pk__in=[pk for pk, _ in rows]).update(
+            planned_year=year, updated_at=timezone.now()
+        )
+        write.data_changed = bool(rows)
+    return before
+
+
+def actions_project_set(
+    *, plan: Plan, action_ids: list[Any], project: Project | None
+) -> dict[str, list[str]]:
+    """Puts these actions of the plan into `project` (None: out of any project); returns the
+    changed ids by their former project's id ("" for none)."""
+    if project is not None and project.plan_id != plan.pk:
+        raise ValidationError({"project": "The project belongs to another plan."})
+    with plan_write(plan_id=plan.pk, data_changed=True) as write:
+        changed = Action.objects.select_for_update().filter(plan=plan, pk__in=action_ids)
+        changed = (
+            changed.exclude(project=project)
+            if project is not None
+            else changed.filter(project__isnull=False)
+        )
+        rows = list(changed.values_list("pk", "project_id"))
+        before: dict[str, list[str]] = {}
+        for pk, project_id in rows:
+            before.setdefault(project_id.hex if project_id else "", []).append(pk.hex)
+        Action.objects.filter(pk__in=[pk for pk, _ in rows]).update(
+            project=project, updated_at=timezone.now()
+        )
+        write.data_changed = bool(rows)
+    return before
+
+
+def actions_bulk_undo(*, plan: Plan, change: str, value: Any, before: dict[str, list[str]]) -> int:
+    """Puts back what `actions_year_set` (`change` "year", `value` the year it set) or
+    `actions_project_set` ("project", the project's hex id or "") replaced, on the actions
+    that still hold what it set (a change made since wins); a project deleted since stays
+    gone. Returns how many actions went back."""
+    if change not in ("year", "project"):
+        raise ValidationError("There is nothing to undo.")
+    field = "planned_year" if change == "year" else "project_id"
+    current = int(value) if change == "year" else (uuid.UUID(value) if value else None)
+    restored = 0
+    with plan_write(plan_id=plan.pk, data_changed=True) as write:
+        kept_projects = {
+            project.hex
+            for project in Project.objects.filter(plan=plan).values_list("pk", flat=True)
+        }
+        for former, ids in before.items():
+            if change == "project" and former and former not in kept_projects:
+                continue
+            old: Any = int(former) if change == "year" else (uuid.UUID(former) if former else None)
+            actions = Action.objects.filter(plan=plan, pk__in=[uuid.UUID(i) for i in ids])
+            actions = (
+                actions.filter(**{field: current})
+                if current is not None
+                else actions.filter(**{f"{field}__isnull": True})
+            )
+            restored += actions.update(**{field: old, "updated_at": timezone.now()})
+        write.data_changed = restored > 0
+    return restored

@@ -3,13 +3,14 @@
 the webhooks' outbox, follow), queuing no sync: no data of the plan changed.
 
 Dismissing is sticky (later syncs leave it dismissed); `suggestions_dismiss` dismisses one or
-several at once with one reason. Restoring puts a dismissed suggestion back to open, where the
-sync treats it like any open one: kept (and updated) while its cause lasts, resolved when it
-goes.
+several at once with one reason, and `suggestions_dismissal_undo` opens those again. Restoring
+puts a dismissed suggestion back to open, where the sync treats it like any open one: kept (and
+updated) while its cause lasts, resolved when it goes.
 """
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -87,3 +88,30 @@ def suggestion_restore(*, suggestion: Suggestion) -> Suggestion:
         )
         write.suggestions_changed([(SuggestionChange.REOPENED, locked.pk)])
     return locked
+
+
+def suggestions_dismissal_undo(*, plan: Plan, dismissed_at: datetime, user: Any) -> int:
+    """The Undo of one dismiss of several suggestions: those of the plan that `user` dismissed
+    at `dismissed_at` (one `suggestions_dismiss` gives them all the same moment) and that are
+    still dismissed are open again, as Restore leaves them. Returns how many."""
+    with plan_write(plan_id=plan.pk, data_changed=False) as write:
+        restored = list(
+            Suggestion.objects.select_for_update()
+            .filter(
+                plan=plan,
+                status=SuggestionStatus.DISMISSED,
+                dismissed_at=dismissed_at,
+                dismissed_by=user,
+            )
+            .values_list("pk", flat=True)
+        )
+        Suggestion.objects.filter(pk__in=restored).update(
+            status=SuggestionStatus.OPEN,
+            dismissed_at=None,
+            dismissed_by=None,
+            dismiss_reason="",
+            dismiss_comment="",
+            updated_at=timezone.now(),
+        )
+        write.suggestions_changed((SuggestionChange.REOPENED, pk) for pk in restored)
+    return len(restored)

@@ -54,9 +54,7 @@ def export_actions(request: HttpRequest, access: PlanAccess, fmt: str) -> Stream
         name=_stem(access, "actions"),
         rows=lambda: action_rows(plan=plan, filters=filters),
         sheets=lambda: [
-            action_sheet(
-                plan=plan, filters=filters, described=form.described(), made_on=_today()
-            )
+            action_sheet(plan=plan, filters=filters, described=form.described(), made_on=_today())
         ],
     )
 
