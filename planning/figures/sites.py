@@ -65,4 +65,3 @@ def site_subtotals(*, budget: Budget, sites: dict[Any, Site | None]) -> list[Sit
         )
         for site in ordered
     ]
-

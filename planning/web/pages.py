@@ -57,7 +57,7 @@ def plan_list_render(
     import_form: PlanImportForm | None = None,
     status: int = 200,
 ) -> HttpResponse:
-    """The chosen organisation's plans (organisations.current), in natural order and paged,
+    """The plans of the organisation in view (organisations.current), in natural order, paged,
     and below them the plans of other organisations shared with the user as a guest."""
     current = current_membership(request)
     year = timezone.now().year

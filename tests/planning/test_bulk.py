@@ -150,9 +150,7 @@ def test_more_matches_than_the_limit_change_nothing(
     plan = plan_with_roofs(user, 6)
     client.force_login(user)
 
-    response = _bulk(
-        client, plan, scope="matching", match_count=12, change="year", to_year=2035
-    )
+    response = _bulk(client, plan, scope="matching", match_count=12, change="year", to_year=2035)
 
     assert (
         "Nothing changed. 12 actions match these filters, and one change acts on at most 10: "
@@ -165,9 +163,7 @@ def test_matches_that_changed_since_the_page_change_nothing(client: Client, user
     plan = plan_with_roofs(user, 3)
     client.force_login(user)
 
-    response = _bulk(
-        client, plan, scope="matching", match_count=5, change="year", to_year=2035
-    )
+    response = _bulk(client, plan, scope="matching", match_count=5, change="year", to_year=2035)
 
     assert "6 actions match now, 5 then. Nothing was changed" in response.content.decode()
     assert not plan.actions.filter(planned_year=2035).exists()

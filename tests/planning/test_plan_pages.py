@@ -440,6 +440,20 @@ def test_actions_export_keeps_the_filters(owner_client: Client, estate: dict[str
     assert [row[3] for row in rows[1:]] == ["Paint door"]
 
 
+def test_the_actions_workbook_states_its_filters_in_words(
+    owner_client: Client, estate: dict[str, Any]
+) -> None:
+    response = owner_client.get(
+        reverse("planning:export_actions", args=[estate["plan"].number, "xlsx"]),
+        {"kind": "inspection", "building": str(estate["hall"].pk), "year_from": "bad"},
+    )
+
+    parts = exported_sheet(response.getvalue())
+    # a bad value is left out, as the list leaves it out
+    assert parts.facts["Filters"] == "Kind: Inspection; Building: Hall A"
+    assert [row[3] for row in parts.table[1:]] == ["Inspect pump"]
+
+
 def test_budget_export_sums_planned_cost_per_building_and_year(
     owner_client: Client, estate: dict[str, Any]
 ) -> None:

@@ -162,7 +162,10 @@ def budget_sheets(
             figures_of=figures_of if prices == TODAY else None,
             plan_figures=key_figures if prices == TODAY else None,
         )
-        for budget, prices, name in ((today, TODAY, "Today's prices"), (nominal, NOMINAL, "Nominal"))
+        for budget, prices, name in (
+            (today, TODAY, "Today's prices"),
+            (nominal, NOMINAL, "Nominal"),
+        )
     ]
 
 

@@ -209,7 +209,8 @@ class ActionFilterForm(forms.Form):
             if isinstance(field.widget, NodePicker):
                 shown = field.widget.node_name(value)
             elif isinstance(field, forms.ChoiceField):
-                shown = str(dict(field.choices).get(value, value))
+                labels: dict[Any, Any] = dict(field.choices)  # type: ignore[arg-type]
+                shown = str(labels.get(value, value))
             else:
                 shown = str(value)
             parts.append(f"{field.label}: {shown}")

@@ -113,10 +113,11 @@ def export_budget(request: HttpRequest, access: PlanAccess, fmt: str) -> Streami
         for p in (NOMINAL, TODAY)
     )
     key_figures = key_figures_figure(plan=plan, version=version, year=this_year)
-    figures = {"plan": plan, "today": today, "nominal": nominal, "key_figures": key_figures}
     return spreadsheet_download(
         fmt=fmt,
         name=_stem(access, "budget"),
-        rows=lambda: budget_rows(**figures),
-        sheets=lambda: budget_sheets(**figures, made_on=_today()),
+        rows=lambda: budget_rows(plan=plan, today=today, nominal=nominal, key_figures=key_figures),
+        sheets=lambda: budget_sheets(
+            plan=plan, today=today, nominal=nominal, key_figures=key_figures, made_on=_today()
+        ),
     )

@@ -211,7 +211,9 @@ def suggestions_dismiss_view(request: HttpRequest, access: PlanAccess) -> HttpRe
         return confirmation_redirect(request, plan, text)
     # Its Undo opens them all again: they share the moment and the person of the dismissal.
     undo = reverse("planning:suggestions_dismiss_undo", args=[plan.number])
-    moment = {"dismissed_at": dismissed[0].dismissed_at.isoformat(), "count": count}
+    moment_dismissed = dismissed[0].dismissed_at
+    assert moment_dismissed is not None  # just dismissed
+    moment = {"dismissed_at": moment_dismissed.isoformat(), "count": count}
     return confirmation_redirect(request, plan, text, undo=undo, undo_before=moment)
 
 
