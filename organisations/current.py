@@ -1,9 +1,9 @@
 """The organisation in view (docs/subsystems/organisations.md "The organisation in view"): the one
 a person is working in, named in the top bar of every page, whose plans the plan list shows.
 
-The choice is kept in the session and changes only when the person makes one: the switcher (or
-any link with `?org=<slug>` to the plan list, the top bar's own links included), creating an
-organisation, accepting an invitation to one. The personal organisation is the default, and a
+The choice is kept in the session and changes only when the person makes one: a switch in the
+top bar (any link with `?org=<slug>` to the plan list, the bar's own links included), creating
+an organisation, accepting an invitation to one. The personal organisation is the default, and a
 choice the person is no longer a member of falls back to it without a word. A page of an
 organisation or of a plan names the organisation it belongs to (the guest of a shared plan sees
 its organisation marked "guest"), and the top bar's Plans link leads to that organisation's
@@ -22,8 +22,8 @@ SESSION_KEY = "organisation"
 
 
 def user_memberships(request: HttpRequest) -> list[OrganisationMembership]:
-    """The user's memberships, read once per request (the top bar's switcher and the plan list
-    both ask)."""
+    """The user's memberships, read once per request (the top bar and the plan list both
+    ask)."""
     cached: list[OrganisationMembership] | None = getattr(request, "_memberships", None)
     if cached is None:
         cached = list(memberships_for_user(user=request.user))

@@ -515,6 +515,16 @@ PLAN_ROUTES: dict[str, PlanRoute] = {
     "action_done_undo": PlanRoute(
         None, (Right.EDIT, 302), kwargs=lambda w: [{"action_id": w.done.pk}]
     ),
+    "actions_bulk": PlanRoute(
+        None,
+        (Right.EDIT, 302),
+        body=lambda w, world: {
+            "action": [str(w.planned.pk)],
+            "change": "year",
+            "to_year": "2032",
+        },
+    ),
+    "actions_bulk_undo": PlanRoute(None, (Right.EDIT, 302)),
     "plan_money": PlanRoute(
         None,
         (Right.EDIT, 302),
@@ -627,6 +637,7 @@ PLAN_ROUTES: dict[str, PlanRoute] = {
             "comment": "",
         },
     ),
+    "suggestions_dismiss_undo": PlanRoute(None, (Right.EDIT, 302)),
     "suggestion_apply": PlanRoute(
         None, (Right.EDIT, 302), kwargs=lambda w: [{"suggestion_id": w.grouping_suggestion.pk}]
     ),

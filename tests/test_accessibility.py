@@ -32,7 +32,7 @@ def _pages(w: World) -> list[str]:
         problems=['node 2 (ref "B1"): parent_ref: no node with ref "S9"'],
     )
     # The owner also runs the plan's organisation, with a pending invitation and a request for
-    # API access on its pages (and two organisations, so the top bar shows the switcher).
+    # API access on its pages (and two organisations, so the top bar lists them to switch to).
     organisation = w.plan.organisation
     member_add(organisation=organisation, user=w.owner.user, role="owner")
     requester = UserFactory.create()
