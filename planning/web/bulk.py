@@ -71,7 +71,7 @@ class BulkForm(forms.Form):
 def matching_ids(matches: QuerySet[Any], *, shown: int | None, noun: str) -> list[Any]:
     """The ids of `matches` (every row the filters match), or ValidationError with the message
     to show when there are more than BULK_MAX, or not the `shown` many the page said."""
-    ids = list(matches.values_list("pk", flat=True)[: BULK_MAX + 1])
+    ids = list(matches.order_by().values_list("pk", flat=True)[: BULK_MAX + 1])
     if len(ids) > BULK_MAX:
         count = matches.order_by().count()
         raise ValidationError(

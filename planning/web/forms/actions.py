@@ -9,6 +9,7 @@ import uuid
 from typing import Any, ClassVar
 
 from django import forms
+from django.core.exceptions import ValidationError
 
 from planning.models import (
     CONDITION_FILTERS,
@@ -251,9 +252,14 @@ class ActionBulkForm(BulkForm):
         return cleaned
 
     def project(self) -> Project | None:
-        """The project chosen (None: no project)."""
+        """The project chosen (None: no project); ValidationError when it was deleted since."""
         chosen = self.cleaned_data["to_project"]
-        return None if chosen == NO_PROJECT else Project.objects.get(plan=self.plan, pk=chosen)
+        if chosen == NO_PROJECT:
+            return None
+        project = Project.objects.filter(plan=self.plan, pk=chosen).first()
+        if project is None:
+            raise ValidationError("That project no longer exists.")
+        return project
 
 
 def bulk_project_choices(plan: Plan, *, chosen: Any = None) -> list[tuple[str, str]]:
