@@ -232,14 +232,14 @@ def test_a_fresh_demo_shows_something_in_every_tab_and_every_section_of_the_guid
     plan = _demo_plan()
     raw_key = re.search(r"Demo API key \(shown this once\): (mpk_\w+)", output)
     assert raw_key is not None
-    auth = {"HTTP_AUTHORIZATION": f"Bearer {raw_key.group(1)}"}
+    auth = {"Authorization": f"Bearer {raw_key.group(1)}"}
     api = f"/api/v1/platform/plans/{plan.number}"
 
     # section 14: the history and the newest adopted version's actions
-    assert client.get(f"{api}/history", **auth).json()["data"]["entries"]
-    versions = client.get(f"{api}/versions", **auth).json()["data"]["versions"]
+    assert client.get(f"{api}/history", headers=auth).json()["data"]["entries"]
+    versions = client.get(f"{api}/versions", headers=auth).json()["data"]["versions"]
     assert [v["name"] for v in versions] == [f"Adopted by the board {timezone.now().year}"]
-    actions = client.get(f"{api}/versions/{versions[0]['id']}/actions", **auth).json()["data"]
+    actions = client.get(f"{api}/versions/{versions[0]['id']}/actions", headers=auth).json()["data"]
     assert actions["actions"]
     # section 15: the printed key may act on suggestions
     open_one = Suggestion.objects.filter(plan=plan, status="open").order_by("id").first()
@@ -248,13 +248,13 @@ def test_a_fresh_demo_shows_something_in_every_tab_and_every_section_of_the_guid
         f"{api}/suggestions/{open_one.pk}/dismiss",
         {"reason": "accepted"},
         content_type="application/json",
-        **auth,
+        headers=auth,
     )
     assert dismissed.status_code == 200, dismissed.content
     # section 16: events of the plan's suggestions
-    assert client.get("/api/v1/platform/events", {"plan": plan.number}, **auth).json()["data"][
-        "events"
-    ]
+    assert client.get("/api/v1/platform/events", {"plan": plan.number}, headers=auth).json()[
+        "data"
+    ]["events"]
 
     # the tabs: a project, work done with its actual cost, a dismissed suggestion, the demo
     # planner in the history, and the plan now differing from its adopted version
