@@ -1157,7 +1157,8 @@ def test_api_act_with_a_read_write_key(
     target = world.plans[plan_key]
     if principal in WRITE_SERVICE_KEYS:
         key = world.service_keys[WRITE_SERVICE_KEYS[principal]]
-        role: PlanRole | None = PlanRole.OWNER if plan_key in WRITE_SERVICE_SEES[principal] else None
+        sees = plan_key in WRITE_SERVICE_SEES[principal]
+        role: PlanRole | None = PlanRole.OWNER if sees else None
     else:
         key = world.write_keys[principal]
         role = PRINCIPALS[principal].expected.get(plan_key)

@@ -41,7 +41,6 @@ from platform_api.idempotency import IDEMPOTENCY_KEY, idempotent
 from platform_api.params import PLAN_NUMBER, plan_number_parse
 from platform_api.serializers import SuggestionWithStatusSerializer
 
-
 # A read_write key whose holder may only view the plan.
 HOLDER_MAY_NOT_CHANGE = (
     "You may view this plan but not change it: a key acts with at most its holder's rights "
