@@ -72,7 +72,7 @@ class ApiKeyThrottle(SettingsRateThrottle):
 
     The count is a sliding-window counter (one ``cache.incr``-ed counter per fixed window; the
     estimate is ``previous window x the share of it still inside the sliding window + current
-    window``), not DRF's per-request timestamp log (docs/design.md "Limits").
+    window``), not DRF's per-request timestamp log (docs/subsystems/limits.md "Rate limits").
     """
 
     scope = "api_key"
@@ -115,7 +115,7 @@ class ApiKeyThrottle(SettingsRateThrottle):
             if not self.cache.add(key, 1, timeout=2 * self.duration):
                 self.cache.incr(key)
 
-    # The name of this limit in the RateLimit headers (docs/design.md "Limits").
+    # The name of this limit in the RateLimit headers (docs/subsystems/limits.md "Rate limits").
     policy_name = "key"
 
     @property

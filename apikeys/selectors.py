@@ -91,7 +91,7 @@ def plan_for_key(*, api_key: ApiKey, number: int, sync_state: bool = False) -> P
     plan's organisation has no API access (and the person no override). One SELECT
     (apikeys.lookup, the rules of `plans_for_key`), or none when the plan was read with
     the key (`api_key_by_hash`); `sync_state`: read with it whether a sync is due
-    (planning.suggestions.sync.with_sync_state)."""
+    (planning.suggestions.sync.due.with_sync_state)."""
     read = api_key.plan_read_with_key
     if read is not None and read[0] == number:
         # Read with the key, in this request, sync state included; taken once, so a second

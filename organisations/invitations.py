@@ -1,4 +1,4 @@
-"""Invitations by email (docs/design.md "Organisations" > "Invitations").
+"""Invitations by email (docs/subsystems/organisations.md "Invitations").
 
 The invite form answers the same whatever the email is: an invitation is made and mailed for
 any address (known account, unknown one, an existing member), so the answer never tells who has

@@ -1,6 +1,6 @@
 """The organisation pages: my organisations (and a new one), members (roles, removal,
 leaving), invitations (send, resend, revoke) and accepting an invitation, with registration for
-someone who has no account yet. docs/design.md "Organisations"."""
+someone who has no account yet. docs/subsystems/organisations.md "Organisations"."""
 
 from __future__ import annotations
 

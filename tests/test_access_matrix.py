@@ -3,8 +3,8 @@
 
 The table is three parts, each a plain dict, so a new page, route or principal is one row:
 - PRINCIPALS: the people (and service accounts) and, written by hand, the role each should end
-  up with on each plan (docs/design.md "Organisations": owner/admin -> owner, planner ->
-  editor, viewer -> viewer, a guest grant editor|viewer, the higher of the two).
+  up with on each plan (docs/subsystems/organisations.md "Rights on a plan": owner/admin -> owner,
+  planner -> editor, viewer -> viewer, a guest grant editor|viewer, the higher of the two).
 - PLAN_ROUTES / OTHER_ROUTES: every URL name of planning/web/urls/plans.py and
   planning/web/urls/action_planning.py, with what someone allowed gets for a GET and for a POST
   and the right a POST needs.
@@ -69,10 +69,10 @@ from planning.models import (
     SuggestionStatus,
     SuggestionType,
 )
-from planning.plans.services import plan_create
+from planning.plans.services.plans import plan_create
 from planning.records.adoption import plan_adopt
-from planning.suggestions.services import suggestions_dismiss
-from planning.suggestions.sync import suggestion_sync
+from planning.suggestions.services.dismissal import suggestions_dismiss
+from planning.suggestions.sync.run import suggestion_sync
 from tests.envelope import assert_envelope
 from tests.factories import (
     ActionFactory,

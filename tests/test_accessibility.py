@@ -13,7 +13,7 @@ from organisations.invitations import invitation_create
 from organisations.services import member_add
 from planning.models import PlanImport, PlanImportFormat, PlanImportStatus
 from planning.records.adoption import plan_adopt
-from planning.suggestions.sync import suggestion_sync
+from planning.suggestions.sync.run import suggestion_sync
 from tests.conftest import TEST_PASSWORD, browser_login
 from tests.factories import UserFactory
 from tests.planning.test_views import World, world  # noqa: F401 - the fixture

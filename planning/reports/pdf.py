@@ -23,7 +23,7 @@ from urllib.request import url2pathname
 from django.conf import settings
 from django.template.loader import render_to_string
 
-from planning.figures.budget import TODAY
+from planning.figures.prices import TODAY
 from planning.models import Plan
 from planning.reports.content import STEP_FIGURES, Progress, ReportContent, report_content
 

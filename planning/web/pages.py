@@ -18,8 +18,8 @@ from planning.figures.prices import plan_markups, year_span
 from planning.figures.totals import chosen_years, planned_total
 from planning.models import CONDITION_FILTERS, EARLIEST_DATE, today
 from planning.plans import selectors
-from planning.plans.action_list import action_rows, actions_filtered
-from planning.tree import node_search, tree_overview
+from planning.plans.action_filters import action_rows, actions_filtered
+from planning.tree.selectors import node_search, tree_overview
 from planning.web.access import request_user
 from planning.web.forms.actions import CONDITION_CHOICES, ActionFilterForm, ActionForm
 from planning.web.forms.nodes import NodeCreateForm

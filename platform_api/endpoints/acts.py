@@ -1,4 +1,4 @@
-"""Acting on suggestions over the API (docs/design.md "Integrator API" > "Acts"):
+"""Acting on suggestions over the API (docs/subsystems/integrator-api.md "Acts"):
 
 - `POST /api/v1/platform/plans/{planNumber}/suggestions/{suggestionId}/dismiss` with
   `{"reason", "comment"}` and `.../restore` with `{}`: 200 with the suggestion and its `status`;
@@ -31,7 +31,7 @@ from apikeys.models import ApiKey
 from apikeys.selectors import key_holder_may_change_plan, plan_for_key
 from planning.models import DismissReason, Plan, Suggestion
 from planning.suggestions.selectors import suggestion_payloads_with_status
-from planning.suggestions.services import (
+from planning.suggestions.services.dismissal import (
     DISMISS_COMMENT_MAX,
     suggestion_restore,
     suggestions_dismiss,

@@ -1,5 +1,5 @@
-"""Limits said out loud (docs/design.md "Limits"): every answer a limit counted, and every 429,
-carries RateLimit-Policy and RateLimit for the tightest limit; failed authentications are
+"""Limits said out loud (docs/subsystems/limits.md "Limits"): every answer a limit counted, and
+every 429, carries RateLimit-Policy and RateLimit for the tightest limit; failed authentications are
 limited per client address."""
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ from apikeys.models import ApiKey
 from apikeys.services import api_key_create
 from planning.models import Plan, Suggestion
 from planning.records.adoption import plan_adopt
-from planning.suggestions.sync import suggestion_sync
+from planning.suggestions.sync.run import suggestion_sync
 
 pytestmark = pytest.mark.django_db(transaction=True)
 SCHEMATHESIS = Path(sys.executable).with_name("schemathesis")

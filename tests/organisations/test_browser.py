@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 
 from organisations.models import OrganisationMembership
 from organisations.services import organisation_create
-from planning.plans.services import plan_create
+from planning.plans.services.plans import plan_create
 from tests.conftest import browser_login
 from tests.factories import UserFactory
 

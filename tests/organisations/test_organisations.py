@@ -102,7 +102,7 @@ def test_the_last_owner_cannot_leave_on_the_page(client: Client) -> None:
 def test_a_removed_member_loses_the_organisations_plans_on_the_next_request(
     client: Client,
 ) -> None:
-    from planning.plans.services import plan_create
+    from planning.plans.services.plans import plan_create
 
     owner = UserFactory.create()
     organisation = organisation_create(name="Co-op", owner=owner)

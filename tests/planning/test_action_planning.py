@@ -14,7 +14,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from planning.models import ActionKind, ActionStatus, NodeKind, Plan, PlanRole, Suggestion
-from planning.suggestions.sync import suggestion_sync
+from planning.suggestions.sync.run import suggestion_sync
 from tests.conftest import browser_login
 from tests.factories import (
     ActionFactory,

@@ -1,4 +1,4 @@
-"""One truth for every figure (docs/design.md "Money" > "One truth for every figure"): on random
+"""One truth for every figure (docs/subsystems/figures.md "One truth for every figure"): on random
 plans (recurring, done, cancelled and completed actions, an index, markups, a price base year
 before or after this year, random year ranges) every surface that shows planned cost, read
 through its real code path (the page's context, the export's rows, the API's answer, the
@@ -39,11 +39,12 @@ from planning.models import (
     SuggestionStatus,
     SuggestionType,
 )
-from planning.plans.services import action_cancel, action_mark_done, plan_money_update
+from planning.plans.services.actions import action_cancel, action_mark_done
+from planning.plans.services.plans import plan_money_update
 from planning.records.adoption import plan_adopt
 from planning.records.comparison import Side, versions_compare
 from planning.reports.content import report_content
-from planning.suggestions.sync import suggestion_sync
+from planning.suggestions.sync.run import suggestion_sync
 from tests.factories import (
     ActionFactory,
     PlanFactory,

@@ -1,6 +1,6 @@
 """An import of any shape up to IMPORT_MAX_BYTES is refused (or read) with the process under
-400 MB (docs/design.md "Imports" > "Bounds"), measured in a child process: deep, wide, many
-empty objects (in `nodes` and elsewhere), long strings, and a CSV of millions of short lines.
+400 MB (docs/subsystems/import-bounds.md "Import bounds"), measured in a child process: deep, wide,
+many empty objects (in `nodes` and elsewhere), long strings, and a CSV of millions of short lines.
 Each child reads one ~32 MiB file the way an import does and reports its peak RSS (VmHWM)."""
 
 from __future__ import annotations

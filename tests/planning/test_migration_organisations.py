@@ -1,7 +1,8 @@
 """The organisations migration on a database with the data of before it (issue 20, "Tests that
 must exist"): every plan reachable by the same people with the same rights, API keys and webhook
 endpoints still working; and the way back to planning 0012 and forward again, with the change
-triggers of planning 0006/0010 intact (docs/design.md "Organisations").
+triggers of planning 0006/0010 intact (docs/subsystems/organisations.md "How plans moved into
+organisations").
 
 Each test moves the schema with Django's MigrationExecutor, so it runs outside a transaction
 (`transaction=True`) and leaves the database at the latest migration whatever happens. Run it

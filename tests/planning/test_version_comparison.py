@@ -1,5 +1,5 @@
-"""A version's comparison as a person reads it (docs/design.md "Versions"): the page, the CSV
-and the XLSX, through the test client, after each kind of change (an action added, deleted,
+"""A version's comparison as a person reads it (docs/subsystems/versions.md "Versions"): the page,
+the CSV and the XLSX, through the test client, after each kind of change (an action added, deleted,
 its cost, year, node or building, status changed, a recurring action marked done), under each
 building's filter, version against version; and a version's planned cost, the plan list's
 ten-year figure at adoption, with its years and prices."""
@@ -29,13 +29,13 @@ from planning.models import (
     StructureNode,
     VersionAction,
 )
-from planning.plans.services import (
+from planning.plans.services.actions import (
     action_cancel,
     action_create,
     action_mark_done,
     action_update,
-    node_delete,
 )
+from planning.plans.services.nodes import node_delete
 from planning.records.adoption import plan_adopt
 from tests.factories import (
     ActionFactory,

@@ -1,5 +1,5 @@
-"""Adopted versions (docs/design.md "Versions"): a version is a snapshot no later change
-reaches, the comparison of a plan with itself is empty and lists exactly what changed, its
+"""Adopted versions (docs/subsystems/versions.md "Versions"): a version is a snapshot no later
+change reaches, the comparison of a plan with itself is empty and lists exactly what changed, its
 totals equal a recomputation, the Versions tab and `manage.py adopt_plan`."""
 
 from __future__ import annotations
@@ -30,7 +30,8 @@ from planning.models import (
     VersionNode,
     VersionProject,
 )
-from planning.plans.services import action_update, node_delete, node_move
+from planning.plans.services.actions import action_update
+from planning.plans.services.nodes import node_delete, node_move
 from planning.records.adoption import plan_adopt
 from planning.records.comparison import Side, versions_compare
 from planning.transfer.imports.json_file import plan_import

@@ -16,7 +16,7 @@ from django.utils import timezone
 from apikeys.models import ApiKey, IdempotentRequest
 from apikeys.services import api_access_set, api_key_create
 from planning.models import HistoryEntry, NodeKind, Plan, PlanRole, Suggestion, SuggestionStatus
-from planning.suggestions.sync import suggestion_sync
+from planning.suggestions.sync.run import suggestion_sync
 from tests.envelope import assert_envelope
 from tests.factories import PlanFactory, PlanMembershipFactory, StructureNodeFactory
 

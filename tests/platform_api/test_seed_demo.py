@@ -81,7 +81,7 @@ def test_the_demo_shows_every_rule_and_the_organisations_catalog_at_work(client:
     from django.urls import reverse
 
     from planning.models import CodeOverride, SuggestionType
-    from planning.suggestions.sync import suggestion_sync
+    from planning.suggestions.sync.run import suggestion_sync
 
     _seed()
     plan = _demo_plan()
@@ -98,7 +98,7 @@ def test_the_demo_shows_every_rule_and_the_organisations_catalog_at_work(client:
     from planning.models import Completion
 
     # The replacements marked done (the plan's file also has inspections done this year,
-    # imported as completions of their own: docs/design.md "Imports" > "Work done").
+    # imported as completions of their own: docs/subsystems/imports.md "Work done").
     done = Completion.objects.filter(action__plan=plan, action__kind="replacement").select_related(
         "action__node__code"
     )

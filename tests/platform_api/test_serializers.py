@@ -17,7 +17,7 @@ from rest_framework import serializers
 
 from planning.models import Plan, SuggestionType
 from planning.suggestions.selectors import suggestion_payloads_with_status, suggestions_open
-from planning.suggestions.sync import suggestion_sync
+from planning.suggestions.sync.run import suggestion_sync
 from platform_api.management.commands.seed_demo import DEMO_PLAN_NAME
 from platform_api.serializers import (
     DecimalTextField,

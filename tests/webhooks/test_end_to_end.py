@@ -17,10 +17,10 @@ from accounts.models import User
 from organisations.models import Organisation
 from organisations.services import member_add, member_remove, organisation_create
 from planning.models import Code, Plan, StructureNode, Suggestion
-from planning.plans.services import node_code_assign, node_rename
+from planning.plans.services.nodes import node_code_assign, node_rename
 from planning.suggestions.selectors import suggestions_open
-from planning.suggestions.services import suggestions_dismiss
-from planning.suggestions.sync import suggestion_sync
+from planning.suggestions.services.dismissal import suggestions_dismiss
+from planning.suggestions.sync.run import suggestion_sync
 from planning.transfer.imports.plan_document import plan_import_document
 from tests.factories import PlanFactory, UserFactory
 from tests.webhooks.conftest import Receiver, run_retries_now, run_worker

@@ -9,8 +9,8 @@ from django.test import Client
 from accounts.models import User
 from apikeys.services import api_access_set, api_key_create
 from planning.models import Code, StructureNode
-from planning.plans.services import node_code_assign
-from planning.suggestions.sync import suggestion_sync
+from planning.plans.services.nodes import node_code_assign
+from planning.suggestions.sync.run import suggestion_sync
 from planning.transfer.imports.plan_document import plan_import_document
 from tests.factories import UserFactory
 from tests.webhooks.conftest import Receiver, run_worker

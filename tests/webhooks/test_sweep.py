@@ -1,6 +1,6 @@
 """Events for a change made outside the app (raw SQL), with no list call and no queued sync:
 the events process finds the plan with pending changes, syncs it and delivers the event
-(docs/design.md "Sync" > "Changes from anywhere")."""
+(docs/subsystems/sync.md "Changes from anywhere")."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import pytest
 from django.db import connection
 
 from planning.models import Action, Plan, PlanChange
-from planning.suggestions.sync import suggestion_sync
+from planning.suggestions.sync.run import suggestion_sync
 from planning.tasks import pending_plans_sync
 from tests.factories import ActionFactory, CodeFactory, PlanFactory, StructureNodeFactory
 from tests.webhooks.conftest import Receiver

@@ -4,8 +4,8 @@ in today's prices and nominal, and its latest completion.
 
 Paths come from one read of the plan's nodes (names, stored paths and buildings), so an export
 of 100,000 actions makes a fixed number of queries; a building is named by its label
-(planning.tree.building_labels, as the budget page does). CSV or XLSX is the caller's choice
-(planning.transfer.csv_stream, planning.transfer.xlsx).
+(planning.tree.selectors.building_labels, as the budget page does). CSV or XLSX is the caller's
+choice (planning.transfer.csv_stream, planning.transfer.xlsx).
 """
 
 from __future__ import annotations
@@ -18,9 +18,10 @@ from django.db.models import OuterRef, Subquery
 from planning.core.money import amount_of, cents_of
 from planning.figures.prices import PriceIndex
 from planning.models import ActionKind, ActionStatus, Completion, Plan, StructureNode
-from planning.plans.action_list import ActionFilters, actions_filtered
+from planning.plans.action_filters import ActionFilters, actions_filtered
 from planning.transfer.exports.units import nominal_unit, today_unit
-from planning.tree import building_labels, path_ids
+from planning.tree.paths import path_ids
+from planning.tree.selectors import building_labels
 
 
 def action_header(plan: Plan) -> tuple[str, ...]:

@@ -15,8 +15,8 @@ from itertools import islice
 
 from accounts.models import User
 from organisations.models import Organisation
+from planning.core.validation import plan_size_message
 from planning.models import Plan
-from planning.plans.services import plan_size_message
 from planning.transfer.imports.columns import PLAN_TABLE_FIELDS
 from planning.transfer.imports.file_text import file_text
 from planning.transfer.imports.plan_document import plan_records_import

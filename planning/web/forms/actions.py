@@ -23,7 +23,7 @@ from planning.models import (
     Project,
     StructureNode,
 )
-from planning.plans.action_list import DEFAULT_SORT, NO_PROJECT, SORT_COLUMNS, ActionFilters
+from planning.plans.action_filters import DEFAULT_SORT, NO_PROJECT, SORT_COLUMNS, ActionFilters
 from planning.plans.selectors import plan_projects
 from planning.web.forms.fields import (
     ModelRulesForm,
@@ -111,8 +111,8 @@ CONDITION_CHOICES = [
 
 
 class ActionFilterForm(forms.Form):
-    """GET filters of the actions list (planning.plans.action_list); a bad value is reported beside
-    its field and left out, the other filters still apply."""
+    """GET filters of the actions list (planning.plans.action_filters); a bad value is reported
+    beside its field and left out, the other filters still apply."""
 
     q = forms.CharField(required=False, max_length=200, label="Search")
     kind = forms.ChoiceField(

@@ -6,7 +6,8 @@ from typing import Any
 from django import forms
 from django.http import QueryDict
 
-from planning.figures.budget import NOMINAL, TODAY, YEARS_DEFAULT, YEARS_MAX
+from planning.figures.budget import YEARS_DEFAULT, YEARS_MAX
+from planning.figures.prices import NOMINAL, TODAY
 from planning.models import (
     Code,
     DismissReason,
@@ -16,7 +17,7 @@ from planning.models import (
     StructureNode,
     SuggestionType,
 )
-from planning.suggestions.services import DISMISS_COMMENT_MAX
+from planning.suggestions.services.dismissal import DISMISS_COMMENT_MAX
 from planning.web.forms.fields import NodePicker, YearRangeForm, node_picker_bind
 
 

@@ -24,13 +24,7 @@ from django.views.decorators.http import require_http_methods
 from planning.catalog.currency import usable_unit_cost
 from planning.core.access import PlanAccess
 from planning.core.money import GridUnit
-from planning.figures.budget import (
-    BUILDINGS_PER_PAGE,
-    NOMINAL,
-    TODAY,
-    Budget,
-    building_budget_rows,
-)
+from planning.figures.budget import BUILDINGS_PER_PAGE, Budget, building_budget_rows
 from planning.figures.cache import (
     budget_figure,
     key_figures_figure,
@@ -39,7 +33,7 @@ from planning.figures.cache import (
 )
 from planning.figures.chart import cost_chart
 from planning.figures.follow_up import plan_follow_up
-from planning.figures.prices import PriceIndex
+from planning.figures.prices import NOMINAL, TODAY, PriceIndex
 from planning.models import (
     DismissReason,
     NodeKind,
@@ -57,8 +51,8 @@ from planning.suggestions.selectors import (
     plan_data_version,
     suggestions_open_queryset,
 )
-from planning.suggestions.services import DISMISS_COMMENT_MAX
-from planning.suggestions.sync import synced_data_version
+from planning.suggestions.services.dismissal import DISMISS_COMMENT_MAX
+from planning.suggestions.sync.due import synced_data_version
 from planning.web.access import plan_member_required
 from planning.web.confirmation import CONFIRMATION_NEAR
 from planning.web.forms.suggestions import BulkDismissForm, PlanningViewForm

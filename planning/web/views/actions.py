@@ -18,9 +18,10 @@ from planning.catalog.currency import reference_elsewhere
 from planning.core.access import PlanAccess
 from planning.core.money import money_format
 from planning.models import Action, Suggestion
-from planning.plans import selectors, services
+from planning.plans import selectors
+from planning.plans.services import actions as services
 from planning.records.history import entity_history
-from planning.suggestions.services import deviation_fix
+from planning.suggestions.services.apply import deviation_fix
 from planning.web.access import actions_url, next_url, plan_member_required, request_user
 from planning.web.forms.actions import ActionDoneForm, ActionForm
 from planning.web.forms.fields import form_submit

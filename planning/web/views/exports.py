@@ -10,9 +10,9 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods
 
 from planning.core.access import PlanAccess
-from planning.figures.budget import NOMINAL, TODAY
 from planning.figures.cache import budget_figure, key_figures_figure
-from planning.suggestions.sync import synced_data_version
+from planning.figures.prices import NOMINAL, TODAY
+from planning.suggestions.sync.due import synced_data_version
 from planning.transfer import xlsx
 from planning.transfer.exports.actions import action_rows
 from planning.transfer.exports.budget import budget_rows, budget_years

@@ -21,7 +21,7 @@ from planning.core.access import PlanAccess
 from planning.core.money import money_format
 from planning.models import Suggestion, SuggestionStatus, SuggestionType
 from planning.suggestions.selectors import actions_named, codes_by_id, suggestion_get
-from planning.suggestions.services import (
+from planning.suggestions.services.apply import (
     deviation_fix,
     moved_text,
     suggestion_apply_code,
@@ -30,10 +30,9 @@ from planning.suggestions.services import (
     suggestion_apply_move,
     suggestion_apply_project,
     suggestion_apply_repair,
-    suggestion_apply_undo,
-    suggestion_restore,
-    suggestions_dismiss,
 )
+from planning.suggestions.services.dismissal import suggestion_restore, suggestions_dismiss
+from planning.suggestions.services.undo import suggestion_apply_undo
 from planning.web.access import plan_member_required
 from planning.web.confirmation import confirmation_redirect
 from planning.web.forms.suggestions import ApplyCodeForm, BulkDismissForm, DismissForm

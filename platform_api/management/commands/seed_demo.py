@@ -20,7 +20,7 @@ from planning.catalog.services import code_override_set
 from planning.catalog.starter import STARTER_CATALOG
 from planning.models import Action, ActionKind, ActionStatus, Code, Plan
 from planning.plans.selectors import plans_visible
-from planning.plans.services import action_mark_done
+from planning.plans.services.actions import action_mark_done
 from planning.transfer.imports.json_file import plan_import
 
 DEMO_EMAIL = "demo@maintplan.example"
