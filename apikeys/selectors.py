@@ -112,9 +112,9 @@ def plan_for_key(*, api_key: ApiKey, number: int, sync_state: bool = False) -> P
 
 
 def key_holder_may_change_plan(*, api_key: ApiKey, plan: Plan) -> bool:
-    """Whether the key's holder may change `plan` (a plan the key may read, from
-    `plan_for_key`): a key acts with at most its holder's rights (docs/design.md "Who may
-    act"). A person needs edit rights on it, by the same rule as the web app's Dismiss
+    """Whether the key's holder may change `plan` (a plan the key may read, from `plan_for_key`): a
+    key acts with at most its holder's rights (docs/subsystems/integrator-api.md "Acts"). A
+    person needs edit rights on it, by the same rule as the web app's Dismiss
     (planning.core.access: a viewer, member or guest, may not); a service account acts on its
     organisation's plans. Read now, so a person demoted a moment ago acts no more."""
     if api_key.organisation_id is not None:

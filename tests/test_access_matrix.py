@@ -1150,10 +1150,10 @@ def _act_call(world: World, route_name: str, number: int, target: PlanWorld, key
 def test_api_act_with_a_read_write_key(
     world: World, principal: str, plan_key: str, route_name: str
 ) -> None:
-    """A key acts with at most its holder's rights on the plan (docs/design.md "Who may act"):
-    an editor, an owner or the organisation's service account acts; a viewer (a member or a
-    guest) gets 403 auth.insufficient_permission and the suggestion stays as it was; anyone
-    who may not see the plan gets exactly a missing plan's 404."""
+    """A key acts with at most its holder's rights on the plan (docs/subsystems/integrator-api.md
+    "Acts"): an editor, an owner or the organisation's service account acts; a viewer (a member or a
+    guest) gets 403 auth.insufficient_permission and the suggestion stays as it was; anyone who may
+    not see the plan gets exactly a missing plan's 404."""
     target = world.plans[plan_key]
     if principal in WRITE_SERVICE_KEYS:
         key = world.service_keys[WRITE_SERVICE_KEYS[principal]]

@@ -39,11 +39,10 @@ def _api_readable(organisation: Subquery) -> Q:
 
 
 def _covers(plan_id: Any) -> Q:
-    """An endpoint that may see the plan now (an organisation's: the plan is the
-    organisation's; a person's: they are a member of its organisation or a guest with a grant),
-    whose holder could read it over the API now (docs/design.md "Webhooks follow API access":
-    the events /platform/events would refuse are never delivered), and that takes every plan
-    or this one."""
+    """An endpoint that may see the plan now (an organisation's: the plan is the organisation's; a
+    person's: they are a member of its organisation or a guest with a grant), whose holder could
+    read it over the API now (docs/subsystems/webhooks.md "Webhooks follow API access": the events
+    /platform/events would refuse are never delivered), and that takes every plan or this one."""
     organisation = Subquery(Plan.objects.filter(pk=plan_id).values("organisation"))
     member = OrganisationMembership.objects.filter(
         user=OuterRef("owner"), organisation=organisation

@@ -11,10 +11,10 @@ the addresses that passed (webhooks.delivery), so a DNS answer that changes betw
 and the connection cannot point the POST somewhere else. Cloud metadata addresses are refused
 even with the setting on, in any of those IPv6 forms too: nothing legitimate listens there.
 
-A host refused for its addresses gets one message, `REFUSED_HOST`, whatever the reason: a name
-that does not resolve, one without addresses, one resolving to a loopback, private or metadata
-address all read the same, and no message names a resolved address, so the form cannot be used
-to look up internal names (docs/design.md "Webhooks"). The reason, with the addresses, goes to
+A host refused for its addresses gets one message, `REFUSED_HOST`, whatever the reason: a name that
+does not resolve, one without addresses, one resolving to a loopback, private or metadata address
+all read the same, and no message names a resolved address, so the form cannot be used to look up
+internal names (docs/subsystems/webhooks.md "SSRF guard"). The reason, with the addresses, goes to
 the server's log for the operator.
 """
 

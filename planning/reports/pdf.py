@@ -5,7 +5,7 @@ paged media (page size, running footer with page numbers) rendered in-process, w
 start or keep alive in a worker.
 
 The printer fetches nothing but its own files (`report_url_fetcher`): the stylesheet and fonts
-shipped under static/fonts. Every other URL (http, https, data, ftp, any other file) is refused,
+shipped in the `FONTS` folder. Every other URL (http, https, data, ftp, any other file) is refused,
 so a URL that ever reached the HTML (the template escapes everything it is given, but a printer
 that fetches is one escaping slip from a request to an internal address or a read of a local
 file) reaches no server and reads no file; WeasyPrint leaves the resource out and prints the

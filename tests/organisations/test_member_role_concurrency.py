@@ -1,7 +1,7 @@
-"""Member role checks run under the lock the change takes (docs/design.md "Webhooks" > role
-checks; issue 37, point 6): a change that waited for another one reads both memberships again
-under the organisation's lock and checks the caller's rights on what it finds. PostgreSQL, real
-connections, the second request waiting on the first transaction's lock.
+"""Member role checks run under the lock the change takes (docs/subsystems/organisations.md "Role
+changes under the lock"; issue 37, point 6): a change that waited for another one reads both
+memberships again under the organisation's lock and checks the caller's rights on what it finds.
+PostgreSQL, real connections, the second request waiting on the first transaction's lock.
 
 Run with `scripts/with-postgres.sh .venv/bin/pytest
 tests/organisations/test_member_role_concurrency.py -q`.

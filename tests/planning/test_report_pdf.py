@@ -1,5 +1,5 @@
 """The board report's printer fetches nothing but its own stylesheet and fonts
-(planning.reports.pdf, docs/design.md "Webhooks" > the report's fetcher; issue 37, point 8):
+(planning.reports.pdf, docs/subsystems/board-report.md "Why WeasyPrint"; issue 37, point 8):
 a URL in the HTML, whatever put it there, reaches no server and reads no file."""
 
 from __future__ import annotations

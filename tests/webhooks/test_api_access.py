@@ -1,6 +1,6 @@
-"""Webhooks follow API access (docs/design.md "Webhooks"; issue 37, point 4): an endpoint
-covers a plan only while its holder could read that plan over the API, so with the
-organisation's API access off no delivery is created (the event is still written, as for a plan
+"""Webhooks follow API access (docs/subsystems/webhooks.md "Webhooks follow API access"; issue 37,
+point 4): an endpoint covers a plan only while its holder could read that plan over the API, so with
+the organisation's API access off no delivery is created (the event is still written, as for a plan
 no endpoint covers) and a delivery queued before access was withdrawn is not sent. The rule is
 apikeys.selectors.plans_readable_for_key's; the last test checks the two agree."""
 
