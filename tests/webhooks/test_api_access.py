@@ -19,7 +19,7 @@ from apikeys.services import api_key_create, organisation_api_access_set
 from organisations.models import Organisation, OrganisationRole
 from organisations.services import member_add, organisation_create
 from planning.models import Plan, PlanRole
-from planning.suggestions.sync import suggestion_sync
+from planning.suggestions.sync.run import suggestion_sync
 from tests.factories import PlanFactory, PlanMembershipFactory, StructureNodeFactory, UserFactory
 from webhooks.models import WebhookAttempt, WebhookDelivery, WebhookEndpoint, WebhookEvent
 from webhooks.selectors import endpoint_covers_plan
