@@ -175,6 +175,9 @@ class ApiUserThrottle(ApiKeyThrottle):
 class _FailureRate(SettingsRateThrottle):
     """The rate of one failure limit (its quota, window and cache), read from the settings."""
 
+    num_requests: int  # set from the rate by SimpleRateThrottle.__init__
+    duration: int
+
     def __init__(self, scope: str) -> None:
         self.scope = scope
         super().__init__()
@@ -233,7 +236,7 @@ class AuthFailureThrottle:
     `Retry-After` is the end of the window, which is also what its `RateLimit` says.
     """
 
-    timer = time.time
+    timer = staticmethod(time.time)
 
     def __init__(self, request: HttpRequest) -> None:
         address = client_address(request)

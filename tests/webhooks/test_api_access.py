@@ -103,6 +103,7 @@ def test_the_per_person_override_and_the_policy_off_deliver(
     co_op: Organisation, settings: Any
 ) -> None:
     endpoint = _member_endpoint(co_op)
+    assert endpoint.owner_id is not None
     User.objects.filter(pk=endpoint.owner_id).update(api_access_enabled=True)
     _change(_plan(co_op))
     assert WebhookDelivery.objects.filter(endpoint=endpoint).count() == 1

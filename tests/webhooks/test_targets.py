@@ -50,7 +50,9 @@ def assert_host_refused(url: str, reason: str, caplog: pytest.LogCaptureFixture)
     ):
         target_check(url)
     assert str(refused.value) == REFUSED_HOST.format(host=urlsplit(url).hostname)
-    logged = [r.reason for r in caplog.records if r.getMessage() == "webhook target refused"]
+    logged = [
+        r.__dict__["reason"] for r in caplog.records if r.getMessage() == "webhook target refused"
+    ]
     assert logged and re.search(reason, logged[-1]), logged
 
 
