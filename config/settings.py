@@ -338,15 +338,15 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
-# Throttle rates are read on every request (api.throttling), so tests and operators can
-# change them without a restart of the class machinery.
+# Read on every request (api.throttling): tests and operators change them without a restart.
 MAINTPLAN_THROTTLE_RATES = {
     "auth": env_str("AUTH_THROTTLE_RATE", "20/minute"),
     "api_key": env_str("API_KEY_THROTTLE_RATE", "600/minute"),
     # Every key of one account together: more keys do not buy more requests.
     "api_user": env_str("API_USER_THROTTLE_RATE", "1200/minute"),
-    # Failed authentications under /api/v1 (no key, a bad, revoked or expired one), per address.
+    # Failed authentications under /api/v1: per address and presented key; per address (ceiling).
     "api_auth_failure": env_str("API_AUTH_FAILURE_THROTTLE_RATE", "20/minute"),
+    "api_auth_failure_address": env_str("API_AUTH_FAILURE_ADDRESS_THROTTLE_RATE", "300/minute"),
     # The members form's "add by email" per account: its answer tells whether an email has an
     # account, so it must not serve as an oracle.
     "member_add": env_str("MEMBER_ADD_THROTTLE_RATE", "30/hour"),

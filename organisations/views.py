@@ -9,7 +9,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -144,16 +144,12 @@ def member_role_set(
         return _members_render(
             request, membership, errors={target.pk: ["Choose a role."]}, status=400
         )
-    owner_involved = "owner" in (target.role, form.cleaned_data["role"])
-    if owner_involved and membership.role != "owner":  # only owners make or unmake owners
-        return _members_render(
-            request,
-            membership,
-            errors={target.pk: ["Only an owner can make someone an owner or change one."]},
-            status=403,
-        )
     try:
-        services.member_role_set(membership=target, role=form.cleaned_data["role"])
+        services.member_role_set(
+            membership=target, role=form.cleaned_data["role"], by=_user(request)
+        )
+    except PermissionDenied as refused:
+        return _members_render(request, membership, errors={target.pk: [str(refused)]}, status=403)
     except ValidationError as error:
         return _members_render(request, membership, errors={target.pk: error.messages}, status=400)
     messages.success(request, f"{target.user.email} is now {target.get_role_display()}.")
@@ -170,16 +166,10 @@ def member_remove(
     organisation = membership.organisation
     target = selectors.membership_by_id(organisation=organisation, membership_id=membership_id)
     leaving = target.pk == membership.pk
-    admin_removing_an_owner = target.role == "owner" and membership.role != "owner"
-    if not leaving and (not membership.can_manage or admin_removing_an_owner):
-        return _members_render(
-            request,
-            membership,
-            errors={target.pk: ["You cannot remove this member."]},
-            status=403,
-        )
     try:
-        services.member_remove(membership=target)
+        services.member_remove(membership=target, by=_user(request))
+    except PermissionDenied as refused:
+        return _members_render(request, membership, errors={target.pk: [str(refused)]}, status=403)
     except ValidationError as error:
         return _members_render(request, membership, errors={target.pk: error.messages}, status=400)
     if leaving:

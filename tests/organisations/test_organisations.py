@@ -4,7 +4,7 @@ import re
 from typing import Any
 
 import pytest
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.test import Client
 
 from organisations.models import Organisation, OrganisationMembership, OrganisationRole
@@ -243,3 +243,79 @@ def test_a_guest_sees_a_shared_plans_organisation_marked_guest(client: Client) -
     # the guest is no member: the plan list stays on their own organisation
     assert 'href="/plans/">Plans</a>' in page
     assert "Gus (personal)" in client.get("/plans/").content.decode()
+
+
+# --- the caller's rights, checked by the service under the lock (issue 37, point 6) -------------
+
+
+@pytest.fixture
+def co_op_people() -> dict[str, Any]:
+    people = {role: UserFactory.create() for role in ("owner", "admin", "planner", "viewer")}
+    organisation = organisation_create(name="Co-op", owner=people["owner"])
+    for role in ("admin", "planner", "viewer"):
+        member_add(organisation=organisation, user=people[role], role=role)
+    memberships = {
+        role: OrganisationMembership.objects.get(organisation=organisation, user=person)
+        for role, person in people.items()
+    }
+    return {"people": people, "memberships": memberships}
+
+
+@pytest.mark.parametrize(
+    ("by", "target", "role", "allowed"),
+    [
+        ("owner", "planner", "owner", True),
+        ("owner", "admin", "viewer", True),
+        ("admin", "planner", "viewer", True),
+        ("admin", "planner", "owner", False),  # only an owner makes an owner
+        ("admin", "owner", "viewer", False),  # or changes one
+        ("planner", "viewer", "planner", False),  # not a manager
+        ("viewer", "viewer", "admin", False),  # not even for themselves
+    ],
+)
+def test_a_role_change_checks_the_callers_rights(
+    co_op_people: dict[str, Any], by: str, target: str, role: str, allowed: bool
+) -> None:
+    membership = co_op_people["memberships"][target]
+    before = membership.role
+    caller = co_op_people["people"][by]
+    if allowed:
+        member_role_set(membership=membership, role=role, by=caller)
+    else:
+        with pytest.raises(PermissionDenied):
+            member_role_set(membership=membership, role=role, by=caller)
+    assert OrganisationMembership.objects.get(pk=membership.pk).role == (
+        role if allowed else before
+    )
+
+
+@pytest.mark.parametrize(
+    ("by", "target", "allowed"),
+    [
+        ("owner", "admin", True),
+        ("admin", "planner", True),
+        ("admin", "owner", False),  # an admin cannot remove an owner
+        ("planner", "viewer", False),
+        ("viewer", "viewer", True),  # leaving
+    ],
+)
+def test_a_removal_checks_the_callers_rights(
+    co_op_people: dict[str, Any], by: str, target: str, allowed: bool
+) -> None:
+    membership = co_op_people["memberships"][target]
+    caller = co_op_people["people"][by]
+    if allowed:
+        member_remove(membership=membership, by=caller)
+    else:
+        with pytest.raises(PermissionDenied):
+            member_remove(membership=membership, by=caller)
+    assert OrganisationMembership.objects.filter(pk=membership.pk).exists() is not allowed
+
+
+def test_a_change_of_someone_removed_meanwhile_is_a_clear_error(
+    co_op_people: dict[str, Any],
+) -> None:
+    membership = co_op_people["memberships"]["planner"]
+    OrganisationMembership.objects.filter(pk=membership.pk).delete()
+    with pytest.raises(ValidationError, match="no longer a member"):
+        member_role_set(membership=membership, role="viewer", by=co_op_people["people"]["owner"])

@@ -48,7 +48,7 @@ def test_add_webhook_limited_to_plans(user: Any) -> None:
     [
         (["nobody@example.com", "https://93.184.215.14/"], "No account has the email address"),
         (["{email}", "http://93.184.215.14/"], "must start with https://"),
-        (["{email}", "https://127.0.0.1/"], "loopback"),
+        (["{email}", "https://127.0.0.1/"], "cannot receive webhooks"),
         (["{email}", "https://93.184.215.14/", "--plan", "{other}"], "cannot see plan"),
         (["--org", "no-such-organisation", "https://93.184.215.14/"], "No organisation has"),
     ],

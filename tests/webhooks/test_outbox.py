@@ -28,7 +28,8 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def member_plan(user: Any) -> Any:
-    plan = PlanFactory.create()
+    """A plan the user views, of an organisation with API access (webhooks follow it)."""
+    plan = PlanFactory.create(organisation__api_access_enabled=True)
     PlanMembershipFactory.create(plan=plan, user=user, role=PlanRole.VIEWER)
     return plan
 
@@ -72,7 +73,7 @@ def test_endpoints_of_non_members_other_plans_or_disabled_get_nothing(
 ) -> None:
     endpoint_for(UserFactory.create())  # a stranger's endpoint for "every plan"
     receiving, _ = endpoint_for(user)
-    other_plan = PlanFactory.create()
+    other_plan = PlanFactory.create(organisation__api_access_enabled=True)
     PlanMembershipFactory.create(plan=other_plan, user=user)
     endpoint_for(user, plans=[other_plan])
     disabled, _ = endpoint_for(user, plans=[member_plan])

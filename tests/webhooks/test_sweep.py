@@ -28,7 +28,11 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("
 def _plan_with_a_replacement(user: Any) -> tuple[Any, Action]:
     from organisations.selectors import personal_organisation
 
-    plan = PlanFactory.create(organisation=personal_organisation(user=user))
+    organisation = personal_organisation(user=user)
+    assert organisation is not None
+    organisation.api_access_enabled = True  # webhooks follow API access
+    organisation.save(update_fields=["api_access_enabled"])
+    plan = PlanFactory.create(organisation=organisation)
     code = CodeFactory.create(unit_cost=Decimal("100.00"))
     roof = StructureNodeFactory.create(plan=plan, name="Roof", code=code, quantity=Decimal("10"))
     action = ActionFactory.create(
