@@ -6,7 +6,9 @@ claims and the tick"):
 - `lease_claim` is a conditional UPDATE ... WHERE the lease is free (NULL or past) and the
   kind's own condition holds: of any number of workers, exactly one wins;
 - the holder renews its lease while it works (`Lease.keep`, conditional on still holding
-  it) and releases it in the write that records the outcome (`Lease.release`);
+  it), from a thread across a stretch of work that cannot renew it (`LeaseHeartbeat`: a
+  library's long parse), and releases it in the write that records the outcome
+  (`Lease.release`);
 - a lease in the past means its holder died: `leases_resume` takes such a row over (once:
   again a conditional UPDATE) and hands it to the kind's resume function.
 """
@@ -14,11 +16,14 @@ claims and the tick"):
 from __future__ import annotations
 
 import logging
+import threading
+import time
 from collections.abc import Callable
 from datetime import datetime, timedelta
+from types import TracebackType
 from typing import Any, TypeVar
 
-from django.db import transaction
+from django.db import connections, transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
@@ -67,6 +72,67 @@ class Lease:
         """Frees the row, writing `changes` (the outcome) in the same UPDATE; False (nothing
         written) if the lease was lost meanwhile: the worker that took it over records it."""
         return bool(self._held().update(lease_expires_at=None, **changes))
+
+
+class LeaseHeartbeat:
+    """Renews `lease` from a thread every third of its duration while a stretch of work runs
+    that cannot renew it itself (a library's parse of a large file, one long query), so the
+    holder is not taken for dead however long the stretch takes.
+
+    One of the two renews at a time: the holder stops the heartbeat (`stop` waits for a
+    renewal under way) before it renews again itself. A heartbeat gives up after `at_most`
+    (the work is taken for stuck, and its lease then runs out as a dead worker's would), and
+    when the lease was lost (the holder's own next renewal raises LeaseLost); a renewal that
+    fails otherwise (a busy database) is tried again at the next beat. Use it as a context
+    manager, or start() and stop() it (both may be called again)."""
+
+    def __init__(self, lease: Lease, *, at_most: timedelta) -> None:
+        self.lease, self.at_most = lease, at_most
+        self._stopped = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def __enter__(self) -> LeaseHeartbeat:
+        self.start()
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+    def start(self) -> None:
+        if self._thread is None:
+            self._stopped.clear()
+            self._thread = threading.Thread(target=self._beat, name="lease-heartbeat", daemon=True)
+            self._thread.start()
+
+    def stop(self) -> None:
+        if self._thread is not None:
+            self._stopped.set()
+            self._thread.join()
+            self._thread = None
+
+    def _beat(self) -> None:
+        interval = self.lease.duration.total_seconds() / 3
+        until = time.monotonic() + self.at_most.total_seconds()
+        try:
+            while not self._stopped.wait(interval):
+                if time.monotonic() > until:
+                    logger.warning(
+                        "a lease's heartbeat stopped after %s: the work is stuck", self.at_most
+                    )
+                    return
+                try:
+                    self.lease.renew()
+                except LeaseLost:
+                    return
+                except Exception:
+                    logger.warning("a lease's heartbeat could not renew it", exc_info=True)
+        finally:
+            connections.close_all()  # this thread's own
 
 
 def lease_claim(

@@ -12,7 +12,6 @@ from decimal import Decimal
 
 from planning.models import Code
 from planning.transfer.imports.csv_pair import csv_table_records
-from planning.transfer.imports.problems import ImportRejected
 from planning.transfer.imports.records import ProblemCollector, RecordReader
 from planning.transfer.imports.tables import Table
 
@@ -45,7 +44,7 @@ def catalog_csv_read(
 ) -> list[CatalogRow]:
     """The file's rows, every cell checked against the code's field rules; a code not in
     `known` (the catalog's codes) is a new one and needs a name. Raises ImportRejected with
-    every problem (a code given twice among them)."""
+    every problem (a code given twice among them; the first PROBLEMS_KEPT of them listed)."""
     problems = ProblemCollector()
     table = Table(
         source=source,
@@ -83,5 +82,5 @@ def catalog_csv_read(
             seen[code.strip()] = row
             rows.append(CatalogRow(row=row, code=code.strip(), values=values))
     if problems:
-        raise ImportRejected(problems.sorted())
+        raise problems.rejected()
     return rows

@@ -66,6 +66,8 @@ class PlanImport(Leased):
     )
     attempts = models.PositiveIntegerField(default=0)
     problems = models.JSONField(default=list, blank=True)
+    # A refused file's problems beyond the first 200 kept in `problems` (only counted).
+    problems_more = models.PositiveIntegerField(default=0)
     plan = models.ForeignKey(
         Plan, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

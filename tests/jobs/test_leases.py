@@ -4,6 +4,7 @@ taken over once, a renewed one is not, and a holder that lost its lease finds ou
 from __future__ import annotations
 
 import threading
+import time
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -11,7 +12,7 @@ import pytest
 from django.db import connection, transaction
 from django.utils import timezone
 
-from jobs.leases import Lease, LeaseLost, lease_claim, leases_resume
+from jobs.leases import Lease, LeaseHeartbeat, LeaseLost, lease_claim, leases_resume
 from jobs.models import JobSchedule
 
 pytestmark = pytest.mark.django_db
@@ -209,3 +210,34 @@ def test_a_renewal_rolled_back_with_its_transaction_leaves_the_lease_held(
     assert lease.release(due_at=t0 + 5 * MINUTE)
     row.refresh_from_db()
     assert (row.lease_expires_at, row.due_at) == (None, t0 + 5 * MINUTE)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_heartbeat_keeps_its_lease_held_past_the_lease_and_lets_go_when_stopped() -> None:
+    JobSchedule.objects.create(name="work", due_at=timezone.now())
+    lease = lease_claim(
+        JobSchedule.objects.all(), pk="work", duration=timedelta(seconds=0.6), now=timezone.now()
+    )
+    assert lease is not None
+
+    with LeaseHeartbeat(lease, at_most=MINUTE):
+        time.sleep(1.5)  # two and a half leases: the holder renews nothing itself
+        during = _resumed(now=timezone.now())
+    time.sleep(0.8)  # stopped: its lease runs out
+
+    assert during == [] and _resumed(now=timezone.now()) == ["work"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_heartbeat_gives_up_after_at_most_so_stuck_work_is_taken_over() -> None:
+    JobSchedule.objects.create(name="work", due_at=timezone.now())
+    lease = lease_claim(
+        JobSchedule.objects.all(), pk="work", duration=timedelta(seconds=0.6), now=timezone.now()
+    )
+    assert lease is not None
+
+    with LeaseHeartbeat(lease, at_most=timedelta(seconds=0.5)):
+        time.sleep(1.8)
+        taken = _resumed(now=timezone.now())
+
+    assert taken == ["work"]

@@ -7,6 +7,7 @@ organisation's completed work."""
 from __future__ import annotations
 
 import datetime
+import time
 from decimal import Decimal
 from io import StringIO
 from pathlib import Path
@@ -276,3 +277,35 @@ def test_an_own_code_in_use_is_not_deleted(client: Any) -> None:
 
     assert "Code X-9 is used by 1 component; assign them another code first." in page
     assert Code.objects.filter(pk=own.pk).exists()
+
+
+def _upload_catalog(client: Any, content: bytes) -> tuple[int, str]:
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    organisation = OrganisationFactory.create()
+    _manager(client, organisation)
+    response = client.post(
+        reverse("catalog:upload", args=[organisation.slug]),
+        {"upload-file": SimpleUploadedFile("catalog.csv", content, "text/csv")},
+    )
+    return response.status_code, response.content.decode()
+
+
+def test_a_catalog_header_of_300000_columns_is_one_problem_within_seconds(client: Any) -> None:
+    header = ",".join(f"{n:x}" for n in range(300_000)).encode()  # 1.7 MB, under the 2 MB
+    started = time.monotonic()
+
+    status, page = _upload_catalog(client, header + b"\n")
+
+    assert time.monotonic() - started < 5
+    assert status == 400 and "1 problem; nothing was imported" in page
+    assert "catalog.csv line 1: has 300,000 columns; a table has at most 64" in page
+
+
+def test_the_catalog_upload_shows_200_problems_and_how_many_more(client: Any) -> None:
+    rows = b"".join(b"Z-%d,,,-1\n" % n for n in range(1_000))  # a new code needs a name
+
+    status, page = _upload_catalog(client, b"code,name,unit,unit_cost\n" + rows)
+
+    assert status == 400 and "2000 problems; nothing was imported" in page
+    assert page.count("<li>catalog.csv line") == 200 and "and 1800 more" in page

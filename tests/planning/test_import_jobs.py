@@ -3,7 +3,9 @@ form, progress, a killed run leaves nothing, a run again makes exactly one plan.
 
 from __future__ import annotations
 
+import io
 import json
+import time
 from datetime import timedelta
 from types import SimpleNamespace
 from typing import Any
@@ -12,15 +14,18 @@ import pytest
 from django.conf import settings
 from django.core.cache import caches
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import OperationalError
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
+from openpyxl import Workbook
 
 from jobs.leases import lease_claim
 from planning.models import Action, Plan, PlanImport, PlanImportFormat, PlanImportStatus
 from planning.tasks import plan_imports_resume
 from planning.transfer.imports import jobs
+from planning.transfer.imports import workbook as workbook_module
 from tests.conftest import run_queued_jobs
 from tests.factories import PlanFactory, UserFactory
 
@@ -64,6 +69,18 @@ def _post(client: Client, captured: Any, content: bytes, key: str = "form-1") ->
 def _report_every_10_rows(monkeypatch: pytest.MonkeyPatch) -> None:
     for module in ("plan_document", "write"):  # the checks, the writes
         monkeypatch.setattr(f"planning.transfer.imports.{module}.PROGRESS_STEP", 10)
+
+
+def _workbook(sheets: dict[str, list[list[Any]]]) -> bytes:
+    book = Workbook()
+    book.remove(book.active)
+    for title, rows in sheets.items():
+        sheet = book.create_sheet(title)
+        for row in rows:
+            sheet.append(row)
+    buffer = io.BytesIO()
+    book.save(buffer)
+    return buffer.getvalue()
 
 
 def _upload(owner: Any, content: bytes) -> PlanImport:
@@ -312,6 +329,57 @@ def test_a_running_import_renews_its_lease_so_it_is_never_taken_for_dead(
     assert clock[0] - upload.started_at > timedelta(seconds=3 * 3)  # three leases long
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_workbook_that_takes_longer_than_its_lease_to_read_is_never_run_twice(
+    user: Any, monkeypatch: pytest.MonkeyPatch, settings: Any
+) -> None:
+    """openpyxl's parse of a large workbook reports nothing for most of a minute: a heartbeat
+    keeps the lease, so neither the progress poll nor the tick queues the import again."""
+    settings.IMPORT_LEASE_SECONDS = 1
+    workbook = _workbook(
+        {
+            "Nodes": [["ref", "name", "kind"], ["S", "Site", "site"]],
+            "Actions": [["node_ref", "title", "kind", "planned_year"]],
+        }
+    )
+    upload, _created = jobs.plan_import_submit(
+        owner=user,
+        idempotency_key="slow",
+        file_format=PlanImportFormat.DOCUMENT,
+        filename="plan.xlsx",
+        name="",
+        content=workbook,
+    )
+    taken_over: list[int] = []
+    parse = workbook_module.load_workbook
+
+    def slow_to_parse(*arguments: Any, **options: Any) -> Any:
+        time.sleep(3.5)  # three and a half leases, renewing nothing itself
+        taken_over.append(_resumed_despite_a_locked_table())
+        return parse(*arguments, **options)
+
+    monkeypatch.setattr(workbook_module, "load_workbook", slow_to_parse)
+
+    jobs.plan_import_run(import_id=str(upload.pk))
+
+    upload.refresh_from_db()
+    assert taken_over == [0]
+    assert (upload.status, upload.attempts) == (PlanImportStatus.DONE, 1), upload.problems
+    assert Plan.objects.count() == 1
+    assert not DBTaskResult.objects.filter(task_path="planning.tasks.plan_import_job").exists()
+
+
+def _resumed_despite_a_locked_table() -> int:
+    """plan_imports_resume; SQLite's shared in-memory test database answers "table is locked"
+    at once (no waiting) when the heartbeat's renewal is writing at that moment."""
+    for _attempt in range(5):
+        try:
+            return plan_imports_resume()
+        except OperationalError:
+            time.sleep(0.05)
+    return plan_imports_resume()
+
+
 def test_a_second_run_that_writes_after_the_first_linked_its_plan_rolls_back(user: Any) -> None:
     upload = _upload(user, _plan_json())
     read_by_the_second_run = PlanImport.objects.get(pk=upload.pk)  # before the first ends
@@ -356,6 +424,26 @@ def test_an_import_that_keeps_dying_fails_with_a_message(user: Any, settings: An
     upload.refresh_from_db()
     assert upload.status == PlanImportStatus.FAILED and not Plan.objects.exists()
     assert "stopped 3 times" in upload.problems[0]
+
+
+def test_a_rejected_import_keeps_200_problems_and_its_page_says_how_many_more(
+    client: Client, user: Any
+) -> None:
+    document = json.loads(_plan_json(nodes=2, actions_per_node=1_000))
+    for action in document["actions"]:
+        action["kind"] = "mend"
+    upload = _upload(user, json.dumps(document).encode())
+
+    jobs.plan_import_run(import_id=str(upload.pk))
+
+    upload.refresh_from_db()
+    assert upload.status == PlanImportStatus.REJECTED
+    assert (len(upload.problems), upload.problems_more) == (200, 800)
+    assert upload.problems[0].startswith("action 1: kind: “mend” is not one of")
+    client.force_login(user)
+    page = client.get(reverse("planning:plan_import_detail", args=[upload.pk])).content.decode()
+    assert "The file was not imported: 1000 problems" in page
+    assert page.count("is not one of") == 200 and "and 800 more" in page
 
 
 def test_polling_a_dead_import_runs_it_again(client: Client, user: Any, settings: Any) -> None:

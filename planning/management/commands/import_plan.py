@@ -109,9 +109,9 @@ class Command(BaseCommand):
                     currency=currency,
                 )
         except ImportRejected as rejected:
-            for problem in rejected.problems:
-                self.stderr.write(str(problem))
-            count = len(rejected.problems)
+            for line in rejected.listed():
+                self.stderr.write(line)
+            count = len(rejected.problems) + rejected.more
             raise CommandError(
                 f"{count} problem{'s' if count != 1 else ''} in {file}; nothing was imported."
             ) from None

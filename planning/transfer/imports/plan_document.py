@@ -238,7 +238,7 @@ def plan_records_import(
         if nodes_readable and action.node_ref not in by_ref:
             problems.add(position, action.row, "node_ref", f'no node with ref "{action.node_ref}"')
     if problems or name is None:
-        raise ImportRejected(problems.sorted())
+        raise problems.rejected()
     return plan_document_write(
         owner=owner,
         organisation=organisation,

@@ -26,11 +26,26 @@ class ImportProblem:
         return ": ".join(part for part in (row, self.field, self.message) if part)
 
 
-class ImportRejected(Exception):
-    """The file was refused and nothing was written; `problems` lists every reason at once."""
+# Problems kept of a refused file, in the file's order; the rest are counted. A list longer than
+# this helps nobody, and one per cell of a hostile file was a 66 MB page (docs/subsystems/
+# import-bounds.md).
+PROBLEMS_KEPT = 200
 
-    def __init__(self, problems: list[ImportProblem]) -> None:
-        self.problems = list(problems)
-        count = len(self.problems)
+
+class ImportRejected(Exception):
+    """The file was refused and nothing was written; `problems` lists the reasons (the first
+    PROBLEMS_KEPT of them) and `more` counts those left out."""
+
+    def __init__(self, problems: list[ImportProblem], *, more: int = 0) -> None:
+        self.problems = list(problems[:PROBLEMS_KEPT])
+        self.more = more + len(problems) - len(self.problems)
+        count = len(self.problems) + self.more
         summary = f"{count} problem{'s' if count != 1 else ''}; nothing was imported"
-        super().__init__("\n".join([summary, *(str(problem) for problem in self.problems)]))
+        super().__init__("\n".join([summary, *self.listed()]))
+
+    def listed(self) -> list[str]:
+        """The problems as a person reads them, and how many more there are."""
+        lines = [str(problem) for problem in self.problems]
+        if self.more:
+            lines.append(f"and {self.more} more problem{'s' if self.more != 1 else ''}")
+        return lines

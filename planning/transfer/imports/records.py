@@ -6,6 +6,7 @@ on them, and notes every problem with its row and field (in file order)."""
 from __future__ import annotations
 
 import datetime
+import heapq
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
@@ -16,7 +17,7 @@ from django.db import models
 from core.text import printable, text_problem
 from planning.core.validation import validated
 from planning.models import CENT
-from planning.transfer.imports.problems import ImportProblem
+from planning.transfer.imports.problems import PROBLEMS_KEPT, ImportProblem, ImportRejected
 
 # A number with more digits than this is no year (and is not turned into an int).
 YEAR_DIGITS_MAX = 9
@@ -46,26 +47,42 @@ class CountedRecords(Collection[Record]):
 
 
 class ProblemCollector:
-    """Problems in the order a reader meets them in the file, whatever pass found them."""
+    """Problems in the order a reader meets them in the file, whatever pass found them. Only the
+    first PROBLEMS_KEPT in that order are kept (the rest counted), so a file with a problem in
+    every cell costs no more memory than one with a few hundred."""
 
     def __init__(self) -> None:
-        self._found: list[tuple[tuple[int, int, int], ImportProblem]] = []
+        # The kept problems as a heap whose top is the last in file order: negated positions.
+        self._kept: list[tuple[tuple[int, int, int], ImportProblem]] = []
+        self._count = 0
 
     def add(
         self, position: tuple[int, int], row: str, field: str, message: str, ref: str = ""
     ) -> None:
+        key = (-position[0], -position[1], -self._count)
+        self._count += 1
+        if len(self._kept) == PROBLEMS_KEPT and key < self._kept[0][0]:
+            return  # after every kept one: counted only
         # A problem may quote the file (a column name, a value): quoted NULs and unpaired
         # surrogates become escapes, so the list can be printed, shown and stored.
         problem = ImportProblem(
             printable(row), printable(field), printable(message), printable(ref)
         )
-        self._found.append(((*position, len(self._found)), problem))
+        if len(self._kept) == PROBLEMS_KEPT:
+            heapq.heapreplace(self._kept, (key, problem))
+        else:
+            heapq.heappush(self._kept, (key, problem))
 
     def __bool__(self) -> bool:
-        return bool(self._found)
+        return bool(self._count)
 
     def sorted(self) -> list[ImportProblem]:
-        return [problem for _key, problem in sorted(self._found, key=lambda found: found[0])]
+        """The kept problems in file order."""
+        return [problem for _key, problem in sorted(self._kept, reverse=True)]
+
+    def rejected(self) -> ImportRejected:
+        """The refusal that lists them (and counts those not kept)."""
+        return ImportRejected(self.sorted(), more=self._count - len(self._kept))
 
 
 class RecordReader:

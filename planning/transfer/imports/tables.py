@@ -15,7 +15,7 @@ from __future__ import annotations
 import datetime
 import difflib
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from itertools import islice
@@ -34,7 +34,7 @@ from planning.transfer.imports.columns import (
     PLAN_TABLE_FIELDS,
     YEAR_FIELDS,
 )
-from planning.transfer.imports.records import ProblemCollector, Record
+from planning.transfer.imports.records import CountedRecords, ProblemCollector, Record
 
 # What the CSV export put before a formula character, at the start or after a separator.
 _NEUTRALISED = re.compile(r"(^|[,;\t\r\n][,;\t\r\n \"]*)'(?=[=+\-@\t\r])")
@@ -95,6 +95,16 @@ def action_table(source: str, row_name: str) -> Table:
         what="actions",
         choices=ACTION_CHOICES,
     )
+
+
+# Columns a table may have: the widest of the format has 13. A header is refused beyond this
+# before anything is done per column (one "did you mean" per cell of a 330,000-column header was
+# a 66 MB problem list), and a workbook's rows are read this wide.
+TABLE_MAX_COLUMNS = 64
+
+
+def table_width_problem(count: int) -> str:
+    return f"has {count:,} columns; a table has at most {TABLE_MAX_COLUMNS}"
 
 
 # An XLSX file is a ZIP archive; its first bytes say so.
@@ -176,19 +186,24 @@ def _whole(number: int | Decimal) -> int | Decimal:
     return number
 
 
-def table_records(
-    rows: Iterator[tuple[int, list[object]]], *, table: Table, problems: ProblemCollector
-) -> list[Record] | None:
-    """The data rows of one table (`rows`: each row's number as a person counts it, and its
-    cells; the first is the header) as records labelled with their row; problems of the
-    header are added to `problems`, and then there are no rows (None). Reading stops after
-    `max_rows` rows (the plan limit), so a table of millions of short rows is refused without
-    keeping them (docs/subsystems/import-bounds.md)."""
-    header = table_header(rows, table=table, problems=problems)
+def table_counted_records(
+    rows: Callable[[], Iterator[tuple[int, list[object]]]],
+    *,
+    table: Table,
+    problems: ProblemCollector,
+) -> CountedRecords | None:
+    """The data rows of one table as records labelled with their row, read only as the import
+    checks them (docs/subsystems/import-bounds.md). `rows()` gives each row's number as a
+    person counts it and its cells, the header first, again at each call. A first pass checks
+    the header and counts the rows: problems of the header are added to `problems`, and then
+    there are no rows (None); so is a table of more rows than `max_rows` (the plan limit),
+    whose reading stops there. Each iteration of the records then reads the rows again."""
+    first = rows()
+    header = table_header(first, table=table, problems=problems)
     if header is None:
         return None
-    records = list(islice(table_body(rows, header, table=table, problems=problems), table.max_rows))
-    if next(rows_left(rows), None) is not None:
+    count = sum(1 for _row in islice(rows_left(first), table.max_rows + 1))
+    if count > table.max_rows:
         problems.add(
             (table.section, -1),
             table.what,
@@ -196,7 +211,13 @@ def table_records(
             plan_size_message(field=table.what, limit=table.max_rows),
         )
         return None
-    return records
+
+    def read() -> Iterator[Record]:
+        again = rows()
+        next(again)  # the header
+        return table_body(again, header, table=table, problems=problems)
+
+    return CountedRecords(count, read)
 
 
 def rows_left(rows: Iterator[tuple[int, list[object]]]) -> Iterator[tuple[int, list[object]]]:
@@ -229,7 +250,7 @@ def table_body(
     more cells than the header is a problem (its record still comes)."""
     for index, (number, cells) in enumerate(rows_left(rows)):
         row = f"{table.source} {table.row_name} {number}"
-        if any(_filled(cell) for cell in cells[len(header) :]):
+        if any(_filled(cell) for cell in islice(cells, len(header), None)):
             problems.add(
                 (table.section, index),
                 row,
@@ -265,6 +286,9 @@ def _header(
     titles = [("" if cell is None else str(cell)).strip() for cell in cells]
     while titles and not titles[-1]:
         titles.pop()  # a spreadsheet's empty cells right of the header
+    if len(titles) > TABLE_MAX_COLUMNS:
+        problems.add(position, row, "", table_width_problem(len(titles)))
+        return None
     header: list[str] = []
     ok = True
     named = [column_named(title, table.columns) for title in titles]

@@ -46,6 +46,7 @@ def _catalog_render(
     upload_form: CatalogUploadForm | None = None,
     currency_form: CatalogCurrencyForm | None = None,
     problems: list[Any] | None = None,
+    problems_more: int = 0,
     status: int = 200,
 ) -> HttpResponse:
     organisation = membership.organisation
@@ -69,6 +70,7 @@ def _catalog_render(
             "upload_form": upload_form
             or CatalogUploadForm(prefix="upload", initial={"currency": currency}),
             "problems": problems or [],
+            "problems_more": problems_more,
             "learned_count": len(selectors.learned_references(organisation_id=organisation.pk)),
             "changes": CatalogChange.objects.filter(organisation=organisation)
             .select_related("by")
@@ -154,7 +156,12 @@ def catalog_upload(request: HttpRequest, membership: OrganisationMembership) -> 
     except ImportRejected as rejected:
         form.add_error(None, str(rejected).splitlines()[0])
         return _catalog_render(
-            request, membership, upload_form=form, problems=rejected.problems, status=400
+            request,
+            membership,
+            upload_form=form,
+            problems=rejected.problems,
+            problems_more=rejected.more,
+            status=400,
         )
     except ValidationError as error:
         form_errors_apply(form, error)
