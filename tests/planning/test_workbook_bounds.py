@@ -3,7 +3,8 @@ workbook_bounds; docs/subsystems/import-bounds.md "Excel workbooks"): its parts 
 the content types and the workbook's relationships, whatever they are named; shared strings,
 cells, sheets, rows and what lies outside them are bounded, each refusal one problem naming
 the sheet and cell where it has one; and openpyxl never sees a part that was not walked. Every
-shape is written part by part with zipfile (tests/planning/workbook_shapes.py), small; the large ones
+shape is written part by part with zipfile (tests/planning/workbook_shapes.py), small; the large
+ones
 are in test_import_bounds.py, measured in a child process."""
 
 from __future__ import annotations
