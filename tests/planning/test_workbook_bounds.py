@@ -17,7 +17,7 @@ import pytest
 from planning.transfer.imports import workbook as workbook_module
 from planning.transfer.imports.plan_file import plan_file_import
 from planning.transfer.imports.problems import ImportRejected
-from planning.transfer.imports.workbook_bounds import (
+from planning.transfer.imports.workbook_xml import (
     CELL_MAX_CHARS,
     ROW_MAX_ELEMENTS,
     SHEET_MAX_OTHER_ELEMENTS,
