@@ -4,6 +4,9 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
+# Where `make run` serves, so the links in its emails (invitations, password resets) lead there;
+# a SITE_URL from the environment or the command line wins.
+SITE_URL ?= http://127.0.0.1:$(PORT)
 
 .PHONY: run test test-postgres test-production lint typecheck migrate seed clean clients openapi
 
@@ -25,7 +28,8 @@ migrate: $(VENV)/.installed-runtime
 	$(BIN)/python manage.py migrate --noinput
 
 # The dev server, the job worker and the webhook delivery dispatcher together (the Procfile's
-# three processes); Ctrl-C stops them all.
+# three processes), all with SITE_URL set to where they serve; Ctrl-C stops them all.
+run: export SITE_URL := $(SITE_URL)
 run: migrate
 	$(BIN)/python manage.py seed_demo
 	@($(BIN)/python manage.py resume_jobs && exec $(BIN)/python manage.py db_worker --interval 1) & worker=$$!; \

@@ -1,7 +1,7 @@
 """Who acts in the current context: a person, a service account, an import, or nobody (the
 system). Set per request by `accounts.middleware.ActorMiddleware` and by the jobs that act on
 someone's behalf; read by what records who changed something (planning.core.actor hands it to the
-database for the plans' change history, docs/design.md "History")."""
+database for the plans' change history, docs/subsystems/history.md "History")."""
 
 from __future__ import annotations
 

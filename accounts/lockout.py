@@ -1,4 +1,5 @@
-"""The login lockout (settings ``AXES_*`` and ``LOGIN_ACCOUNT_*``; docs/design.md "Limits").
+"""The login lockout (settings ``AXES_*`` and ``LOGIN_ACCOUNT_*``; docs/subsystems/limits.md
+"Logins").
 
 django-axes counts failed password checks per (account, address) in the cache and refuses the
 pair once ``AXES_FAILURE_LIMIT`` is reached, for ``AXES_COOLOFF_TIME``. It sees every password

@@ -1,5 +1,5 @@
-"""Password reset by email: Django's views and form, with three changes (docs/design.md "Web
-app" and "Limits"):
+"""Password reset by email: Django's views and form, with three changes (docs/subsystems/web-app.md
+"Email" and docs/subsystems/limits.md "Password reset requests"):
 
 - requests are throttled per client address and per email as typed, before any mail is sent,
   and the answer is the same whether or not an account has the email;

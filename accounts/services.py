@@ -35,12 +35,12 @@ def user_update(*, user: User, name: str, email: str) -> User:
 def account_lock(*, user: User) -> None:
     """Takes the account's row lock until the current transaction ends.
 
-    The per-account ceilings (live API keys, queued imports, pending test events; docs/design.md
-    "Limits") count under it, so two submissions of one account are serialised and cannot both
-    see room for one more. Call it inside a transaction, before locking any other row of the
-    account (always the account first: one order, no deadlock). SQLite has no row locks; its
-    transactions take the database's write lock at BEGIN (`transaction_mode` IMMEDIATE), which
-    serialises them too.
+    The per-account ceilings (live API keys, queued imports, pending test events;
+    docs/subsystems/limits.md "Shares of the job queue") count under it, so two submissions of one
+    account are serialised and cannot both see room for one more. Call it inside a transaction,
+    before locking any other row of the account (always the account first: one order, no deadlock).
+    SQLite has no row locks; its transactions take the database's write lock at BEGIN
+    (`transaction_mode` IMMEDIATE), which serialises them too.
     """
     User.objects.select_for_update().filter(pk=user.pk).first()
 

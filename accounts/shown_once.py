@@ -1,5 +1,5 @@
 """A secret shown once, after a redirect: API keys (integrations) and webhook signing secrets
-(webhooks) take the same path (docs/design.md "API keys").
+(webhooks) take the same path (docs/subsystems/api-keys.md "Shown once").
 
 The POST that makes the secret answers with `secret_shown_once_redirect`: the session keeps
 the secret XORed with a one-time pad and the browser keeps the pad, in a cookie limited to the

@@ -1,4 +1,4 @@
-"""Rate limits of the password pages and their 429 page (docs/design.md "Limits").
+"""Rate limits of the password pages and their 429 page (docs/subsystems/limits.md "Limits").
 
 The counters are DRF throttles (api.throttling) in the default cache, so every app server
 shares them when it is Redis.

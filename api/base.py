@@ -12,7 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api.errors import ApiError
-from api.throttling import ApiKeyThrottle, ApiUserThrottle, AuthFailureThrottle
+from api.throttling import ApiKeyThrottle, ApiUserThrottle, AuthFailureThrottle, SaidLimit
 
 # OPTIONS answers 405 (there is no metadata document), so no route lists it in `Allow`.
 ANSWERED_METHODS = [method for method in APIView.http_method_names if method != "options"]
@@ -41,34 +41,40 @@ class IntegratorApiView(ApiView):
     throttle_classes = [ApiKeyThrottle, ApiUserThrottle]
     _not_acceptable = False
     # The limits that counted this request, for its RateLimit headers.
-    _limits: list[ApiKeyThrottle] = []
+    _limits: list[SaidLimit] = []
 
     def perform_authentication(self, request: Request) -> None:
-        """Failed authentications are limited per client address: past the limit the address
-        gets 429 before its key is read; each 401 counts one failure."""
-        failures = AuthFailureThrottle()
-        if failures.exceeded(request._request):
-            self._limits = [failures]
-            raise Throttled(wait=failures.wait())
+        """Failed authentications are limited per address and presented key, and per address
+        (api.throttling.AuthFailureThrottle): past a limit the request gets 429 before its key
+        is read; each 401 counts one failure and says the tightest failure limit."""
+        failures = AuthFailureThrottle(request._request)
+        refusing = failures.refusing()
+        if refusing is not None:
+            self._limits = [refusing]
+            raise Throttled(wait=refusing.retry_after())
         try:
             super().perform_authentication(request)
         except ApiError as error:
             if error.status == 401:
-                failures.failed()
+                tightest = failures.failed()
+                self._limits = [tightest] if tightest is not None else []
             raise
 
     def check_throttles(self, request: Request) -> None:
-        """DRF's, keeping each limit for the RateLimit headers."""
+        """DRF's, keeping each limit for the RateLimit headers; a 429 names the limit that
+        keeps the client waiting longest, whose wait is its Retry-After."""
         self._limits = []
-        waits = []
+        refused: list[ApiKeyThrottle] = []
         for throttle in self.get_throttles():
             allowed = throttle.allow_request(request, self)
             if isinstance(throttle, ApiKeyThrottle) and throttle.rate is not None:
                 self._limits.append(throttle)
-            if not allowed:
-                waits.append(throttle.wait())
-        if waits:
-            raise Throttled(wait=max((w for w in waits if w is not None), default=None))
+                if not allowed:
+                    refused.append(throttle)
+        if refused:
+            longest = max(refused, key=lambda throttle: throttle.retry_after())
+            self._limits = [longest]
+            raise Throttled(wait=longest.retry_after())
 
     def finalize_response(
         self, request: Request, response: Response, *args: Any, **kwargs: Any
@@ -87,7 +93,8 @@ class IntegratorApiView(ApiView):
 
     def perform_content_negotiation(self, request: Request, force: bool = False) -> Any:
         """An `Accept` this route cannot answer is a 406 only after authentication (a request
-        without a usable key learns that first, docs/design.md "Errors"); DRF negotiates before
+        without a usable key learns that first, docs/subsystems/errors.md "Choices worth knowing");
+        DRF negotiates before
         it authenticates, so the refusal waits until `check_permissions`."""
         try:
             return super().perform_content_negotiation(request, force)

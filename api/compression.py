@@ -1,8 +1,8 @@
 """gzip for API answers whose client accepts it (`Accept-Encoding: gzip`).
 
 Only bodies over `GZIP_MIN_BYTES` are compressed: below that the gzip header and the client's
-work cost more than the bytes saved. Level 1: why, in docs/design.md "Integrator API" > "ETag,
-compression, rendering".
+work cost more than the bytes saved. Level 1: why, in docs/subsystems/integrator-api.md
+"ETag, compression, rendering".
 
 Every answer that may be compressed says `Vary: Accept-Encoding`, compressed or not, so a cache
 never hands a gzip body to a client that did not ask for one.

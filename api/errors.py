@@ -30,7 +30,8 @@ PASSWORD_CHALLENGE = {"WWW-Authenticate": 'Session realm="maintplan"'}
 PASSWORD_ERRORS = {"auth.invalid_credentials"}
 ERROR_CACHE_CONTROL = "no-store"
 
-# messageKey -> (HTTP status, default message): the vocabulary of docs/design.md "Errors".
+# messageKey -> (HTTP status, default message): the vocabulary of docs/subsystems/errors.md "One
+# type, one catalogue, one handler".
 ERROR_CATALOG: dict[str, tuple[int, str]] = {
     "auth.missing_api_key": (401, "Send your API key as 'Authorization: Bearer <key>'."),
     "auth.malformed_authorization": (

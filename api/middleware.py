@@ -1,6 +1,6 @@
 """Guards of /api/ that run before routing: HTTPS only (403) and the request body, read when
 it comes without a length and refused over the limit (413) or when unreadable (411);
-docs/design.md "Errors" says why each is a middleware."""
+docs/subsystems/errors.md "Errors" says why each is a middleware."""
 
 from __future__ import annotations
 
@@ -48,7 +48,7 @@ class ApiBodyLimitMiddleware:
     its length: Django's WSGI request and DRF read no body without one, so a chunked body used
     to reach the view as empty. A WSGI server that cannot tell where such a body ends (no
     ``wsgi.input_terminated``, e.g. ``runserver``) gets a 411 ``request.length_required``
-    instead. Why a middleware: docs/design.md "Errors".
+    instead. Why a middleware: docs/subsystems/errors.md "Choices worth knowing".
     """
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:

@@ -212,8 +212,8 @@ def add_response_headers(result: dict[str, Any], **kwargs: Any) -> dict[str, Any
     return result
 
 
-# Response enums that may gain values without a new API version (docs/design.md "Integrator
-# API"): a property naming one is written as "one of these, or any other string", which
+# Response enums that may gain values without a new API version (docs/subsystems/schema-and-sdks.md
+# "Schema"): a property naming one is written as "one of these, or any other string", which
 # generated clients (openapi-python-client, openapi-typescript) turn into types that keep an
 # unknown value instead of failing on the whole page. Query parameters stay closed: a filter
 # value the server does not know is a 400.

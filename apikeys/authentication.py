@@ -7,7 +7,7 @@ malformed_authorization; wrong prefix, non-base62 or non-ASCII characters, wrong
 checksum, or no such key -> invalid_api_key; then revoked, expired (401), account inactive (a
 person's key), API access not granted anywhere (403; a plan of an organisation without it is
 refused when the view reads it: apikeys.selectors.plan_for_key). The work does not depend
-on what is wrong with a token (docs/design.md "API keys").
+on what is wrong with a token (docs/subsystems/api-keys.md "Authentication").
 """
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ def api_key_authenticate(raw: str, *, plan_number: int | None = None) -> ApiKey:
 
 def _plan_number_read(request: Request) -> int | None:
     """The plan a GET's path names (`planNumber`), read with its key: one statement for both
-    (docs/design.md "Integrator API" > "The key and the plan of a request"). Not for other
+    (docs/subsystems/api-lookup.md "The key and the plan of a request"). Not for other
     methods: a write reads its plan when it acts."""
     if request.method not in ("GET", "HEAD"):
         return None

@@ -1,5 +1,6 @@
 """Who an API key belongs to: a person (their own keys) or an organisation (its service
-accounts). One set of key services serves both through this (docs/design.md "API keys")."""
+accounts). One set of key services serves both through this (docs/subsystems/api-keys.md
+"Holders")."""
 
 from __future__ import annotations
 

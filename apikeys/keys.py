@@ -7,7 +7,7 @@ A key is ``<API_KEY_PREFIX><random><checksum>``:
   base62 with the same alphabet, left-padded with ``0`` to 6 characters.
 
 Only the SHA-256 hex digest of the whole key is stored; the raw key exists only in the answer
-to its creation. Why a checksum: docs/design.md "API keys".
+to its creation. Why a checksum: docs/subsystems/api-keys.md "The key".
 """
 
 from __future__ import annotations

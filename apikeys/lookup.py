@@ -1,5 +1,5 @@
-"""The key of a request, and the plan it names, in hand-written SELECTs (docs/design.md
-"Integrator API" > "The key and the plan of a request").
+"""The key of a request, and the plan it names, in hand-written SELECTs
+(docs/subsystems/api-lookup.md "The key and the plan of a request").
 
 Every integrator request reads its key here (`key_by_hash`: the key with its holder, the
 person or the service account's organisation), and every route that names a plan reads the plan
@@ -326,7 +326,7 @@ def key_and_plan(*, key_hash: str, number: int) -> tuple[ApiKey | None, Plan | N
 def plan_of_key(*, api_key: ApiKey, number: int, sync_state: bool) -> Plan | None:
     """Plan `number` with its organisation if the key's principal may see it (and the key is
     not limited to other plans), else None. `sync_state`: with `changes_pending` read in the
-    same statement (planning.suggestions.sync.with_sync_state)."""
+    same statement (planning.suggestions.sync.due.with_sync_state)."""
     db = connections[DEFAULT_DB_ALIAS]
     sql = _statement(_PLAN_SELECT, vendor=db.vendor, sync_state=sync_state)
     row = _fetch_one(db, sql, [_prep(ApiKey, "id", api_key.pk, db), number])

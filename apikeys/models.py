@@ -32,7 +32,7 @@ class ApiKey(models.Model):
     """An API key: a person's own (`owner`), or a service account's, which belongs to an
     organisation (`organisation`) and keeps working when the person who made it
     (`created_by`) leaves. Only the SHA-256 hex of the raw key is stored (see
-    apikeys.keys); docs/design.md "API keys"."""
+    apikeys.keys); docs/subsystems/api-keys.md "The key"."""
 
     class State(models.TextChoices):
         ACTIVE = "active", "Active"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db.models import QuerySet
+from django.http import Http404
 from django.utils import timezone
 
 from accounts.models import User
@@ -14,7 +15,7 @@ from apikeys.models import ApiAccessRequest, ApiKey
 from organisations.models import OrganisationMembership, OrganisationRole
 from organisations.selectors import memberships_for_user
 from planning.models import Plan
-from planning.plans.selectors import plans_visible
+from planning.plans.selectors import plan_access_get, plans_visible
 
 
 def api_keys_at_limit(*, holder: KeyHolder) -> bool:
@@ -90,7 +91,7 @@ def plan_for_key(*, api_key: ApiKey, number: int, sync_state: bool = False) -> P
     plan's organisation has no API access (and the person no override). One SELECT
     (apikeys.lookup, the rules of `plans_for_key`), or none when the plan was read with
     the key (`api_key_by_hash`); `sync_state`: read with it whether a sync is due
-    (planning.suggestions.sync.with_sync_state)."""
+    (planning.suggestions.sync.due.with_sync_state)."""
     read = api_key.plan_read_with_key
     if read is not None and read[0] == number:
         # Read with the key, in this request, sync state included; taken once, so a second
@@ -108,6 +109,21 @@ def plan_for_key(*, api_key: ApiKey, number: int, sync_state: bool = False) -> P
         if not override:
             raise ApiError("auth.api_access_disabled")
     return plan
+
+
+def key_holder_may_change_plan(*, api_key: ApiKey, plan: Plan) -> bool:
+    """Whether the key's holder may change `plan` (a plan the key may read, from `plan_for_key`): a
+    key acts with at most its holder's rights (docs/subsystems/integrator-api.md "Acts"). A
+    person needs edit rights on it, by the same rule as the web app's Dismiss
+    (planning.core.access: a viewer, member or guest, may not); a service account acts on its
+    organisation's plans. Read now, so a person demoted a moment ago acts no more."""
+    if api_key.organisation_id is not None:
+        return bool(plan.organisation_id == api_key.organisation_id)
+    try:
+        access = plan_access_get(user=api_key.owner, number=plan.number)
+    except Http404:
+        return False
+    return access.plan.pk == plan.pk and access.can_edit
 
 
 def organisations_without_api_access(*, user: User) -> list[OrganisationMembership]:

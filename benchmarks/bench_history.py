@@ -1,4 +1,5 @@
-"""Benchmark: the change history and adopted versions (docs/design.md "History", "Versions").
+"""Benchmark: the change history and adopted versions (docs/subsystems/history.md "History",
+docs/subsystems/versions.md "Versions").
 
     scripts/with-postgres.sh .venv/bin/python benchmarks/bench_history.py
     .venv/bin/python benchmarks/bench_history.py --sqlite   # a throwaway SQLite file instead
@@ -86,7 +87,7 @@ def _import_seconds(owner: str, nodes: int, actions: int) -> tuple[float, int]:
 def _edits(plan_number: int, count: int, user: object) -> float:
     from accounts.actor import Actor, acting
     from planning.models import Action
-    from planning.plans.services import action_update
+    from planning.plans.services.actions import action_update
 
     rng = random.Random(count)
     ids = list(Action.objects.filter(plan__number=plan_number).values_list("pk", flat=True)[:5000])

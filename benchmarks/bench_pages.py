@@ -19,7 +19,7 @@ measures per page (the plan page, page 1 of the actions list, the action-plannin
 
 `--plans N` gives the owner N - 1 more plans in the same organisation (60 actions each, a
 third recurring) and measures the plan list (`/plans/`, its first page of 50, each row's
-ten-year figure computed) as "plan list" (docs/design.md "Money" > "One truth for every figure").
+ten-year figure computed) as "plan list" (docs/subsystems/figures.md "One truth for every figure").
 
 `--query` adds a query string to the planning page and the budget exports (`prices=nominal`),
 `--no-browser` skips Chromium, `--generate` passes options on to `generate_plan`, `--money`
@@ -88,7 +88,7 @@ def prepare(
 MONEY_SCRIPT = """
 from decimal import Decimal
 from planning.models import Plan
-from planning.plans.services import plan_money_update
+from planning.plans.services.plans import plan_money_update
 plan = Plan.objects.get(number={number})
 plan_money_update(plan=plan, price_base_year=plan.price_base_year,
     index_rate_percent=Decimal("2.5"), overhead_percent=Decimal("10"),
@@ -100,7 +100,8 @@ PLANS_SCRIPT = """
 import datetime
 from decimal import Decimal
 from planning.models import Action, NodeKind, Plan
-from planning.plans.services import node_create, plan_create
+from planning.plans.services.nodes import node_create
+from planning.plans.services.plans import plan_create
 home = Plan.objects.get(number={number}).organisation
 owner = home.memberships.filter(role="owner").order_by("pk").first().user
 year = datetime.date.today().year

@@ -159,7 +159,7 @@ def main() -> None:
         shell(
             env,
             "from planning.models import Plan\n"
-            "from planning.suggestions.sync import suggestion_sync\n"
+            "from planning.suggestions.sync.run import suggestion_sync\n"
             f"plan = Plan.objects.filter(memberships__user__email={email!r}).get()\n"
             "suggestion_sync(plan=plan)\n"
             "print(plan.number)\n",

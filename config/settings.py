@@ -140,7 +140,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     }
     DATABASES["default"]["CONN_MAX_AGE"] = 0
 # PostgreSQL: the API's key and plan lookups run as statements each connection prepares once
-# (docs/design.md "Integrator API" > "The key and the plan of a request"). Off behind a pooler
+# (docs/subsystems/api-lookup.md "The key and the plan of a request"). Off behind a pooler
 # that shares server connections between clients per transaction.
 DB_PREPARED_STATEMENTS = env_bool("DB_PREPARED_STATEMENTS", True)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -148,7 +148,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # --- Background jobs: the job queue is a table of the database (`manage.py db_worker` runs it).
 # Two queues: "default" for `manage.py db_worker`, "webhooks" (the delivery attempts) for
 # `manage.py deliver_webhooks`, which runs WEBHOOK_DELIVERY_THREADS attempts at once, at most one
-# per endpoint, so one slow receiver delays no other endpoint's events (docs/design.md "Webhooks").
+# per endpoint (docs/subsystems/webhooks.md "Dispatcher: one slow receiver delays nobody else").
 TASKS = {
     "default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default", "webhooks"]}
 }
@@ -158,15 +158,16 @@ WEBHOOK_DELIVERY_THREADS = env_int("WEBHOOK_DELIVERY_THREADS", 8, minimum=1)
 SYNC_AFTER_CHANGE_SECONDS = env_int("SYNC_AFTER_CHANGE_SECONDS", 5, minimum=0)
 # How often the events process (`manage.py deliver_webhooks`) looks for plans with changes no
 # sync has taken in (made in the admin, a shell, raw SQL) and syncs them: their events follow
-# within this many seconds plus the sync (docs/design.md "Sync").
+# within this many seconds plus the sync (docs/subsystems/sync.md "Changes from anywhere").
 PENDING_SYNC_SWEEP_SECONDS = env_int("PENDING_SYNC_SWEEP_SECONDS", 10, minimum=1)
 # A running import holds a lease of this length on its row, renewed as it reports progress; an
 # import whose lease ran out is taken for dead (its worker was killed) and run again (jobs.leases);
 # after IMPORT_MAX_ATTEMPTS starts the import fails for good.
 IMPORT_LEASE_SECONDS = env_int("IMPORT_LEASE_SECONDS", 30, minimum=1)
 IMPORT_MAX_ATTEMPTS = env_int("IMPORT_MAX_ATTEMPTS", 3, minimum=1)
-# Per-account shares of the one job queue (docs/design.md "Limits"), counted under the account's
-# row lock: imports not yet finished (queued or running), and test-event deliveries still pending.
+# Per-account shares of the one job queue (docs/subsystems/limits.md "Shares of the job queue"),
+# counted under the account's row lock: imports not yet finished (queued or running), and test-event
+# deliveries still pending.
 IMPORTS_QUEUED_MAX = env_int("IMPORTS_QUEUED_MAX", 2, minimum=1)
 WEBHOOK_TEST_EVENTS_PENDING_MAX = env_int("WEBHOOK_TEST_EVENTS_PENDING_MAX", 3, minimum=1)
 REPORTS_QUEUED_MAX = env_int("REPORTS_QUEUED_MAX", 2, minimum=1)
@@ -337,15 +338,15 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
-# Throttle rates are read on every request (api.throttling), so tests and operators can
-# change them without a restart of the class machinery.
+# Read on every request (api.throttling): tests and operators change them without a restart.
 MAINTPLAN_THROTTLE_RATES = {
     "auth": env_str("AUTH_THROTTLE_RATE", "20/minute"),
     "api_key": env_str("API_KEY_THROTTLE_RATE", "600/minute"),
     # Every key of one account together: more keys do not buy more requests.
     "api_user": env_str("API_USER_THROTTLE_RATE", "1200/minute"),
-    # Failed authentications under /api/v1 (no key, a bad, revoked or expired one), per address.
+    # Failed authentications under /api/v1: per address and presented key; per address (ceiling).
     "api_auth_failure": env_str("API_AUTH_FAILURE_THROTTLE_RATE", "20/minute"),
+    "api_auth_failure_address": env_str("API_AUTH_FAILURE_ADDRESS_THROTTLE_RATE", "300/minute"),
     # The members form's "add by email" per account: its answer tells whether an email has an
     # account, so it must not serve as an oracle.
     "member_add": env_str("MEMBER_ADD_THROTTLE_RATE", "30/hour"),
@@ -357,7 +358,7 @@ MAINTPLAN_THROTTLE_RATES = {
 API_KEY_PREFIX = env_str("API_KEY_PREFIX", "mpk_")
 API_ACCESS_REQUIRES_GRANT = env_bool("API_ACCESS_REQUIRES_GRANT", True)
 API_KEY_LAST_USED_RESOLUTION_SECONDS = 60
-# Keys of one account that are neither revoked nor expired (docs/design.md "Limits").
+# Keys of one account that are neither revoked nor expired (docs/subsystems/limits.md "Limits").
 API_KEYS_MAX_ACTIVE = env_int("API_KEYS_MAX_ACTIVE", 20, minimum=1)
 # Largest request body under /api/ (api.middleware.ApiBodyLimitMiddleware); larger is a 413.
 API_MAX_BODY_BYTES = env_int("API_MAX_BODY_BYTES", 1024 * 1024, minimum=1)
@@ -367,14 +368,16 @@ SUGGESTION_COST_THRESHOLDS = {"info": 0.25, "warning": 0.5, "critical": 1.0}
 SUGGESTION_TIMING_THRESHOLDS = {"info": 2, "warning": 5}
 IMPORT_MAX_BYTES = env_int("IMPORT_MAX_BYTES", 32 * 1024 * 1024, minimum=1)
 
-# --- Webhooks (docs/design.md "Webhooks") --------------------------------------------------
-# Off: only https URLs whose host resolves to public addresses (checked at save and at each
-# delivery). On, for development and tests: http and loopback/private receivers too.
+# --- Webhooks (docs/subsystems/webhooks.md "Webhooks")
+# -------------------------------------------------- Off: only https URLs whose host resolves to
+# public addresses (checked at save and at each delivery). On, for development and tests: http and
+# loopback/private receivers too.
 WEBHOOK_ALLOW_PRIVATE_TARGETS = env_bool("WEBHOOK_ALLOW_PRIVATE_TARGETS", False)
 # The ports a webhook URL may name while private targets are off (webhooks.targets).
 WEBHOOK_ALLOWED_PORTS = env_ports("WEBHOOK_ALLOWED_PORTS", [443, 8443])
 
-# --- Plan size (docs/design.md "Limits"): imports, additions and generate_plan stop here -----
+# --- Plan size (docs/subsystems/limits.md "Limits"): imports, additions and generate_plan stop here
+# -----
 PLAN_MAX_NODES = env_int("PLAN_MAX_NODES", 50_000, minimum=1)
 PLAN_MAX_ACTIONS = env_int("PLAN_MAX_ACTIONS", 250_000, minimum=0)
 # The currency a new plan starts with (an ISO 4217 code; each plan can change its own).

@@ -1,5 +1,5 @@
 """Email in production: which backends would leak mail where log readers see it, and the one
-way a link in an email is built (docs/design.md "Web app").
+way a link in an email is built (docs/subsystems/web-app.md "Email").
 
 A password reset email holds a link that logs its reader into the account, so mail must never
 land in the process's output (the console backend) or in a file beside it (the file backend, a

@@ -1,10 +1,10 @@
 """The app's own "Page not found" under `make run` too.
 
-With DEBUG on (the development default, docs/design.md "Web app") Django answers a guessed URL
-or an `Http404` with its technical page, which lists every URL pattern: not what a person trying
-the app should see, and not what production shows. This middleware gives such an HTML 404 the
-page the URLconf's 404 handler renders in production (templates/404.html). It changes nothing
-with DEBUG off (Django already uses that handler) and leaves JSON answers (the API's 404
+With DEBUG on (the development default, docs/subsystems/web-app.md "Web app") Django answers a
+guessed URL or an `Http404` with its technical page, which lists every URL pattern: not what a
+person trying the app should see, and not what production shows. This middleware gives such an HTML
+404 the page the URLconf's 404 handler renders in production (templates/404.html). It changes
+nothing with DEBUG off (Django already uses that handler) and leaves JSON answers (the API's 404
 envelope) alone. Set DJANGO_DEBUG_TECHNICAL_404=true to see Django's page while debugging URLs.
 """
 

@@ -1,7 +1,8 @@
 """Text that no database column can keep: NUL characters (PostgreSQL refuses them, SQLite
 keeps them silently) and unpaired surrogates (``"\\ud800"`` in JSON, an undecodable byte of a
 command-line argument). Every way text comes in checks it with ``text_problem`` and answers
-with a field error or a listed import problem, never a 500 (docs/design.md "Errors"):
+with a field error or a listed import problem, never a 500 (docs/subsystems/errors.md "Choices worth
+knowing"):
 
 - HTML forms: Django's ``forms.CharField`` already refuses NUL, and form bodies are decoded
   with replacement characters, so no surrogate reaches a form;

@@ -20,8 +20,8 @@ def natural_key(name: str) -> tuple[tuple[int, str | int], ...]:
     )
 
 
-# The database's natural order of names, for lists sorted by name in SQL (docs/design.md
-# "Web app" > "Natural order"): a collation of that name on both databases. PostgreSQL's is
+# The database's natural order of names, for lists sorted by name in SQL (docs/subsystems/web-app.md
+# "Natural order"): a collation of that name on both databases. PostgreSQL's is
 # ICU's root locale with numeric ordering (created by the migration planning 0023); SQLite's
 # is `natural_compare`, registered on each new connection (api.apps).
 NATURAL_COLLATION = "natural_order"

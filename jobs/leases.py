@@ -1,5 +1,6 @@
 """Leases: how a worker holds a row while it works on it, and how the work of a worker that
-died is taken up. One design for every kind of background work (docs/design.md "Jobs"):
+died is taken up. One design for every kind of background work (docs/subsystems/jobs.md "Leases,
+claims and the tick"):
 
 - a row that jobs work on is `jobs.models.Leased`: `lease_expires_at` NULL while free;
 - `lease_claim` is a conditional UPDATE ... WHERE the lease is free (NULL or past) and the

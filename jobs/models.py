@@ -9,7 +9,8 @@ from django.db.models import Q
 
 
 class Leased(models.Model):
-    """A row that a worker claims while it works on it (jobs.leases, docs/design.md "Jobs").
+    """A row that a worker claims while it works on it (jobs.leases, docs/subsystems/jobs.md
+    "Leases, claims and the tick").
 
     `lease_expires_at` is NULL while nobody holds the row; otherwise the holder is trusted
     until then, and a row whose lease has passed is work whose worker died. A model that

@@ -1,5 +1,6 @@
 """The kinds of background work the worker looks after, registered by each app in its
-`AppConfig.ready()`, and what the worker's tick does with them (docs/design.md "Jobs"):
+`AppConfig.ready()`, and what the worker's tick does with them (docs/subsystems/jobs.md "Leases,
+claims and the tick"):
 
 - a resumable kind: rows whose lease expired are taken over and resumed (`jobs_resume`, run by
   `manage.py resume_jobs` when a worker starts and by every tick);

@@ -1,4 +1,4 @@
-"""Access to an organisation's pages (docs/design.md "Organisations").
+"""Access to an organisation's pages (docs/subsystems/organisations.md "Organisations").
 
 Every page under /organisations/<slug>/ starts with `organisation_member_required`: someone who
 is not a member gets 404, exactly as for a missing organisation. A page that manages the

@@ -1,4 +1,4 @@
-"""Invitations by email (docs/design.md "Organisations" > "Invitations").
+"""Invitations by email (docs/subsystems/organisations.md "Invitations").
 
 The invite form answers the same whatever the email is: an invitation is made and mailed for
 any address (known account, unknown one, an existing member), so the answer never tells who has
@@ -48,6 +48,20 @@ ROLE_RANK = {
 
 class InvitationInvalid(Exception):
     """Expired, used, revoked, unknown, or its plan is gone: one answer for all of them."""
+
+
+class InvitationSuperseded(InvitationInvalid):
+    """The link of an invitation that was sent again: `newer` is the latest invitation of the
+    same address to the same thing (its link is the one that works, while it is pending). Only
+    the holder of the old link learns this, and the link was mailed to that address."""
+
+    def __init__(self, newer: Invitation) -> None:
+        super().__init__()
+        self.newer = newer
+
+
+# How many re-sends `_replacement` follows to the latest (each one replaces the one before).
+_REPLACEMENTS_FOLLOWED = 50
 
 
 def _token_hash(token: str) -> str:
@@ -162,9 +176,38 @@ def invitation_by_token(*, token: str) -> Invitation:
         .filter(token_hash=_token_hash(token))
         .first()
     )
-    if invitation is None or not invitation.is_pending:
+    if invitation is None:
         raise InvitationInvalid
+    if not invitation.is_pending:
+        newer = _replacement(invitation)
+        raise InvitationSuperseded(newer) if newer is not None else InvitationInvalid
     return invitation
+
+
+def _replacement(invitation: Invitation) -> Invitation | None:
+    """The latest invitation that replaced this one when it was sent again, or None (it was
+    used, revoked by hand, or it expired). `invitation_create` revokes the pending invitation it
+    replaces at the very moment it creates the new one, so a replacement is the invitation of
+    the same address to the same thing created when this one was revoked."""
+    newer = None
+    for _ in range(_REPLACEMENTS_FOLLOWED):
+        if invitation.revoked_at is None or invitation.accepted_at is not None:
+            break
+        found = (
+            Invitation.objects.select_related("organisation")
+            .filter(
+                organisation_id=invitation.organisation_id,
+                email=invitation.email,
+                plan_id=invitation.plan_id,
+                created_at=invitation.revoked_at,
+            )
+            .exclude(pk=invitation.pk)
+            .first()
+        )
+        if found is None:
+            break
+        newer = invitation = found
+    return newer
 
 
 def invitation_is_for(*, invitation: Invitation, user: User) -> bool:

@@ -1,4 +1,4 @@
-"""Organisations, their members and their roles (docs/design.md "Organisations").
+"""Organisations, their members and their roles (docs/subsystems/organisations.md "Organisations").
 
 An organisation owns plans (`Plan.organisation`), service-account keys and webhooks;
 its members hold one role each. Every account has a personal organisation, made when the

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 
@@ -11,6 +11,10 @@ from organisations.models import Organisation, OrganisationMembership, Organisat
 
 SLUG_MAX = 50
 LAST_OWNER = "An organisation always keeps at least one owner: make someone else an owner first."
+NOT_A_MANAGER = "Only the organisation's owners and admins can do this."
+OWNERS_ONLY = "Only an owner can make someone an owner or change one."
+NOT_REMOVABLE = "You cannot remove this member."
+GONE = "This person is no longer a member."
 
 
 def _slug_base(name: str) -> str:
@@ -100,15 +104,46 @@ def member_add(*, organisation: Organisation, user: User, role: str) -> Organisa
     return OrganisationMembership.objects.create(organisation=organisation, user=user, role=chosen)
 
 
+def _locked_again(membership: OrganisationMembership) -> None:
+    """The membership's role as it is under the lock (ValidationError when it is gone)."""
+    try:
+        membership.refresh_from_db(fields=["role"])
+    except OrganisationMembership.DoesNotExist:
+        raise ValidationError({"role": GONE}) from None
+
+
+def _role_of(organisation: Organisation, user: User) -> str | None:
+    return (
+        OrganisationMembership.objects.filter(organisation=organisation, user=user)
+        .values_list("role", flat=True)
+        .first()
+    )
+
+
 @transaction.atomic
-def member_role_set(*, membership: OrganisationMembership, role: str) -> OrganisationMembership:
+def member_role_set(
+    *, membership: OrganisationMembership, role: str, by: User | None = None
+) -> OrganisationMembership:
+    """Gives the member `role`. `by`: the member making the change, whose rights are checked
+    under the organisation's lock against both memberships as they are then (a promotion or a
+    demotion that committed while this change waited counts): owners and admins change roles,
+    only an owner makes or changes an owner (PermissionDenied). None: nobody's rights (a
+    command, an accepted invitation). The last owner stays one (ValidationError)."""
     chosen = _validated_role(role)
-    _organisation_lock(membership.organisation)
-    membership.refresh_from_db(fields=["role"])
+    organisation = membership.organisation
+    _organisation_lock(organisation)
+    _locked_again(membership)
+    if by is not None:
+        by_role = _role_of(organisation, by)
+        if by_role not in (OrganisationRole.OWNER, OrganisationRole.ADMIN):
+            raise PermissionDenied(NOT_A_MANAGER)
+        owner_involved = OrganisationRole.OWNER in (membership.role, chosen)
+        if owner_involved and by_role != OrganisationRole.OWNER:
+            raise PermissionDenied(OWNERS_ONLY)
     if (
         membership.role == OrganisationRole.OWNER
         and chosen != OrganisationRole.OWNER
-        and _owner_count(membership.organisation) <= 1
+        and _owner_count(organisation) <= 1
     ):
         raise ValidationError({"role": LAST_OWNER})
     membership.role = chosen
@@ -117,11 +152,22 @@ def member_role_set(*, membership: OrganisationMembership, role: str) -> Organis
 
 
 @transaction.atomic
-def member_remove(*, membership: OrganisationMembership) -> None:
-    """Removes a member (or a member leaves). Their access ends on their next request, API
-    keys included: every access check reads the memberships as they are now."""
-    _organisation_lock(membership.organisation)
-    membership.refresh_from_db(fields=["role"])
-    if membership.role == OrganisationRole.OWNER and _owner_count(membership.organisation) <= 1:
+def member_remove(*, membership: OrganisationMembership, by: User | None = None) -> None:
+    """Removes a member (or a member leaves: `by` is the member). `by`: the member removing,
+    whose rights are checked under the organisation's lock against both memberships as they
+    are then: an owner removes anyone, an admin anyone but an owner (PermissionDenied). None:
+    nobody's rights. Their access ends on their next request, API keys included: every access
+    check reads the memberships as they are now."""
+    organisation = membership.organisation
+    _organisation_lock(organisation)
+    _locked_again(membership)
+    if by is not None and by.pk != membership.user_id:
+        by_role = _role_of(organisation, by)
+        may = by_role == OrganisationRole.OWNER or (
+            by_role == OrganisationRole.ADMIN and membership.role != OrganisationRole.OWNER
+        )
+        if not may:
+            raise PermissionDenied(NOT_REMOVABLE)
+    if membership.role == OrganisationRole.OWNER and _owner_count(organisation) <= 1:
         raise ValidationError({"role": LAST_OWNER})
     membership.delete()

@@ -1,6 +1,6 @@
 """The organisation pages: my organisations (and a new one), members (roles, removal,
 leaving), invitations (send, resend, revoke) and accepting an invitation, with registration for
-someone who has no account yet. docs/design.md "Organisations"."""
+someone who has no account yet. docs/subsystems/organisations.md "Organisations"."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -25,6 +25,7 @@ from accounts.throttles import throttled_page
 from api.throttling import ClientAddressThrottle
 from organisations import selectors, services
 from organisations.access import organisation_context, organisation_member_required
+from organisations.current import organisation_enter
 from organisations.forms import (
     InvitationForm,
     MemberRoleForm,
@@ -33,6 +34,7 @@ from organisations.forms import (
 )
 from organisations.invitations import (
     InvitationInvalid,
+    InvitationSuperseded,
     invitation_accept,
     invitation_by_token,
     invitation_create,
@@ -72,8 +74,15 @@ def organisation_list(request: HttpRequest) -> HttpResponse:
         except ValidationError as error:
             form.add_error("name", error.messages[0])
         else:
-            messages.success(request, f"Organisation “{organisation.name}” created.")
-            return redirect("organisations:members", slug=organisation.slug)
+            # The new organisation is the one in view: its (empty) plan list is where work
+            # in it starts, and the top bar names it from now on.
+            organisation_enter(request, organisation)
+            messages.success(
+                request,
+                f"Organisation “{organisation.name}” created: you are working in it now. "
+                "Create or import its first plan below, or invite people from Organisations.",
+            )
+            return redirect("planning:plan_list")
     return render(
         request,
         "organisations/organisation_list.html",
@@ -135,16 +144,12 @@ def member_role_set(
         return _members_render(
             request, membership, errors={target.pk: ["Choose a role."]}, status=400
         )
-    owner_involved = "owner" in (target.role, form.cleaned_data["role"])
-    if owner_involved and membership.role != "owner":  # only owners make or unmake owners
-        return _members_render(
-            request,
-            membership,
-            errors={target.pk: ["Only an owner can make someone an owner or change one."]},
-            status=403,
-        )
     try:
-        services.member_role_set(membership=target, role=form.cleaned_data["role"])
+        services.member_role_set(
+            membership=target, role=form.cleaned_data["role"], by=_user(request)
+        )
+    except PermissionDenied as refused:
+        return _members_render(request, membership, errors={target.pk: [str(refused)]}, status=403)
     except ValidationError as error:
         return _members_render(request, membership, errors={target.pk: error.messages}, status=400)
     messages.success(request, f"{target.user.email} is now {target.get_role_display()}.")
@@ -161,16 +166,10 @@ def member_remove(
     organisation = membership.organisation
     target = selectors.membership_by_id(organisation=organisation, membership_id=membership_id)
     leaving = target.pk == membership.pk
-    admin_removing_an_owner = target.role == "owner" and membership.role != "owner"
-    if not leaving and (not membership.can_manage or admin_removing_an_owner):
-        return _members_render(
-            request,
-            membership,
-            errors={target.pk: ["You cannot remove this member."]},
-            status=403,
-        )
     try:
-        services.member_remove(membership=target)
+        services.member_remove(membership=target, by=_user(request))
+    except PermissionDenied as refused:
+        return _members_render(request, membership, errors={target.pk: [str(refused)]}, status=403)
     except ValidationError as error:
         return _members_render(request, membership, errors={target.pk: error.messages}, status=400)
     if leaving:
@@ -287,24 +286,35 @@ def invitation_open(request: HttpRequest, token: str) -> HttpResponse:
     return redirect("invitation_accept")
 
 
-def _invalid(request: HttpRequest) -> HttpResponse:
+def _invalid(request: HttpRequest, problem: InvitationInvalid | None = None) -> HttpResponse:
+    """The one answer for a link that does not work (404), except for the link of an invitation
+    sent again, which says so and when (410: the newer email holds the link that works)."""
     request.session.pop(INVITATION_SESSION_KEY, None)
+    if isinstance(problem, InvitationSuperseded):
+        newer = problem.newer
+        context = {
+            "newer": newer,
+            "organisation": newer.organisation,
+            "newer_pending": newer.is_pending,
+        }
+        return render(request, "organisations/invitation_superseded.html", context, status=410)
     return render(request, "organisations/invitation_invalid.html", status=404)
 
 
-def _pending(request: HttpRequest) -> Invitation | None:
+def _pending(request: HttpRequest) -> Invitation | InvitationInvalid:
+    """The invitation of the session's link, or why it does not work."""
     try:
         return invitation_by_token(token=request.session.get(INVITATION_SESSION_KEY, ""))
-    except InvitationInvalid:
-        return None
+    except InvitationInvalid as problem:
+        return problem
 
 
 @never_cache
 @require_http_methods(["GET", "POST"])
 def invitation_accept_view(request: HttpRequest) -> HttpResponse:
     invitation = _pending(request)
-    if invitation is None:
-        return _invalid(request)
+    if isinstance(invitation, InvitationInvalid):
+        return _invalid(request, invitation)
     context: dict[str, Any] = {"invitation": invitation, "organisation": invitation.organisation}
     if not request.user.is_authenticated:
         context["has_account"] = user_get_by_email(email=invitation.email) is not None
@@ -323,14 +333,18 @@ def _accepted(request: HttpRequest, user: User) -> HttpResponse:
     token = request.session.pop(INVITATION_SESSION_KEY, "")
     try:
         invitation = invitation_accept(token=token, user=user)
-    except (InvitationInvalid, ValidationError):
+    except InvitationInvalid as problem:
+        return _invalid(request, problem)
+    except ValidationError:
         return _invalid(request)
     organisation = invitation.organisation
     if invitation.plan_id is not None:
         messages.success(request, f"You are now a guest of a plan of {organisation.name}.")
         return redirect("planning:plan_list")
-    messages.success(request, f"Welcome to {organisation.name}.")
-    return redirect("organisations:members", slug=organisation.slug)
+    # The inviting organisation is the one in view: its plans are what the invitation was for.
+    organisation_enter(request, organisation)
+    messages.success(request, f"Welcome to {organisation.name}: you are working in it now.")
+    return redirect("planning:plan_list")
 
 
 @sensitive_post_parameters("password")
@@ -340,8 +354,8 @@ def invitation_register(request: HttpRequest) -> HttpResponse:
     """Registration for an invited address: the email is the invitation's and cannot be
     changed (the form's field is read-only and the server uses the invitation's address)."""
     invitation = _pending(request)
-    if invitation is None:
-        return _invalid(request)
+    if isinstance(invitation, InvitationInvalid):
+        return _invalid(request, invitation)
     if request.user.is_authenticated:
         return redirect("invitation_accept")
     data = None

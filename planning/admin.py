@@ -8,7 +8,7 @@ from django.http import HttpRequest
 
 from planning.core.actor import history_context
 from planning.models import Action, Code, Plan, PlanMembership, Project, StructureNode, Suggestion
-from planning.tree import node_place, subtree_refresh
+from planning.tree.paths import node_place, subtree_refresh
 
 
 class HistoryAdmin(admin.ModelAdmin):
@@ -50,7 +50,7 @@ class PlanAdmin(HistoryAdmin):
     inlines = (PlanMembershipInline,)
 
     def has_add_permission(self, request: HttpRequest) -> bool:
-        # A plan gets its number from planning.plans.services.plan_create; the admin cannot
+        # A plan gets its number from planning.plans.services.plans.plan_create; the admin cannot
         # allocate one.
         return False
 

@@ -14,7 +14,7 @@ class PlanningConfig(AppConfig):
         from organisations.models import Organisation
         from planning.catalog.services import organisation_catalog_create
         from planning.core.writes import plan_changed
-        from planning.plans.grants import grant_from_invitation
+        from planning.plans.services.grants import grant_from_invitation
         from planning.reports.jobs import plan_reports_leased
         from planning.tasks import (
             plan_import_resume,

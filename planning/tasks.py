@@ -18,7 +18,7 @@ from jobs.leases import leases_resume
 from planning.models import Plan, PlanChange, PlanImport, PlanReport
 from planning.reports.jobs import UNFINISHED as REPORTS_UNFINISHED
 from planning.reports.jobs import plan_report_run
-from planning.suggestions.sync import suggestion_sync
+from planning.suggestions.sync.run import suggestion_sync
 from planning.transfer.imports.jobs import UNFINISHED, plan_import_run
 
 logger = logging.getLogger(__name__)
@@ -55,7 +55,7 @@ def pending_plans_sync(*, limit: int = PENDING_SWEEP_PLANS) -> int:
     """Syncs the plans with changes that no sync has taken in yet, the longest waiting first;
     returns how many. A change made in the web app, the API or an import queued its plan's sync
     already (`plan_sync_soon`); one made any other way (the admin, a shell, raw SQL) is found
-    here, so its events follow without anyone listing (docs/design.md "Sync" > "Changes from
+    here, so its events follow without anyone listing (docs/subsystems/sync.md "Changes from
     anywhere"). Run by the events process every PENDING_SYNC_SWEEP_SECONDS."""
     exists = Exists(Plan.objects.filter(pk=OuterRef("plan_id")))
     # Rows of a plan that is gone (deleted by the admin's cascade, whose node and action
@@ -82,7 +82,7 @@ def plan_import_job(*, import_id: str) -> None:
 
 
 def _turn(rows: QuerySet[Any], row: Any, *, unfinished: Iterable[str]) -> int:
-    """A job's priority among the jobs of one account (docs/design.md "Jobs" > "Fairness"):
+    """A job's priority among the jobs of one account (docs/subsystems/jobs.md "Fairness"):
     0 for its first unfinished one, -1 for the second, and so on, so another account's first
     job runs before this account's second."""
     ahead = rows.filter(status__in=list(unfinished), created_at__lt=row.created_at).count()

@@ -1,5 +1,6 @@
 """The base view of the platform's read routes (every endpoint module's GETs): the Bearer key,
-orjson, gzip, and an ETag with `If-None-Match` (docs/design.md "Integrator API")."""
+orjson, gzip, and an ETag with `If-None-Match` (docs/subsystems/integrator-api.md "Integrator
+API")."""
 
 from __future__ import annotations
 

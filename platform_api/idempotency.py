@@ -1,4 +1,4 @@
-"""`Idempotency-Key` on the platform's POSTs (docs/design.md "Integrator API" > "Acts"): the same
+"""`Idempotency-Key` on the platform's POSTs (docs/subsystems/integrator-api.md "Acts"): the same
 key of the same API key with the same request within IDEMPOTENCY_HOURS replays the first answer
 (`Idempotent-Replayed: true`), with another request is 409 `idempotency.mismatch`; two
 concurrent requests with one key make one act (the record is claimed in the act's transaction,

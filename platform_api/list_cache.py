@@ -1,6 +1,7 @@
 """The rendered suggestions array of a whole (unpaged) list, kept in the `suggestion_lists`
 cache under the answer's ETag, which moves with every change, so an entry is never stale. Only
-the array is kept; each answer's envelope is rendered around it (docs/design.md "Caching").
+the array is kept; each answer's envelope is rendered around it (docs/subsystems/caching.md "The
+list cache").
 """
 
 from __future__ import annotations

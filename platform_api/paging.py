@@ -1,7 +1,7 @@
 """Keyset pages of the platform's lists: `limit` rows in the order of an immutable key, the last
 row's key signed into an opaque cursor with the filters it belongs to, so a row that stays in
-the list for the whole walk comes exactly once (docs/design.md "Integrator API" > "Paging").
-The suggestions list pages its own way (planning.suggestions.listing)."""
+the list for the whole walk comes exactly once (docs/subsystems/integrator-api.md "Paging").
+The suggestions list pages its own way (planning.suggestions.list_query)."""
 
 from __future__ import annotations
 

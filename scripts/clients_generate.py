@@ -7,7 +7,7 @@
 Everything is generated in a temporary directory and then copied, so the output depends on the
 schema alone (not on the ruff settings of the directory it lands in): the same schema gives the
 same bytes. tests/contract/test_clients_generated.py generates into a temporary directory with
-`generate()` and compares (docs/design.md "Integrator API" > "SDKs").
+`generate()` and compares (docs/subsystems/schema-and-sdks.md "SDKs").
 
     .venv/bin/python -m scripts.clients_generate
 """

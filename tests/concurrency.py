@@ -4,10 +4,11 @@ and database connection."""
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
-from django.db import connections
+from django.db import connection, connections, transaction
 
 
 def race(*calls: Callable[[], Any], refused: tuple[type[Exception], ...]) -> list[str]:
@@ -32,3 +33,51 @@ def race(*calls: Callable[[], Any], refused: tuple[type[Exception], ...]) -> lis
     for thread in threads:
         thread.join(timeout=30)
     return sorted(outcomes)
+
+
+def behind_a_lock(holder: Callable[[], Any], waiter: Callable[[], Any]) -> Any:
+    """Runs `holder` in a transaction of its own that stays open until `waiter`, started in
+    another thread and connection once `holder` is done, waits on a lock (PostgreSQL's
+    pg_locks shows a lock not granted; at most 10 s), then commits it; returns what `waiter`
+    returned once it went on. Two transactions in a known order, not a race left to timing."""
+    held, done = threading.Event(), threading.Event()
+    results: list[Any] = []
+    failures: list[BaseException] = []
+
+    def hold() -> None:
+        try:
+            with transaction.atomic():
+                holder()
+                held.set()
+                deadline = time.monotonic() + 10
+                with connection.cursor() as cursor:
+                    while time.monotonic() < deadline and not done.is_set():
+                        cursor.execute("SELECT count(*) FROM pg_locks WHERE NOT granted")
+                        if cursor.fetchone()[0]:
+                            break
+                        time.sleep(0.02)
+        except BaseException as failure:  # reported by the caller's thread
+            failures.append(failure)
+        finally:
+            held.set()
+            connections.close_all()
+
+    def wait() -> None:
+        try:
+            results.append(waiter())
+        except BaseException as failure:
+            failures.append(failure)
+        finally:
+            done.set()
+            connections.close_all()
+
+    first = threading.Thread(target=hold)
+    first.start()
+    held.wait(timeout=30)
+    second = threading.Thread(target=wait)
+    second.start()
+    first.join(timeout=30)
+    second.join(timeout=30)
+    if failures:
+        raise failures[0]
+    return results[0]

@@ -12,7 +12,7 @@ from django.test import Client
 
 from apikeys.models import ApiKey
 from apikeys.services import api_access_set, api_key_create
-from planning.plans.services import code_catalog_defaults_load
+from planning.catalog.services import code_catalog_defaults_load
 from tests.factories import TEST_PASSWORD, UserFactory
 from tests.openapi_contract import assert_conforms
 

@@ -80,7 +80,7 @@ class PlanFactory(DjangoModelFactory[Plan]):
 
     @classmethod
     def _create(cls, model_class: type[Plan], *args: Any, **kwargs: Any) -> Plan:
-        from planning.plans.services import plan_number_allocate
+        from planning.plans.services.plans import plan_number_allocate
 
         kwargs.setdefault("number", plan_number_allocate())
         return super()._create(model_class, *args, **kwargs)
@@ -109,7 +109,7 @@ class CodeFactory(DjangoModelFactory[Code]):
 
 class StructureNodeFactory(DjangoModelFactory[StructureNode]):
     """Nodes get their stored path and building from their parent, as the services give them
-    (planning.tree.node_place)."""
+    (planning.tree.paths.node_place)."""
 
     class Meta:
         model = StructureNode
@@ -125,7 +125,7 @@ class StructureNodeFactory(DjangoModelFactory[StructureNode]):
 
     @classmethod
     def _create(cls, model_class: type[StructureNode], *args: Any, **kwargs: Any) -> StructureNode:
-        from planning.tree import node_place
+        from planning.tree.paths import node_place
 
         node = model_class(**kwargs)
         node_place(node)

@@ -3,8 +3,8 @@
 
 The table is three parts, each a plain dict, so a new page, route or principal is one row:
 - PRINCIPALS: the people (and service accounts) and, written by hand, the role each should end
-  up with on each plan (docs/design.md "Organisations": owner/admin -> owner, planner ->
-  editor, viewer -> viewer, a guest grant editor|viewer, the higher of the two).
+  up with on each plan (docs/subsystems/organisations.md "Rights on a plan": owner/admin -> owner,
+  planner -> editor, viewer -> viewer, a guest grant editor|viewer, the higher of the two).
 - PLAN_ROUTES / OTHER_ROUTES: every URL name of planning/web/urls/plans.py and
   planning/web/urls/action_planning.py, with what someone allowed gets for a GET and for a POST
   and the right a POST needs.
@@ -69,10 +69,10 @@ from planning.models import (
     SuggestionStatus,
     SuggestionType,
 )
-from planning.plans.services import plan_create
+from planning.plans.services.plans import plan_create
 from planning.records.adoption import plan_adopt
-from planning.suggestions.services import suggestions_dismiss
-from planning.suggestions.sync import suggestion_sync
+from planning.suggestions.services.dismissal import suggestions_dismiss
+from planning.suggestions.sync.run import suggestion_sync
 from tests.envelope import assert_envelope
 from tests.factories import (
     ActionFactory,
@@ -185,6 +185,7 @@ class World:
     users: dict[str, User]
     sessions: dict[str, str]  # principal -> session cookie
     keys: dict[str, str]  # principal -> raw personal key (every plan they see)
+    write_keys: dict[str, str]  # principal -> raw personal read_write key (every plan)
     limited_keys: dict[str, str]  # principal -> raw key limited to their own personal plan
     own_plans: dict[str, Plan]  # principal -> a plan of their personal organisation
     service_keys: dict[str, str]  # "A", "B" -> raw service-account key of that organisation
@@ -266,7 +267,12 @@ def _plan_world(
     )
 
 
-def _service_key(organisation: Organisation, *, plans: list[Plan] | None = None) -> str:
+def _service_key(
+    organisation: Organisation,
+    *,
+    plans: list[Plan] | None = None,
+    permission: str = ApiKey.Permission.READ,
+) -> str:
     """A service-account key of the organisation (its services are helper B's: made here as
     the model stores one)."""
     raw = key_generate()
@@ -276,6 +282,7 @@ def _service_key(organisation: Organisation, *, plans: list[Plan] | None = None)
         key_hash=key_hash(raw),
         hint=key_hint(raw),
         limited_to_plans=plans is not None,
+        permission=permission,
     )
     if plans:
         api_key.plans.set(plans)
@@ -318,7 +325,7 @@ def _world_build() -> World:
         organisation.api_access_enabled = True
         organisation.save(update_fields=["api_access_enabled"])
 
-    sessions, keys, limited_keys, own_plans = {}, {}, {}, {}
+    sessions, keys, write_keys, limited_keys, own_plans = {}, {}, {}, {}, {}
     for name, user in users.items():
         client = Client()
         client.force_login(user)
@@ -330,11 +337,16 @@ def _world_build() -> World:
         assert personal is not None
         Organisation.objects.filter(pk=personal.pk).update(api_access_enabled=True)
         keys[name] = api_key_create(user=user, name="Everything")[1]
+        write_keys[name] = api_key_create(
+            user=user, name="Acts", permission=ApiKey.Permission.READ_WRITE
+        )[1]
         limited_keys[name] = api_key_create(user=user, name="Own", plans=[own_plans[name]])[1]
     service_keys = {
         "A": _service_key(organisations["A"]),
         "B": _service_key(organisations["B"]),
         "A limited to A2": _service_key(organisations["A"], plans=[a2]),
+        "A read_write": _service_key(organisations["A"], permission=ApiKey.Permission.READ_WRITE),
+        "B read_write": _service_key(organisations["B"], permission=ApiKey.Permission.READ_WRITE),
     }
     own_import = PlanImport.objects.create(
         owner=users["a-planner"],
@@ -351,6 +363,7 @@ def _world_build() -> World:
         users=users,
         sessions=sessions,
         keys=keys,
+        write_keys=write_keys,
         limited_keys=limited_keys,
         own_plans=own_plans,
         service_keys=service_keys,
@@ -515,6 +528,16 @@ PLAN_ROUTES: dict[str, PlanRoute] = {
     "action_done_undo": PlanRoute(
         None, (Right.EDIT, 302), kwargs=lambda w: [{"action_id": w.done.pk}]
     ),
+    "actions_bulk": PlanRoute(
+        None,
+        (Right.EDIT, 302),
+        body=lambda w, world: {
+            "action": [str(w.planned.pk)],
+            "change": "year",
+            "to_year": "2032",
+        },
+    ),
+    "actions_bulk_undo": PlanRoute(None, (Right.EDIT, 302)),
     "plan_money": PlanRoute(
         None,
         (Right.EDIT, 302),
@@ -627,6 +650,7 @@ PLAN_ROUTES: dict[str, PlanRoute] = {
             "comment": "",
         },
     ),
+    "suggestions_dismiss_undo": PlanRoute(None, (Right.EDIT, 302)),
     "suggestion_apply": PlanRoute(
         None, (Right.EDIT, 302), kwargs=lambda w: [{"suggestion_id": w.grouping_suggestion.pk}]
     ),
@@ -1089,6 +1113,82 @@ def test_api_personal_override_reads_a_plan_of_an_organisation_without_api_acces
         key=world.keys[principal],
         allowed=(route.status, route.message_key) if sees else None,
     )
+
+
+# --- acts with keys that may write -----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ApiAct:
+    """An act of platform_api/urls.py: the suggestion it acts on, its body, and its answer for
+    a key whose holder may change the plan."""
+
+    suggestion: Callable[[PlanWorld], Suggestion]
+    body: dict[str, Any]
+    message_key: str
+
+
+API_ACTS: dict[str, ApiAct] = {
+    "api-suggestion-dismiss": ApiAct(
+        lambda w: w.open_suggestion, {"reason": "not_applicable"}, "suggestions.dismissed"
+    ),
+    "api-suggestion-restore": ApiAct(lambda w: w.dismissed_suggestion, {}, "suggestions.restored"),
+}
+# The read_write service-account keys and the right their organisation gives on each plan.
+WRITE_SERVICE_KEYS = {"service-A-rw": "A read_write", "service-B-rw": "B read_write"}
+WRITE_SERVICE_SEES = {"service-A-rw": {"A1"}, "service-B-rw": {"B1"}}
+
+
+def test_every_act_of_the_api_has_a_row() -> None:
+    acts = {name for name, route in API_PLAN_ROUTES.items() if route.method != "GET"}
+    assert acts == set(API_ACTS)
+
+
+def _act_call(world: World, route_name: str, number: int, target: PlanWorld, key: str) -> Any:
+    act = API_ACTS[route_name]
+    url = reverse(
+        route_name,
+        kwargs={"planNumber": str(number), "suggestionId": str(act.suggestion(target).pk)},
+    )
+    return Client().post(
+        url, act.body, content_type="application/json", headers={"Authorization": f"Bearer {key}"}
+    )
+
+
+@pytest.mark.parametrize("route_name", list(API_ACTS))
+@pytest.mark.parametrize("plan_key", TARGET_PLANS)
+@pytest.mark.parametrize("principal", [*PEOPLE, *WRITE_SERVICE_KEYS])
+def test_api_act_with_a_read_write_key(
+    world: World, principal: str, plan_key: str, route_name: str
+) -> None:
+    """A key acts with at most its holder's rights on the plan (docs/subsystems/integrator-api.md
+    "Acts"): an editor, an owner or the organisation's service account acts; a viewer (a member or a
+    guest) gets 403 auth.insufficient_permission and the suggestion stays as it was; anyone who may
+    not see the plan gets exactly a missing plan's 404."""
+    target = world.plans[plan_key]
+    if principal in WRITE_SERVICE_KEYS:
+        key = world.service_keys[WRITE_SERVICE_KEYS[principal]]
+        sees = plan_key in WRITE_SERVICE_SEES[principal]
+        role: PlanRole | None = PlanRole.OWNER if sees else None
+    else:
+        key = world.write_keys[principal]
+        role = PRINCIPALS[principal].expected.get(plan_key)
+    before = _plan_state(target)
+
+    response = _act_call(world, route_name, target.plan.number, target, key)
+
+    where = (principal, role, route_name)
+    if role is None:
+        missing = _act_call(world, route_name, MISSING_NUMBER, target, key)
+        assert_envelope(response, 404, "plans.not_found")
+        assert_api_same_as_missing(response, missing, secret=target.plan.name)
+        assert _plan_state(target) == before, where
+    elif RIGHT_OF_ROLE[role] >= Right.EDIT:
+        body = assert_envelope(response, 200, API_ACTS[route_name].message_key)
+        assert body["data"]["id"] == str(API_ACTS[route_name].suggestion(target).pk), where
+    else:
+        assert_envelope(response, 403, "auth.insufficient_permission")
+        assert _plan_state(target) == before, where
 
 
 def test_the_world_is_what_the_table_says(world: World) -> None:

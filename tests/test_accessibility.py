@@ -13,7 +13,7 @@ from organisations.invitations import invitation_create
 from organisations.services import member_add
 from planning.models import PlanImport, PlanImportFormat, PlanImportStatus
 from planning.records.adoption import plan_adopt
-from planning.suggestions.sync import suggestion_sync
+from planning.suggestions.sync.run import suggestion_sync
 from tests.conftest import TEST_PASSWORD, browser_login
 from tests.factories import UserFactory
 from tests.planning.test_views import World, world  # noqa: F401 - the fixture
@@ -32,7 +32,7 @@ def _pages(w: World) -> list[str]:
         problems=['node 2 (ref "B1"): parent_ref: no node with ref "S9"'],
     )
     # The owner also runs the plan's organisation, with a pending invitation and a request for
-    # API access on its pages (and two organisations, so the top bar shows the switcher).
+    # API access on its pages (and two organisations, so the top bar lists them to switch to).
     organisation = w.plan.organisation
     member_add(organisation=organisation, user=w.owner.user, role="owner")
     requester = UserFactory.create()

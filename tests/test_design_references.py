@@ -16,11 +16,11 @@ comments only (code is checked by running it). The rules, also listed in docs/ar
     `scripts/with-postgres.sh`, `docs/examples/`) is a tracked file or folder; a template name
     (`planning/plan_list.html`) may also be one under `templates/`. In Markdown, a relative
     link (`[Sync](sync.md#scopes)`) names a tracked file or folder, and its anchor a heading.
-(d) A dotted name that starts with one of the project's apps (`planning.tree.node_ancestors`,
-    backticked or not) imports and resolves, or is an `app_label.Model`; a backticked
-    `name()` is a function or class the project defines or calls; a backticked snake_case
-    name appears somewhere in the project's code or templates (not only in prose); in
-    `Class.attribute` with a project class, the attribute does.
+(d) A dotted name that starts with one of the project's apps
+    (`planning.tree.selectors.node_ancestors`, backticked or not) imports and resolves, or is an
+    `app_label.Model`; a backticked `name()` is a function or class the project defines or
+    calls; a backticked snake_case name appears somewhere in the project's code or templates
+    (not only in prose); in `Class.attribute` with a project class, the attribute does.
 (e) `manage.py <command>` names a command that exists.
 
 And the docs keep their shape: docs/architecture.md, the map, is at most
@@ -499,7 +499,7 @@ def test_the_map_holds_the_layer_table_and_links_every_page() -> None:
         ("planning/probe.py", '"""Read planning/trees.py."""\n', "no file or folder planning/"),
         ("README.md", "Run `scripts/with-postgresql.sh`.\n", "no file or folder scripts/with-"),
         ("planning/probe.py", "# rendered as planning/plan_list.html\n", None),
-        ("planning/probe.py", '"""`planning.tree.node_ancestors`."""\n', None),
+        ("planning/probe.py", '"""`planning.tree.selectors.node_ancestors`."""\n', None),
         ("planning/probe.py", '"""`planning.tree.node_parents`."""\n', "does not resolve"),
         ("planning/probe.py", '"""Done by planning.imports.jobs."""\n', "does not resolve"),
         ("docs/subsystems/probe.md", "See [Jobs](jobs.md) and `webhooks.py`.\n", None),

@@ -306,7 +306,7 @@ def test_the_settings_check_sees_the_settings_dotted_paths() -> None:
         ('REST_FRAMEWORK = {"EXCEPTION_HANDLER": "api.errors.api_exception_handler"}', None, None),
         ('MIDDLEWARE = ["accounts.middleware.NoStoreWhenSignedInMiddleware"]', None, None),
         (
-            'PLAN_HOOK = "planning.plans.services.plan_create"',
+            'PLAN_HOOK = "planning.plans.services.plans.plan_create"',
             ("webhooks.x", "settings.PLAN_HOOK"),
             None,
         ),
@@ -316,7 +316,7 @@ def test_the_settings_check_sees_the_settings_dotted_paths() -> None:
             "read by webhooks.x (apikeys is beside webhooks)",
         ),
         (
-            'PLAN_HOOK = "planning.plans.services.plan_create"',
+            'PLAN_HOOK = "planning.plans.services.plans.plan_create"',
             ("planning.x", "settings.PLAN_HOOK"),
             None,
         ),
@@ -447,3 +447,19 @@ def test_the_architecture_map_shows_this_layer_table() -> None:
         f"docs/architecture.md's layer table differs from tests/test_layout.py's LAYERS; put "
         f"this between {TABLE_START} and {TABLE_END}:\n{layer_table()}"
     )
+
+
+# --- module size ---------------------------------------------------------------------------------
+
+MODULE_MAX_LINES = 450
+
+
+def test_no_module_is_over_450_lines() -> None:
+    """A module past one screenful of concerns becomes a package (docs/architecture.md "Layers");
+    migrations, tests and the SDKs' generated code aside."""
+    long = [
+        f"{module}: {lines} lines"
+        for module, path in _project_modules()
+        if (lines := len(path.read_text().splitlines())) > MODULE_MAX_LINES
+    ]
+    assert long == []

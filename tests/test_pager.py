@@ -13,8 +13,8 @@ from django.test import Client
 
 from accounts.models import SecurityEvent
 from planning.models import NodeKind, PlanRole, Suggestion, SuggestionStatus
-from planning.suggestions.services import suggestions_dismiss
-from planning.suggestions.sync import suggestion_sync
+from planning.suggestions.services.dismissal import suggestions_dismiss
+from planning.suggestions.sync.run import suggestion_sync
 from tests.factories import (
     ActionFactory,
     PlanFactory,

@@ -7,7 +7,8 @@ endpoint's events behind it. Here the claim skips the jobs of endpoints that hav
 flight, in this process (`Dispatcher._in_flight`) or in another (a delivery of the endpoint
 holds its attempt's lease), so a slow or busy receiver occupies at most one thread and every other
 endpoint's next job is taken by a free one: it waits for no one unless every thread is busy with
-a different slow endpoint (docs/design.md "Webhooks").
+a different slow endpoint (docs/subsystems/webhooks.md "Dispatcher: one slow receiver delays nobody
+else").
 
 The jobs stay django-tasks-db jobs (claimed under the same lock, run and marked by its worker
 code), so `webhook_deliver` keeps its claim, lease and retry design, and a test can still run

@@ -98,7 +98,8 @@ def suggestion_changes_record(*, plan_id: Any, changes: Sequence[tuple[str, UUID
     now = timezone.now()
     # A batch of events at a time: one read of their suggestions and one INSERT (a sync that
     # resolves 3,000 suggestions writes its 30 events with two queries), while a first sync
-    # of 37,000 suggestions never holds them all at once (docs/design.md "Imports" > "Bounds").
+    # of 37,000 suggestions never holds them all at once (docs/subsystems/import-bounds.md "Import
+    # bounds").
     for batch in chunked(changes, MAX_CHANGES_PER_EVENT * EVENTS_PER_BATCH):
         payloads = suggestion_payloads_with_status(
             plan_id=plan_id, suggestion_ids=[suggestion_id for _change, suggestion_id in batch]
@@ -153,8 +154,8 @@ def endpoint_test_event_send(*, endpoint: WebhookEndpoint) -> WebhookEvent:
 
     Raises PendingTestEventsFull, queueing nothing, when the endpoint's owner already has
     WEBHOOK_TEST_EVENTS_PENDING_MAX test deliveries pending (on any of their endpoints,
-    retries included; docs/design.md "Limits"). They are counted under the owner's row lock,
-    so two presses at once cannot both take the last place.
+    retries included; docs/subsystems/limits.md "Shares of the job queue"). They are counted under
+    the owner's row lock, so two presses at once cannot both take the last place.
     """
     if endpoint.organisation_id is not None:  # an organisation's endpoints share one ceiling
         Organisation.objects.select_for_update().filter(pk=endpoint.organisation_id).first()

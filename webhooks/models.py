@@ -119,7 +119,7 @@ class WebhookEvent(models.Model):
     body = models.TextField()
     created_at = models.DateTimeField(default=timezone.now)
     # The position in the events API, given in the order events became visible (committed),
-    # not written: null until `events_sequence` numbers it (docs/design.md "Integrator API" >
+    # not written: null until `events_sequence` numbers it (docs/subsystems/integrator-api.md
     # "Events API").
     sequence = models.PositiveBigIntegerField(null=True, blank=True, unique=True, editable=False)
 

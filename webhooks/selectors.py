@@ -6,12 +6,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.paginator import Page, Paginator
 from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery
 from django.http import Http404
 
-from organisations.models import OrganisationMembership, OrganisationRole
+from organisations.models import Organisation, OrganisationMembership, OrganisationRole
 from planning.models import Plan, PlanMembership
 from planning.plans.selectors import plans_visible as planning_plans_visible
 from webhooks.models import (
@@ -25,10 +26,23 @@ from webhooks.models import (
 DELIVERY_LOG_PAGE_SIZE = 50
 
 
+def _api_readable(organisation: Subquery) -> Q:
+    """An endpoint whose holder could read a plan of `organisation` over the API now: the API
+    access policy is off, the organisation has API access, or (a person's endpoint) staff gave
+    the person the override. The rule of apikeys.selectors.plans_readable_for_key, which this
+    app may not import (one layer); tests/webhooks/test_api_access.py fails when the two
+    disagree."""
+    if not settings.API_ACCESS_REQUIRES_GRANT:
+        return Q()
+    granted = Organisation.objects.filter(pk=organisation, api_access_enabled=True)
+    return Q(Exists(granted)) | Q(owner__api_access_enabled=True)
+
+
 def _covers(plan_id: Any) -> Q:
-    """An endpoint that may see the plan now (an organisation's: the plan is the
-    organisation's; a person's: they are a member of its organisation or a guest with a grant)
-    and that takes every plan or this one."""
+    """An endpoint that may see the plan now (an organisation's: the plan is the organisation's; a
+    person's: they are a member of its organisation or a guest with a grant), whose holder could
+    read it over the API now (docs/subsystems/webhooks.md "Webhooks follow API access": the events
+    /platform/events would refuse are never delivered), and that takes every plan or this one."""
     organisation = Subquery(Plan.objects.filter(pk=plan_id).values("organisation"))
     member = OrganisationMembership.objects.filter(
         user=OuterRef("owner"), organisation=organisation
@@ -38,7 +52,7 @@ def _covers(plan_id: Any) -> Q:
         webhookendpoint=OuterRef("pk"), plan_id=plan_id
     )
     sees = Q(organisation=organisation) | Q(Exists(member)) | Q(Exists(grant))
-    return sees & (Q(all_plans=True) | Q(Exists(chosen)))
+    return sees & _api_readable(organisation) & (Q(all_plans=True) | Q(Exists(chosen)))
 
 
 def endpoints_covering_plan(*, plan_id: Any) -> QuerySet[WebhookEndpoint]:
@@ -49,6 +63,25 @@ def endpoints_covering_plan(*, plan_id: Any) -> QuerySet[WebhookEndpoint]:
 def endpoint_covers_plan(*, endpoint: WebhookEndpoint, plan_id: Any) -> bool:
     """Access as it is now: whether the endpoint may still receive the plan's events."""
     return WebhookEndpoint.objects.filter(_covers(plan_id), pk=endpoint.pk).exists()
+
+
+def organisations_held_back(
+    *, user: Any = None, organisation: Organisation | None = None
+) -> list[Organisation]:
+    """The organisations whose plans' events the holder's endpoints do not receive for want of
+    API access (the endpoint pages say so): for a person, those they belong to or are a guest
+    in; for an organisation, itself. None while the policy is off or a person has staff's
+    override."""
+    if not settings.API_ACCESS_REQUIRES_GRANT:
+        return []
+    if organisation is not None:
+        return [] if organisation.api_access_enabled else [organisation]
+    if user.api_access_enabled:
+        return []
+    seen = planning_plans_visible(user=user).values("organisation")
+    return list(
+        Organisation.objects.filter(pk__in=seen, api_access_enabled=False).order_by("name", "pk")
+    )
 
 
 def endpoint_list(*, user: Any) -> QuerySet[WebhookEndpoint]:

@@ -142,7 +142,7 @@ def events_sequence() -> int:
 
     Numbers follow the order in which events became visible, not the order they were written:
     an event whose transaction commits late still comes after every event a reader has already
-    seen, so replaying after the last id seen never skips it (docs/design.md "Integrator API" >
+    seen, so replaying after the last id seen never skips it (docs/subsystems/integrator-api.md
     "Events API").
     Two callers at once: both start after the same highest number and the unique index refuses
     the second (on PostgreSQL once the first committed); the second gives up, having numbered

@@ -2,7 +2,8 @@
 
 A secret is `whsec_` + 32 base62 characters from `secrets` (about 190 bits). It is stored
 encrypted with Fernet under a key derived from SECRET_KEY (or one of SECRET_KEY_FALLBACKS), since
-it must be read back to sign (docs/design.md "Webhooks"). Each delivery carries two signatures:
+it must be read back to sign (docs/subsystems/webhooks.md "Two signatures, two keys"). Each delivery
+carries two signatures:
 
 - `Maintplan-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`, keyed with the
   whole secret as UTF-8 text, prefix included (the first scheme; receivers written for it keep

@@ -10,16 +10,25 @@ endpoint is saved and again before every delivery, and the delivery then connect
 the addresses that passed (webhooks.delivery), so a DNS answer that changes between the check
 and the connection cannot point the POST somewhere else. Cloud metadata addresses are refused
 even with the setting on, in any of those IPv6 forms too: nothing legitimate listens there.
+
+A host refused for its addresses gets one message, `REFUSED_HOST`, whatever the reason: a name that
+does not resolve, one without addresses, one resolving to a loopback, private or metadata address
+all read the same, and no message names a resolved address, so the form cannot be used to look up
+internal names (docs/subsystems/webhooks.md "SSRF guard"). The reason, with the addresses, goes to
+the server's log for the operator.
 """
 
 from __future__ import annotations
 
 import ipaddress
+import logging
 import socket
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from django.conf import settings
+
+logger = logging.getLogger("maintplan.webhooks")
 
 IpAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 
@@ -33,7 +42,14 @@ METADATA_ADDRESSES = frozenset(
 
 
 class TargetRefused(Exception):
-    """The URL may not receive webhooks; the message says why, for the owner to read."""
+    """The URL may not receive webhooks; the message says why, for the owner to read (never
+    naming a resolved address)."""
+
+
+REFUSED_HOST = (
+    "The host “{host}” cannot receive webhooks: its name must resolve to public internet "
+    "addresses only."
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,8 +118,9 @@ def _kind_refused(address: IpAddress) -> str | None:
     return None
 
 
-def _address_refused(address: IpAddress) -> str | None:
-    """Why the guard refuses to connect to ``address`` (its kind and the address), or None."""
+def address_refusal(address: IpAddress) -> str | None:
+    """Why the guard refuses to connect to ``address`` (its kind and the address), or None.
+    For the server's log only: the owner's message names no address (`REFUSED_HOST`)."""
     embedded = _embedded_ipv4(address)
     for inner in (address, *embedded):
         if inner in METADATA_ADDRESSES:
@@ -124,11 +141,16 @@ def _reason(kind: str, inner: IpAddress, address: IpAddress) -> str:
     return f"{kind} ({inner})" if inner == address else f"{kind} ({inner} inside {address})"
 
 
+def _host_refused(host: str, reason: str) -> TargetRefused:
+    logger.info("webhook target refused", extra={"host": host, "reason": reason})
+    return TargetRefused(REFUSED_HOST.format(host=host))
+
+
 def _resolve(host: str, port: int) -> list[IpAddress]:
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except (OSError, UnicodeError) as error:
-        raise TargetRefused(f"The host “{host}” cannot be resolved.") from error
+        raise _host_refused(host, f"cannot be resolved ({type(error).__name__})") from error
     addresses: list[IpAddress] = []
     for _family, _type, _proto, _name, sockaddr in infos:
         address = ipaddress.ip_address(str(sockaddr[0]).split("%")[0])
@@ -165,13 +187,14 @@ def url_parse(url: str) -> tuple[str, str, int, str]:
 
 
 def target_check(url: str) -> Target:
-    """The URL's target if the guard allows it; TargetRefused (with the reason) otherwise."""
+    """The URL's target if the guard allows it; TargetRefused otherwise (the URL's form and
+    port: the reason; the host's addresses: `REFUSED_HOST`, whatever they are)."""
     scheme, host, port, path = url_parse(url)
     addresses = _resolve(host, port)
     if not addresses:
-        raise TargetRefused(f"The host “{host}” has no address.")
+        raise _host_refused(host, "no address")
     for address in addresses:
-        refused = _address_refused(address)
+        refused = address_refusal(address)
         if refused:
-            raise TargetRefused(f"The host “{host}” resolves to {refused}.")
+            raise _host_refused(host, f"resolves to {refused}")
     return Target(scheme, host, port, path, tuple(str(a) for a in addresses))

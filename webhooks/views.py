@@ -38,6 +38,7 @@ from webhooks.selectors import (
     endpoint_list,
     endpoints_disabled_for_failing,
     organisation_endpoint_list,
+    organisations_held_back,
     plans_visible,
 )
 from webhooks.services import (
@@ -74,6 +75,7 @@ def endpoint_list_page(request: HttpRequest) -> HttpResponse:
         {
             "endpoints": endpoint_list(user=user),
             "failing": endpoints_disabled_for_failing(user=user),
+            "held_back": organisations_held_back(user=user),
             "create_url": reverse("webhooks:endpoint_create"),
         },
     )
@@ -94,6 +96,7 @@ def organisation_endpoint_list_page(
             "failing": organisation_endpoint_list(organisation=organisation).filter(
                 disabled_reason=DisabledReason.FAILING
             ),
+            "held_back": organisations_held_back(organisation=organisation),
             "create_url": reverse(
                 "webhooks:organisation_endpoint_create", args=[organisation.slug]
             ),

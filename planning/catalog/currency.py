@@ -1,5 +1,5 @@
-"""Which currency a catalog figure is in, and when a plan may use it (docs/design.md "Code
-catalog" > "Currency").
+"""Which currency a catalog figure is in, and when a plan may use it
+(docs/subsystems/code-catalog.md "Currency").
 
 A starter code's own unit cost is in STARTER_CURRENCY; an organisation's figures (an override,
 an own code) are in its catalog's currency (OrganisationCatalog). A reference unit cost is used
@@ -17,17 +17,7 @@ from django.conf import settings
 from django.db.models import CharField, Subquery, Value
 from django.db.models.functions import Coalesce
 
-from planning.catalog.starter import STARTER_CURRENCY
 from planning.models import OrganisationCatalog
-
-__all__ = [
-    "STARTER_CURRENCY",
-    "catalog_currency",
-    "catalog_currency_default",
-    "catalog_currency_expression",
-    "reference_elsewhere",
-    "usable_unit_cost",
-]
 
 
 def catalog_currency_default() -> str:

@@ -1,5 +1,5 @@
 """An organisation's catalog as a CSV file (`manage.py import_catalog`, the catalog page's
-upload; docs/design.md "Code catalog"): a header row naming any of the columns `code`, `name`,
+upload; docs/subsystems/code-catalog.md): a header row naming any of the columns `code`, `name`,
 `unit`, `unit_cost`, `service_life_years`, `interval_years`, `keywords` (`code` required), read
 as a plan's CSV files are (separator `,` `;` or tab, titled headers, a decimal comma in a `;`
 file). An empty cell gives nothing: the value it would set stays as it is."""

@@ -1,5 +1,6 @@
-"""Writes on an organisation's catalog (docs/design.md "Code catalog"): its own codes, its
-overrides of starter codes' figures, a CSV import of both, and a learned reference taken as the
+"""Writes on the code catalog (docs/subsystems/code-catalog.md): the starter codes
+(`code_catalog_defaults_load`), and an organisation's catalog: its own codes, its overrides of
+starter codes' figures, a CSV import of both, and a learned reference taken as the
 organisation's, and the currency of its figures. Each write records a CatalogChange (the
 catalog's history) in its transaction. The sync needs no call from here: the change triggers
 of migration 0026 leave change rows for the nodes that use a changed code, so exactly the plans
@@ -20,8 +21,9 @@ from accounts.models import User
 from organisations.models import Organisation
 from planning.catalog.currency import catalog_currency, catalog_currency_default
 from planning.catalog.imports import CATALOG_FIGURES, catalog_csv_read
+from planning.catalog.starter import STARTER_CATALOG
+from planning.core.validation import validated
 from planning.models import CatalogChange, Code, CodeOverride, OrganisationCatalog
-from planning.plans.services import validated
 
 OWN_FIELDS = ("name", "unit", "unit_cost", "service_life_years", "interval_years", "keywords")
 STARTER_KEPT = "a starter code's name, unit and keywords stay as shipped"
@@ -185,7 +187,7 @@ def catalog_currency_set(
 ) -> OrganisationCatalog:
     """Sets the currency of the organisation's own figures (its overrides and own codes; a
     starter code's own figures stay in STARTER_CURRENCY). Nothing is converted: the figures
-    are read in the new currency. The change triggers (migration 0027) make every synced plan
+    are read in the new currency. The change triggers (planning.db) make every synced plan
     of the organisation re-derive its suggestions."""
     before = catalog_currency(organisation_id=organisation.pk)
     catalog = OrganisationCatalog(
@@ -298,3 +300,29 @@ def learned_reference_use(
         organisation_code_update(code=code, user=user, values={"unit_cost": unit_cost})
     else:
         raise ValidationError("No such code in your catalog.")
+
+
+@transaction.atomic
+def code_catalog_defaults_load() -> int:
+    """Adds the starter catalog's codes that are missing (the same rows as migration 0003);
+    codes already present keep their edited figures. Returns how many were added."""
+    existing = set(
+        Code.objects.filter(code__in=[row[0] for row in STARTER_CATALOG]).values_list(
+            "code", flat=True
+        )
+    )
+    missing = [
+        Code(
+            code=code,
+            name=name,
+            unit=unit,
+            unit_cost=Decimal(unit_cost),
+            service_life_years=service_life_years,
+            keywords=keywords,
+            is_default=True,
+        )
+        for code, name, unit, unit_cost, service_life_years, keywords in STARTER_CATALOG
+        if code not in existing
+    ]
+    Code.objects.bulk_create(missing, ignore_conflicts=True)
+    return len(missing)

@@ -4,7 +4,7 @@ works).
 
 The figures (unit cost in STARTER_CURRENCY per unit, service life in years) are Maintplan's own
 default reference values, rounded estimates for planning, not taken from any published price list or
-standard. Loaded by migration 0003 (and `planning.plans.services.code_catalog_defaults_load`),
+standard. Loaded by migration 0003 (and `planning.catalog.services.code_catalog_defaults_load`),
 marked
 `is_default=True`, meant to be adjusted in the admin. The code numbers follow a DIN 276-like
 cost-group layout so that related components sort together.
@@ -12,7 +12,7 @@ cost-group layout so that related components sort together.
 
 from __future__ import annotations
 
-# The currency of every starter code's own unit cost (docs/design.md "Code catalog" >
+# The currency of every starter code's own unit cost (docs/subsystems/code-catalog.md
 # "Currency"): a plan in another currency never compares with them or takes them.
 STARTER_CURRENCY = "EUR"
 

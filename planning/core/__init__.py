@@ -1,1 +1,1 @@
-"""What all of planning stands on: the one write path, the actor, access rules, money."""
+"""What planning stands on: the one write path, the actor, access, validation, money."""

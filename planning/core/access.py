@@ -1,5 +1,5 @@
 """A person's rights on a plan, from their organisation role and their plan grant
-(docs/design.md "Organisations"): the higher of the two. Pure: no database."""
+(docs/subsystems/organisations.md): the higher of the two. Pure: no database."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""Who changes a plan, as the history triggers see it (docs/design.md "History").
+"""Who changes a plan, as the history triggers see it (docs/subsystems/history.md).
 
-The triggers of migration 0021 write a HistoryEntry for every change of a plan's data; what they
+The history triggers (planning.db) write a HistoryEntry for every change of a plan's data; what they
 cannot know is who made it. The app says so in two steps:
 
 - `accounts.actor.acting(actor)`: who acts in this context (a person or a service account in

@@ -1,17 +1,15 @@
-"""Money: amounts as people read them, and the prices of docs/design.md "Money".
+"""Money as people read it, and amounts as the code counts them.
 
-`money_format`: thousands separators and two decimals in the active locale's notation (Django's
-l10n), followed by the plan's currency code ("643,506,417.78 EUR").
-
-`PriceIndex`: an occurrence of an action with estimated cost C (today's prices) in year y costs,
-nominal, roundhalf_up(C x (1 + i/100)^(y - b) x (1 + o/100) x (1 + v/100), 2 decimals), with b
-the plan's price base year, i its index rate, o its overhead and v its VAT percentage. The
-factor is an exact fraction and the rounding is done on integers, so the figure is exact for
-every year, before the base year too (a negative exponent); every sum is a sum of such rounded
-occurrences (`nominal_cents` is the fast form the budget adds up).
+`money_format` is the one function that formats an amount for a person: every page, message,
+template filter (planning.templatetags.planning_format), the board report, the history, the
+chart and the budget grid (`GridUnit`) call it. Amounts programs read (the API, the CSV and
+JSON exports, a rule's recommended action) are plain decimal strings and never pass through it.
 
 `GridUnit`: the compact figures of the planning page's budget grid, whole units or thousands, so
-ten years fit the width of a laptop (docs/design.md "Web app").
+ten years fit the width of a laptop (docs/subsystems/web-app.md).
+
+`cents_of`, `amount_of`, `half_up`, `amount_round`: amounts to the cent as whole cents and back,
+and exact values rounded half up (the prices themselves are planning.figures.prices).
 
 Pure functions over plain values: no database.
 """
@@ -27,10 +25,29 @@ from django.utils.formats import number_format
 NBSP = "\u00a0"
 
 
-def money_format(amount: Decimal | int | float | None, currency: str = "") -> str:
+def money_format(
+    amount: Decimal | int | float | None,
+    currency: str = "",
+    *,
+    decimals: int | None = 2,
+    grouping: bool = True,
+) -> str:
+    """An amount as a person reads it: the active locale's notation (Django's l10n), `decimals`
+    places, thousands grouped, then the currency code after a no-break space when one is given
+    ("643,506,417.78 EUR"); "" for None.
+
+    Two places show money differently on purpose, and say so by their arguments:
+    - the planning page's budget grid (`GridUnit.format`): `decimals=0`, whole units or
+      thousands, so ten years of figures fit the width of a laptop;
+    - the cost chart's axis (planning.figures.chart.axis_label): round ticks already scaled to
+      k, M or bn, `decimals=None` (the digits the tick has: "1.5", "750") and `grouping=False`,
+      so a tick stays as short as the room beside the axis.
+    """
     if amount is None:
         return ""
-    figure = number_format(Decimal(amount), decimal_pos=2, use_l10n=True, force_grouping=True)
+    figure = number_format(
+        Decimal(amount), decimal_pos=decimals, use_l10n=True, force_grouping=grouping
+    )
     return f"{figure}{NBSP}{currency}" if currency else figure
 
 
@@ -61,7 +78,7 @@ class GridUnit:
         whole = value.quantize(Decimal(1), rounding=ROUND_HALF_UP)
         if whole == 0 and value != 0:
             return "<1" if value > 0 else ">-1"
-        return number_format(whole, decimal_pos=0, use_l10n=True, force_grouping=True)
+        return money_format(whole, decimals=0)
 
 
 def cents_of(amount: Decimal) -> int:

@@ -1,4 +1,4 @@
-"""The one path every change of a plan takes (docs/design.md "Writes to plan data").
+"""The one path every change of a plan takes (docs/subsystems/writes.md).
 
     with plan_write(plan_id=plan.pk, data_changed=True) as write:
         ...  # the service's writes

@@ -1,5 +1,5 @@
 """The change-log triggers' SQL: every write that can change a plan's suggestions leaves a
-`PlanChange` row its next sync claims (docs/design.md "Sync" > "Incremental: the change log").
+`PlanChange` row its next sync claims (docs/subsystems/sync.md "Incremental: the change log").
 
 One generator per table, each taking the table's `ChangeLog` (planning.db.tracked) as it stood
 when the calling migration was written, and returning the statements of both databases. A

@@ -1,5 +1,5 @@
 """The history triggers' SQL: every change of a plan's data leaves a `HistoryEntry`, whatever
-path made it (docs/design.md "History"; who acted: planning.core.actor).
+path made it (docs/subsystems/history.md "History"; who acted: planning.core.actor).
 
 Generated from the `History` of each entry of a table of tracked entities (planning.db.tracked)
 as it stood when the calling migration was written. A generator's output for a given argument

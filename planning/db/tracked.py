@@ -24,7 +24,7 @@ EVERY_COLUMN: Final = ("*",)
 @dataclass(frozen=True)
 class ChangeLog:
     """Which writes of a table leave `PlanChange` rows for the next sync of the plans concerned
-    (docs/design.md "Sync" > "Incremental: the change log")."""
+    (docs/subsystems/sync.md "Incremental: the change log")."""
 
     nodes: tuple[str, ...] = ()
     """Columns whose change marks the nodes concerned (`EVERY_COLUMN`: any write does)."""
@@ -36,7 +36,8 @@ class ChangeLog:
 
 @dataclass(frozen=True)
 class History:
-    """What the history triggers record of a row (docs/design.md "History"). The expressions are
+    """What the history triggers record of a row (docs/subsystems/history.md "History"). The
+    expressions are
     SQL over the row `R` (the new row, or the old one of a delete)."""
 
     columns: tuple[str, ...]

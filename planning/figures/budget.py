@@ -1,6 +1,6 @@
 """The planned budget of a plan for the action-planning view and the budget export: live
 (planned) actions summed per building and year over a range of years, in today's or in nominal
-prices (docs/design.md "Money"), with the grand total per year, the rows of one building on
+prices (docs/subsystems/money.md), with the grand total per year, the rows of one building on
 request, and the cost chart drawn from the same figures.
 
 Each action counts for its node's stored building (planning.tree: the node itself or its
@@ -8,7 +8,7 @@ nearest building ancestor; "(no building)" when there is none), as the project-g
 anchors it, once for every occurrence in the range: a recurring action (`interval_years` n) in
 planned_year, + n, + 2n, ... (planning.figures.occurrences.occurrence_years). Rows are per
 building id: two buildings with the same name stay two rows, told apart by their labels
-(planning.tree.building_labels). The action-planning view keeps the result in the cache
+(planning.tree.selectors.building_labels). The action-planning view keeps the result in the cache
 (planning.figures.cache).
 
 Today's prices are linear, so they come from grouped queries (per building, year and interval
@@ -17,7 +17,7 @@ which read buildings x years rows, never every action. A nominal figure is round
 occurrence, so a sum of them needs every action's cost: one query reads the live actions of the
 range (five columns) and one pass adds each occurrence's nominal cents (PriceIndex.nominal_cents:
 an integer multiplication and division); at 100,000 actions that pass is measured in
-docs/design.md "Money". Sums are kept in whole cents and become amounts at the end.
+docs/subsystems/money.md. Sums are kept in whole cents and become amounts at the end.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from planning.core.money import amount_of, cents_of
 from planning.figures.occurrences import YearGrid, live_actions, nominal_rows, year_cents
 from planning.figures.prices import NOMINAL, TODAY, PriceIndex
 from planning.models import CENT, ActionKind, Plan, StructureNode
-from planning.tree import building_labels, node_subtree
+from planning.tree.selectors import building_labels, node_subtree
 
 YEARS_DEFAULT = 10  # this year and the next nine
 YEARS_MAX = 30

@@ -1,7 +1,7 @@
 """Figures of the action-planning view and the budget export kept in the `default` cache under
 the plan's `data_version`: the budget (per range and prices), the open count and the filter
 counts. Never stale, since the page and the export sync first and every change of the plan's
-data or suggestions raises the version (docs/design.md "Caching").
+data or suggestions raises the version (docs/subsystems/caching.md).
 """
 
 from __future__ import annotations
@@ -13,8 +13,10 @@ from typing import Any, TypeVar
 from django.core.cache import cache
 from django.db.models import Count
 
-from planning.figures.budget import NOMINAL, TODAY, Budget, plan_budget, plan_budgets
-from planning.figures.key_figures import YEARS, PlanKeyFigures, PlanSummary, plan_key_figures
+from planning.figures.budget import Budget, plan_budget, plan_budgets
+from planning.figures.key_figures import PlanKeyFigures, PlanSummary, plan_key_figures
+from planning.figures.prices import NOMINAL, TODAY
+from planning.figures.totals import YEARS
 from planning.models import Plan, Suggestion, SuggestionStatus
 
 T = TypeVar("T")

@@ -8,7 +8,7 @@ When the rest would make a year's bar taller than REST_ROOM times the tallest st
 buildings, the scale is that stack times REST_ROOM and the rest, stacked on top, is cut at the
 top of the plot with a break mark; the year's full total is in its label's
 title and the tables. The annual budget line is drawn only if it falls inside that scale
-(docs/design.md "Web app")."""
+(docs/subsystems/web-app.md)."""
 
 from __future__ import annotations
 
@@ -98,8 +98,9 @@ def axis_label(value: Decimal, currency: str) -> str:
     for size, suffix in ((Decimal(10) ** 9, "bn"), (Decimal(10) ** 6, "M"), (Decimal(1000), "k")):
         if value >= size:
             figure = (value / size).quantize(Decimal("0.1")).normalize()
-            return f"{figure:f}\u00a0{suffix}\u00a0{currency}".strip()
-    return f"{value.normalize():f}\u00a0{currency}".strip()
+            shown = money_format(figure, decimals=None, grouping=False)
+            return f"{shown}\u00a0{suffix}\u00a0{currency}".strip()
+    return money_format(value.normalize(), currency, decimals=None, grouping=False)
 
 
 def cost_chart(

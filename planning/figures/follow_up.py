@@ -1,5 +1,5 @@
 """Follow-up of a plan: what was planned for a year against what was done and what it cost
-(docs/design.md "Follow-up"), per year and per building, in today's prices.
+(docs/subsystems/follow-up.md), per year and per building, in today's prices.
 
 For each year y of the range:
 - planned: the estimated cost of every occurrence planned for y, done or not: the live
@@ -24,9 +24,10 @@ from typing import Any
 from django.db.models import Q
 
 from core.text_order import natural_key
-from planning.figures.budget import NO_BUILDING, TODAY, plan_budget
+from planning.figures.budget import NO_BUILDING, plan_budget
+from planning.figures.prices import TODAY
 from planning.models import Completion, Plan
-from planning.tree import building_labels
+from planning.tree.selectors import building_labels
 
 ZERO = Decimal("0.00")
 

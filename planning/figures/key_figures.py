@@ -1,4 +1,4 @@
-"""Key figures of a plan and of each of its buildings (docs/design.md "Money"), for the year Y
+"""Key figures of a plan and of each of its buildings (docs/subsystems/money.md), for the year Y
 they are computed in (this year):
 
 - planned cost per m2 per year: the mean over the ten years from Y of the planned cost (today's
@@ -30,7 +30,7 @@ from planning.core.money import amount_round
 from planning.figures.budget import NO_BUILDING, Budget, plan_budget
 from planning.figures.totals import YEARS, planned_total
 from planning.models import CENT, Action, ActionStatus, NodeKind, Plan, StructureNode
-from planning.tree import building_labels
+from planning.tree.selectors import building_labels
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""The one occurrence expansion (docs/design.md "Money"): which actions count, in which years,
+"""The one occurrence expansion (docs/subsystems/money.md): which actions count, in which years,
 and the grid every figure sums them into.
 
 - A live action is a planned one (done and cancelled actions count nowhere in planned cost).

@@ -1,4 +1,4 @@
-"""The prices of docs/design.md "Money": an occurrence of an action with estimated cost C (today's
+"""The prices of docs/subsystems/money.md: an occurrence of an action with estimated cost C (today's
 prices) in year y costs, nominal,
 roundhalf_up(C x (1 + i/100)^(y - b) x (1 + m1/100) x (1 + m2/100) x ..., 2 decimals), with b
 the plan's price base year, i its index rate and m1, m2, ... its markups in their order (each

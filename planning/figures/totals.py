@@ -1,7 +1,7 @@
 """One figure for a range of years: a plan's planned cost (the plan list's ten years, a
 version's planned cost at adoption), a building's (its key figures). Today's prices, live
 occurrences only, summed by planning.figures.occurrences as every other figure is; the years
-default to this year and the nine after it (docs/design.md "Money")."""
+default to this year and the nine after it (docs/subsystems/money.md)."""
 
 from __future__ import annotations
 

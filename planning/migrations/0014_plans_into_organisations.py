@@ -1,5 +1,5 @@
-"""Every plan moves into the personal organisation of its first owner (docs/design.md
-"Organisations"): each account gets its personal organisation (owner), the first owner's plan
+"""Every plan moves into the personal organisation of its first owner (docs/subsystems/organisations.md
+"How plans moved into organisations"): each account gets its personal organisation (owner), the first owner's plan
 grant is dropped (the organisation's owner role gives the same rights), and every other member
 keeps their grant as a guest, owners included, so everyone reaches the same plans with the same
 rights. A plan without any owner goes into one organisation without members, for staff to hand

@@ -1,4 +1,4 @@
-# Money (docs/design.md "Money"): the plan's price index and markups, its annual budget,
+# Money (docs/subsystems/money.md "Money"): the plan's price index and markups, its annual budget,
 # Action.interval_years and the Completion of Mark done.
 #
 # New columns with check constraints: SQLite adds them by rebuilding planning_plan and

@@ -1,5 +1,5 @@
 # Building data on structure nodes (address, gross floor area, year built), a component's
-# condition (grade 0-3, assessed on), docs/design.md "Domain", and the node's `ref` from its
+# condition (grade 0-3, assessed on), docs/subsystems/domain.md "The tables", and the node's `ref` from its
 # import file (unique in a plan when given). The check constraints make SQLite rebuild
 # planning_structurenode, which its change triggers forbid: they are set aside around the
 # migration as in 0015.

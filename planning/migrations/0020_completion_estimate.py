@@ -1,4 +1,4 @@
-# Completion.estimated_cost: the action's estimate when the work was done (docs/design.md
+# Completion.estimated_cost: the action's estimate when the work was done (docs/subsystems/follow-up.md
 # "Follow-up"). Completions made before get their action's estimate as it is now, the best
 # record there is. A nullable column: SQLite adds it without rebuilding the table.
 

@@ -1,4 +1,4 @@
-# The change history (docs/design.md "History"): the HistoryEntry table, the SQLite actor row,
+# The change history (docs/subsystems/history.md "History"): the HistoryEntry table, the SQLite actor row,
 # and the triggers that write an entry for every change of a plan's data on both databases.
 
 from django.db import migrations, models

@@ -1,4 +1,4 @@
-# Rules 4 and 5 (docs/design.md "Suggestion rules"): the suggestion types condition and overdue.
+# Rules 4 and 5 (docs/subsystems/suggestion-rules.md "Suggestion rules"): the suggestion types condition and overdue.
 # Changing the type's check constraint rebuilds planning_suggestion on SQLite, which would drop
 # its history trigger (0021), so the triggers are set aside around it as in 0015.
 

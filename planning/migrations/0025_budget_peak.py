@@ -1,4 +1,4 @@
-# Rule 6 (docs/design.md "Suggestion rules"): the suggestion type budget_peak, and the annual
+# Rule 6 (docs/subsystems/suggestion-rules.md "Suggestion rules"): the suggestion type budget_peak, and the annual
 # budget the stored budget peaks were derived under. Changing the type's check constraint
 # rebuilds planning_suggestion on SQLite, which would drop its history trigger (0021), so the
 # triggers are set aside around it as in 0015.

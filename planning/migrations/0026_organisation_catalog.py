@@ -1,4 +1,4 @@
-# The organisation's catalog (docs/design.md "Code catalog"): own codes (Code.organisation), a
+# The organisation's catalog (docs/subsystems/code-catalog.md "Code catalog"): own codes (Code.organisation), a
 # code's interval, overrides of starter codes' figures, and the catalog's history.
 #
 # Code.code is unique among starter codes and within an organisation's own codes; changing that

@@ -1,4 +1,4 @@
-# The currency of an organisation's catalog (docs/design.md "Code catalog" > "Currency").
+# The currency of an organisation's catalog (docs/subsystems/code-catalog.md "Currency").
 #
 # OrganisationCatalog holds the currency of an organisation's own figures (overrides, own codes);
 # a starter code's own figures are in EUR (planning.catalog.starter.STARTER_CURRENCY). Every existing
@@ -6,7 +6,7 @@
 # plans until now), else the default currency of new plans; every synced plan whose suggestions
 # could change (a plan or a catalog not in EUR) is marked for a full sync.
 #
-# Then two change triggers (docs/design.md "Sync" > "Incremental: the change log"): a catalog's
+# Then two change triggers (docs/subsystems/sync.md "Incremental: the change log"): a catalog's
 # currency set, changed or removed, and a plan's currency or organisation changed, mark the
 # synced plans concerned for a full sync (one `catalog` change row per plan), whatever path made
 # the change. Both are rare; a full sync of each plan is simpler than finding the nodes.

@@ -1,4 +1,4 @@
-# A version's planned cost becomes the plan list's figure at adoption (docs/design.md "Versions"):
+# A version's planned cost becomes the plan list's figure at adoption (docs/subsystems/versions.md "Versions"):
 # today's prices, every live occurrence of the ten years from the adoption's year, from the
 # version's snapshot. Versions adopted before counted every planned action once, whatever its
 # year; their figure is recomputed from the snapshot they keep.

@@ -1,4 +1,4 @@
-# A plan's markups as an ordered list of named percentages (docs/design.md "Money" >
+# A plan's markups as an ordered list of named percentages (docs/subsystems/money.md
 # "Markups"). The column is added with ALTER TABLE on SQLite too (nullable, no default), so no
 # table is rebuilt and no trigger is lost. The plan's history triggers record it from now on:
 # they are made again with the column added.

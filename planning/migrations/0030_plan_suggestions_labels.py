@@ -1,4 +1,4 @@
-# The building labels the stored suggestions' texts name (docs/design.md "Suggestion rules"):
+# The building labels the stored suggestions' texts name (docs/subsystems/suggestion-rules.md "Suggestion rules"):
 # a sync re-derives the suggestions of a building whose label has changed. Nullable, so SQLite
 # adds the column in place instead of rebuilding planning_plan.
 

@@ -1,4 +1,5 @@
-"""The change log the suggestion sync reads (docs/design.md "Sync")."""
+"""The change log the suggestion sync reads
+(docs/subsystems/sync.md "Incremental: the change log")."""
 
 from __future__ import annotations
 
@@ -7,10 +8,10 @@ from django.db import models
 
 class PlanChange(models.Model):
     """A change to a plan's nodes or actions, or to the code catalog, that the plan's next
-    suggestion sync has not yet taken into account (docs/design.md "Sync" > "Incremental: the
-    change log").
+    suggestion sync has not yet taken into account (docs/subsystems/sync.md
+    "Incremental: the change log").
 
-    Written only by the database triggers of migrations 0006 and 0010 and claimed by the sync
+    Written only by the change-log triggers (planning.db) and claimed by the sync
     (planning.suggestions.sync.changes). A node row carries the node's parent, kind, stored
     building and path before the change (`old_kind` null: the node is new); an action row its
     node and planned year, once as before and once as after the change. `plan_id` is no foreign

@@ -1,6 +1,7 @@
-"""The field rules shared by the planning models, written once (docs/design.md "Domain"):
-services run them with ``full_clean()``, the forms are ModelForms, and the importer turns the
-same ValidationErrors into its problem list, so every way in refuses a bad value with the same
+"""The field rules shared by the planning models, written once (docs/subsystems/domain.md "Field
+rules are written once"): services run them with ``full_clean()``, the forms are ModelForms, and the
+importer turns the same ValidationErrors into its problem list, so every way in refuses a bad value
+with the same
 message."""
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ def choice_messages(choices: type[models.TextChoices]) -> dict[str, str]:
     return {"invalid_choice": f"“%(value)s” is not one of: {allowed}."}
 
 
-# An action may repeat every 1 to 100 years (docs/design.md "Money").
+# An action may repeat every 1 to 100 years (docs/subsystems/money.md "Recurring actions").
 INTERVAL_RANGE = (1, 100)
 _INTERVAL_MESSAGE = (
     f"Enter a whole number of years between {INTERVAL_RANGE[0]} and {INTERVAL_RANGE[1]}."
@@ -54,7 +55,7 @@ INTERVAL_VALIDATORS = [
 ]
 
 
-# --- bounds that move with the clock: docs/design.md "Money" > "Bounds of years and dates"
+# --- bounds that move with the clock: docs/subsystems/money.md "Bounds of years and dates"
 # Y is this year in UTC. A planned year lies within Y - 50 .. Y + 100; a completion or decision
 # date from 1950-01-01 to today. The database keeps the fixed MIN_YEAR .. MAX_YEAR as its check
 # constraint (a constraint cannot read the clock); these validators are the rule every way in

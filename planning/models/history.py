@@ -1,4 +1,4 @@
-"""The change history of plans (docs/design.md "History")."""
+"""The change history of plans (docs/subsystems/history.md "History")."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ class HistoryOperation(models.TextChoices):
 class HistoryEntry(models.Model):
     """One change of a plan's data: when, who, what (entity, its fields before and after).
 
-    Written by the database triggers of migration 0021 (every path: services, the admin,
+    Written by the history triggers of planning.db (every path: services, the admin,
     `QuerySet.update()`, raw SQL) with the actor the app put in the transaction's context
     (planning.core.actor), or `system` when there is none; an import writes one entry of its own
     and its rows none. `plan_id` is no foreign key: a plan's entries go with it in

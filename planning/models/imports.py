@@ -1,4 +1,5 @@
-"""Uploads of the plan list, imported by background jobs (docs/design.md "Imports")."""
+"""Uploads of the plan list, imported by background jobs
+(docs/subsystems/imports.md "The web import is a job")."""
 
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ class PlanImportFormat(models.TextChoices):
 
 class PlanImport(Leased):
     """An upload of the plan list, imported by a background job (planning.transfer.imports.jobs;
-    docs/design.md "Imports").
+    docs/subsystems/imports.md "The web import is a job").
 
     The uploaded bytes are kept here (the database is what every app server and worker share)
     until the job ends, then emptied. `idempotency_key` comes from the upload form: the same

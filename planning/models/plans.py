@@ -57,7 +57,7 @@ def percent_validators(low: int, high: int) -> list[MinValueValidator | MaxValue
     return [MinValueValidator(low, message=message), MaxValueValidator(high, message=message)]
 
 
-# The money settings (docs/design.md "Money"): their ranges, written once.
+# The money settings (docs/subsystems/money.md "Money"): their ranges, written once.
 INDEX_RATE_RANGE = (-10, 50)
 MARKUP_RANGE = (0, 100)
 MARKUPS_MAX = 6
@@ -127,8 +127,9 @@ class Plan(models.Model):
         validators=CURRENCY_VALIDATORS,
         help_text="ISO 4217 code, e.g. EUR, USD, CHF.",
     )
-    # Money (docs/design.md "Money"): estimated costs are in the prices of `price_base_year`;
-    # nominal figures index them by `index_rate_percent` a year and add overhead and VAT.
+    # Money (docs/subsystems/money.md "Money"): estimated costs are in the prices of
+    # `price_base_year`; nominal figures index them by `index_rate_percent` a year and add overhead
+    # and VAT.
     price_base_year = models.PositiveSmallIntegerField(
         default=this_year,
         validators=YEAR_VALIDATORS,
@@ -137,11 +138,12 @@ class Plan(models.Model):
     index_rate_percent = _percent_field(
         *INDEX_RATE_RANGE, "Yearly price rise (negative for a fall), in %."
     )
-    # The markups, in the order they apply, each on the amount before it (docs/design.md
-    # "Money" > "Markups"): [{"name": "Overhead", "percent": "10.00"}, ...]. Null for a plan
+    # The markups, in the order they apply, each on the amount before it (docs/subsystems/money.md
+    # "Markups"): [{"name": "Overhead", "percent": "10.00"}, ...]. Null for a plan
     # whose markups are its overhead and VAT alone (made before the list, or by an older client
     # or file that sets those two). `overhead_percent` and `vat_percent` are kept as the first
-    # and last markup, for older clients (planning.plans.services.plan_money_update writes both).
+    # and last markup, for older clients (planning.plans.services.plans.plan_money_update writes
+    # both).
     markups = models.JSONField(
         null=True, blank=True, validators=[markups_validate], help_text="Named percentages."
     )
@@ -170,11 +172,12 @@ class Plan(models.Model):
     suggestions_budget = models.DecimalField(
         max_digits=14, decimal_places=2, null=True, blank=True, editable=False
     )
-    # The building labels (planning.tree.building_labels, by building id) the stored
+    # The building labels (planning.tree.selectors.building_labels, by building id) the stored
     # suggestions' texts name: a sync re-derives the suggestions of every building whose label
     # has changed since, by a rename of its own, of a building with the same name or of an
-    # ancestor (docs/design.md "Suggestion rules"). Null until the first sync that stores them
-    # (nullable, so adding the column rebuilds no table, whose triggers SQLite would drop).
+    # ancestor (docs/subsystems/suggestion-rules.md "Suggestion rules"). Null until the first sync
+    # that stores them (nullable, so adding the column rebuilds no table, whose triggers SQLite
+    # would drop).
     suggestions_labels = models.JSONField(null=True, blank=True, editable=False)
     members = models.ManyToManyField(
         settings.AUTH_USER_MODEL, through="PlanMembership", related_name="plans"
@@ -226,7 +229,8 @@ class PlanRole(models.TextChoices):
 
 
 class PlanMembership(models.Model):
-    """A plan grant: a guest's rights on one plan (docs/design.md "Organisations")."""
+    """A plan grant: a guest's rights on one plan
+    (docs/subsystems/organisations.md "Rights on a plan")."""
 
     plan = models.ForeignKey(Plan, on_delete=models.CASCADE, related_name="memberships")
     user = models.ForeignKey(

@@ -1,4 +1,5 @@
-"""Board reports of a plan, printed by background jobs (docs/design.md "Board report")."""
+"""Board reports of a plan, printed by background jobs
+(docs/subsystems/board-report.md "Board report")."""
 
 from __future__ import annotations
 

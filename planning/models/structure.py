@@ -1,4 +1,5 @@
-"""The code catalog and a plan's structure tree (docs/design.md "Structure tree")."""
+"""The code catalog and a plan's structure tree
+(docs/subsystems/structure-tree.md "Structure tree")."""
 
 from __future__ import annotations
 
@@ -33,7 +34,8 @@ def _interval_in_range(prefix: str = "") -> Q:
 
 
 class Code(models.Model):
-    """A classification code of the catalog (docs/design.md "Code catalog"): a starter code
+    """A classification code of the catalog (docs/subsystems/code-catalog.md "Code catalog"): a
+    starter code
     (`organisation` null) is shared by every plan; an organisation's own code is seen by its
     plans only. What the rules read of a code is its organisation's effective catalog
     (planning.plans.selectors.catalog_codes): an organisation's CodeOverride replaces a starter
@@ -147,7 +149,7 @@ class CodeOverride(models.Model):
 class OrganisationCatalog(models.Model):
     """What an organisation's catalog holds as a whole: the currency of its own figures (its
     overrides and its own codes); a starter code's own figures are always in STARTER_CURRENCY
-    (docs/design.md "Code catalog" > "Currency"). Made with the organisation
+    (docs/subsystems/code-catalog.md "Currency"). Made with the organisation
     (planning.catalog.services.organisation_catalog_create); one without a row (made around
     the ORM) reads `catalog_currency_default()`."""
 
@@ -202,7 +204,7 @@ class NodeKind(models.TextChoices):
 
 
 class ConditionGrade(models.IntegerChoices):
-    """A component's condition (docs/design.md "Domain")."""
+    """A component's condition (docs/subsystems/domain.md "The tables")."""
 
     NO_SYMPTOMS = 0, "0: no symptoms"
     MINOR = 1, "1: minor symptoms"
@@ -262,11 +264,12 @@ class StructureNode(models.Model):
     install_year = models.PositiveSmallIntegerField(
         null=True, blank=True, validators=YEAR_VALIDATORS
     )
-    # The node's `ref` in the plan file it was imported from (docs/design.md "Imports"): a plan's
-    # export names each node by it, so an export re-imports to the same file. Empty for a node
-    # made on the pages (the export then names it by its id).
+    # The node's `ref` in the plan file it was imported from (docs/subsystems/imports.md "Refs are
+    # kept"): a plan's export names each node by it, so an export re-imports to the same file. Empty
+    # for a node made on the pages (the export then names it by its id).
     ref = models.CharField(max_length=200, blank=True, default="", db_default="", editable=False)
-    # A building's data (the key figures divide by its area: docs/design.md "Money").
+    # A building's data (the key figures divide by its area: docs/subsystems/figures.md "Key
+    # figures").
     address = models.CharField(max_length=300, blank=True, default="", db_default="")
     gross_floor_area_m2 = models.DecimalField(
         "gross floor area (m²)",
@@ -286,9 +289,9 @@ class StructureNode(models.Model):
         error_messages={"invalid_choice": "Enter a condition grade from 0 to 3."},
     )
     condition_assessed_on = models.DateField("condition assessed on", null=True, blank=True)
-    # Stored facts of the tree, written only by planning.tree (docs/design.md "Structure tree"):
-    # the ancestors' ids, root first ("<hex id>/" each; "" for a root), and the building the
-    # node is in (itself if a building, else its nearest building ancestor, else none).
+    # Stored facts of the tree, written only by planning.tree (docs/subsystems/structure-tree.md
+    # "Structure tree"): the ancestors' ids, root first ("<hex id>/" each; "" for a root), and the
+    # building the node is in (itself if a building, else its nearest building ancestor, else none).
     path = models.TextField(default="", db_default="", blank=True, editable=False)
     building = models.ForeignKey(
         "self", null=True, blank=True, editable=False, on_delete=models.CASCADE, related_name="+"

@@ -1,4 +1,4 @@
-"""Suggestions and their vocabularies (docs/design.md "Suggestion rules")."""
+"""Suggestions and their vocabularies (docs/subsystems/suggestion-rules.md "Suggestion rules")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Adopted versions of a plan (docs/design.md "Versions")."""
+"""Adopted versions of a plan (docs/subsystems/versions.md "Versions")."""
 
 from __future__ import annotations
 

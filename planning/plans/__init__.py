@@ -1,1 +1,1 @@
-"""Plans and what hangs on them: services, selectors, grants, the actions list's filters."""
+"""Plans and what hangs on them: their writes (`services`), reads (`selectors`), action filters."""

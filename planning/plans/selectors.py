@@ -30,11 +30,11 @@ from django.http import Http404
 from core.text_order import natural_key
 from organisations.models import OrganisationMembership
 from planning.catalog.currency import (
-    STARTER_CURRENCY,
     catalog_currency,
     catalog_currency_expression,
     usable_unit_cost,
 )
+from planning.catalog.starter import STARTER_CURRENCY
 from planning.core.access import PlanAccess, plan_access_from
 from planning.figures.totals import plans_planned_cost, project_cost, ten_years
 from planning.models import (
@@ -51,7 +51,7 @@ from planning.models import (
     Suggestion,
     SuggestionStatus,
 )
-from planning.tree import node_subtree
+from planning.tree.selectors import node_subtree
 
 
 def _role_of(user: Any) -> dict[str, Subquery]:
@@ -221,7 +221,7 @@ if TYPE_CHECKING:
 
 
 def catalog_codes(*, organisation_id: Any) -> QuerySet[EffectiveCode]:
-    """The organisation's effective catalog (docs/design.md "Code catalog"): the starter codes
+    """The organisation's effective catalog (docs/subsystems/code-catalog.md): the starter codes
     and its own, each with its effective figures `ref_unit_cost`, `ref_service_life_years` and
     `ref_interval_years` (the organisation's override where it gives one), the currency of its
     unit cost `ref_unit_cost_currency` (the starter's own figure's is STARTER_CURRENCY, any
@@ -328,7 +328,7 @@ def learned_references(*, organisation_id: Any, code_id: Any = None) -> list[Lea
     """The codes of the organisation's catalog whose completed replacements (with an actual
     cost, on a component with a quantity) cost per unit, as a median over at least 3 of them,
     more than 25 % off the code's reference (the largest difference first), then those with no
-    reference at all (docs/design.md "Code catalog" > "Reference values that learn"). Only the
+    reference at all (docs/subsystems/code-catalog.md "Reference values that learn"). Only the
     plans in the catalog's currency count, and a reference in another currency (a starter
     figure in a catalog that is not in STARTER_CURRENCY) counts as none."""
     currency = catalog_currency(organisation_id=organisation_id)

@@ -37,7 +37,7 @@ from planning.models import (
     VersionAction,
     VersionNode,
 )
-from planning.tree import building_labels
+from planning.tree.selectors import building_labels
 
 # A changed field's name in a comparison (the cost is compared in cents).
 FIELD_NAMES = {"cost_cents": "estimated_cost"}

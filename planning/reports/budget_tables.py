@@ -16,7 +16,7 @@ from core.text_order import natural_key
 from planning.figures.budget import NO_BUILDING, Budget, BudgetRow
 from planning.figures.prices import year_span
 from planning.models import CENT
-from planning.tree import Site
+from planning.tree.selectors import Site
 
 BUILDING_ROWS = 40
 PAGE_YEARS = 10  # the years of one page of the budget tables

@@ -9,8 +9,7 @@ from decimal import Decimal
 
 from django.db.models import Count
 
-from planning.figures.budget import live_actions
-from planning.figures.occurrences import year_cents
+from planning.figures.occurrences import live_actions, year_cents
 from planning.figures.totals import planned_total
 from planning.models import Action, ConditionGrade, NodeKind, Plan, StructureNode
 

@@ -30,10 +30,12 @@ from typing import Any
 from django.utils import timezone
 
 from planning.core.money import amount_of, half_up
-from planning.figures.budget import NOMINAL, TODAY, Budget, plan_budgets
+from planning.figures.budget import Budget, plan_budgets
 from planning.figures.chart import Chart, cost_chart
 from planning.figures.key_figures import PlanKeyFigures, plan_key_figures
 from planning.figures.prices import (
+    NOMINAL,
+    TODAY,
     Markup,
     PriceIndex,
     figure_wording,
@@ -64,7 +66,7 @@ from planning.reports.budget_tables import (
 from planning.reports.changes import ChangeRow, change_rows
 from planning.reports.condition import ConditionRow, condition_summary
 from planning.reports.largest import LARGEST_ACTIONS_YEARS, Occurrence, largest_occurrences
-from planning.tree import building_sites
+from planning.tree.selectors import building_sites
 
 CRITICAL_SUGGESTIONS = 25
 EXAMPLE_COST = Decimal(100_000)  # the assumptions page's worked example of the nominal prices

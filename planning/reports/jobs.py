@@ -1,5 +1,6 @@
 """The board report as a background job: asking for one makes a PlanReport row, a worker prints
-it (planning.reports.pdf) and keeps the PDF in the row (docs/subsystems/board-report.md).
+it (planning.reports.pdf) and keeps the PDF in the row (docs/subsystems/board-report.md). The
+request (planning.reports.requests) queues the job of planning.tasks, which runs this module.
 
 As imports do (planning.transfer.imports.jobs), a run claims the row's lease (jobs.leases) and a
 report whose worker died is run again, at most REPORT_MAX_ATTEMPTS times; an account may have
@@ -13,46 +14,17 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
 from django.db.models import F, QuerySet
 from django.utils import timezone
 
-from accounts.models import User
-from accounts.services import account_lock
 from jobs.leases import Lease, LeaseLost, lease_claim
-from planning.models import Plan, PlanReport, PlanReportStatus
+from planning.models import PlanReport, PlanReportStatus
 from planning.reports.pdf import report_pdf
-from planning.suggestions.sync import suggestion_sync
+from planning.suggestions.sync.run import suggestion_sync
 
 logger = logging.getLogger(__name__)
 
 UNFINISHED = (PlanReportStatus.QUEUED, PlanReportStatus.RUNNING)
-
-
-class ReportsQueueFull(Exception):
-    """The account has as many unfinished reports as it may; nothing was queued."""
-
-    def __init__(self, *, limit: int) -> None:
-        self.limit = limit
-        super().__init__(
-            f"You already have {limit} reports waiting or being made, the most one account may "
-            "have at once. Ask again once one of them is ready."
-        )
-
-
-def plan_report_request(*, plan: Plan, user: User, prices: str) -> PlanReport:
-    """A new report of `plan` in `prices`, queued for a worker once the transaction commits.
-    Raises ReportsQueueFull when the account has REPORTS_QUEUED_MAX unfinished reports."""
-    from planning.tasks import plan_report_enqueue
-
-    with transaction.atomic():
-        account_lock(user=user)
-        unfinished = PlanReport.objects.filter(requested_by=user, status__in=UNFINISHED)
-        if unfinished.count() >= settings.REPORTS_QUEUED_MAX:
-            raise ReportsQueueFull(limit=settings.REPORTS_QUEUED_MAX)
-        report = PlanReport.objects.create(plan=plan, requested_by=user, prices=prices)
-        plan_report_enqueue(report_id=report.pk)
-    return report
 
 
 def plan_reports_leased() -> QuerySet[PlanReport]:

@@ -11,11 +11,10 @@ from decimal import Decimal
 from typing import Any
 
 from planning.core.money import amount_of, cents_of
-from planning.figures.budget import NOMINAL, live_actions
-from planning.figures.occurrences import occurrence_years
-from planning.figures.prices import PriceIndex
+from planning.figures.occurrences import live_actions, occurrence_years
+from planning.figures.prices import NOMINAL, PriceIndex
 from planning.models import Action, Plan, StructureNode
-from planning.tree import building_labels
+from planning.tree.selectors import building_labels
 
 LARGEST_ACTIONS = 20
 LARGEST_ACTIONS_YEARS = 5

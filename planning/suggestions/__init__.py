@@ -1,1 +1,1 @@
-"""The suggestions: the rules, the sync that keeps them current, their listing and writes."""
+"""The suggestions: the rules, the sync that keeps them current, their reads and writes."""

@@ -1,5 +1,5 @@
 """The changes a write can make to a suggestion, as `plan_changed` (planning.core.writes) carries
-them to its receivers (the webhooks' outbox, docs/design.md "Webhooks")."""
+them to its receivers (the webhooks' outbox, docs/subsystems/webhooks.md)."""
 
 from __future__ import annotations
 

@@ -25,7 +25,7 @@ from planning.models import (
     Suggestion,
     SuggestionStatus,
 )
-from planning.tree import node_subtree, place_labels
+from planning.tree.selectors import node_subtree, place_labels
 
 # An open suggestion exactly as spec 2.3 lists it: ids as strings, `created_at` ISO 8601 UTC
 # with microseconds and "Z" (fixed width, so it sorts as text).
@@ -173,7 +173,7 @@ def suggestions_walk_page(
     after: WalkPosition | None = None,
     limit: int,
 ) -> WalkPage:
-    """Up to `limit` open suggestions of a walk (docs/design.md "Integrator API" > "Paging").
+    """Up to `limit` open suggestions of a walk (docs/subsystems/integrator-api.md "Paging").
 
     The first page reads the ids of every matching open suggestion in the list order and, when
     there is more than one page, keeps them (16 bytes each) in the cache for WALK_SECONDS: the
@@ -248,9 +248,9 @@ ACTIONS_NAMED = 5  # a confirmation names this many actions, then "and 3 more"
 
 
 def actions_named(*, plan: Plan, actions: Iterable[Action]) -> str:
-    """Actions as a confirmation names them, each with where it is (planning.tree.place_labels,
-    the place the suggestion texts name): “Replace roof” in House 3 (Block A), “Paint facade”
-    in House 1;
+    """Actions as a confirmation names them, each with where it is
+    (planning.tree.selectors.place_labels, the place the suggestion texts name): “Replace roof”
+    in House 3 (Block A), “Paint facade” in House 1;
     the costliest first, the first ACTIONS_NAMED of them and "and 3 more". Load the actions
     with their nodes (`select_related("node")`): one or two queries for the labels."""
     actions = sorted(actions, key=lambda action: (-action.estimated_cost, action.title, action.pk))

@@ -1,0 +1,1 @@
+"""`{% load planning_format %}`: the template filters that format planning's figures."""

@@ -1,5 +1,5 @@
 """`{% load planning_format %}`: `{{ amount|money:plan.currency }}` and the budget grid's
-`{{ amount|in_unit:unit }}` (planning.core.money)."""
+`{{ amount|in_unit:unit }}` (planning.core.money), and `{{ number|count }}` (12,345)."""
 
 from __future__ import annotations
 
@@ -27,3 +27,9 @@ def get_item(mapping: Any, key: Any) -> Any:
 @register.filter
 def in_unit(amount: Decimal | int | None, unit: GridUnit) -> str:
     return unit.format(amount)
+
+
+@register.filter
+def count(number: int | None) -> str:
+    """A count with thousands separators, as money shows them: 12,345."""
+    return "" if number is None else f"{number:,}"

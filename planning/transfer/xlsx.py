@@ -7,9 +7,13 @@ into a ZIP entry that goes to the client as it grows (`zipfile` writes a data de
 entry when its output cannot seek, which every spreadsheet program reads). The workbook's other
 parts are small and fixed, and are written after the sheet, when its size is known.
 
-What a spreadsheet person expects of the sheet:
+What a spreadsheet person expects of the sheet (a `Sheet`):
 
-- a bold, shaded header row that wraps, frozen when scrolling, with an autofilter over the data;
+- a title block above the table that says what the workbook is (the plan, its organisation,
+  the date, the prices and the currency), so a forwarded file still says so;
+- a bold, shaded header row that wraps, frozen when scrolling, with an autofilter over the data
+  and nothing else: totals sit below the table, in bold, where sorting and filtering the data
+  leaves them alone;
 - column widths from the header and the first rows (the sheet is not read twice);
 - `Decimal` amounts as numbers with two decimals and thousands separators, `int` as plain
   numbers (years stay 2030, not 2,030), dates as dates, every text as text: an inline string
@@ -22,6 +26,7 @@ import datetime
 import re
 import zipfile
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from decimal import Decimal
 from itertools import chain, islice
 from typing import IO, Any, cast
@@ -29,8 +34,9 @@ from xml.sax.saxutils import escape
 
 CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
-# Styles (cellXfs of styles.xml, by position): the header, money, dates.
-_HEADER, _MONEY, _DATE = 1, 2, 3
+# Styles (cellXfs of styles.xml, by position): the header, money, dates, the title, bold text
+# and bold money (a total row).
+_HEADER, _MONEY, _DATE, _TITLE, _BOLD, _BOLD_MONEY = 1, 2, 3, 4, 5, 6
 # A chunk leaves once this much compressed output has gathered.
 _CHUNK_BYTES = 64 * 1024
 # Rows looked at for the column widths; widths stay within these bounds (characters).
@@ -39,6 +45,26 @@ _WIDTH_MIN, _WIDTH_MAX, _HEADER_WIDTH_MAX = 8, 60, 24
 # Characters XML 1.0 cannot hold at all: a name pasted with a control character loses it.
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 _EXCEL_EPOCH = datetime.date(1899, 12, 30)
+
+
+class Bold(tuple[Any, ...]):
+    """A row written in bold: a total or subtotal, a small table's header below the table."""
+
+    __slots__ = ()
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """One sheet: `title` rows above the table (the first is the sheet's title, larger and
+    bold; the others a label and its value), an empty row, the `table` (its header, then the
+    data: frozen below the header, the autofilter over exactly these rows), then the rows
+    `below` it (totals, in `Bold` rows), which sorting and filtering the table leave in place.
+    A sheet without a title block starts with its header, as the import format's do."""
+
+    name: str
+    table: Iterable[Sequence[Any]]
+    title: Sequence[Sequence[Any]] = ()
+    below: Iterable[Sequence[Any]] = ()
 
 
 def xlsx_stream(rows: Iterable[Sequence[Any]], *, title: str) -> Iterator[bytes]:
@@ -51,29 +77,43 @@ def as_xlsx(rows: Iterable[tuple[Any, ...]], *, title: str) -> bytes:
     return b"".join(xlsx_stream(rows, title=title))
 
 
-def xlsx_sheets_stream(sheets: Iterable[tuple[str, Iterable[Sequence[Any]]]]) -> Iterator[bytes]:
-    """The workbook of these sheets (title, rows: a header, then data), written in turn."""
+def xlsx_sheets_stream(
+    sheets: Iterable[Sheet | tuple[str, Iterable[Sequence[Any]]]],
+) -> Iterator[bytes]:
+    """The workbook of these sheets (a `Sheet`, or a name and rows: a header, then data),
+    written in turn."""
     sink = _Sink()
-    shapes: list[tuple[str, int, int]] = []  # each sheet's name, columns and rows
+    shapes: list[tuple[str, str]] = []  # each sheet's name and its autofilter's cells
     with zipfile.ZipFile(
         cast(IO[bytes], sink), "w", compression=zipfile.ZIP_DEFLATED, compresslevel=1
     ) as zf:
-        for number, (title, sheet_rows) in enumerate(sheets, start=1):
-            rows = iter(sheet_rows)
+        for number, given in enumerate(sheets, start=1):
+            sheet = given if isinstance(given, Sheet) else Sheet(name=given[0], table=given[1])
+            rows = iter(sheet.table)
             header = next(rows, ())
             sample = list(islice(rows, _WIDTH_SAMPLE))
             with zf.open(f"xl/worksheets/sheet{number}.xml", "w") as part:
-                part.write(_sheet_start(header, sample))
-                count = 1
+                count = len(sheet.title) + 1 if sheet.title else 0  # the title, an empty row
+                part.write(_sheet_start(header, sample, header_row=count + 1))
+                for index, title_row in enumerate(sheet.title, start=1):
+                    part.write(_row(index, title_row, _TITLE if index == 1 else 0))
+                count += 1
+                header_row = count
+                if header:
+                    part.write(_row(count, header, _HEADER))
                 for row in chain(sample, rows):
                     count += 1
                     part.write(_row(count, row))
                     if sink.size >= _CHUNK_BYTES:
                         yield sink.take()
-                part.write(_sheet_end(len(header), count))
-            shapes.append(
-                (_sheet_name(title, taken={name for name, *_ in shapes}), len(header), count)
-            )
+                cells = _filter_range(len(header), header_row, count) if header else ""
+                for row in sheet.below:
+                    count += 1
+                    part.write(_row(count, row, _BOLD if isinstance(row, Bold) else 0))
+                    if sink.size >= _CHUNK_BYTES:
+                        yield sink.take()
+                part.write(_sheet_end(cells))
+            shapes.append((_sheet_name(sheet.name, taken={name for name, _ in shapes}), cells))
         zf.writestr("[Content_Types].xml", _content_types(len(shapes)))
         zf.writestr("_rels/.rels", _ROOT_RELS)
         zf.writestr("xl/workbook.xml", _workbook(shapes))
@@ -124,7 +164,8 @@ def _cell(ref: str, value: Any, style: int = 0) -> str:
     if isinstance(value, bool):
         return f'<c r="{ref}" t="b"{shown}><v>{int(value)}</v></c>'
     if isinstance(value, Decimal):
-        return f'<c r="{ref}" s="{_MONEY}"><v>{value:f}</v></c>'
+        money = _BOLD_MONEY if style == _BOLD else _MONEY
+        return f'<c r="{ref}" s="{money}"><v>{value:f}</v></c>'
     if isinstance(value, int | float):
         return f'<c r="{ref}"{shown}><v>{value}</v></c>'
     if isinstance(value, datetime.date):
@@ -160,30 +201,33 @@ def _widths(header: Sequence[Any], sample: list[Sequence[Any]]) -> list[int]:
     return widths
 
 
-def _sheet_start(header: Sequence[Any], sample: list[Sequence[Any]]) -> bytes:
+def _sheet_start(header: Sequence[Any], sample: list[Sequence[Any]], *, header_row: int) -> bytes:
+    """The sheet up to its rows: the column widths, and the panes frozen below the header."""
     cols = "".join(
         f'<col min="{n}" max="{n}" width="{width}" customWidth="1"/>'
         for n, width in enumerate(_widths(header, sample), start=1)
     )
+    first = f"A{header_row + 1}"
     return (
         '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
         '<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
         '<sheetViews><sheetView workbookViewId="0">'
-        '<pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/>'
-        '<selection pane="bottomLeft" activeCell="A2" sqref="A2"/>'
+        f'<pane ySplit="{header_row}" topLeftCell="{first}" activePane="bottomLeft" '
+        'state="frozen"/>'
+        f'<selection pane="bottomLeft" activeCell="{first}" sqref="{first}"/>'
         "</sheetView></sheetViews>"
         '<sheetFormatPr defaultRowHeight="15"/>'
         + (f"<cols>{cols}</cols>" if cols else "")
         + "<sheetData>"
-    ).encode() + (_row(1, header, _HEADER) if header else b"")
+    ).encode()
 
 
-def _filter_range(columns: int, rows: int) -> str:
-    return f"A1:{column_letter(columns - 1)}{rows}"
+def _filter_range(columns: int, first_row: int, last_row: int) -> str:
+    return f"A{first_row}:{column_letter(columns - 1)}{last_row}"
 
 
-def _sheet_end(columns: int, rows: int) -> bytes:
-    autofilter = f'<autoFilter ref="{_filter_range(columns, rows)}"/>' if columns else ""
+def _sheet_end(filter_cells: str) -> bytes:
+    autofilter = f'<autoFilter ref="{filter_cells}"/>' if filter_cells else ""
     return f"</sheetData>{autofilter}</worksheet>".encode()
 
 
@@ -197,17 +241,17 @@ def _sheet_name(title: str, *, taken: set[str]) -> str:
     return name
 
 
-def _workbook(shapes: list[tuple[str, int, int]]) -> str:
+def _workbook(shapes: list[tuple[str, str]]) -> str:
     sheets = "".join(
         f'<sheet name="{_text(name)}" sheetId="{n}" r:id="rId{n}"/>'
-        for n, (name, _columns, _rows) in enumerate(shapes, start=1)
+        for n, (name, _cells) in enumerate(shapes, start=1)
     )
     # The autofilters, as Excel itself names them.
     defined = "".join(
         f'<definedName name="_xlnm._FilterDatabase" localSheetId="{n}" hidden="1">'
-        f"{_text(_quoted(name))}!{_absolute(_filter_range(columns, rows))}</definedName>"
-        for n, (name, columns, rows) in enumerate(shapes)
-        if columns
+        f"{_text(_quoted(name))}!{_absolute(cells)}</definedName>"
+        for n, (name, cells) in enumerate(shapes)
+        if cells
     )
     return (
         '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
@@ -267,13 +311,15 @@ _ROOT_RELS = (
     f'<Relationship Id="rId1" Type="{_OFFICE}/officeDocument" Target="xl/workbook.xml"/>'
     "</Relationships>"
 )
-# Number formats 4 ("#,##0.00") and a custom ISO date; the header's bold font and grey fill.
+# Number formats 4 ("#,##0.00") and a custom ISO date; the header's bold font and grey fill;
+# the title's larger bold font; bold text and bold money for totals.
 _STYLES = (
     '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
     '<styleSheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
     '<numFmts count="1"><numFmt numFmtId="164" formatCode="yyyy-mm-dd"/></numFmts>'
-    '<fonts count="2"><font><sz val="11"/><name val="Calibri"/></font>'
-    '<font><b/><sz val="11"/><name val="Calibri"/></font></fonts>'
+    '<fonts count="3"><font><sz val="11"/><name val="Calibri"/></font>'
+    '<font><b/><sz val="11"/><name val="Calibri"/></font>'
+    '<font><b/><sz val="14"/><name val="Calibri"/></font></fonts>'
     '<fills count="3"><fill><patternFill patternType="none"/></fill>'
     '<fill><patternFill patternType="gray125"/></fill>'
     '<fill><patternFill patternType="solid"><fgColor rgb="FFE7ECF2"/></patternFill></fill>'
@@ -282,12 +328,16 @@ _STYLES = (
     '<border><left/><right/><top/><bottom style="thin"><color rgb="FF8A99AD"/></bottom>'
     "<diagonal/></border></borders>"
     '<cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs>'
-    '<cellXfs count="4">'
+    '<cellXfs count="7">'
     '<xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/>'
     '<xf numFmtId="0" fontId="1" fillId="2" borderId="1" xfId="0" applyFont="1" applyFill="1" '
     'applyBorder="1" applyAlignment="1"><alignment vertical="top" wrapText="1"/></xf>'
     '<xf numFmtId="4" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>'
     '<xf numFmtId="164" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>'
+    '<xf numFmtId="0" fontId="2" fillId="0" borderId="0" xfId="0" applyFont="1"/>'
+    '<xf numFmtId="0" fontId="1" fillId="0" borderId="0" xfId="0" applyFont="1"/>'
+    '<xf numFmtId="4" fontId="1" fillId="0" borderId="0" xfId="0" applyNumberFormat="1" '
+    'applyFont="1"/>'
     "</cellXfs>"
     '<cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles>'
     "</styleSheet>"

@@ -1,5 +1,5 @@
 """The stored tree fields of a structure node and the one place that writes them
-(docs/design.md "Structure tree").
+(docs/subsystems/structure-tree.md).
 
 - `path`: the node's ancestors, root first, each as its id in 32 lowercase hex digits (the UUID
   without dashes) followed by "/": "" for a root, "<root>/<parent>/" two levels down. The nodes

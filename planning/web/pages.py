@@ -16,12 +16,24 @@ from organisations.current import current_membership
 from planning.core.access import PlanAccess, plan_access_from
 from planning.figures.prices import plan_markups, year_span
 from planning.figures.totals import chosen_years, planned_total
-from planning.models import CONDITION_FILTERS, EARLIEST_DATE, today
+from planning.models import (
+    CONDITION_FILTERS,
+    EARLIEST_DATE,
+    planned_year_first,
+    planned_year_last,
+    today,
+)
 from planning.plans import selectors
-from planning.plans.action_list import action_rows, actions_filtered
-from planning.tree import node_search, tree_overview
+from planning.plans.action_filters import action_rows, actions_filtered
+from planning.tree.selectors import node_search, tree_overview
 from planning.web.access import request_user
-from planning.web.forms.actions import CONDITION_CHOICES, ActionFilterForm, ActionForm
+from planning.web.bulk import BULK_MAX
+from planning.web.forms.actions import (
+    CONDITION_CHOICES,
+    ActionFilterForm,
+    ActionForm,
+    bulk_project_choices,
+)
 from planning.web.forms.nodes import NodeCreateForm
 from planning.web.forms.plans import (
     PlanCreateForm,
@@ -45,7 +57,7 @@ def plan_list_render(
     import_form: PlanImportForm | None = None,
     status: int = 200,
 ) -> HttpResponse:
-    """The chosen organisation's plans (organisations.current), in natural order and paged,
+    """The plans of the organisation in view (organisations.current), in natural order, paged,
     and below them the plans of other organisations shared with the user as a guest."""
     current = current_membership(request)
     year = timezone.now().year
@@ -171,6 +183,11 @@ def plan_actions_render(
             # Mark done's date input: the Completion's bounds (planning.models.fields).
             "today": today(),
             "earliest_date": EARLIEST_DATE,
+            # A change of every match sends the list's filters along (planning.web.bulk).
+            "bulk_filters": list(kept.items()),
+            "bulk_max": BULK_MAX,
+            "bulk_projects": bulk_project_choices(plan) if access.can_edit else [],
+            "planned_years": (planned_year_first(), planned_year_last()),
         }
     )
     return render(request, "planning/plan_actions.html", context)

@@ -13,9 +13,9 @@ from django.urls import reverse
 
 from planning.core.money import money_format
 from planning.models import Action, Code, Plan, StructureNode, Suggestion, SuggestionType
-from planning.suggestions.rules import money_for_people
+from planning.suggestions.rules.texts import money_for_people
 from planning.suggestions.selectors import SuggestionPayload, suggestion_payload
-from planning.suggestions.services import deviation_fix, repair_proposal
+from planning.suggestions.services.apply import deviation_fix, repair_proposal
 from planning.web.access import actions_url
 
 GROUPED_LISTED = 5  # actions a grouping card lists before "and N more"

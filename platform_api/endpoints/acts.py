@@ -1,9 +1,10 @@
-"""Acting on suggestions over the API (docs/design.md "Integrator API" > "Acts"):
+"""Acting on suggestions over the API (docs/subsystems/integrator-api.md "Acts"):
 
 - `POST /api/v1/platform/plans/{planNumber}/suggestions/{suggestionId}/dismiss` with
   `{"reason", "comment"}` and `.../restore` with `{}`: 200 with the suggestion and its `status`;
-- only keys with the permission `read_write` (a read key gets 403 `auth.insufficient_permission`
-  on a plan it may read; a plan it may not read is the usual 404);
+- only keys with the permission `read_write` whose holder may change the plan (a read key, or a
+  viewer's key, member or guest, gets 403 `auth.insufficient_permission` on a plan it may read;
+  a plan it may not read is the usual 404);
 - `Idempotency-Key` (1-255 printable characters) on every POST (platform_api.idempotency).
 
 The acts run the web app's services (planning.suggestions.services), so they are in the plan's
@@ -27,10 +28,10 @@ from api.openapi import envelope_serializer, error_responses
 from api.parsers import json_object_body
 from apikeys.authentication import ApiKeyAuthentication
 from apikeys.models import ApiKey
-from apikeys.selectors import plan_for_key
+from apikeys.selectors import key_holder_may_change_plan, plan_for_key
 from planning.models import DismissReason, Plan, Suggestion
 from planning.suggestions.selectors import suggestion_payloads_with_status
-from planning.suggestions.services import (
+from planning.suggestions.services.dismissal import (
     DISMISS_COMMENT_MAX,
     suggestion_restore,
     suggestions_dismiss,
@@ -40,13 +41,22 @@ from platform_api.idempotency import IDEMPOTENCY_KEY, idempotent
 from platform_api.params import PLAN_NUMBER, plan_number_parse
 from platform_api.serializers import SuggestionWithStatusSerializer
 
+# A read_write key whose holder may only view the plan.
+HOLDER_MAY_NOT_CHANGE = (
+    "You may view this plan but not change it: a key acts with at most its holder's rights "
+    "on the plan."
+)
 
-def _may_act(request: Request) -> None:
-    """A key with the read_write permission. Checked once the plan is known to be one the key
-    may read, so a plan it may not see is exactly a missing plan's 404 for any key."""
+
+def _may_act(request: Request, plan: Plan) -> None:
+    """A key with the read_write permission whose holder may change the plan (the web app's
+    rule). Checked once the plan is known to be one the key may read, so a plan it may not see
+    is exactly a missing plan's 404 for any key."""
     api_key = key_of(request)
     if api_key.permission != ApiKey.Permission.READ_WRITE:
         raise ApiError("auth.insufficient_permission")
+    if not key_holder_may_change_plan(api_key=api_key, plan=plan):
+        raise ApiError("auth.insufficient_permission", HOLDER_MAY_NOT_CHANGE)
 
 
 def _suggestion(plan: Plan, suggestion_id: str) -> Suggestion:
@@ -139,7 +149,7 @@ class SuggestionDismissApi(_ActApi):
     def post(self, request: Request, planNumber: str, suggestionId: str) -> Response:
         number = plan_number_parse(planNumber)
         plan = plan_for_key(api_key=key_of(request), number=number)
-        _may_act(request)
+        _may_act(request, plan)
         body = _body(request, {"reason", "comment"})
         form = DismissBodySerializer(data=body)
         if not form.is_valid():
@@ -198,7 +208,7 @@ class SuggestionRestoreApi(_ActApi):
     def post(self, request: Request, planNumber: str, suggestionId: str) -> Response:
         number = plan_number_parse(planNumber)
         plan = plan_for_key(api_key=key_of(request), number=number)
-        _may_act(request)
+        _may_act(request, plan)
         _body(request, set())
         suggestion = _suggestion(plan, suggestionId)
 

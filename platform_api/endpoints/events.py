@@ -1,5 +1,5 @@
 """`GET /api/v1/platform/events`: the events of the last 30 days of the plans a key may read,
-with the ids and bodies their webhook deliveries carry (docs/design.md "Integrator API" >
+with the ids and bodies their webhook deliveries carry (docs/subsystems/integrator-api.md
 "Events API").
 
 Oldest first, by the events' `sequence` (the order they became visible), so a client walks

@@ -1,4 +1,5 @@
-"""The integrator routes of a plan's record (docs/design.md "History", "Versions"):
+"""The integrator routes of a plan's record (docs/subsystems/history.md "History",
+docs/subsystems/versions.md "Versions"):
 
 - `GET /api/v1/platform/plans/{planNumber}/history`: the change history, oldest first, `since`
   and `entity` filters, pages of `limit` (default 100) with an opaque `next_cursor`;

@@ -1,6 +1,6 @@
-"""The platform resources (docs/design.md "Integrator API"): read routes for the plans a key may
-see and one plan with its money settings and key figures; its nodes, actions and projects are
-platform_api.endpoints.records.
+"""The platform resources (docs/subsystems/integrator-api.md "Platform resources"): read routes for
+the plans a key may see and one plan with its money settings and key figures; its nodes, actions and
+projects are platform_api.endpoints.records.
 
 Lists are always paged (`limit`, default 100, at most 1000; `cursor`; `next_cursor`), in the
 order of an immutable key (the plan's number, a row's id), so a row that matches the filters for

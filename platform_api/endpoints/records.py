@@ -1,4 +1,4 @@
-"""A plan's nodes, actions and projects over the API (docs/design.md "Integrator API" >
+"""A plan's nodes, actions and projects over the API (docs/subsystems/integrator-api.md
 "Platform resources"): paged lists with the platform resources' rules (platform_api.endpoints.plans:
 an immutable order, filters that name nothing give an empty list, ETag and 404 as the
 suggestions list's)."""
@@ -24,9 +24,9 @@ from planning.models import (
     Project,
     StructureNode,
 )
-from planning.plans.action_list import ActionFilters, actions_filtered
+from planning.plans.action_filters import ActionFilters, actions_filtered
 from planning.suggestions.selectors import plan_data_version
-from planning.tree import node_subtree
+from planning.tree.selectors import node_subtree
 from platform_api.base import IF_NONE_MATCH, NOT_MODIFIED, RecordApi, etag_of, key_of
 from platform_api.paging import (
     CURSOR,

@@ -1,7 +1,7 @@
 """The integrator route `GET /api/v1/platform/plans/{planNumber}/suggestions` (spec 4.1).
 
 It answers to a Bearer key (apikeys) and reads planning downward (the sync, the listing and its
-selectors), never the reverse (docs/design.md "Layers")."""
+selectors), never the reverse (docs/architecture.md "Layers")."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from api.errors import ApiError
 from api.openapi import envelope_serializer, error_responses, response_headers
 from apikeys.selectors import plan_for_key
 from planning.models import Plan, Severity, SuggestionType
-from planning.suggestions.listing import (
+from planning.suggestions.list_query import (
     LIMIT_MAX,
     SuggestionListScope,
     cursor_encode,
@@ -31,7 +31,7 @@ from planning.suggestions.selectors import (
     suggestions_open_count,
     suggestions_walk_page,
 )
-from planning.suggestions.sync import synced_data_version
+from planning.suggestions.sync.due import synced_data_version
 from platform_api.base import RecordApi, key_of
 from platform_api.list_cache import suggestions_array
 from platform_api.params import PLAN_NUMBER, plan_number_parse

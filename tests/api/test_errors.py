@@ -75,7 +75,7 @@ def test_a_403_and_a_429_on_a_get_say_no_store(
 
 @pytest.mark.django_db
 def test_a_success_keeps_its_own_cache_control(client: Client, raw_key: str, user: Any) -> None:
-    from planning.plans.services import plan_create
+    from planning.plans.services.plans import plan_create
 
     plan = plan_create(owner=user, name="A")
 

@@ -22,7 +22,7 @@ from apikeys.services import (
     api_key_roll,
 )
 from organisations.services import member_add, member_remove, organisation_create
-from planning.plans.services import plan_create
+from planning.plans.services.plans import plan_create
 from tests.apikeys.conftest import session_check
 from tests.envelope import assert_envelope
 from tests.factories import TEST_PASSWORD, UserFactory

@@ -26,7 +26,7 @@ from apikeys.models import ApiKey
 from apikeys.selectors import plans_for_key
 from organisations.models import Organisation, OrganisationMembership, OrganisationRole
 from planning.models import Plan, PlanChange, PlanMembership, PlanRole
-from planning.suggestions.sync import with_sync_state
+from planning.suggestions.sync.due import with_sync_state
 from tests.factories import OrganisationFactory, PlanFactory, UserFactory
 
 pytestmark = pytest.mark.django_db

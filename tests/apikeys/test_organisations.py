@@ -1,5 +1,5 @@
 """Keys and organisations: service accounts, per-organisation API access and its requests, and a
-removed member's key (docs/design.md "API keys")."""
+removed member's key (docs/subsystems/api-keys.md "API keys")."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from apikeys.models import ApiKey
 from apikeys.services import api_key_create, api_key_expiry_notices_send
 from organisations.models import OrganisationMembership
 from organisations.services import member_add, member_remove, organisation_create
-from planning.plans.services import plan_create
+from planning.plans.services.plans import plan_create
 from tests.apikeys.conftest import session_check
 from tests.envelope import assert_envelope
 from tests.factories import UserFactory

@@ -1,4 +1,5 @@
-"""The limits of docs/design.md "Limits" have their documented defaults and are read from the
+"""The limits of docs/subsystems/limits.md "Limits" have their documented defaults and are read from
+the
 environment."""
 
 from __future__ import annotations

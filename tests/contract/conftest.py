@@ -8,8 +8,8 @@ import pytest
 
 from apikeys.models import ApiKey
 from apikeys.services import api_access_set, api_key_create
+from planning.catalog.services import code_catalog_defaults_load
 from planning.models import Plan, PlanNumberCounter
-from planning.plans.services import code_catalog_defaults_load
 from planning.transfer.imports.json_file import plan_import
 from tests.factories import StructureNodeFactory
 from tests.webhooks import conftest as webhook_fixtures

@@ -1,6 +1,6 @@
 """The SDKs' generated parts (clients/python/maintplan/_generated, clients/typescript/schema.d.ts
 and maintplan.d.ts) are what the current schema generates: a change of the API that was not
-followed by `make clients` fails here (docs/design.md "Integrator API" > "SDKs"). The
+followed by `make clients` fails here (docs/subsystems/schema-and-sdks.md "SDKs"). The
 TypeScript parts are compared when Node.js and tests/typescript are there."""
 
 from __future__ import annotations

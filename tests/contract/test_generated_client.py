@@ -1,7 +1,7 @@
 """A client generated from the live schema (openapi-python-client, as an integrator would make
 one) parses a real page of suggestions, and the same page holding values the schema does not
-list yet: the enums and the recommended action's kinds are open (docs/design.md "Integrator
-API")."""
+list yet: the enums and the recommended action's kinds are open (docs/subsystems/schema-and-sdks.md
+"Schema")."""
 
 from __future__ import annotations
 

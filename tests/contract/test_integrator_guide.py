@@ -16,7 +16,7 @@ from api.errors import ERROR_CATALOG
 from api.openapi import AUTH_ERRORS
 from planning.models import Plan
 from planning.records.adoption import plan_adopt
-from planning.suggestions.sync import suggestion_sync
+from planning.suggestions.sync.run import suggestion_sync
 from tests.factories import StructureNodeFactory
 from webhooks.models import WebhookEvent
 

@@ -14,7 +14,7 @@ from apikeys.models import ApiKey
 from apikeys.services import api_key_create
 from planning.models import Plan, Suggestion
 from planning.records.adoption import plan_adopt
-from planning.suggestions.sync import suggestion_sync
+from planning.suggestions.sync.run import suggestion_sync
 
 pytestmark = pytest.mark.django_db(transaction=True)
 SCHEMATHESIS = Path(sys.executable).with_name("schemathesis")
@@ -52,6 +52,7 @@ def test_schemathesis_finds_no_failure(live_server, plan_one_key, user, settings
         **settings.MAINTPLAN_THROTTLE_RATES,
         "api_key": "100000/minute",
         "api_auth_failure": "100000/minute",
+        "api_auth_failure_address": "100000/minute",
     }
     plan = Plan.objects.get(number=1)  # the planNumber example, so real data is exercised
     # A key that may act too, so the acts are run, not only refused.

@@ -1,6 +1,6 @@
 """The Python SDK (clients/python) against a live server, as an integrator uses it: every page
 of a list, a conditional poll (304), a dismissal sent twice with one idempotency key (one
-act), event replay, and a real webhook delivery verified (docs/design.md "Integrator API" >
+act), event replay, and a real webhook delivery verified (docs/subsystems/schema-and-sdks.md
 "SDKs")."""
 
 from __future__ import annotations

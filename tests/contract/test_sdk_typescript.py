@@ -1,7 +1,7 @@
 """The TypeScript SDK (clients/typescript): its JSDoc types check with `tsc --strict` against
 the committed schema types, and its `node --test` suite passes against a live server (every
 page, a 304 poll, one dismissal sent twice with one idempotency key, event replay, a real
-webhook delivery verified; docs/design.md "Integrator API" > "SDKs"). Needs Node.js (Debian's
+webhook delivery verified; docs/subsystems/schema-and-sdks.md "SDKs"). Needs Node.js (Debian's
 nodejs) and, for the type check, tests/typescript installed (`make test` does it with npm);
 skipped without."""
 

@@ -1,6 +1,6 @@
 """TypeScript types generated from the live schema (openapi-typescript, as an integrator would
 make them) accept a page holding values the schema does not list yet: the enums and the
-recommended action's kinds are open (docs/design.md "Integrator API" > "Schema"). The check
+recommended action's kinds are open (docs/subsystems/schema-and-sdks.md "Schema"). The check
 compiles with `tsc --strict`; a wrongly typed field must still fail to compile, so the types
 are not `any`. Needs Node.js and npm: `make test` installs tests/typescript (pinned in its
 package-lock.json) when npm is there; without them the test is skipped."""

@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 
 from organisations.models import OrganisationMembership
 from organisations.services import organisation_create
-from planning.plans.services import plan_create
+from planning.plans.services.plans import plan_create
 from tests.conftest import browser_login
 from tests.factories import UserFactory
 
@@ -54,14 +54,50 @@ def test_an_invited_person_registers_from_the_link_and_switches_organisation(
     joined = OrganisationMembership.objects.get(organisation=co_op, user__email="nina@example.com")
     assert joined.role == "planner"
 
-    invited.goto("/plans/")
-    expect(invited.locator("h1")).to_have_text("Your plans")
-    if width < 800:
-        invited.get_by_role("button", name="Menu").click()
-    invited.select_option("#organisation-switcher", co_op.slug)
-    invited.get_by_role("button", name="Switch").click()
+    # they land in the inviting organisation: its plans, its name in the top bar
     expect(invited.locator("h1")).to_have_text("Plans of Harbour Co-op")
+    expect(invited.locator("#organisation-in-view")).to_contain_text("Harbour Co-op")
     names = invited.locator("#plans tbody tr td:nth-child(2) a").all_inner_texts()
     assert names == ["Building 2", "Building 10"]
+
+    # the top bar's organisation opens the list to switch to (no Menu needed at 390 px)
+    invited.locator("#organisation-in-view summary").click()
+    invited.locator("#organisation-choices").get_by_role("link", name="Nina (personal)").click()
+    expect(invited.locator("h1")).to_have_text("Your plans")
+    expect(invited.locator("#organisation-in-view")).to_contain_text("Nina (personal)")
     scroll_width = invited.evaluate("document.documentElement.scrollWidth")
     assert scroll_width <= width
+
+
+@pytest.mark.parametrize("width", [1366, 390])
+def test_a_new_organisation_is_the_one_in_view(new_page: Any, width: int) -> None:
+    person = UserFactory.create(email="olga@example.com", name="Olga")
+    page = new_page(viewport={"width": width, "height": 800})
+    browser_login(page, person.email)
+    in_view = page.locator("#organisation-in-view")
+    expect(in_view).to_contain_text("Olga (personal)")
+
+    page.goto("/organisations/")
+    page.fill("input[name=create-name]", "Northfield Housing Association of the Harbour Quarter")
+    page.get_by_role("button", name="Create organisation").click()
+
+    expect(page.locator("h1")).to_have_text(
+        "Plans of Northfield Housing Association of the Harbour Quarter"
+    )
+    # named in the top bar without opening the menu, even at 390 px (a long name is cut short)
+    expect(in_view).to_be_in_viewport()
+    box = in_view.bounding_box()
+    assert box is not None and box["x"] + box["width"] <= width
+    # opened, it names the organisation in full, inside the screen
+    in_view.locator("summary").click()
+    full = in_view.get_by_text("You are working in Northfield Housing Association of the Harbour")
+    expect(full).to_be_visible()
+    box = full.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
+    in_view.locator("summary").click()
+    # and a plan made now belongs to it
+    page.fill("input[name=create-name]", "Quay houses")
+    page.get_by_role("button", name="Create plan").click()
+    expect(page.locator("h1")).to_contain_text("Quay houses")
+    expect(in_view).to_contain_text("Northfield Housing Association")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width

@@ -61,8 +61,12 @@ def test_an_existing_account_accepts_after_logging_in(client: Client, organisati
     response = client.post("/invitations/accept/")
 
     assert response.status_code == 302
-    assert response["Location"] == f"/organisations/{organisation.slug}/"
     assert _role(organisation, person) == "planner"
+    # lands in the inviting organisation: its plan list, named in the top bar
+    assert response["Location"] == "/plans/"
+    plans = client.get("/plans/").content.decode()
+    assert "<h1>Plans of Harbour Co-op</h1>" in plans
+    assert 'id="organisation-in-view"' in plans
 
 
 def test_a_new_person_registers_with_the_invited_email_fixed(
@@ -134,7 +138,48 @@ def test_a_resent_invitation_kills_the_old_link(
     assert with_callbacks.status_code == 302
     client.force_login(person)
 
-    assert _open(client, old).status_code == 404
+    page = _open(client, old)
+    assert page.status_code == 410
+    text = page.content.decode()
+    assert "This invitation link was replaced by a newer one" in text
+    assert "Harbour Co-op sent the invitation again" in text
+    assert "Open the link in the newest invitation email" in text
+    assert _role(organisation, person) is None
+
+
+def test_a_link_sent_twice_again_names_the_latest_and_whether_it_was_accepted(
+    client: Client, organisation: Any
+) -> None:
+    person = UserFactory.create(email="pia@example.com")
+    first = _invite(organisation, person.email)
+    _invite(organisation, person.email)  # sent again: replaces the first
+    latest = _invite(organisation, person.email)  # and again: replaces the second
+    client.force_login(person)
+    _open(client, latest)
+    client.post("/invitations/accept/")
+
+    page = _open(client, first)
+
+    assert page.status_code == 410
+    assert "has been accepted already" in page.content.decode()
+
+
+def test_a_revoked_link_is_not_called_replaced(
+    client: Client, organisation: Any, owner: Any
+) -> None:
+    """Revoked by hand, then invited again later: the old link was not replaced by a re-send."""
+    person = UserFactory.create(email="pia@example.com")
+    old = _invite(organisation, person.email)
+    client.force_login(owner)
+    invitation = Invitation.objects.get()
+    client.post(f"/organisations/{organisation.slug}/invitations/{invitation.pk}/revoke/")
+    _invite(organisation, person.email)
+    client.force_login(person)
+
+    page = _open(client, old)
+
+    assert page.status_code == 404
+    assert "replaced" not in page.content.decode()
 
 
 def test_the_wrong_account_cannot_accept(client: Client, organisation: Any) -> None:

@@ -1,6 +1,7 @@
 """Every page under /organisations/<slug>/, found from the URL configuration: a non-member gets
 exactly what a missing organisation gets (404, nothing of it in the page), members who do not
-manage it get 403 on the managing pages, owners and admins get the page (docs/design.md
+manage it get 403 on the managing pages, owners and admins get the page
+(docs/subsystems/organisations.md
 "Organisations")."""
 
 from __future__ import annotations

@@ -11,10 +11,9 @@ from typing import Any
 import pytest
 from django.test import Client
 from django.utils import timezone
-from playwright.sync_api import expect
 
 from planning.models import ActionKind, ActionStatus, NodeKind, Plan, PlanRole, Suggestion
-from planning.suggestions.sync import suggestion_sync
+from planning.suggestions.sync.run import suggestion_sync
 from tests.conftest import browser_login
 from tests.factories import (
     ActionFactory,
@@ -829,42 +828,6 @@ def test_a_non_member_gets_404_on_every_planning_route(
     assert response.status_code == 404
     deviation.refresh_from_db()
     assert deviation.status == "open"
-
-
-@pytest.mark.browser
-@pytest.mark.django_db(transaction=True)
-def test_the_bulk_dismiss_form_is_sent_by_the_browser_as_a_person_sends_it(
-    page: Any, api_user: Any
-) -> None:
-    """Chromium enforces `required`: the form must hold no control a person cannot fill (an
-    empty required list box once stopped it unseen while the test client passed it)."""
-    items = make_plan(api_user)
-    plan = items["plan"]
-    browser_login(page, api_user.email)
-    page.goto(planning_url(plan))
-    cards = page.locator("article.suggestion")
-    assert cards.count() == 3
-
-    form = page.locator("#bulk-dismiss")
-    form.locator("summary").click()
-    form.locator("select[name=reason]").select_option("not_applicable")
-    form.get_by_role("button", name="Dismiss selected").click()
-    page.wait_for_load_state()
-    expect(
-        page.get_by_role("status").filter(has_text="Nothing dismissed. Tick the suggestions")
-    ).to_be_visible()
-
-    for checkbox in page.locator("article.suggestion input[name=suggestion]").all()[:2]:
-        checkbox.check()
-    form = page.locator("#bulk-dismiss")
-    if not form.locator("select[name=reason]").is_visible():
-        form.locator("summary").click()
-    form.locator("select[name=reason]").select_option("not_applicable")
-    form.get_by_role("button", name="Dismiss selected").click()
-    page.wait_for_load_state()
-
-    expect(page.locator("article.suggestion")).to_have_count(1)
-    assert Suggestion.objects.filter(plan=plan, status="dismissed").count() == 2
 
 
 def test_suggestion_texts_show_money_as_people_read_it(owner_client: Client, user: Any) -> None:

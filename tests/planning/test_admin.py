@@ -8,7 +8,7 @@ from django.test import Client
 from django.urls import reverse
 
 from planning.models import Code, Suggestion
-from planning.suggestions.sync import suggestion_sync
+from planning.suggestions.sync.run import suggestion_sync
 from tests.factories import (
     ActionFactory,
     CodeFactory,

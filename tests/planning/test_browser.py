@@ -100,7 +100,7 @@ def test_create_import_assign_code_and_add_action(
 
 def test_a_new_project_is_made_from_the_projects_tab(page: Any, user: Any) -> None:
     from planning.models import Project
-    from planning.plans.services import plan_create
+    from planning.plans.services.plans import plan_create
 
     plan = plan_create(owner=user, name="School")
     browser_login(page, user.email)

@@ -22,7 +22,7 @@ def test_an_admin_overrides_a_starter_code_and_adds_an_own_code(
 ) -> None:
     from playwright.sync_api import expect
 
-    from planning.plans.services import code_catalog_defaults_load
+    from planning.catalog.services import code_catalog_defaults_load
 
     code_catalog_defaults_load()  # a transactional test before this one may have flushed it
     organisation = OrganisationFactory.create(name="Riverside co-op", slug="riverside")

@@ -1,7 +1,8 @@
 """The upload form's currency and plan.csv in headless Chromium, as a person uses them: the form
 offers the organisation's latest currency, a person changes it for a CSV pair that names none,
-and the plan comes in that currency with its work done recorded (docs/design.md "Imports" >
-"Currency", "Work done"), at 1366 and 390 px."""
+and the plan comes in that currency with its work done recorded (docs/subsystems/imports.md
+"Currency", "Work
+done"), at 1366 and 390 px."""
 
 from __future__ import annotations
 

@@ -15,7 +15,8 @@ import pytest
 from django.utils import timezone
 
 from planning.models import NodeKind, PlanRole
-from planning.plans.services import action_create, action_mark_done, node_delete
+from planning.plans.services.actions import action_create, action_mark_done
+from planning.plans.services.nodes import node_delete
 from planning.records.adoption import plan_adopt
 from tests.conftest import browser_login
 from tests.factories import (

@@ -1,5 +1,7 @@
-"""Building data and a component's condition (docs/design.md "Domain"), and the key figures of
-docs/design.md "Money": planned cost per m2 per year, maintenance debt, debt per m2."""
+"""Building data and a component's condition (docs/subsystems/domain.md "The tables"), and the key
+figures of docs/subsystems/figures.md "Key figures": planned cost per m2 per year, maintenance debt,
+debt per
+m2."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
-"""The organisation's catalog (docs/design.md "Code catalog"): own codes and overrides of starter
-codes, `manage.py import_catalog`, the effective catalog the rules use (a change re-derives
-exactly the plans that use the code), the catalog pages, and reference values learned from the
+"""The organisation's catalog (docs/subsystems/code-catalog.md "Code catalog"): own codes and
+overrides of starter codes, `manage.py import_catalog`, the effective catalog the rules use (a
+change re-derives exactly the plans that use the code), the catalog pages, and reference values
+learned from the
 organisation's completed work."""
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from planning.models import (
     PlanChange,
     Suggestion,
 )
-from planning.suggestions.sync import suggestion_sync
+from planning.suggestions.sync.run import suggestion_sync
 from tests.factories import (
     ActionFactory,
     CodeFactory,

@@ -1,4 +1,4 @@
-"""The currency of catalog figures (planning.catalog.currency; docs/design.md "Code catalog" >
+"""The currency of catalog figures (planning.catalog.currency; docs/subsystems/code-catalog.md
 "Currency"): a reference unit cost counts for a plan only in the plan's currency: rule 2's cost
 check, "Set cost to reference", the condition's repair, the pages that show a reference, the
 learned references; and a change of either currency re-derives the plans concerned."""
@@ -31,8 +31,8 @@ from planning.models import (
     StructureNode,
     Suggestion,
 )
-from planning.plans.services import plan_update
-from planning.suggestions.sync import suggestion_sync
+from planning.plans.services.plans import plan_update
+from planning.suggestions.sync.run import suggestion_sync
 from tests.factories import (
     ActionFactory,
     CodeFactory,

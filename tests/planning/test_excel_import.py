@@ -22,7 +22,7 @@ from planning.models import Plan
 from planning.transfer.imports.csv_pair import plan_import_csv
 from planning.transfer.imports.plan_file import plan_file_import
 from planning.transfer.imports.problems import ImportRejected
-from planning.transfer.imports.workbook_bounds import WORKBOOK_MAX_XML_BYTES
+from planning.transfer.imports.workbook_xml import WORKBOOK_MAX_XML_BYTES
 from tests.planning.test_plan_export import quay_plan  # noqa: F401 (the fixture `plan`)
 
 pytestmark = pytest.mark.django_db

@@ -14,7 +14,10 @@ from django.urls import reverse
 from django.utils import timezone
 
 from planning.models import Action, PlanMembership, PlanRole, PlanVersion, StructureNode
-from planning.plans import grants, services
+from planning.plans.services.actions import action_create, action_mark_done
+from planning.plans.services.grants import membership_role_set
+from planning.plans.services.nodes import node_create
+from planning.plans.services.plans import plan_create
 from planning.records.adoption import plan_adopt
 from planning.transfer.imports.plan_document import plan_import_document
 from planning.transfer.imports.problems import ImportProblem, ImportRejected
@@ -90,12 +93,12 @@ def _form_errors(what: str, field: str, value: Any, user: Any) -> list[str]:
 def _service_errors(what: str, field: str, value: Any, user: Any) -> list[str]:
     with pytest.raises(ValidationError) as refused:
         if what == "plan":
-            services.plan_create(owner=user, name=value)
+            plan_create(owner=user, name=value)
         elif what == "node":
-            services.node_create(plan=PlanFactory.create(), **{**NODE, field: value})
+            node_create(plan=PlanFactory.create(), **{**NODE, field: value})
         else:
             node = StructureNodeFactory.create()
-            services.action_create(plan=node.plan, node=node, **{**ACTION, field: value})
+            action_create(plan=node.plan, node=node, **{**ACTION, field: value})
     return list(refused.value.message_dict[field])
 
 
@@ -131,7 +134,7 @@ def test_a_role_outside_the_choices_gets_the_models_message_from_form_and_servic
     assert not form.is_valid()
     assert form.errors["role"] == [message]
     with pytest.raises(ValidationError) as refused:
-        grants.membership_role_set(membership=membership, role="boss")
+        membership_role_set(membership=membership, role="boss")
     assert refused.value.message_dict == {"role": [message]}
     assert PlanMembership.objects.get(pk=membership.pk).role == membership.role
 
@@ -139,11 +142,11 @@ def test_a_role_outside_the_choices_gets_the_models_message_from_form_and_servic
 def test_a_node_unit_longer_than_the_column_is_refused_not_cut(user: Any) -> None:
     plan = PlanFactory.create()
     with pytest.raises(ValidationError):
-        services.node_create(plan=plan, name="Roof", kind="component", unit="u" * 21)
+        node_create(plan=plan, name="Roof", kind="component", unit="u" * 21)
     assert not StructureNode.objects.filter(plan=plan).exists()
 
 
-# --- bounds that move with the clock: docs/design.md "Money" > "Bounds of years and dates"
+# --- bounds that move with the clock: docs/subsystems/money.md "Bounds of years and dates"
 # Y and today as the code reads them: UTC.
 TODAY = timezone.now().date()
 TOO_EARLY_DATE = "Enter a date from 1950-01-01 on."
@@ -157,10 +160,10 @@ def _after_today(today: datetime.date = TODAY) -> str:
 def test_the_first_and_last_planned_years_and_dates_are_accepted() -> None:
     node = StructureNodeFactory.create()
     for year in (Y - 50, Y + 100):
-        action = services.action_create(
+        action = action_create(
             plan=node.plan, node=node, title="Edge", kind="repair", planned_year=year
         )
-        services.action_mark_done(action=action, completed_on=datetime.date(1950, 1, 1))
+        action_mark_done(action=action, completed_on=datetime.date(1950, 1, 1))
     version = plan_adopt(plan=node.plan, name="Board", decided_on=TODAY)
     assert sorted(Action.objects.values_list("planned_year", flat=True)) == [Y - 50, Y + 100]
     assert version.decided_on == TODAY
@@ -199,7 +202,7 @@ def test_mark_done_refuses_a_date_out_of_bounds_in_the_service() -> None:
         (TODAY + datetime.timedelta(days=1), _after_today()),
     ):
         with pytest.raises(ValidationError) as refused:
-            services.action_mark_done(action=action, completed_on=completed_on)
+            action_mark_done(action=action, completed_on=completed_on)
         assert refused.value.message_dict == {"completed_on": [message]}
     assert not action.completions.exists()
 

@@ -1,4 +1,4 @@
-"""One truth for every figure (docs/design.md "Money" > "One truth for every figure"): on random
+"""One truth for every figure (docs/subsystems/figures.md "One truth for every figure"): on random
 plans (recurring, done, cancelled and completed actions, an index, markups, a price base year
 before or after this year, random year ranges) every surface that shows planned cost, read
 through its real code path (the page's context, the export's rows, the API's answer, the
@@ -39,11 +39,12 @@ from planning.models import (
     SuggestionStatus,
     SuggestionType,
 )
-from planning.plans.services import action_cancel, action_mark_done, plan_money_update
+from planning.plans.services.actions import action_cancel, action_mark_done
+from planning.plans.services.plans import plan_money_update
 from planning.records.adoption import plan_adopt
 from planning.records.comparison import Side, versions_compare
 from planning.reports.content import report_content
-from planning.suggestions.sync import suggestion_sync
+from planning.suggestions.sync.run import suggestion_sync
 from tests.factories import (
     ActionFactory,
     PlanFactory,
@@ -51,6 +52,7 @@ from tests.factories import (
     StructureNodeFactory,
     UserFactory,
 )
+from tests.planning.workbooks import sheet_parts, workbook_sheets
 
 pytestmark = pytest.mark.django_db
 
@@ -265,6 +267,17 @@ def test_every_surface_equals_the_recomputation(spec: dict[str, Any]) -> None:
     want_nominal = expected(rows, chosen, plan=plan, markups=markups_of(plan))
     assert today_cells == [*want_today, sum(want_today, Decimal("0.00"))]
     assert nominal_cells == [*want_nominal, sum(want_nominal, Decimal("0.00"))]
+    # The budget workbook's total row on each price basis's sheet (below its table).
+    workbook = client.get(
+        reverse("planning:export_budget", args=[plan.number, "xlsx"]),
+        {"year_from": chosen[0], "year_to": chosen[-1]},
+    )
+    sheets = workbook_sheets(b"".join(workbook.streaming_content))  # type: ignore[attr-defined]
+    for name, want in (("Today's prices", want_today), ("Nominal", want_nominal)):
+        last = [cell for cell in sheet_parts(sheets[name]).below[-1] if cell is not None]
+        assert last[0] == "Total"
+        cells = [Decimal(str(cell)).quantize(Decimal("0.01")) for cell in last[-width - 1 :]]
+        assert cells == [*want, sum(want, Decimal("0.00"))]
 
     # Follow-up: the live occurrences planned for each year plus the work done on occurrences
     # planned for it (at its estimate when done).

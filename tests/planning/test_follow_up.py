@@ -1,5 +1,5 @@
-"""Follow-up (docs/design.md "Follow-up"): Mark done with a date and an actual cost, the
-actions list showing planned and actual side by side, and the Follow-up tab's figures against a
+"""Follow-up (docs/subsystems/follow-up.md "Follow-up"): Mark done with a date and an actual cost,
+the actions list showing planned and actual side by side, and the Follow-up tab's figures against a
 recomputation from the actions and their completions."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from django.utils import timezone
 from planning.figures.follow_up import plan_follow_up
 from planning.figures.occurrences import occurrence_years
 from planning.models import ActionStatus, Completion, NodeKind, Plan, PlanRole
-from planning.plans.services import action_cancel, action_mark_done
+from planning.plans.services.actions import action_cancel, action_mark_done
 from tests.factories import (
     ActionFactory,
     PlanFactory,

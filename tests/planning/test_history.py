@@ -1,5 +1,5 @@
-"""The change history (docs/design.md "History"): every path that changes a plan's data leaves
-an entry with the right actor (a form, a service, an import, the admin, `QuerySet.update()`,
+"""The change history (docs/subsystems/history.md "History"): every path that changes a plan's data
+leaves an entry with the right actor (a form, a service, an import, the admin, `QuerySet.update()`,
 raw SQL), an import is one entry, a plan's history shows nothing of another plan, and the
 History tab filters, pages and exports it."""
 
@@ -28,10 +28,12 @@ from planning.models import (
     Suggestion,
     SuggestionStatus,
 )
-from planning.plans.services import action_mark_done, action_update, node_rename, plan_delete
+from planning.plans.services.actions import action_mark_done, action_update
+from planning.plans.services.nodes import node_rename
+from planning.plans.services.plans import plan_delete
 from planning.records.history import HistoryFilters, entity_history, history_page, plan_history
-from planning.suggestions.services import suggestion_restore, suggestions_dismiss
-from planning.suggestions.sync import suggestion_sync
+from planning.suggestions.services.dismissal import suggestion_restore, suggestions_dismiss
+from planning.suggestions.sync.run import suggestion_sync
 from planning.transfer.imports.json_file import plan_import
 from tests.factories import (
     ActionFactory,

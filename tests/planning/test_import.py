@@ -16,10 +16,11 @@ from planning.models import (
     planned_year_first,
 )
 from planning.plans.selectors import plan_access_get
-from planning.plans.services import action_create, action_mark_done, plan_create
+from planning.plans.services.actions import action_create, action_mark_done
+from planning.plans.services.plans import plan_create
 from planning.transfer.imports.json_file import plan_import
 from planning.transfer.imports.problems import ImportProblem, ImportRejected
-from planning.tree import DEPTH_MAX
+from planning.tree.paths import DEPTH_MAX
 from tests.factories import CodeFactory, PlanFactory, StructureNodeFactory, UserFactory
 from tests.planning.conftest import db_counts
 
@@ -548,7 +549,7 @@ def test_nodes_that_are_not_a_list_make_no_problem_of_every_action(user: Any) ->
     assert _messages(user, document) == ["nodes: must be a list, got an object"]
 
 
-# --- work done (docs/design.md "Imports" > "Work done") -------------------------------------
+# --- work done (docs/subsystems/imports.md "Work done") -------------------------------------
 # Y and today as the code reads them: UTC.
 Y = timezone.now().year
 TODAY = timezone.now().date()
@@ -696,7 +697,7 @@ def test_problems_of_work_done_are_listed_with_row_and_field_and_nothing_is_writ
     assert db_counts() == before
 
 
-# --- the plan's currency (docs/design.md "Imports" > "Currency") ------------------------------
+# --- the plan's currency (docs/subsystems/imports.md "Currency") ------------------------------
 
 
 def test_the_files_currency_comes_before_the_one_chosen(user: Any) -> None:

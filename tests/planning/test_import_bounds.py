@@ -23,7 +23,7 @@ import pytest
 from django.conf import settings
 
 from planning.management.commands.generate_plan import synthetic_plan_document
-from tests.planning import workbooks
+from tests.planning import workbook_shapes as workbooks
 
 RSS_MAX_MB = 400
 CHILD = """

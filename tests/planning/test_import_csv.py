@@ -261,7 +261,7 @@ def test_a_csv_pair_with_semicolons_or_tabs_is_read_like_one_with_commas(
     assert str(plan.actions.get().estimated_cost) == "1200.50"
 
 
-# --- work done (docs/design.md "Imports" > "Work done") -------------------------------------
+# --- work done (docs/subsystems/imports.md "Work done") -------------------------------------
 Y = timezone.now().year  # as the code reads it: UTC
 WORK_HEADER = "node_ref,title,kind,planned_year,estimated_cost,status,interval_years," + (
     "completed_on,actual_cost\n"
@@ -310,7 +310,7 @@ def test_a_bad_completion_in_a_csv_pair_names_its_line_and_column(user: Any) -> 
     ]
 
 
-# --- the plan file: name, currency, prices (docs/design.md "Imports" > "Currency") ------------
+# --- the plan file: name, currency, prices (docs/subsystems/imports.md "Currency") ------------
 
 
 def _with_plan_file(plan_csv: str, owner: Any, **kwargs: Any) -> Plan:

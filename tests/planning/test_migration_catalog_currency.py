@@ -1,4 +1,4 @@
-"""Migration 0027 on the data of before it (docs/design.md "Code catalog" > "Currency"): every
+"""Migration 0027 on the data of before it (docs/subsystems/code-catalog.md "Currency"): every
 organisation's catalog takes the currency most of its plans are in, and the synced plans whose
 suggestions can change are marked for a full sync.
 

@@ -1,4 +1,4 @@
-"""Money (docs/design.md "Money"): the nominal formula at its edges, the budget's sums of
+"""Money (docs/subsystems/money.md "Money"): the nominal formula at its edges, the budget's sums of
 rounded occurrences, the exports' nominal columns against a recomputation, the settings form,
 and the planning page's prices switch and budget cap."""
 
@@ -16,9 +16,9 @@ from django.test import Client
 from django.urls import reverse
 
 from planning.core.money import GridUnit
-from planning.figures.budget import NOMINAL, TODAY, plan_budget, plan_budgets
+from planning.figures.budget import plan_budget, plan_budgets
 from planning.figures.occurrences import occurrence_years
-from planning.figures.prices import Markup, PriceIndex
+from planning.figures.prices import NOMINAL, TODAY, Markup, PriceIndex
 from planning.models import ActionStatus, NodeKind, Plan, PlanRole
 from tests.factories import (
     ActionFactory,
@@ -31,7 +31,8 @@ pytestmark = pytest.mark.django_db
 
 
 def recomputed(cost: Decimal, year: int, *, b: int, i: str, o: str = "0", v: str = "0") -> Decimal:
-    """The formula of docs/design.md "Money", written again with 80-digit decimals (the code
+    """The formula of docs/subsystems/money.md "Money", written again with 80-digit decimals (the
+    code
     uses fractions)."""
     with localcontext() as context:
         context.prec = 80

@@ -1,5 +1,5 @@
-"""The plan's export in the import format (docs/design.md "Imports"): it carries the money
-settings, intervals, building data and conditions, re-imports to the same plan, and the export
+"""The plan's export in the import format (docs/subsystems/imports.md "Imports"): it carries the
+money settings, intervals, building data and conditions, re-imports to the same plan, and the export
 of the re-imported plan is the same file."""
 
 from __future__ import annotations
@@ -14,14 +14,9 @@ from django.test import Client
 from django.urls import reverse
 
 from planning.models import ActionStatus, Completion, NodeKind, Plan, PlanRole
-from planning.plans.services import (
-    action_create,
-    action_mark_done,
-    node_building_update,
-    node_condition_update,
-    node_create,
-    plan_money_update,
-)
+from planning.plans.services.actions import action_create, action_mark_done
+from planning.plans.services.nodes import node_building_update, node_condition_update, node_create
+from planning.plans.services.plans import plan_money_update
 from planning.transfer.imports.json_file import plan_import
 from planning.transfer.imports.problems import ImportRejected
 from tests.factories import PlanFactory, PlanMembershipFactory

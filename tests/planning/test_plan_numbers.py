@@ -8,7 +8,7 @@ from django.db import connection
 
 from planning.models import Plan, PlanNumberCounter
 from planning.plans.selectors import plan_access_get
-from planning.plans.services import plan_create
+from planning.plans.services.plans import plan_create
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db

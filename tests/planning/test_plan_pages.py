@@ -15,7 +15,6 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
-from openpyxl import load_workbook
 
 from planning.management.commands.generate_plan import synthetic_plan_document
 from planning.models import Action, Code, NodeKind, Plan, PlanChange, PlanRole, Project
@@ -29,6 +28,7 @@ from tests.factories import (
     StructureNodeFactory,
     UserFactory,
 )
+from tests.planning.workbooks import exported_sheet
 
 pytestmark = pytest.mark.django_db
 
@@ -390,10 +390,14 @@ def test_actions_export_as_csv_and_xlsx(owner_client: Client, estate: dict[str, 
     trap_row = by_title["'@SUM(A1)"]
     assert trap_row[0] == '\'=HYPERLINK("x")'
 
-    sheet = load_workbook(io.BytesIO(xlsx_response.getvalue())).active
-    cells = [[cell.value for cell in row] for row in sheet.iter_rows()]
-    assert len(cells) == len(rows)
+    parts = exported_sheet(xlsx_response.getvalue())
+    sheet = parts.sheet
+    cells = parts.table
+    assert len(cells) == len(rows) and parts.below == []
     assert cells[0] == rows[0]
+    assert parts.title == f"Actions of plan #{number} {estate['plan'].name}"
+    assert parts.facts["Organisation"] == estate["plan"].organisation.name
+    assert parts.facts["Filters"] == "none: every action of the plan"
     titles = {row[3]: row for row in cells[1:]}
     assert titles["Replace pump"][6] == 12000
     # Kinds and statuses by their labels, as the pages show them.
@@ -410,14 +414,17 @@ def test_the_xlsx_export_is_laid_out_for_a_spreadsheet(
     number = estate["plan"].number
     response = owner_client.get(reverse("planning:export_actions", args=[number, "xlsx"]))
 
-    sheet = load_workbook(io.BytesIO(response.getvalue())).active
-    header = [cell for cell in next(sheet.iter_rows(max_row=1))]
+    parts = exported_sheet(response.getvalue())
+    sheet, first = parts.sheet, parts.table_first_row
+    assert sheet["A1"].font.b and sheet["A1"].font.sz == 14  # the title
+    header = [cell for cell in next(sheet.iter_rows(min_row=first, max_row=first))]
     assert all(cell.font.b for cell in header) and header[0].fill.fgColor.rgb == "FFE7ECF2"
-    assert sheet.freeze_panes == "A2"
-    assert sheet.auto_filter.ref == f"A1:M{sheet.max_row}"
-    cost = next(row for row in sheet.iter_rows(min_row=2) if row[3].value == "Replace pump")[6]
+    assert sheet.freeze_panes == f"A{first + 1}"  # the title block and the header stay
+    assert sheet.auto_filter.ref == f"A{first}:M{sheet.max_row}"
+    data = list(sheet.iter_rows(min_row=first + 1))
+    cost = next(row for row in data if row[3].value == "Replace pump")[6]
     assert (cost.value, cost.number_format, cost.data_type) == (12000, "#,##0.00", "n")
-    year = next(sheet.iter_rows(min_row=2))[5]
+    year = data[0][5]
     assert isinstance(year.value, int) and year.number_format == "General"
     widths = {letter: sheet.column_dimensions[letter].width for letter in "ABDG"}
     assert widths["A"] >= len("North site / Hall A / Heating / Pump 1")
@@ -431,6 +438,20 @@ def test_actions_export_keeps_the_filters(owner_client: Client, estate: dict[str
 
     rows = list(csv.reader(io.StringIO(response.getvalue().decode("utf-8-sig"))))
     assert [row[3] for row in rows[1:]] == ["Paint door"]
+
+
+def test_the_actions_workbook_states_its_filters_in_words(
+    owner_client: Client, estate: dict[str, Any]
+) -> None:
+    response = owner_client.get(
+        reverse("planning:export_actions", args=[estate["plan"].number, "xlsx"]),
+        {"kind": "inspection", "building": str(estate["hall"].pk), "year_from": "bad"},
+    )
+
+    parts = exported_sheet(response.getvalue())
+    # a bad value is left out, as the list leaves it out
+    assert parts.facts["Filters"] == "Kind: Inspection; Building: Hall A"
+    assert [row[3] for row in parts.table[1:]] == ["Inspect pump"]
 
 
 def test_budget_export_sums_planned_cost_per_building_and_year(

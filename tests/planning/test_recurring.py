@@ -1,5 +1,6 @@
-"""Recurring actions (docs/design.md "Money"): every per-year figure counts each occurrence,
-Mark done records a Completion and moves a recurring action to its next occurrence, the
+"""Recurring actions (docs/subsystems/money.md "Recurring actions"): every per-year figure counts
+each occurrence, Mark done records a Completion and moves a recurring action to its next occurrence,
+the
 actions list shows the interval and the next years."""
 
 from __future__ import annotations
@@ -14,10 +15,11 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from planning.figures.budget import NOMINAL, plan_budget
+from planning.figures.budget import plan_budget
+from planning.figures.prices import NOMINAL
 from planning.models import Action, ActionKind, ActionStatus, Completion, NodeKind, Plan, PlanRole
-from planning.plans.action_list import ActionFilters, actions_filtered
-from planning.plans.services import action_done_undo, action_mark_done
+from planning.plans.action_filters import ActionFilters, actions_filtered
+from planning.plans.services.actions import action_done_undo, action_mark_done
 from tests.factories import (
     ActionFactory,
     PlanFactory,

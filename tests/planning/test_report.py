@@ -1,5 +1,6 @@
-"""The board report (docs/design.md "Board report"): its content against a recomputation from
-the actions, the PDF's text read back with pdftotext, the job behind the Report tab (queue
+"""The board report (docs/subsystems/board-report.md "Board report"): its content against a
+recomputation from the actions, the PDF's text read back with pdftotext, the job behind the Report
+tab (queue
 share, kept reports, a failure), and `manage.py plan_report`."""
 
 from __future__ import annotations
@@ -18,9 +19,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from planning.figures.budget import NOMINAL, TODAY
 from planning.figures.occurrences import occurrence_years
-from planning.figures.prices import Markup, PriceIndex, figure_wording
+from planning.figures.prices import NOMINAL, TODAY, Markup, PriceIndex, figure_wording
 from planning.figures.totals import plan_horizon
 from planning.models import (
     ActionStatus,
@@ -34,7 +34,9 @@ from planning.models import (
     Suggestion,
     SuggestionType,
 )
-from planning.plans.services import action_mark_done, node_move, plan_money_update
+from planning.plans.services.actions import action_mark_done
+from planning.plans.services.nodes import node_move
+from planning.plans.services.plans import plan_money_update
 from planning.records.adoption import plan_adopt
 from planning.records.comparison import ActionDifference, ActionState
 from planning.reports.budget_tables import BUILDING_ROWS
@@ -91,7 +93,8 @@ def plan(user: Any) -> Plan:
 
 
 def _expected_total(plan: Plan, *, first: int, last: int, prices: str) -> Decimal:
-    """The plan's total of the years, recomputed from its actions by docs/design.md "Money"."""
+    """The plan's total of the years, recomputed from its actions by
+    docs/subsystems/money.md "Money"."""
     index = PriceIndex.of(plan)
     total = Decimal(0)
     for action in plan.actions.filter(status="planned"):

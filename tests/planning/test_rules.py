@@ -6,20 +6,22 @@ from decimal import Decimal
 
 import pytest
 
-from planning.suggestions.rules import (
+from planning.suggestions.rules.deviation import deviation_suggestions
+from planning.suggestions.rules.missing_code import (
+    code_tokens,
+    missing_code_suggestions,
+    prefill_code_ids,
+)
+from planning.suggestions.rules.project_grouping import project_grouping_suggestions
+from planning.suggestions.rules.records import (
     ActionRecord,
     CodeRecord,
     NodeRecord,
     PlanData,
     Thresholds,
-    code_tokens,
-    deviation_suggestions,
-    missing_code_suggestions,
-    money,
-    prefill_code_ids,
-    project_grouping_suggestions,
-    wanted_suggestions,
 )
+from planning.suggestions.rules.texts import money
+from planning.suggestions.rules.wanted import wanted_suggestions
 
 THRESHOLDS = Thresholds.from_settings(
     {"info": 0.25, "warning": 0.5, "critical": 1.0}, {"info": 2, "warning": 5}, year=2026

@@ -1,6 +1,7 @@
-"""Rule 6, budget_peak (docs/design.md "Suggestion rules"): at its thresholds with the pure rule,
-on random plans in the database against an independent reading of the contract (recurring
-occurrences, anchors, candidates, target years, ties), in the sync (a budget or a cost changed
+"""Rule 6, budget_peak (docs/subsystems/suggestion-rules.md "Suggestion rules"): at its thresholds
+with the pure rule, on random plans in the database against an independent reading of the contract
+(recurring occurrences, anchors, candidates, target years, ties), in the sync (a budget or a cost
+changed
 by any path), and its one-click move with Undo on the planning page."""
 
 from __future__ import annotations
@@ -26,8 +27,9 @@ from planning.models import (
     Suggestion,
     SuggestionStatus,
 )
-from planning.suggestions.rules import BudgetFigures, budget_peak_suggestions
-from planning.suggestions.sync import suggestion_sync, synced_data_version
+from planning.suggestions.rules.budget_peak import BudgetFigures, budget_peak_suggestions
+from planning.suggestions.sync.due import synced_data_version
+from planning.suggestions.sync.run import suggestion_sync
 from tests.factories import ActionFactory, PlanFactory, PlanMembershipFactory, StructureNodeFactory
 
 Y = 2026
@@ -288,7 +290,7 @@ def _build(spec: dict[str, Any]) -> Plan:
 def test_the_sync_finds_the_budget_peaks_the_contract_describes(
     spec: dict[str, Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from planning.suggestions import sync as sync_module
+    from planning.suggestions.sync import derive as sync_module
 
     monkeypatch.setattr(
         sync_module.timezone, "now", lambda: datetime.datetime(Y, 6, 1, tzinfo=datetime.UTC)

@@ -1,6 +1,6 @@
-"""Rules 4 and 5 (docs/design.md "Suggestion rules"): condition and overdue, checked against
-an independent reading of the rules on random plans, and in the sync: a grade or a year
-changed by any path is taken in by the next incremental sync, and a new calendar year
+"""Rules 4 and 5 (docs/subsystems/suggestion-rules.md "Suggestion rules"): condition and overdue,
+checked against an independent reading of the rules on random plans, and in the sync: a grade or a
+year changed by any path is taken in by the next incremental sync, and a new calendar year
 re-derives the whole plan."""
 
 from __future__ import annotations
@@ -14,15 +14,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from planning.models import ActionKind, ActionStatus, NodeKind, Suggestion, SuggestionStatus
-from planning.suggestions import sync as sync_module
-from planning.suggestions.rules import (
-    ActionRecord,
-    NodeRecord,
-    PlanData,
-    condition_suggestions,
-    overdue_suggestions,
-)
-from planning.suggestions.sync import suggestion_sync
+from planning.suggestions.rules.condition import condition_suggestions
+from planning.suggestions.rules.overdue import overdue_suggestions
+from planning.suggestions.rules.records import ActionRecord, NodeRecord, PlanData
+from planning.suggestions.sync import derive as sync_module
+from planning.suggestions.sync.run import suggestion_sync
 from tests.factories import ActionFactory, PlanFactory, StructureNodeFactory
 
 Y = 2026

@@ -1,4 +1,4 @@
-"""Suggestion texts name the building and the action (docs/design.md "Suggestion rules" >
+"""Suggestion texts name the building and the action (docs/subsystems/suggestion-rules.md
 "Names"): each rule's text, with two buildings of one name told apart by their labels, and no
 proposed year before Y. Plain records in, wanted suggestions out (no database)."""
 
@@ -10,20 +10,19 @@ from decimal import Decimal
 
 import pytest
 
-from planning.suggestions.rules import (
+from planning.suggestions.rules.budget_peak import BudgetFigures, budget_peak_suggestions
+from planning.suggestions.rules.condition import condition_suggestions
+from planning.suggestions.rules.deviation import deviation_suggestions
+from planning.suggestions.rules.missing_code import missing_code_suggestions
+from planning.suggestions.rules.overdue import overdue_suggestions
+from planning.suggestions.rules.project_grouping import project_grouping_suggestions
+from planning.suggestions.rules.records import (
     ActionRecord,
-    BudgetFigures,
     CodeRecord,
     NodeRecord,
     PlanData,
     Thresholds,
     WantedSuggestion,
-    budget_peak_suggestions,
-    condition_suggestions,
-    deviation_suggestions,
-    missing_code_suggestions,
-    overdue_suggestions,
-    project_grouping_suggestions,
 )
 
 Y = 2026
@@ -31,7 +30,7 @@ THRESHOLDS = Thresholds.from_settings(
     {"info": 0.25, "warning": 0.5, "critical": 1.0}, {"info": 2, "warning": 5}, year=Y
 )
 CODE = CodeRecord("code", "334.1", "Windows, timber", "m2", Decimal("100.00"), 30, "window")
-# What the sync passes: planning.tree.building_labels for two buildings called "House 3".
+# What the sync passes: planning.tree.selectors.building_labels for two buildings called "House 3".
 PLACES = {"b1": "House 3 (Block A)", "b2": "House 3 (Block B)"}
 
 

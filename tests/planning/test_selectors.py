@@ -8,7 +8,7 @@ import pytest
 from planning.figures.budget import plan_budget
 from planning.models import Code
 from planning.plans.selectors import action_list, code_search, plan_list_rows
-from planning.tree import node_ancestors, tree_children, tree_overview
+from planning.tree.selectors import node_ancestors, tree_children, tree_overview
 from tests.factories import (
     ActionFactory,
     CodeFactory,
@@ -55,7 +55,7 @@ def test_a_level_lists_at_most_its_limit_and_counts_the_rest() -> None:
         StructureNodeFactory.create(plan=site.plan, parent=site, name=f"N{index}")
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr("planning.tree.reads.LEVEL_LIMIT", 3)
+        patch.setattr("planning.tree.selectors.LEVEL_LIMIT", 3)
         children, more = tree_children(plan=site.plan, node_id=site.pk) or ([], 0)
 
     assert [c.name for c in children] == ["N0", "N1", "N2"]
@@ -164,7 +164,7 @@ def test_plan_list_counts_nodes_and_actions_per_plan() -> None:
 
 
 def test_the_tree_lists_names_in_natural_order() -> None:
-    from planning.tree import tree_children, tree_overview
+    from planning.tree.selectors import tree_children, tree_overview
     from tests.factories import PlanFactory
 
     plan = PlanFactory.create()
@@ -181,7 +181,7 @@ def test_the_tree_lists_names_in_natural_order() -> None:
 
 
 def test_the_node_search_ranks_exact_then_prefix_then_the_rest_naturally() -> None:
-    from planning.tree import node_search
+    from planning.tree.selectors import node_search
     from tests.factories import PlanFactory
 
     plan = PlanFactory.create()

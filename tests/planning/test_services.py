@@ -9,12 +9,14 @@ from django.core.exceptions import ValidationError
 
 from organisations.invitations import InvitationInvalid, invitation_accept, invitation_create
 from planning.models import Action, ActionStatus, Plan, PlanMembership, PlanRole, StructureNode
-from planning.plans.grants import guest_invite, membership_remove, membership_role_set
-from planning.plans.services import (
+from planning.plans.services.actions import (
     action_cancel,
     action_create,
     action_mark_done,
     action_update,
+)
+from planning.plans.services.grants import guest_invite, membership_remove, membership_role_set
+from planning.plans.services.nodes import (
     node_code_assign,
     node_code_clear,
     node_create,
@@ -22,8 +24,8 @@ from planning.plans.services import (
     node_details_update,
     node_move,
     node_rename,
-    plan_delete,
 )
+from planning.plans.services.plans import plan_delete
 from tests.factories import (
     ActionFactory,
     CodeFactory,
@@ -423,9 +425,9 @@ def test_an_owner_can_be_demoted_when_another_owner_remains() -> None:
 
 @pytest.mark.usefixtures("starter_catalog")
 def test_catalog_defaults_load_adds_only_missing_codes() -> None:
+    from planning.catalog.services import code_catalog_defaults_load
     from planning.catalog.starter import STARTER_CATALOG
     from planning.models import Code
-    from planning.plans.services import code_catalog_defaults_load
 
     Code.objects.filter(code="334.1").update(unit_cost=Decimal("999.00"))
     Code.objects.filter(code="421.1").delete()

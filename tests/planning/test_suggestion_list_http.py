@@ -1,5 +1,6 @@
 """Conditional requests (ETag, If-None-Match -> 304), caching headers and gzip of
-GET /api/v1/platform/plans/{planNumber}/suggestions (docs/design.md "Integrator API")."""
+GET /api/v1/platform/plans/{planNumber}/suggestions (docs/subsystems/integrator-api.md "Integrator
+API")."""
 
 from __future__ import annotations
 
@@ -15,8 +16,8 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from planning.models import ActionKind, NodeKind, Plan, PlanRole, StructureNode, Suggestion
-from planning.plans.services import node_code_assign, node_delete
-from planning.suggestions.services import suggestions_dismiss
+from planning.plans.services.nodes import node_code_assign, node_delete
+from planning.suggestions.services.dismissal import suggestions_dismiss
 from tests.factories import (
     ActionFactory,
     CodeFactory,

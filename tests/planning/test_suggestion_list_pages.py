@@ -1,5 +1,5 @@
 """Filters and keyset pages of GET /api/v1/platform/plans/{planNumber}/suggestions
-(docs/design.md "Integrator API"), on a generated plan."""
+(docs/subsystems/integrator-api.md "Integrator API"), on a generated plan."""
 
 from __future__ import annotations
 
@@ -14,9 +14,9 @@ from django.utils import timezone
 
 from planning.management.commands.generate_plan import synthetic_plan_document
 from planning.models import Action, ActionKind, Code, NodeKind, Plan, StructureNode, Suggestion
-from planning.suggestions.services import suggestions_dismiss
+from planning.suggestions.services.dismissal import suggestions_dismiss
 from planning.transfer.imports.plan_document import plan_import_document
-from planning.tree import node_subtree_ids
+from planning.tree.selectors import node_subtree_ids
 
 pytestmark = pytest.mark.django_db
 

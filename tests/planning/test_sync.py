@@ -23,15 +23,12 @@ from planning.models import (
     Suggestion,
     SuggestionStatus,
 )
-from planning.plans import services
+from planning.plans.services.nodes import node_create, node_rename
 from planning.suggestions.selectors import suggestions_open
-from planning.suggestions.services import (
-    suggestion_apply_code,
-    suggestion_apply_project,
-    suggestions_dismiss,
-)
-from planning.suggestions.sync import suggestion_sync
-from planning.tree import node_prefix
+from planning.suggestions.services.apply import suggestion_apply_code, suggestion_apply_project
+from planning.suggestions.services.dismissal import suggestions_dismiss
+from planning.suggestions.sync.run import suggestion_sync
+from planning.tree.paths import node_prefix
 from tests.factories import ActionFactory, CodeFactory, PlanFactory, StructureNodeFactory
 
 pytestmark = pytest.mark.django_db
@@ -260,7 +257,7 @@ def test_open_suggestions_are_ordered_by_severity_then_created_at_then_id(
     later_node = StructureNodeFactory.create(plan=plan)  # info, created by a later sync
     # The smallest id there is: were the id to come before created_at, it would sort first.
     monkeypatch.setattr(
-        "planning.suggestions.sync.new_ids", lambda count: [uuid.UUID(int=0)] * count
+        "planning.suggestions.sync.reconcile.new_ids", lambda count: [uuid.UUID(int=0)] * count
     )
 
     result = suggestion_sync(plan=plan)
@@ -400,9 +397,9 @@ def test_first_sync_query_count_is_the_same_for_10_and_2000_nodes(
     Action.objects.filter(plan__in=[small, big]).update(estimated_cost=Decimal("400"))
     assert count_queries(small) == count_queries(big)  # bulk update of every deviation
     third = big_plan(2000)
-    # 18: one checks the stored tree fields (planning.tree.tree_repair), one reads the
-    # buildings' labels the texts name (planning.tree.building_labels), the last four are the
-    # webhooks' outbox: whether any endpoint covers the plan, the plan's number, the changed
+    # 18: one checks the stored tree fields (planning.tree.paths.tree_repair), one reads the
+    # buildings' labels the texts name (planning.tree.selectors.building_labels), the last four are
+    # the webhooks' outbox: whether any endpoint covers the plan, the plan's number, the changed
     # suggestions, and one INSERT of every event (written with or without an endpoint, for
     # the events API).
     with django_assert_max_num_queries(18):
@@ -514,13 +511,9 @@ def _houses(plan: Plan) -> dict[str, StructureNode]:
     (missing_code and condition) and two actions of 2030 (project_grouping)."""
     found: dict[str, StructureNode] = {}
     for site_name, house_name in (("Block A", "House 3"), ("Block B", "House 1")):
-        site = services.node_create(plan=plan, name=site_name, kind=NodeKind.SITE)
-        house = services.node_create(
-            plan=plan, name=house_name, kind=NodeKind.BUILDING, parent=site
-        )
-        windows = services.node_create(
-            plan=plan, name="Windows", kind=NodeKind.COMPONENT, parent=house
-        )
+        site = node_create(plan=plan, name=site_name, kind=NodeKind.SITE)
+        house = node_create(plan=plan, name=house_name, kind=NodeKind.BUILDING, parent=site)
+        windows = node_create(plan=plan, name="Windows", kind=NodeKind.COMPONENT, parent=house)
         StructureNode.objects.filter(pk=windows.pk).update(condition_grade=3)
         for title in ("Paint", "Seal"):
             ActionFactory.create(
@@ -545,7 +538,7 @@ def test_a_renamed_building_renames_its_open_suggestions_at_the_next_sync(plan: 
     missing = stored(plan)[f"missing_code:{windows.pk}"]
     assert missing.title == "Assign a classification code to “Windows” in House 3"
 
-    services.node_rename(node=nodes["House 3"], name="Harbour house")
+    node_rename(node=nodes["House 3"], name="Harbour house")
     result = suggestion_sync(plan=plan)
 
     assert not result.full
@@ -569,7 +562,7 @@ def test_a_building_renamed_to_anothers_name_relabels_both(plan: Plan) -> None:
     suggestion_sync(plan=plan)
     other = stored(plan)[f"missing_code:{nodes['House 3 windows'].pk}"]
 
-    services.node_rename(node=nodes["House 1"], name="House 3")
+    node_rename(node=nodes["House 1"], name="House 3")
     assert not suggestion_sync(plan=plan).full
 
     other.refresh_from_db()
@@ -578,7 +571,7 @@ def test_a_building_renamed_to_anothers_name_relabels_both(plan: Plan) -> None:
     assert renamed.title == "Assign a classification code to “Windows” in House 3 (Block B)"
     assert suggestion_sync(plan=plan, full=True).changed is False
 
-    services.node_rename(node=nodes["House 1"], name="House 1")
+    node_rename(node=nodes["House 1"], name="House 1")
     suggestion_sync(plan=plan)
 
     other.refresh_from_db()
@@ -588,7 +581,7 @@ def test_a_building_renamed_to_anothers_name_relabels_both(plan: Plan) -> None:
 
 def test_a_renamed_site_relabels_the_buildings_that_share_a_name(plan: Plan) -> None:
     nodes = _houses(plan)
-    services.node_rename(node=nodes["House 1"], name="House 3")
+    node_rename(node=nodes["House 1"], name="House 3")
     suggestion_sync(plan=plan)
 
     StructureNode.objects.filter(pk=nodes["Block A"].pk).update(name="North")  # any path
@@ -600,11 +593,11 @@ def test_a_renamed_site_relabels_the_buildings_that_share_a_name(plan: Plan) -> 
 
 
 def test_a_renamed_root_renames_the_texts_outside_every_building(plan: Plan) -> None:
-    site = services.node_create(plan=plan, name="Block A", kind=NodeKind.SITE)
-    fence = services.node_create(plan=plan, name="Fence", kind=NodeKind.COMPONENT, parent=site)
+    site = node_create(plan=plan, name="Block A", kind=NodeKind.SITE)
+    fence = node_create(plan=plan, name="Fence", kind=NodeKind.COMPONENT, parent=site)
     suggestion_sync(plan=plan)
 
-    services.node_rename(node=site, name="Harbour site")
+    node_rename(node=site, name="Harbour site")
     suggestion_sync(plan=plan)
 
     missing = stored(plan)[f"missing_code:{fence.pk}"]

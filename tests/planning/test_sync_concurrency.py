@@ -17,7 +17,7 @@ import pytest
 from django.db import connections
 
 from planning.models import ActionKind, NodeKind, PlanRole, Suggestion
-from planning.suggestions.sync import suggestion_sync
+from planning.suggestions.sync.run import suggestion_sync
 from tests.factories import (
     ActionFactory,
     CodeFactory,

@@ -37,9 +37,17 @@ from planning.models import (
     Suggestion,
     SuggestionStatus,
 )
-from planning.plans import services
-from planning.suggestions.services import suggestions_dismiss
-from planning.suggestions.sync import suggestion_sync
+from planning.plans.services.actions import action_create
+from planning.plans.services.nodes import (
+    node_code_assign,
+    node_code_clear,
+    node_create,
+    node_delete,
+    node_details_update,
+    node_move,
+)
+from planning.suggestions.services.dismissal import suggestions_dismiss
+from planning.suggestions.sync.run import suggestion_sync
 from tests.factories import CodeFactory, PlanFactory, ProjectFactory
 
 pytestmark = pytest.mark.django_db
@@ -156,9 +164,9 @@ class PlanEditor:
             code = None if value is None else _pick(self.codes, value)
             if path == "service":
                 if code is None:
-                    services.node_code_clear(node=node)
+                    node_code_clear(node=node)
                 else:
-                    services.node_code_assign(node=node, code=code)
+                    node_code_assign(node=node, code=code)
             else:
                 _set(StructureNode, node.pk, path, "code", code.pk if code else None)
         elif kind in ("node_quantity", "node_install_year", "node_kind") and node:
@@ -175,7 +183,7 @@ class PlanEditor:
                 }
                 # A graded component made a building is refused: nothing changes.
                 with contextlib.suppress(ValidationError):
-                    services.node_details_update(node=node, **details)
+                    node_details_update(node=node, **details)
             else:
                 _set(StructureNode, node.pk, path, field, value)
         elif kind == "node_name" and node:
@@ -186,19 +194,19 @@ class PlanEditor:
             parent = None if value is None else _pick(nodes, value)
             if path == "service":
                 with contextlib.suppress(ValidationError):  # a move under itself: refused
-                    services.node_move(node=node, parent=parent)
+                    node_move(node=node, parent=parent)
             else:
                 tree = {n.pk: n.parent_id for n in nodes}
                 if parent is None or not _is_below(tree, parent.pk, node.pk):
                     _set(StructureNode, node.pk, path, "parent", parent.pk if parent else None)
         elif kind == "node_insert":
             parent = _pick(nodes, position)
-            services.node_create(
+            node_create(
                 plan=self.plan, name=f"New {uuid.uuid4().hex[:6]}", kind=value, parent=parent
             )
         elif kind == "node_delete" and node and len(nodes) > 1:
             if path == "service":
-                services.node_delete(node=node)
+                node_delete(node=node)
             else:
                 StructureNode.objects.filter(pk=node.pk).delete()
         elif kind == "action_cost" and action:
@@ -256,7 +264,7 @@ class PlanEditor:
 
     def _action_insert(self, node: StructureNode, planned_year: int, path: str) -> None:
         if path == "service":
-            services.action_create(
+            action_create(
                 plan=self.plan,
                 node=node,
                 title=f"Act {uuid.uuid4().hex[:6]}",
@@ -298,16 +306,16 @@ def _new_plan() -> PlanEditor:
         )
     ]
     plan = PlanFactory.create(annual_budget=Decimal("2500.00"))
-    site = services.node_create(plan=plan, name="Site", kind=NodeKind.SITE)
+    site = node_create(plan=plan, name="Site", kind=NodeKind.SITE)
     # Outside every building: its texts name the site (a rename of the site must reach them).
-    services.node_create(plan=plan, name="Site fence", kind=NodeKind.COMPONENT, parent=site)
+    node_create(plan=plan, name="Site fence", kind=NodeKind.COMPONENT, parent=site)
     for house in ("House A", "House B"):
-        building = services.node_create(plan=plan, name=house, kind=NodeKind.BUILDING, parent=site)
-        system = services.node_create(
+        building = node_create(plan=plan, name=house, kind=NodeKind.BUILDING, parent=site)
+        system = node_create(
             plan=plan, name=f"{house} heating", kind=NodeKind.SYSTEM, parent=building
         )
         for number, code in enumerate([codes[0], codes[1], None]):
-            component = services.node_create(
+            component = node_create(
                 plan=plan,
                 name=f"{house} boiler {number}",
                 kind=NodeKind.COMPONENT,
@@ -316,7 +324,7 @@ def _new_plan() -> PlanEditor:
                 quantity=Decimal("10"),
                 install_year=2005,
             )
-            services.action_create(
+            action_create(
                 plan=plan,
                 node=component,
                 title=f"Replace {house} {number}",

@@ -15,8 +15,8 @@ from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
 from planning.models import ActionKind, NodeKind, Plan, PlanRole, Suggestion
-from planning.suggestions.services import suggestions_dismiss
-from planning.suggestions.sync import suggestion_sync
+from planning.suggestions.services.dismissal import suggestions_dismiss
+from planning.suggestions.sync.run import suggestion_sync
 from tests.factories import (
     ActionFactory,
     CodeFactory,

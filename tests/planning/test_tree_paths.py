@@ -19,12 +19,12 @@ from django.test import Client
 from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from openpyxl import load_workbook
 
 from planning.models import NodeKind, Plan, PlanRole, StructureNode
-from planning.plans import services
-from planning.suggestions.sync import suggestion_sync
-from planning.tree import DEPTH_MAX, node_subtree_ids, tree_repair
+from planning.plans.services.nodes import node_create, node_delete, node_details_update, node_move
+from planning.suggestions.sync.run import suggestion_sync
+from planning.tree.paths import DEPTH_MAX, tree_repair
+from planning.tree.selectors import node_subtree_ids
 from tests.factories import (
     ActionFactory,
     PlanFactory,
@@ -32,6 +32,7 @@ from tests.factories import (
     StructureNodeFactory,
 )
 from tests.planning.test_action_planning import _grid, planning_url
+from tests.planning.workbooks import exported_sheet
 
 pytestmark = pytest.mark.django_db
 
@@ -114,7 +115,7 @@ class TreeEditor:
         nodes = self.nodes()
         node = nodes[position % len(nodes)] if nodes else None
         if action in ("create", "create_root"):
-            services.node_create(
+            node_create(
                 plan=self.plan,
                 name=f"N {uuid.uuid4().hex[:6]}",
                 kind=value,
@@ -125,13 +126,11 @@ class TreeEditor:
         elif action in ("move", "move_to_root"):
             parent = None if value is None else nodes[value % len(nodes)]
             with contextlib.suppress(ValidationError):  # under itself: refused
-                services.node_move(node=node, parent=parent)
+                node_move(node=node, parent=parent)
         elif action == "kind":
-            services.node_details_update(
-                node=node, kind=value, quantity=None, unit="", install_year=None
-            )
+            node_details_update(node=node, kind=value, quantity=None, unit="", install_year=None)
         elif action == "delete":
-            services.node_delete(node=node)
+            node_delete(node=node)
         elif action == "raw_move":
             parent = None if value is None else nodes[value % len(nodes)]
             parents = {n.pk: n.parent_id for n in nodes}
@@ -149,9 +148,9 @@ class TreeEditor:
 
 def _start(synced: bool) -> TreeEditor:
     plan = PlanFactory.create()
-    site = services.node_create(plan=plan, name="Site", kind=NodeKind.SITE)
-    house = services.node_create(plan=plan, name="House", kind=NodeKind.BUILDING, parent=site)
-    services.node_create(plan=plan, name="Boiler", kind=NodeKind.COMPONENT, parent=house)
+    site = node_create(plan=plan, name="Site", kind=NodeKind.SITE)
+    house = node_create(plan=plan, name="House", kind=NodeKind.BUILDING, parent=site)
+    node_create(plan=plan, name="Boiler", kind=NodeKind.COMPONENT, parent=house)
     editor = TreeEditor(plan)
     if synced:  # a synced plan's changes leave change rows; a never-synced plan's do not
         editor.sync()
@@ -193,7 +192,7 @@ def test_a_move_carries_the_subtree_in_a_fixed_number_of_queries(
         for _ in range(size):
             parent = StructureNodeFactory.create(plan=plan, parent=parent, kind=NodeKind.SYSTEM)
         with django_assert_max_num_queries(20) as captured:
-            services.node_move(node=house, parent=other)
+            node_move(node=house, parent=other)
         counts.append(len(captured.captured_queries))
 
     assert counts[0] == counts[1]
@@ -209,7 +208,7 @@ def test_a_kind_change_to_and_from_building_re_anchors_the_subtree() -> None:
     roof = StructureNodeFactory.create(plan=site.plan, parent=wing)
     door = StructureNodeFactory.create(plan=site.plan, parent=annex)
 
-    services.node_details_update(
+    node_details_update(
         node=wing, kind=NodeKind.BUILDING, quantity=None, unit="", install_year=None
     )
     buildings = dict(StructureNode.objects.values_list("id", "building_id"))
@@ -219,9 +218,7 @@ def test_a_kind_change_to_and_from_building_re_anchors_the_subtree() -> None:
         annex.pk,
     )
 
-    services.node_details_update(
-        node=wing, kind=NodeKind.SYSTEM, quantity=None, unit="", install_year=None
-    )
+    node_details_update(node=wing, kind=NodeKind.SYSTEM, quantity=None, unit="", install_year=None)
     assert stored(site.plan) == walked(site.plan)
     assert StructureNode.objects.get(pk=roof.pk).building_id is None
 
@@ -254,14 +251,14 @@ def test_a_structure_deeper_than_the_limit_is_refused() -> None:
     plan = PlanFactory.create()
     parent = None
     for _ in range(DEPTH_MAX + 1):
-        parent = services.node_create(plan=plan, name="Level", kind="system", parent=parent)
-    other = services.node_create(plan=plan, name="Other", kind="system")
-    services.node_create(plan=plan, name="Leaf", kind="component", parent=other)
+        parent = node_create(plan=plan, name="Level", kind="system", parent=parent)
+    other = node_create(plan=plan, name="Other", kind="system")
+    node_create(plan=plan, name="Leaf", kind="component", parent=other)
 
     with pytest.raises(ValidationError, match="levels deep"):
-        services.node_create(plan=plan, name="Too deep", kind="component", parent=parent)
+        node_create(plan=plan, name="Too deep", kind="component", parent=parent)
     with pytest.raises(ValidationError, match="levels deep"):
-        services.node_move(node=other, parent=parent)
+        node_move(node=other, parent=parent)
 
 
 # --- buildings with the same name ------------------------------------------------------------
@@ -310,12 +307,10 @@ def test_two_buildings_with_one_name_stay_two_rows_in_both_budget_exports(
             )
         )
     )
-    sheet = load_workbook(
-        io.BytesIO(
-            client.get(reverse("planning:export_budget", args=[number, "xlsx"]), year).getvalue()
-        )
-    ).active
-    xlsx_rows = [[cell.value for cell in row] for row in sheet.iter_rows()]
+    today = exported_sheet(
+        client.get(reverse("planning:export_budget", args=[number, "xlsx"]), year).getvalue(),
+        "Today's prices",
+    )
 
     total = "Total 2031 (EUR, today's prices)"
     assert [[row[0], *row[5:7]] for row in csv_rows] == [
@@ -324,11 +319,16 @@ def test_two_buildings_with_one_name_stay_two_rows_in_both_budget_exports(
         ["House (South)", "250.00", "250.00"],
         ["Total", "350.00", "350.00"],
     ]
-    assert [[row[0], *row[5:7]] for row in xlsx_rows] == [
-        ["Building", 2031, total],
-        ["House (North)", 100, 100],
-        ["House (South)", 250, 250],
-        ["Total", 350, 350],
+    # the workbook names each building's site too, and sums the sites below the table
+    assert [[*row[:2], *row[6:8]] for row in today.table] == [
+        ["Site", "Building", 2031, total],
+        ["North", "House (North)", 100, 100],
+        ["South", "House (South)", 250, 250],
+    ]
+    assert [[*row[:2], *row[6:8]] for row in today.below[1:]] == [
+        ["North", "Subtotal, 1 building", 100, 100],
+        ["South", "Subtotal, 1 building", 250, 250],
+        ["Total", None, 350, 350],
     ]
 
 

@@ -1,5 +1,5 @@
-"""A version's comparison as a person reads it (docs/design.md "Versions"): the page, the CSV
-and the XLSX, through the test client, after each kind of change (an action added, deleted,
+"""A version's comparison as a person reads it (docs/subsystems/versions.md "Versions"): the page,
+the CSV and the XLSX, through the test client, after each kind of change (an action added, deleted,
 its cost, year, node or building, status changed, a recurring action marked done), under each
 building's filter, version against version; and a version's planned cost, the plan list's
 ten-year figure at adoption, with its years and prices."""
@@ -18,7 +18,6 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
-from openpyxl import load_workbook
 
 from planning.models import (
     Action,
@@ -29,13 +28,13 @@ from planning.models import (
     StructureNode,
     VersionAction,
 )
-from planning.plans.services import (
+from planning.plans.services.actions import (
     action_cancel,
     action_create,
     action_mark_done,
     action_update,
-    node_delete,
 )
+from planning.plans.services.nodes import node_delete
 from planning.records.adoption import plan_adopt
 from tests.factories import (
     ActionFactory,
@@ -43,6 +42,7 @@ from tests.factories import (
     PlanMembershipFactory,
     StructureNodeFactory,
 )
+from tests.planning.workbooks import exported_sheet
 
 pytestmark = pytest.mark.django_db
 
@@ -219,11 +219,10 @@ def _read(
 
     xlsx_response = client.get(reverse("planning:plan_version_export", args=[*args, "xlsx"]), query)
     assert xlsx_response.status_code == 200
-    sheet = load_workbook(io.BytesIO(xlsx_response.getvalue())).active
-    assert sheet is not None
-    sheet_rows = [[_xlsx_text(value) for value in row] for row in sheet.iter_rows(values_only=True)]
-    width = len(sheet_rows[0])
-    seen.exports["xlsx"], seen.export_years["xlsx"] = _split([row[:width] for row in sheet_rows])
+    parts = exported_sheet(xlsx_response.getvalue())
+    width = len(parts.table[0])
+    sheet_rows = [[_xlsx_text(value) for value in row[:width]] for row in parts.table + parts.below]
+    seen.exports["xlsx"], seen.export_years["xlsx"] = _split(sheet_rows)
     return seen
 
 

@@ -1,11 +1,10 @@
-"""Adopted versions (docs/design.md "Versions"): a version is a snapshot no later change
-reaches, the comparison of a plan with itself is empty and lists exactly what changed, its
+"""Adopted versions (docs/subsystems/versions.md "Versions"): a version is a snapshot no later
+change reaches, the comparison of a plan with itself is empty and lists exactly what changed, its
 totals equal a recomputation, the Versions tab and `manage.py adopt_plan`."""
 
 from __future__ import annotations
 
 import datetime
-import io
 import json
 from decimal import Decimal
 from typing import Any
@@ -16,7 +15,6 @@ from django.core.management.base import CommandError
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
-from openpyxl import load_workbook
 
 from planning.figures.occurrences import occurrence_years
 from planning.models import (
@@ -30,7 +28,8 @@ from planning.models import (
     VersionNode,
     VersionProject,
 )
-from planning.plans.services import action_update, node_delete, node_move
+from planning.plans.services.actions import action_update
+from planning.plans.services.nodes import node_delete, node_move
 from planning.records.adoption import plan_adopt
 from planning.records.comparison import Side, versions_compare
 from planning.transfer.imports.json_file import plan_import
@@ -41,6 +40,7 @@ from tests.factories import (
     ProjectFactory,
     StructureNodeFactory,
 )
+from tests.planning.workbooks import exported_sheet
 
 pytestmark = pytest.mark.django_db
 
@@ -267,8 +267,16 @@ def test_the_comparison_exports_as_csv_and_xlsx(client: Client, user: Any, plan:
     xlsx = client.get(
         reverse("planning:plan_version_export", args=[plan.number, version.pk, "xlsx"])
     )
-    sheet = load_workbook(io.BytesIO(xlsx.getvalue())).active
-    assert sheet["A2"].value == "changed" and sheet["C2"].value == "Service"
+    parts = exported_sheet(xlsx.getvalue())
+    assert parts.title == "Comparison of version 1 “Board” with the plan now"
+    assert parts.facts["Plan"] == f"#{plan.number} {plan.name}"
+    assert parts.facts["Prices"].startswith("today's prices")
+    assert parts.table[1][0] == "changed" and parts.table[1][2] == "Service"
+    # the totals per year are below the table, outside its autofilter
+    assert parts.below[0] == [None] * len(parts.below[0])
+    assert parts.below[1][0] == "Year" and parts.below[-1][0] == "Total"
+    last_row = parts.table_first_row + len(parts.table) - 1 + len(parts.below)
+    assert parts.sheet.cell(last_row, 1).value == "Total" and parts.sheet.cell(last_row, 1).font.b
 
 
 def test_the_command_adopts_and_prints_the_id(plan: Plan, capsys: Any) -> None:

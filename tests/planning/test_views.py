@@ -1051,7 +1051,7 @@ def test_node_page_searches_the_catalog_only_when_asked(client: Client, world: W
 
 
 def test_node_page_lists_its_own_actions_and_open_suggestions(client: Client, world: World) -> None:
-    from planning.suggestions.sync import suggestion_sync
+    from planning.suggestions.sync.run import suggestion_sync
 
     ActionFactory.create(node=world.site, title="Fence", planned_year=2031)
     suggestion_sync(plan=world.plan)

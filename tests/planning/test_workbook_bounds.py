@@ -3,7 +3,8 @@ workbook_bounds; docs/subsystems/import-bounds.md "Excel workbooks"): its parts 
 the content types and the workbook's relationships, whatever they are named; shared strings,
 cells, sheets, rows and what lies outside them are bounded, each refusal one problem naming
 the sheet and cell where it has one; and openpyxl never sees a part that was not walked. Every
-shape is written part by part with zipfile (tests/planning/workbooks.py), small; the large ones
+shape is written part by part with zipfile (tests/planning/workbook_shapes.py), small; the large
+ones
 are in test_import_bounds.py, measured in a child process."""
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import pytest
 from planning.transfer.imports import workbook as workbook_module
 from planning.transfer.imports.plan_file import plan_file_import
 from planning.transfer.imports.problems import ImportRejected
-from planning.transfer.imports.workbook_bounds import (
+from planning.transfer.imports.workbook_xml import (
     CELL_MAX_CHARS,
     ROW_MAX_ELEMENTS,
     SHEET_MAX_OTHER_ELEMENTS,
@@ -25,7 +26,7 @@ from planning.transfer.imports.workbook_bounds import (
     TOKEN_MAX_BYTES,
     WORKBOOK_MAX_SHEETS,
 )
-from tests.planning.workbooks import (
+from tests.planning.workbook_shapes import (
     DECLARATION,
     MAIN,
     inline_row,

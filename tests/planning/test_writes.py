@@ -14,13 +14,11 @@ from django_tasks_db.models import DBTaskResult
 
 from planning.core.writes import plan_changed, plan_write
 from planning.models import ActionKind, NodeKind, Plan, PlanRole, Suggestion
-from planning.plans import grants, services
-from planning.suggestions.services import (
-    suggestion_apply_cost,
-    suggestion_restore,
-    suggestions_dismiss,
-)
-from planning.suggestions.sync import suggestion_sync
+from planning.plans.services.grants import membership_role_set
+from planning.plans.services.nodes import node_create, node_delete, node_move, node_rename
+from planning.suggestions.services.apply import suggestion_apply_cost
+from planning.suggestions.services.dismissal import suggestion_restore, suggestions_dismiss
+from planning.suggestions.sync.run import suggestion_sync
 from tests.factories import (
     ActionFactory,
     CodeFactory,
@@ -75,7 +73,7 @@ def test_a_data_change_raises_the_version_and_queues_one_sync_after_commit(
     before = version(plan)
 
     with django_capture_on_commit_callbacks() as callbacks:
-        services.node_create(plan=plan, name="Boiler", kind=NodeKind.COMPONENT)
+        node_create(plan=plan, name="Boiler", kind=NodeKind.COMPONENT)
 
     assert version(plan) == before + 1
     assert signals == [{"plan_id": plan.pk, "data_changed": True, "suggestion_changes": ()}]
@@ -93,7 +91,7 @@ def test_a_change_of_many_rows_queues_one_sync(
         ActionFactory.create(node=StructureNodeFactory.create(plan=plan, parent=building))
 
     with django_capture_on_commit_callbacks(execute=True):
-        deleted = services.node_delete(node=building)
+        deleted = node_delete(node=building)
 
     assert deleted == 6
     assert len(signals) == 1
@@ -200,7 +198,7 @@ def test_a_rolled_back_change_queues_nothing_and_keeps_the_version(
         pytest.raises(RuntimeError),
         transaction.atomic(),
     ):
-        services.node_create(plan=plan, name="Boiler", kind=NodeKind.COMPONENT)
+        node_create(plan=plan, name="Boiler", kind=NodeKind.COMPONENT)
         raise RuntimeError("the request failed after the change")
 
     assert callbacks == []
@@ -213,7 +211,7 @@ def test_a_refused_change_sends_nothing(plan: Plan, signals: list[dict[str, Any]
     before = version(plan)
 
     with pytest.raises(ValidationError):
-        services.node_create(plan=plan, name="Boiler", kind=NodeKind.COMPONENT, parent=elsewhere)
+        node_create(plan=plan, name="Boiler", kind=NodeKind.COMPONENT, parent=elsewhere)
 
     assert signals == []
     assert version(plan) == before
@@ -226,7 +224,7 @@ def test_a_membership_change_takes_the_lock_but_changes_no_version(
     before = version(plan)
 
     with django_capture_on_commit_callbacks() as callbacks:
-        grants.membership_role_set(membership=grant, role=PlanRole.EDITOR)
+        membership_role_set(membership=grant, role=PlanRole.EDITOR)
 
     assert version(plan) == before
     assert signals == []
@@ -243,7 +241,7 @@ def test_an_inner_write_that_fails_leaves_the_outer_one_as_it_was(
         plan_write(plan_id=plan.pk, data_changed=False) as outer,
     ):
         with pytest.raises(ValidationError):  # the node's own write: refused, joined nothing
-            services.node_move(node=node, parent=node)
+            node_move(node=node, parent=node)
         with pytest.raises(RuntimeError), plan_write(plan_id=plan.pk, data_changed=True):
             raise RuntimeError("the inner write failed")
         outer.suggestions_changed([("dismissed", node.pk)])
@@ -266,7 +264,7 @@ def test_an_inner_write_in_a_block_the_caller_rolls_back_leaves_no_trace(
         pytest.raises(RuntimeError),
         transaction.atomic(),
     ):
-        services.node_rename(node=node, name="Attic")  # succeeds, then its block fails
+        node_rename(node=node, name="Attic")  # succeeds, then its block fails
         raise RuntimeError("the caller's block fails after the rename")
 
     node.refresh_from_db()

@@ -16,7 +16,7 @@ from django.utils import timezone
 from apikeys.models import ApiKey, IdempotentRequest
 from apikeys.services import api_access_set, api_key_create
 from planning.models import HistoryEntry, NodeKind, Plan, PlanRole, Suggestion, SuggestionStatus
-from planning.suggestions.sync import suggestion_sync
+from planning.suggestions.sync.run import suggestion_sync
 from tests.envelope import assert_envelope
 from tests.factories import PlanFactory, PlanMembershipFactory, StructureNodeFactory
 
@@ -69,6 +69,21 @@ def test_a_key_that_may_act_dismisses_and_restores(plan: Plan, user: Any) -> Non
     assert_envelope(again, 409, "suggestions.state_conflict")
     restored = _post(raw, plan, suggestion, "restore", {})
     assert assert_envelope(restored, 200, "suggestions.restored")["data"]["status"] == "open"
+
+
+def test_a_key_stops_acting_when_its_holder_becomes_a_viewer(plan: Plan, user: Any) -> None:
+    """A key acts with at most its holder's rights, read on each request: the key's own
+    permission (read_write) does not outlive the person's edit rights on the plan."""
+    raw = _key(user, ApiKey.Permission.READ_WRITE)
+    suggestion = _open(plan)
+    plan.memberships.filter(user=user).update(role=PlanRole.VIEWER)
+
+    response = _post(raw, plan, suggestion, "dismiss", {"reason": "accepted"})
+
+    body = assert_envelope(response, 403, "auth.insufficient_permission")
+    assert "view this plan but not change it" in body["message"]
+    suggestion.refresh_from_db()
+    assert suggestion.status == SuggestionStatus.OPEN
 
 
 def test_a_read_key_may_not_act(plan: Plan, user: Any) -> None:

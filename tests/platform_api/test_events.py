@@ -16,7 +16,7 @@ from apikeys.keys import key_generate, key_hash, key_hint
 from apikeys.models import ApiKey
 from apikeys.services import api_access_set, api_key_create
 from planning.models import Plan, PlanMembership, PlanRole
-from planning.suggestions.sync import suggestion_sync
+from planning.suggestions.sync.run import suggestion_sync
 from tests.envelope import assert_envelope
 from tests.factories import PlanFactory, PlanMembershipFactory, StructureNodeFactory
 from tests.webhooks.factories import endpoint_for

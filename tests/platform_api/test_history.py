@@ -13,7 +13,7 @@ from django.test import Client
 from accounts.actor import Actor, acting
 from apikeys.services import api_access_set, api_key_create
 from planning.models import HistoryEntry, NodeKind, Plan, PlanRole
-from planning.plans.services import node_rename
+from planning.plans.services.nodes import node_rename
 from planning.records.adoption import plan_adopt
 from tests.envelope import assert_envelope
 from tests.factories import (

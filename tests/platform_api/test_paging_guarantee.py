@@ -1,4 +1,4 @@
-"""The paging guarantee (docs/design.md "Integrator API" > "Paging"): while a client walks a
+"""The paging guarantee (docs/subsystems/integrator-api.md "Paging"): while a client walks a
 list page by page and the plan changes between its requests (severities up and down,
 suggestions resolved and new ones found, rows edited, added and deleted), a row that stays in
 the answer for the whole walk comes exactly once, and no row comes twice. Random changes, a few

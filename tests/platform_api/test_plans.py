@@ -188,8 +188,8 @@ def test_the_plans_list_counts_each_plans_open_suggestions_as_they_change(
     """The counts are kept under each plan's data version: a sync, a dismissal and a fix each
     raise it, so the list never shows a count of before."""
     from planning.models import Suggestion
-    from planning.suggestions.services import suggestions_dismiss
-    from planning.suggestions.sync import suggestion_sync
+    from planning.suggestions.services.dismissal import suggestions_dismiss
+    from planning.suggestions.sync.run import suggestion_sync
 
     other = PlanFactory.create()
     PlanMembershipFactory.create(plan=other, user=user)

@@ -81,7 +81,7 @@ def test_the_demo_shows_every_rule_and_the_organisations_catalog_at_work(client:
     from django.urls import reverse
 
     from planning.models import CodeOverride, SuggestionType
-    from planning.suggestions.sync import suggestion_sync
+    from planning.suggestions.sync.run import suggestion_sync
 
     _seed()
     plan = _demo_plan()
@@ -98,7 +98,7 @@ def test_the_demo_shows_every_rule_and_the_organisations_catalog_at_work(client:
     from planning.models import Completion
 
     # The replacements marked done (the plan's file also has inspections done this year,
-    # imported as completions of their own: docs/design.md "Imports" > "Work done").
+    # imported as completions of their own: docs/subsystems/imports.md "Work done").
     done = Completion.objects.filter(action__plan=plan, action__kind="replacement").select_related(
         "action__node__code"
     )
@@ -218,3 +218,55 @@ def test_second_run_prints_no_key_and_creates_none() -> None:
 
     assert "mpk_" not in output
     assert ApiKey.objects.count() == keys_before
+
+
+@pytest.mark.usefixtures("starter_catalog")
+def test_a_fresh_demo_shows_something_in_every_tab_and_every_section_of_the_guide(
+    client: Client,
+) -> None:
+    """docs/integrators.md on the demo: its history, an adopted version's actions, events, and a
+    dismiss with the printed key; and the plan's tabs each with something on them."""
+    from planning.models import Completion, HistoryEntry, Project, Suggestion
+
+    output = _seed()
+    plan = _demo_plan()
+    raw_key = re.search(r"Demo API key \(shown this once\): (mpk_\w+)", output)
+    assert raw_key is not None
+    auth = {"Authorization": f"Bearer {raw_key.group(1)}"}
+    api = f"/api/v1/platform/plans/{plan.number}"
+
+    # section 14: the history and the newest adopted version's actions
+    assert client.get(f"{api}/history", headers=auth).json()["data"]["entries"]
+    versions = client.get(f"{api}/versions", headers=auth).json()["data"]["versions"]
+    assert [v["name"] for v in versions] == [f"Adopted by the board {timezone.now().year}"]
+    actions = client.get(f"{api}/versions/{versions[0]['id']}/actions", headers=auth).json()["data"]
+    assert actions["actions"]
+    # section 15: the printed key may act on suggestions
+    open_one = Suggestion.objects.filter(plan=plan, status="open").order_by("id").first()
+    assert open_one is not None
+    dismissed = client.post(
+        f"{api}/suggestions/{open_one.pk}/dismiss",
+        {"reason": "accepted"},
+        content_type="application/json",
+        headers=auth,
+    )
+    assert dismissed.status_code == 200, dismissed.content
+    # section 16: events of the plan's suggestions
+    assert client.get("/api/v1/platform/events", {"plan": plan.number}, headers=auth).json()[
+        "data"
+    ]["events"]
+
+    # the tabs: a project, work done with its actual cost, a dismissed suggestion, the demo
+    # planner in the history, and the plan now differing from its adopted version
+    assert Project.objects.filter(plan=plan, actions__isnull=False).exists()
+    assert Completion.objects.filter(action__kind="repair", actual_cost__isnull=False).count() == 3
+    assert Suggestion.objects.filter(plan=plan, dismiss_comment__startswith="Planned with").exists()
+    assert HistoryEntry.objects.filter(plan_id=plan.pk, actor_label=DEMO_EMAIL).exists()
+    client.force_login(User.objects.get(email=DEMO_EMAIL))
+    version_page = client.get(f"/plans/{plan.number}/versions/{versions[0]['id']}/")
+    assert "changed" in version_page.content.decode()
+    for tab in ("", "actions/", "planning/", "projects/", "follow-up/", "versions/", "history/"):
+        response = client.get(f"/plans/{plan.number}/{tab}")
+        assert response.status_code == 200, tab
+    # the seed's dismissal and the key's just now
+    assert "Dismissed (2)" in client.get(f"/plans/{plan.number}/planning/").content.decode()

@@ -13,8 +13,8 @@ from rest_framework.renderers import JSONRenderer
 
 from apikeys.services import api_access_set, api_key_create, api_key_revoke
 from planning.models import ActionKind, NodeKind, Plan, PlanRole, Suggestion
-from planning.suggestions.services import suggestions_dismiss
-from planning.suggestions.sync import suggestion_sync
+from planning.suggestions.services.dismissal import suggestions_dismiss
+from planning.suggestions.sync.run import suggestion_sync
 from tests.envelope import ENVELOPE_FIELDS, assert_envelope
 from tests.factories import (
     ActionFactory,

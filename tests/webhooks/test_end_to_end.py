@@ -14,12 +14,13 @@ from django.db import transaction
 from django_tasks_db.models import DBTaskResult
 
 from accounts.models import User
+from organisations.models import Organisation
 from organisations.services import member_add, member_remove, organisation_create
 from planning.models import Code, Plan, StructureNode, Suggestion
-from planning.plans.services import node_code_assign, node_rename
+from planning.plans.services.nodes import node_code_assign, node_rename
 from planning.suggestions.selectors import suggestions_open
-from planning.suggestions.services import suggestions_dismiss
-from planning.suggestions.sync import suggestion_sync
+from planning.suggestions.services.dismissal import suggestions_dismiss
+from planning.suggestions.sync.run import suggestion_sync
 from planning.transfer.imports.plan_document import plan_import_document
 from tests.factories import PlanFactory, UserFactory
 from tests.webhooks.conftest import Receiver, run_retries_now, run_worker
@@ -34,7 +35,11 @@ PLAN_DOCUMENT = json.loads((Path(__file__).parents[2] / "docs/examples/plan.json
 
 @pytest.fixture
 def owner(starter_catalog: None) -> User:
-    return UserFactory.create()
+    """A person whose personal organisation (where their imports go) has API access: webhooks
+    follow it (tests/webhooks/test_api_access.py)."""
+    user = UserFactory.create()
+    Organisation.objects.filter(personal_for=user).update(api_access_enabled=True)
+    return user
 
 
 @pytest.fixture
@@ -180,6 +185,7 @@ def test_an_owner_who_lost_access_receives_nothing_further(
     # The plan is the co-op's; the endpoint's owner is a planner there.
     colleague = UserFactory.create()
     co_op = organisation_create(name="Co-op", owner=colleague)
+    Organisation.objects.filter(pk=co_op.pk).update(api_access_enabled=True)
     membership = member_add(organisation=co_op, user=owner, role="planner")
     Plan.objects.filter(pk=synced_plan.pk).update(organisation=co_op)
     radiators = StructureNode.objects.get(plan=synced_plan, name="Radiators")
@@ -231,6 +237,7 @@ def test_an_organisations_endpoint_gets_its_plans_events_and_survives_its_creato
 
     admin = UserFactory.create()
     co_op = organisation_create(name="Co-op", owner=owner)
+    Organisation.objects.filter(pk=co_op.pk).update(api_access_enabled=True)
     admin_membership = member_add(organisation=co_op, user=admin, role="admin")
     Plan.objects.filter(pk=synced_plan.pk).update(organisation=co_op)
     elsewhere = PlanFactory.create()

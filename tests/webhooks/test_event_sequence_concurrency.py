@@ -1,6 +1,6 @@
 """The events API's order under concurrency (PostgreSQL, real connections): an event whose
 transaction commits late is numbered after the events a reader already saw, and numberings
-running at once never give one number twice (docs/design.md "Integrator API" > "Events API").
+running at once never give one number twice (docs/subsystems/integrator-api.md "Events API").
 
 Run with `scripts/with-postgres.sh .venv/bin/pytest
 tests/webhooks/test_event_sequence_concurrency.py -q`.

@@ -9,8 +9,8 @@ from django.test import Client
 from accounts.models import User
 from apikeys.services import api_access_set, api_key_create
 from planning.models import Code, StructureNode
-from planning.plans.services import node_code_assign
-from planning.suggestions.sync import suggestion_sync
+from planning.plans.services.nodes import node_code_assign
+from planning.suggestions.sync.run import suggestion_sync
 from planning.transfer.imports.plan_document import plan_import_document
 from tests.factories import UserFactory
 from tests.webhooks.conftest import Receiver, run_worker
@@ -28,6 +28,7 @@ def owner(starter_catalog: None) -> User:
 def test_the_events_api_lists_the_delivered_events_and_replays_after_the_last_one_received(
     owner: User, receiver: Receiver
 ) -> None:
+    api_access_set(user=owner, enabled=True)  # webhooks, like the events API, follow it
     endpoint_create(user=owner, url=receiver.url)
     plan = plan_import_document(owner=owner, document=PLAN_DOCUMENT)
     suggestion_sync(plan=plan)
@@ -38,7 +39,6 @@ def test_the_events_api_lists_the_delivered_events_and_replays_after_the_last_on
     run_worker()
     received = [r for r in receiver.received if r.event["type"] == "suggestions.changed"]
     assert len(received) >= 2
-    api_access_set(user=owner, enabled=True)
     _key, raw = api_key_create(user=owner, name="poller")
 
     def events(**params: str) -> tuple[bytes, list[str]]:

@@ -10,7 +10,7 @@ from django.db import transaction
 from django_tasks_db.models import DBTaskResult
 
 from planning.models import PlanRole, Suggestion
-from planning.suggestions.sync import suggestion_sync
+from planning.suggestions.sync.run import suggestion_sync
 from tests.factories import (
     CodeFactory,
     PlanFactory,
@@ -28,7 +28,8 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def member_plan(user: Any) -> Any:
-    plan = PlanFactory.create()
+    """A plan the user views, of an organisation with API access (webhooks follow it)."""
+    plan = PlanFactory.create(organisation__api_access_enabled=True)
     PlanMembershipFactory.create(plan=plan, user=user, role=PlanRole.VIEWER)
     return plan
 
@@ -72,7 +73,7 @@ def test_endpoints_of_non_members_other_plans_or_disabled_get_nothing(
 ) -> None:
     endpoint_for(UserFactory.create())  # a stranger's endpoint for "every plan"
     receiving, _ = endpoint_for(user)
-    other_plan = PlanFactory.create()
+    other_plan = PlanFactory.create(organisation__api_access_enabled=True)
     PlanMembershipFactory.create(plan=other_plan, user=user)
     endpoint_for(user, plans=[other_plan])
     disabled, _ = endpoint_for(user, plans=[member_plan])
@@ -95,7 +96,7 @@ def test_an_unknown_change_is_a_programming_error(user: Any, member_plan: Any) -
 def test_bulk_dismiss_and_restore_publish_dismissed_then_reopened(
     user: Any, member_plan: Any
 ) -> None:
-    from planning.suggestions.services import suggestion_restore, suggestions_dismiss
+    from planning.suggestions.services.dismissal import suggestion_restore, suggestions_dismiss
 
     endpoint_for(user, plans=[member_plan])
     StructureNodeFactory.create_batch(2, plan=member_plan)
@@ -122,7 +123,7 @@ def _changes() -> list[tuple[str, str]]:
 
 
 def test_apply_publishes_resolved_in_its_transaction(user: Any, member_plan: Any) -> None:
-    from planning.suggestions.services import suggestion_apply_code
+    from planning.suggestions.services.apply import suggestion_apply_code
 
     endpoint_for(user, plans=[member_plan])
     code = CodeFactory.create(name="Zyxwidget unit", keywords="zyxwidget")
@@ -140,11 +141,8 @@ def test_apply_publishes_resolved_in_its_transaction(user: Any, member_plan: Any
 
 @pytest.mark.parametrize("write", ["sync", "apply", "dismiss", "restore"])
 def test_a_rolled_back_write_publishes_nothing(user: Any, member_plan: Any, write: str) -> None:
-    from planning.suggestions.services import (
-        suggestion_apply_code,
-        suggestion_restore,
-        suggestions_dismiss,
-    )
+    from planning.suggestions.services.apply import suggestion_apply_code
+    from planning.suggestions.services.dismissal import suggestion_restore, suggestions_dismiss
 
     endpoint_for(user, plans=[member_plan])
     code = CodeFactory.create(name="Zyxwidget unit", keywords="zyxwidget")

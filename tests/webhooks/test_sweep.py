@@ -1,6 +1,6 @@
 """Events for a change made outside the app (raw SQL), with no list call and no queued sync:
 the events process finds the plan with pending changes, syncs it and delivers the event
-(docs/design.md "Sync" > "Changes from anywhere")."""
+(docs/subsystems/sync.md "Changes from anywhere")."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import pytest
 from django.db import connection
 
 from planning.models import Action, Plan, PlanChange
-from planning.suggestions.sync import suggestion_sync
+from planning.suggestions.sync.run import suggestion_sync
 from planning.tasks import pending_plans_sync
 from tests.factories import ActionFactory, CodeFactory, PlanFactory, StructureNodeFactory
 from tests.webhooks.conftest import Receiver
@@ -28,7 +28,11 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("
 def _plan_with_a_replacement(user: Any) -> tuple[Any, Action]:
     from organisations.selectors import personal_organisation
 
-    plan = PlanFactory.create(organisation=personal_organisation(user=user))
+    organisation = personal_organisation(user=user)
+    assert organisation is not None
+    organisation.api_access_enabled = True  # webhooks follow API access
+    organisation.save(update_fields=["api_access_enabled"])
+    plan = PlanFactory.create(organisation=organisation)
     code = CodeFactory.create(unit_cost=Decimal("100.00"))
     roof = StructureNodeFactory.create(plan=plan, name="Roof", code=code, quantity=Decimal("10"))
     action = ActionFactory.create(

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import ipaddress
+import re
 import socket
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 
 from tests.webhooks.factories import endpoint_for
 from webhooks.events import endpoint_test_event_send
 from webhooks.models import WebhookAttempt, WebhookDelivery, WebhookEndpoint
-from webhooks.targets import TargetRefused, target_check
+from webhooks.targets import REFUSED_HOST, TargetRefused, target_check
 from webhooks.tasks import webhook_deliver
 
 
@@ -39,6 +41,21 @@ def dns(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[str]]:
     return names
 
 
+def assert_host_refused(url: str, reason: str, caplog: pytest.LogCaptureFixture) -> None:
+    """The guard refuses the URL's host with the one message for the owner, and logs `reason`
+    (a regular expression) for the operator."""
+    with (
+        caplog.at_level("INFO", logger="maintplan.webhooks"),
+        pytest.raises(TargetRefused) as refused,
+    ):
+        target_check(url)
+    assert str(refused.value) == REFUSED_HOST.format(host=urlsplit(url).hostname)
+    logged = [
+        r.__dict__["reason"] for r in caplog.records if r.getMessage() == "webhook target refused"
+    ]
+    assert logged and re.search(reason, logged[-1]), logged
+
+
 @pytest.mark.parametrize(
     ("address", "reason"),
     [
@@ -58,22 +75,19 @@ def dns(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[str]]:
     ],
 )
 def test_a_name_resolving_to_a_non_public_address_is_refused(
-    dns: dict[str, list[str]], address: str, reason: str
+    dns: dict[str, list[str]], address: str, reason: str, caplog: pytest.LogCaptureFixture
 ) -> None:
     dns["hooks.example.com"] = ["93.184.215.14", address]
-    with pytest.raises(TargetRefused, match=f"resolves to {reason}"):
-        target_check("https://hooks.example.com/in")
+    assert_host_refused("https://hooks.example.com/in", f"resolves to {reason}", caplog)
 
 
 @pytest.mark.parametrize("host", ["127.0.0.1", "10.0.0.1", "169.254.169.254", "[::1]"])
-def test_an_address_in_the_url_is_refused(host: str) -> None:
-    with pytest.raises(TargetRefused, match="resolves to a"):
-        target_check(f"https://{host}/in")
+def test_an_address_in_the_url_is_refused(host: str, caplog: pytest.LogCaptureFixture) -> None:
+    assert_host_refused(f"https://{host}/in", "resolves to a", caplog)
 
 
-def test_localhost_is_refused() -> None:
-    with pytest.raises(TargetRefused, match="loopback"):
-        target_check("https://localhost:8443/in")
+def test_localhost_is_refused(caplog: pytest.LogCaptureFixture) -> None:
+    assert_host_refused("https://localhost:8443/in", "loopback", caplog)
 
 
 def test_plain_http_is_refused() -> None:
@@ -88,7 +102,6 @@ def test_plain_http_is_refused() -> None:
         ("https:///path-only", "has no host"),
         ("https://user:pw@hooks.example.com/", "user name or password"),
         ("https://hooks.example.com:99999/", "valid URL"),
-        ("https://no-such-host.invalid/", "cannot be resolved"),
     ],
 )
 def test_a_malformed_url_is_refused_with_the_reason(url: str, message: str) -> None:
@@ -111,12 +124,11 @@ def test_a_public_https_target_passes_with_its_checked_addresses(
 
 
 def test_with_private_targets_allowed_loopback_http_passes_but_metadata_never(
-    settings: Any,
+    settings: Any, caplog: pytest.LogCaptureFixture
 ) -> None:
     settings.WEBHOOK_ALLOW_PRIVATE_TARGETS = True
     assert target_check("http://127.0.0.1:9000/in").addresses == ("127.0.0.1",)
-    with pytest.raises(TargetRefused, match="cloud metadata"):
-        target_check("http://169.254.169.254/latest/meta-data/")
+    assert_host_refused("http://169.254.169.254/latest/meta-data/", "cloud metadata", caplog)
 
 
 # --- IPv6 forms of IPv4 addresses, and the IANA ranges Python 3.11 calls global (issue 27) ---
@@ -151,17 +163,17 @@ def test_with_private_targets_allowed_loopback_http_passes_but_metadata_never(
     ],
 )
 def test_an_ipv6_form_of_a_non_public_address_is_refused(
-    dns: dict[str, list[str]], address: str, reason: str
+    dns: dict[str, list[str]], address: str, reason: str, caplog: pytest.LogCaptureFixture
 ) -> None:
     dns["hooks.example.com"] = ["93.184.215.14", address]
-    with pytest.raises(TargetRefused, match=f"resolves to {reason}"):
-        target_check("https://hooks.example.com/in")
+    assert_host_refused("https://hooks.example.com/in", f"resolves to {reason}", caplog)
 
 
 @pytest.mark.parametrize("host", ["[64:ff9b::7f00:1]", "[2002:7f00:1::]", "[::ffff:10.0.0.1]"])
-def test_an_ipv6_form_of_loopback_or_private_in_the_url_is_refused(host: str) -> None:
-    with pytest.raises(TargetRefused, match="resolves to a"):
-        target_check(f"https://{host}/in")
+def test_an_ipv6_form_of_loopback_or_private_in_the_url_is_refused(
+    host: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    assert_host_refused(f"https://{host}/in", "resolves to a", caplog)
 
 
 @pytest.mark.parametrize(
@@ -181,13 +193,12 @@ def test_an_ipv6_form_of_a_public_ipv4_address_passes(
 
 
 def test_metadata_in_an_ipv6_form_is_refused_even_with_private_targets_allowed(
-    settings: Any,
+    settings: Any, caplog: pytest.LogCaptureFixture
 ) -> None:
     settings.WEBHOOK_ALLOW_PRIVATE_TARGETS = True
     assert target_check("http://[64:ff9b::7f00:1]:9000/in")  # development: loopback is fine
     for host in ("[64:ff9b::a9fe:a9fe]", "[2002:a9fe:a9fe::]", "[::ffff:169.254.169.254]"):
-        with pytest.raises(TargetRefused, match="cloud metadata"):
-            target_check(f"http://{host}/latest/meta-data/")
+        assert_host_refused(f"http://{host}/latest/meta-data/", "cloud metadata", caplog)
 
 
 # --- ports ------------------------------------------------------------------------------------
@@ -228,7 +239,7 @@ def test_with_private_targets_allowed_any_port_goes(settings: Any) -> None:
     ("url", "error"),
     [
         ("https://8.8.8.8:6379/in", "must use port 443 or 8443"),
-        ("https://[64:ff9b::7f00:1]/in", "resolves to a loopback address"),
+        ("https://[64:ff9b::7f00:1]/in", REFUSED_HOST.format(host="64:ff9b::7f00:1")),
     ],
 )
 def test_the_guard_runs_again_at_delivery(
@@ -247,3 +258,34 @@ def test_the_guard_runs_again_at_delivery(
     attempt = WebhookAttempt.objects.get()
     assert attempt.status_code is None and error in attempt.error
     assert connections == []
+
+
+# --- one message that names no address (issue 37, point 5) -------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("url", "resolved"),
+    [
+        ("https://localhost/in", None),  # the real resolver: 127.0.0.1 and ::1
+        ("https://hooks.example.com/in", ["10.1.2.3"]),
+        ("https://hooks.example.com/in", ["93.184.215.14", "192.168.7.9"]),
+        ("https://hooks.example.com/in", ["169.254.169.254"]),
+        ("https://hooks.example.com/in", ["64:ff9b::a00:1"]),
+        ("https://hooks.example.com/in", ["::ffff:127.0.0.1"]),
+        ("https://no-such-host.invalid/in", None),  # does not resolve: the same answer
+    ],
+)
+def test_a_refused_host_gets_one_message_that_names_no_address(
+    dns: dict[str, list[str]], url: str, resolved: list[str] | None
+) -> None:
+    """Whether a name resolves, and to what, is no answer for a signed-in user to read: every
+    refusal of a host's addresses is the same sentence, naming only the host as written."""
+    if resolved is not None:
+        dns["hooks.example.com"] = resolved
+    host = url.split("/")[2]
+    with pytest.raises(TargetRefused) as refused:
+        target_check(url)
+    assert str(refused.value) == REFUSED_HOST.format(host=host)
+    message = str(refused.value).replace(host, "")
+    assert not re.search(r"\d+\.\d+\.\d+\.\d+|[0-9a-f]*:[0-9a-f:.]+", message), message
+    assert "127.0.0.1" not in str(refused.value) and "loopback" not in str(refused.value)

@@ -20,7 +20,8 @@ def _date(value: str) -> datetime.date:
 
 class Command(BaseCommand):
     help = (
-        'Adopts plan NUMBER as it stands (docs/design.md "Versions") and prints the new '
+        'Adopts plan NUMBER as it stands (docs/subsystems/versions.md "Versions") and prints the '
+        "new "
         "version's id alone."
     )
 

@@ -10,8 +10,8 @@ from django.utils import timezone
 
 from accounts.management import command_user, non_negative_int, plain_text, positive_int
 from organisations.management import command_plan_organisation
+from planning.core.validation import plan_size_check
 from planning.models import ActionKind, ActionStatus, Code, NodeKind
-from planning.plans.services import plan_size_check
 from planning.transfer.imports.plan_document import plan_import_document
 from planning.transfer.imports.problems import ImportRejected
 from planning.transfer.imports.terminal import TerminalProgress

@@ -14,7 +14,8 @@ from planning.transfer.imports.problems import ImportRejected
 
 class Command(BaseCommand):
     help = (
-        'Imports a catalog CSV into an organisation\'s catalog (docs/design.md "Code catalog"), '
+        "Imports a catalog CSV into an organisation's catalog "
+        '(docs/subsystems/code-catalog.md "Code catalog"), '
         "all or nothing: columns code (required), name, unit, unit_cost, service_life_years, "
         "interval_years, keywords. A starter code's row sets the organisation's figures for it; "
         "any other code becomes (or updates) one of its own. Importing again updates. A bad "

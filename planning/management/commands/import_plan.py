@@ -23,7 +23,8 @@ def _file_read(path: str) -> bytes:
 
 class Command(BaseCommand):
     help = (
-        'Imports a plan from a JSON file or an Excel workbook (docs/design.md "Imports") or '
+        "Imports a plan from a JSON file or an Excel workbook "
+        '(docs/subsystems/imports.md "Imports") or '
         "from nodes.csv plus --actions-csv (and --plan-csv), all or nothing, and prints the "
         "new plan's number alone on the last line. A bad file is refused with every problem on "
         "stderr, and nothing is written."

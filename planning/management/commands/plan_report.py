@@ -6,15 +6,16 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from planning.figures.budget import NOMINAL, TODAY
+from planning.figures.prices import NOMINAL, TODAY
 from planning.models import Plan
 from planning.reports.pdf import report_pdf
-from planning.suggestions.sync import suggestion_sync
+from planning.suggestions.sync.run import suggestion_sync
 
 
 class Command(BaseCommand):
     help = (
-        'Writes the board report of plan NUMBER to OUT.pdf (docs/design.md "Board report") and '
+        "Writes the board report of plan NUMBER to OUT.pdf "
+        '(docs/subsystems/board-report.md "Board report") and '
         "prints its size, page count and the time taken."
     )
 

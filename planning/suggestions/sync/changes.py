@@ -1,6 +1,6 @@
 """What changed since a plan's last sync, and which suggestions that can touch.
 
-The rows come from the change triggers of migration 0006 (`PlanChange`). A sync claims its
+The rows come from the change-log triggers of planning.db (`PlanChange`). A sync claims its
 plan's rows with one `DELETE ... RETURNING` inside its transaction: a row that commits later is
 left for the next sync, and a rolled-back sync gives its rows back. On PostgreSQL every trigger
 also takes a KEY SHARE lock on the plan's row, which the sync's `FOR UPDATE` waits for: while a
@@ -8,7 +8,7 @@ sync runs, no change to the plan can commit, so what it claims and what it reads
 "before" values of the rows it claims describe exactly the data the stored suggestions were
 derived from. (SQLite runs one writer at a time and gives a transaction one snapshot.)
 
-Scopes, every rule being local (docs/design.md "Sync" > "Scopes"):
+Scopes, every rule being local (docs/subsystems/sync.md "Scopes"):
 - missing_code and condition of a node: the node and its live actions;
 - deviation and overdue of an action: the action, its node and the node's code;
 - project_grouping of (anchor, year): the live actions without a project anchored there.
@@ -35,8 +35,9 @@ from django.db import connection
 from django.db.models import Count, Q
 
 from planning.models import PlanChange
-from planning.suggestions.rules import ActionRecord, NodeRecord, anchor_node_id
-from planning.tree import root_id
+from planning.suggestions.rules.project_grouping import anchor_node_id
+from planning.suggestions.rules.records import ActionRecord, NodeRecord
+from planning.tree.paths import root_id
 
 
 @dataclass(frozen=True, slots=True)

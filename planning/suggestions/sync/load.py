@@ -1,4 +1,5 @@
-"""Reads of the sync: the plan's rows as the plain records the rules take, and its stored
+"""Reads of the sync (step 3 of planning.suggestions.sync.run): the plan's rows as the plain
+records the rules take, the labels and names its texts give the anchors, and its stored
 suggestions. Every read is a fixed number of queries (long id lists are sent in chunks, so the
 count grows with what changed, never with the size of the plan)."""
 
@@ -30,18 +31,12 @@ from django.db.models.functions import Cast, Substr
 from core.chunks import IN_LIST_SIZE, chunked
 from planning.core.money import cents_of
 from planning.figures.occurrences import cents_column, live_in_range, occurrence_years, year_cents
-from planning.models import Action, ActionKind, ActionStatus, StructureNode, Suggestion
+from planning.models import Action, ActionKind, ActionStatus, Plan, StructureNode, Suggestion
 from planning.plans.selectors import catalog_codes
-from planning.suggestions.rules import (
-    FIGURE_YEARS,
-    ActionRecord,
-    BudgetFigures,
-    CodeRecord,
-    NodeRecord,
-    budget_peak_years,
-)
-from planning.tree import below_q, node_prefix, root_id
-from planning.tree.paths import HEX_LENGTH
+from planning.suggestions.rules.budget_peak import FIGURE_YEARS, BudgetFigures, budget_peak_years
+from planning.suggestions.rules.records import ActionRecord, CodeRecord, NodeRecord
+from planning.tree.paths import HEX_LENGTH, below_q, node_prefix, root_id
+from planning.tree.selectors import building_labels
 
 ROOTS_PER_QUERY = 50  # one range condition each
 
@@ -97,9 +92,10 @@ def nodes_of(*, plan_id: UUID, node_ids: Collection[str]) -> dict[str, NodeRecor
 
 
 def region_of(*, plan_id: UUID, anchors: Collection[NodeRecord]) -> dict[str, NodeRecord]:
-    """The nodes anchored at these anchors (planning.suggestions.rules.anchor_node_id): a
-    building's are the nodes it is the building of, a root's those of its tree in no building;
-    every anchor is in its own region. Read from the stored fields, never the whole plan."""
+    """The nodes anchored at these anchors
+    (planning.suggestions.rules.project_grouping.anchor_node_id): a building's are the nodes it
+    is the building of, a root's those of its tree in no building; every anchor is in its own
+    region. Read from the stored fields, never the whole plan."""
     buildings: list[Any] = [anchor.id for anchor in anchors if anchor.building_id == anchor.id]
     roots = [a.id for a in anchors if a.building_id is None and a.root_id == a.id]
     found: dict[str, NodeRecord] = {}
@@ -115,10 +111,35 @@ def region_of(*, plan_id: UUID, anchors: Collection[NodeRecord]) -> dict[str, No
     return found
 
 
+def labels_load(*, plan: Plan) -> dict[str, str]:
+    """Every building's label (planning.tree.selectors.building_labels), by id as text."""
+    return {
+        str(node_id): label
+        for node_id, label in building_labels(plan=plan, building_ids=None).items()
+    }
+
+
+def places_load(
+    *, plan_id: UUID, labels: dict[str, str], nodes: dict[str, NodeRecord]
+) -> dict[str, str]:
+    """How the texts name the anchors of these nodes (rules.records.PlanData.places): every
+    building's label, and the names of the roots outside every building, read when not loaded
+    already."""
+    places = dict(labels)
+    roots = {node.root_id for node in nodes.values() if node.building_id is None}
+    places.update((root, nodes[root].name) for root in roots if root in nodes)
+    missing = roots - nodes.keys()
+    if missing:
+        places.update(
+            (root, node.name) for root, node in nodes_of(plan_id=plan_id, node_ids=missing).items()
+        )
+    return places
+
+
 def codes_load(*, organisation_id: Any, currency: str) -> dict[str, CodeRecord]:
     """The plan's organisation's effective catalog (planning.plans.selectors.catalog_codes; one
     query: it is small), for a plan in `currency`: a unit cost in another currency is left out,
-    so the cost check passes over it (docs/design.md "Code catalog" > "Currency")."""
+    so the cost check passes over it (docs/subsystems/code-catalog.md "Currency")."""
     catalog = (
         catalog_codes(organisation_id=organisation_id)
         .order_by()
@@ -150,13 +171,13 @@ def codes_load(*, organisation_id: Any, currency: str) -> dict[str, CodeRecord]:
 def budget_figures(
     *, plan_id: UUID, budget: Decimal, year: int, labels: Mapping[str, str]
 ) -> BudgetFigures:
-    """What rule 6 reads (rules.BudgetFigures), in grouped queries, never a row per action: the
-    live occurrences' cents per planned year and interval, spread over the years Y .. Y + 14
-    (planning.figures.occurrences); then, only when some year is over the budget, for those
-    years: the cents per anchor (rows: anchors x years x intervals) and the anchors' names (a
-    building's label from `labels`, every building's), and the one-off repairs and
-    replacements planned in them that can be candidates (a running sum in the database cuts
-    each year's list where it reaches the excess)."""
+    """What rule 6 reads (rules.budget_peak.BudgetFigures), in grouped queries, never a row per
+    action: the live occurrences' cents per planned year and interval, spread over the years
+    Y .. Y + 14 (planning.figures.occurrences); then, only when some year is over the budget,
+    for those years: the cents per anchor (rows: anchors x years x intervals) and the anchors' names
+    (a building's label from `labels`, every building's), and the one-off repairs and
+    replacements planned in them that can be candidates (a running sum in the database cuts each
+    year's list where it reaches the excess)."""
     first, last = year, year + FIGURE_YEARS - 1
     years = list(range(first, last + 1))
     live = live_in_range(Action.objects.filter(plan_id=plan_id), year_from=first, year_to=last)
@@ -168,8 +189,8 @@ def budget_figures(
     anchor_cents: dict[int, dict[str, int]] = {y: {} for y in peaks}
     if peaks:
         # An anchor is the node's building, else the root of its tree: the first id of its
-        # path, or the node itself when it is a root (rules.anchor_node_id). Only the actions
-        # that occur in a year over the budget are read.
+        # path, or the node itself when it is a root (rules.project_grouping.anchor_node_id).
+        # Only the actions that occur in a year over the budget are read.
         grouped = (
             live.filter(
                 Q(planned_year__in=peaks)

@@ -19,7 +19,7 @@ from django.db import connection
 
 from core.chunks import IN_LIST_SIZE, chunked
 from planning.models import Resolution, Suggestion, SuggestionStatus
-from planning.suggestions.rules import WantedSuggestion
+from planning.suggestions.rules.records import WantedSuggestion
 
 _CONTENT_FIELDS = (
     "suggestion_type",

@@ -4,12 +4,14 @@ in today's prices and nominal, and its latest completion.
 
 Paths come from one read of the plan's nodes (names, stored paths and buildings), so an export
 of 100,000 actions makes a fixed number of queries; a building is named by its label
-(planning.tree.building_labels, as the budget page does). CSV or XLSX is the caller's choice
-(planning.transfer.csv_stream, planning.transfer.xlsx).
+(planning.tree.selectors.building_labels, as the budget page does). CSV or XLSX is the caller's
+choice (planning.transfer.csv_stream, planning.transfer.xlsx); the workbook has the title block
+above the table, with the filters in words.
 """
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Iterator
 from typing import Any
 
@@ -18,9 +20,12 @@ from django.db.models import OuterRef, Subquery
 from planning.core.money import amount_of, cents_of
 from planning.figures.prices import PriceIndex
 from planning.models import ActionKind, ActionStatus, Completion, Plan, StructureNode
-from planning.plans.action_list import ActionFilters, actions_filtered
+from planning.plans.action_filters import ActionFilters, actions_filtered
+from planning.transfer.exports.title import title_block
 from planning.transfer.exports.units import nominal_unit, today_unit
-from planning.tree import building_labels, path_ids
+from planning.transfer.xlsx import Sheet
+from planning.tree.paths import path_ids
+from planning.tree.selectors import building_labels
 
 
 def action_header(plan: Plan) -> tuple[str, ...]:
@@ -121,3 +126,25 @@ def action_rows(
             done_on or "",
             actual if actual is not None else "",
         )
+
+
+def action_sheet(
+    *, plan: Plan, filters: ActionFilters, described: str, made_on: datetime.date
+) -> Sheet:
+    """The actions workbook's sheet: the title block (with the filters in words, `described`),
+    then the rows of `action_rows` with labels, the autofilter over them."""
+    index = PriceIndex.of(plan)
+    return Sheet(
+        name="Actions",
+        title=title_block(
+            plan=plan,
+            title=f"Actions of plan #{plan.number} {plan.name}",
+            prices=(
+                "estimated cost in today's prices; nominal cost in its planned year "
+                f"({index.describe()})"
+            ),
+            made_on=made_on,
+            more=[("Filters", described or "none: every action of the plan")],
+        ),
+        table=action_rows(plan=plan, filters=filters, labels=True),
+    )

@@ -25,7 +25,7 @@ from planning.models import (
     StructureNode,
 )
 from planning.transfer.imports.columns import ACTION_FIELDS, NODE_FIELDS, PLAN_TABLE_FIELDS
-from planning.tree import path_ids
+from planning.tree.paths import path_ids
 
 
 def _text(value: Decimal | None) -> str | None:

@@ -32,7 +32,7 @@ import ijson
 from django.conf import settings
 from ijson.common import ObjectBuilder
 
-from planning.plans.services import plan_size_message
+from planning.core.validation import plan_size_message
 from planning.transfer.imports.problems import ImportProblem, ImportRejected
 
 BOM = codecs.BOM_UTF8

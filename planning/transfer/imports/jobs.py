@@ -42,7 +42,7 @@ from planning.models import (
     PlanImportFormat,
     PlanImportStatus,
 )
-from planning.suggestions.sync import suggestion_sync
+from planning.suggestions.sync.run import suggestion_sync
 from planning.transfer.imports.csv_pair import plan_import_csv
 from planning.transfer.imports.plan_file import plan_file_import
 from planning.transfer.imports.problems import ImportRejected

@@ -7,8 +7,8 @@ codes in the organisation's catalog, its name and currency), collects every prob
 
 The reader checks what is the file format's own business (fields present, a number where a
 number belongs); the field rules (lengths, year ranges, non-negative amounts, choices) are the
-models', run through `planning.plans.services.validated`, whose ValidationErrors become the row-and-
-field problems, with the same messages the forms and services give.
+models', run through `planning.core.validation.validated`, whose ValidationErrors become the
+row-and-field problems, with the same messages the forms and services give.
 """
 
 from __future__ import annotations
@@ -21,9 +21,9 @@ from django.core.exceptions import ValidationError
 from accounts.models import User
 from organisations.models import Organisation
 from organisations.selectors import personal_organisation
+from planning.core.validation import plan_size_check
 from planning.models import Plan
 from planning.plans.selectors import catalog_codes
-from planning.plans.services import plan_size_check
 from planning.transfer.imports.columns import DOCUMENT_FIELDS
 from planning.transfer.imports.plan_fields import import_currency_chosen, plan_fields_read
 from planning.transfer.imports.problems import ImportProblem, ImportRejected
@@ -37,14 +37,14 @@ from planning.transfer.imports.records import (
 )
 from planning.transfer.imports.rows import ActionRow, NodeRow, action_row_read, node_row_read
 from planning.transfer.imports.write import plan_document_write
-from planning.tree import DEPTH_MAX, DEPTH_MESSAGE
+from planning.tree.paths import DEPTH_MAX, DEPTH_MESSAGE
 
 
 def _tree_check(
     nodes: list[tuple[tuple[int, int], NodeRow]], problems: ProblemCollector
 ) -> dict[str, NodeRow]:
     """Duplicate refs, parents that do not exist, cycles, a tree deeper than the stored paths
-    allow (planning.tree.DEPTH_MAX). Returns the nodes by ref."""
+    allow (planning.tree.paths.DEPTH_MAX). Returns the nodes by ref."""
     by_ref: dict[str, NodeRow] = {}
     positions: dict[str, tuple[int, int]] = {}
     for position, node in nodes:

@@ -15,8 +15,8 @@ from django.core.exceptions import ValidationError
 from django.db import models
 
 from core.text import printable, text_problem
+from planning.core.validation import validated
 from planning.models import CENT
-from planning.plans.services import validated
 from planning.transfer.imports.problems import PROBLEMS_KEPT, ImportProblem, ImportRejected
 
 # A number with more digits than this is no year (and is not turned into an int).

@@ -17,7 +17,7 @@ from decimal import Decimal
 from django.core.exceptions import ValidationError
 
 from planning.models import CENT, Action, ActionStatus, Completion, StructureNode, today
-from planning.plans.services import action_after_completion
+from planning.plans.services.actions import action_after_completion
 from planning.transfer.imports.columns import ACTION_FIELDS, NODE_FIELDS
 from planning.transfer.imports.records import ProblemCollector, RecordReader, describe
 

@@ -23,8 +23,8 @@ from pathlib import PurePath
 
 from django.conf import settings
 
+from planning.core.validation import plan_size_message
 from planning.models import ActionKind, ActionStatus, NodeKind, Plan
-from planning.plans.services import plan_size_message
 from planning.transfer.imports.columns import (
     ACTION_FIELDS,
     ACTION_REQUIRED,

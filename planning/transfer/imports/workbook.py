@@ -44,7 +44,8 @@ from planning.transfer.imports.tables import (
     plan_table_fields,
     table_counted_records,
 )
-from planning.transfer.imports.workbook_bounds import SHEET_MAX_ROWS, workbook_checked
+from planning.transfer.imports.workbook_bounds import workbook_checked
+from planning.transfer.imports.workbook_xml import SHEET_MAX_ROWS
 
 SHEET_NODES, SHEET_ACTIONS, SHEET_PLAN = "Nodes", "Actions", "Plan"
 _STRING = f"{{{SHEET_MAIN_NS}}}si"

@@ -29,12 +29,10 @@ from __future__ import annotations
 
 import io
 import posixpath
-import re
 import zipfile
 import zlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import IO
 from xml.parsers import expat
 from xml.sax.saxutils import quoteattr
 
@@ -54,49 +52,22 @@ from openpyxl.xml.constants import (
 )
 
 from planning.transfer.imports.problems import ImportProblem, ImportRejected
-
-WORKBOOK_MAX_PARTS = 1_000
-WORKBOOK_MAX_XML_BYTES = 256 * 1024 * 1024
-WORKBOOK_MAX_SHEETS = 32
-# A part openpyxl parses whole (the workbook, its relationships, the styles, the content types).
-PART_MAX_BYTES = 8 * 1024 * 1024
-PART_MAX_ELEMENTS = 100_000
-# The shared strings, which openpyxl keeps in a list while the sheets are read.
-WORKBOOK_MAX_SHARED_BYTES = 64 * 1024 * 1024
-STRINGS_MAX = 1_000_000
-# Their text as Python keeps it: a string takes 1, 2 or 4 bytes a character, by its widest one
-# (a million strings of 16 characters with an emoji each were 64 MB, and the job's peak 419 MB).
-STRINGS_MAX_TEXT_BYTES = 16 * 1024 * 1024
-STRING_MAX_ELEMENTS = 4_096  # a string's formatted runs
-STRING_MAX_BYTES = 1024 * 1024
-# Excel's own limit for the text of a cell.
-CELL_MAX_CHARS = 32_767
-# Excel's own last row; a row holds Excel's 16,384 cells with their values.
-SHEET_MAX_ROWS = 1_048_576
-ROW_MAX_ELEMENTS = 65_536
-ROW_MAX_BYTES = 8 * 1024 * 1024
-# What a sheet holds outside its rows (columns, merged cells, views), which openpyxl keeps.
-SHEET_MAX_OTHER_ELEMENTS = 100_000
-SHEET_MAX_OTHER_BYTES = 16 * 1024 * 1024
-TOKEN_MAX_BYTES = 64 * 1024
-_CHUNK = 64 * 1024
+from planning.transfer.imports.workbook_xml import (
+    SHEET,
+    STRINGS,
+    WHOLE,
+    WORKBOOK_MAX_PARTS,
+    WORKBOOK_MAX_SHEETS,
+    WORKBOOK_MAX_XML_BYTES,
+    Limits,
+    Refused,
+    tag,
+    walked,
+)
 
 _WORKBOOK_TYPES = (XLTM, XLTX, XLSM, XLSX)  # openpyxl's order
 _WORKSHEET_REL = "/worksheet"
 _STRINGS_REL = "/sharedStrings"
-_CELL_REF = re.compile(r"([A-Z]{1,3})([0-9]{1,7})")
-
-
-def _tag(namespace: str, name: str) -> str:
-    return f"{namespace} {name}"  # as expat names an element with namespace_separator=" "
-
-
-class _Refused(Exception):
-    """A bound was passed: `message`, about `where` (a cell; else the part)."""
-
-    def __init__(self, message: str, where: str = "") -> None:
-        super().__init__(message)
-        self.message, self.where = message, where
 
 
 @dataclass(frozen=True)
@@ -108,235 +79,15 @@ class CheckedWorkbook:
     sheet_names: list[str]
 
 
-@dataclass(frozen=True)
-class _Limits:
-    max_bytes: int
-    other_max_elements: int  # elements outside the units (all of them, without units)
-    other_max_bytes: int  # bytes outside the units, their text between them included
-    unit: str = ""  # the element that openpyxl builds and drops one at a time: a row, a string
-    max_units: int = 0
-    unit_max_elements: int = 0
-    unit_max_bytes: int = 0
-    text_unit: str = ""  # the element whose text is capped at CELL_MAX_CHARS: a cell, a string
-    max_text_bytes: int = 0  # the text of every text unit together, as Python keeps it (0: none)
-
-
-_SHEET_UNIT, _SHEET_CELL = _tag(SHEET_MAIN_NS, "row"), _tag(SHEET_MAIN_NS, "c")
-_WHOLE = _Limits(
-    max_bytes=PART_MAX_BYTES, other_max_elements=PART_MAX_ELEMENTS, other_max_bytes=PART_MAX_BYTES
-)
-_STRINGS = _Limits(
-    max_bytes=WORKBOOK_MAX_SHARED_BYTES,
-    other_max_elements=PART_MAX_ELEMENTS,
-    other_max_bytes=PART_MAX_BYTES,
-    unit=_tag(SHEET_MAIN_NS, "si"),
-    max_units=STRINGS_MAX,
-    unit_max_elements=STRING_MAX_ELEMENTS,
-    unit_max_bytes=STRING_MAX_BYTES,
-    text_unit=_tag(SHEET_MAIN_NS, "si"),
-    max_text_bytes=STRINGS_MAX_TEXT_BYTES,
-)
-_SHEET = _Limits(
-    max_bytes=WORKBOOK_MAX_XML_BYTES,
-    other_max_elements=SHEET_MAX_OTHER_ELEMENTS,
-    other_max_bytes=SHEET_MAX_OTHER_BYTES,
-    unit=_SHEET_UNIT,
-    max_units=SHEET_MAX_ROWS,
-    unit_max_elements=ROW_MAX_ELEMENTS,
-    unit_max_bytes=ROW_MAX_BYTES,
-    text_unit=_SHEET_CELL,
-)
-
-
-class _Walk:
-    """Counts one part's elements, bytes and text as expat reports them, against `limits`;
-    `seen` gets every element's name and attributes (to collect what a part says)."""
-
-    def __init__(
-        self,
-        parser: expat.XMLParserType,
-        limits: _Limits,
-        seen: Callable[[str, dict[str, str]], None] | None,
-    ) -> None:
-        self.parser, self.limits, self.seen = parser, limits, seen
-        self.word = "row" if limits.unit == _SHEET_UNIT else "string"
-        self.units = self.unit_depth = self.unit_started = self.unit_elements = 0
-        self.inside_units = 0  # bytes of the units ended so far
-        self.other_elements = 0
-        self.text_depth = self.text_chars = self.text_width = self.all_text_bytes = 0
-        self.row = self.column = 0
-        self.cell = ""
-
-    def start(self, name: str, attributes: dict[str, str]) -> None:
-        limits, position = self.limits, self.parser.CurrentByteIndex
-        if name == limits.unit:
-            if not self.unit_depth:
-                self.units += 1
-                if self.units > limits.max_units:
-                    raise _Refused(f"has more than {limits.max_units:,} {self.word}s")
-                self.unit_started, self.unit_elements = position, 0
-                number = attributes.get("r", "")
-                if not number.isdigit():
-                    self.row += 1  # openpyxl counts it on from the row before
-                else:
-                    self.row = int(number) if len(number) <= 9 else SHEET_MAX_ROWS + 1
-                if self.row > SHEET_MAX_ROWS:
-                    raise _Refused(f"has a row beyond Excel's last ({SHEET_MAX_ROWS:,})")
-                self.column = 0
-            self.unit_depth += 1
-        if self.unit_depth:
-            self.unit_elements += 1
-            if self.unit_elements > limits.unit_max_elements:
-                raise _Refused(
-                    f"has more than {limits.unit_max_elements:,} elements in one {self.word}",
-                    self._where(),
-                )
-            if position - self.unit_started > limits.unit_max_bytes:
-                raise _Refused(
-                    f"has a {self.word} of more than {limits.unit_max_bytes:,} bytes",
-                    self._where(),
-                )
-        else:
-            self.other_elements += 1
-            if self.other_elements > limits.other_max_elements:
-                raise _Refused(f"has more than {limits.other_max_elements:,} elements{self._out}")
-            self._other_bytes_check(position)
-        if name == limits.text_unit:
-            if not self.text_depth:
-                self.text_chars, self.text_width = 0, 1
-                self._cell_started(attributes)
-            self.text_depth += 1
-        if self.seen is not None:
-            self.seen(name, attributes)
-
-    def end(self, name: str) -> None:
-        if name == self.limits.text_unit and self.text_depth:
-            self.text_depth -= 1
-            if not self.text_depth:
-                self.all_text_bytes += self.text_chars * self.text_width
-        if name == self.limits.unit and self.unit_depth:
-            self.unit_depth -= 1
-            if not self.unit_depth:
-                self.inside_units += self.parser.CurrentByteIndex - self.unit_started
-
-    def text(self, data: str) -> None:
-        if not self.text_depth:
-            return  # bounded by the bytes of its row, or of what is outside the units
-        self.text_chars += len(data)
-        if self.text_chars > CELL_MAX_CHARS:
-            raise _Refused(
-                f"has more than {CELL_MAX_CHARS:,} characters (the most a cell holds)",
-                self._where(),
-            )
-        if self.limits.max_text_bytes:
-            self.text_width = max(self.text_width, _width(data))
-            if self.all_text_bytes + self.text_chars * self.text_width > self.limits.max_text_bytes:
-                raise _Refused(
-                    f"has more than {self.limits.max_text_bytes:,} bytes of text (a character "
-                    "takes 1, 2 or 4 bytes, by the widest of its string)"
-                )
-
-    def finished(self, length: int) -> None:
-        self._other_bytes_check(length)
-
-    @property
-    def _out(self) -> str:
-        return f" outside its {self.word}s" if self.limits.unit else ""
-
-    def _other_bytes_check(self, position: int) -> None:
-        if position - self.inside_units > self.limits.other_max_bytes:
-            raise _Refused(f"has more than {self.limits.other_max_bytes:,} bytes{self._out}")
-
-    def _cell_started(self, attributes: Mapping[str, str]) -> None:
-        if self.limits.text_unit != _SHEET_CELL:
-            self.cell = f"string {self.units}"
-            return
-        self.column += 1
-        reference = _CELL_REF.fullmatch(attributes.get("r", ""))
-        if reference is not None:
-            self.cell = f"cell {reference.group(0)}"
-            self.column = _column_index(reference.group(1))
-        else:
-            self.cell = f"cell {_column_letters(self.column)}{self.row}"
-
-    def _where(self) -> str:
-        if self.text_depth:
-            return self.cell
-        return f"{self.word} {self.units if self.word == 'string' else self.row}"
-
-
-def _width(text: str) -> int:
-    """The bytes a character of `text` takes in a Python string."""
-    if text.isascii():
-        return 1
-    widest = max(text)
-    return 1 if widest <= "\xff" else 2 if widest <= "\uffff" else 4
-
-
-def _column_index(letters: str) -> int:
-    index = 0
-    for letter in letters:
-        index = index * 26 + ord(letter) - ord("A") + 1
-    return index
-
-
-def _column_letters(index: int) -> str:
-    letters = ""
-    while index > 0:
-        index, rest = divmod(index - 1, 26)
-        letters = chr(ord("A") + rest) + letters
-    return letters
-
-
-def _walk(
-    archive: zipfile.ZipFile,
-    name: str,
-    limits: _Limits,
-    *,
-    seen: Callable[[str, dict[str, str]], None] | None = None,
-    copy: IO[bytes] | None = None,
-) -> None:
-    """Unpacks the part `name` in chunks through expat (and into `copy`), raising _Refused at
-    the first bound it passes."""
-    info = archive.getinfo(name)
-    if info.file_size > limits.max_bytes:
-        raise _Refused(f"unpacks to more than {limits.max_bytes:,} bytes")
-    parser = expat.ParserCreate(namespace_separator=" ")
-    parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
-    parser.buffer_text = True
-    parser.buffer_size = _CHUNK
-    walk = _Walk(parser, limits, seen)
-    parser.StartElementHandler = walk.start
-    parser.EndElementHandler = walk.end
-    parser.CharacterDataHandler = walk.text
-    parser.StartDoctypeDeclHandler = _no_doctype
-    fed = 0
-    with archive.open(info) as part:
-        while chunk := part.read(_CHUNK):
-            fed += len(chunk)
-            if copy is not None:
-                copy.write(chunk)
-            parser.Parse(chunk, False)
-            # expat holds a tag, comment or instruction whole until it ends
-            if fed - parser.CurrentByteIndex > TOKEN_MAX_BYTES:
-                raise _Refused(f"has a tag or comment of more than {TOKEN_MAX_BYTES:,} bytes")
-        parser.Parse(b"", True)
-    walk.finished(fed)
-
-
-def _no_doctype(*_arguments: object) -> None:
-    raise _Refused("declares a DOCTYPE, which no workbook has")
-
-
 def workbook_checked(
     content: bytes, filename: str, *, reads: Callable[[str], bool]
 ) -> CheckedWorkbook:
-    """Checks the workbook `content` against the bounds above and returns the archive of the
-    parts openpyxl may read, with the sheets whose name `reads` accepts; raises ImportRejected
+    """Checks the workbook `content` against the bounds (workbook_xml) and returns the archive of
+    the parts openpyxl may read, with the sheets whose name `reads` accepts; raises ImportRejected
     with one problem (naming the file, or the sheet and the cell) at the first bound passed."""
     try:
         return _checked(content, reads)
-    except _Refused as refused:
+    except Refused as refused:
         raise ImportRejected(
             [ImportProblem(refused.where or filename, "", refused.message)]
         ) from None
@@ -358,24 +109,24 @@ def _checked(content: bytes, reads: Callable[[str], bool]) -> CheckedWorkbook:
     with zipfile.ZipFile(io.BytesIO(content)) as archive:
         parts = archive.infolist()
         if len(parts) > WORKBOOK_MAX_PARTS:
-            raise _Refused(f"has {len(parts):,} parts; an Excel workbook of a plan has a few")
+            raise Refused(f"has {len(parts):,} parts; an Excel workbook of a plan has a few")
         unpacked = sum(part.file_size for part in parts)
         if unpacked > WORKBOOK_MAX_XML_BYTES:
-            raise _Refused(
+            raise Refused(
                 f"unpacks to {unpacked:,} bytes; a workbook of a plan within the limits "
                 f"unpacks to at most {WORKBOOK_MAX_XML_BYTES:,}"
             )
         names = set(archive.namelist())
         workbook_part, workbook_type, declared_strings = _content_types(archive)
         if workbook_part not in names:
-            raise _Refused(f"has no workbook part (its content types name {workbook_part})")
+            raise Refused(f"has no workbook part (its content types name {workbook_part})")
         relationships_part = get_rels_path(workbook_part)
         relationships = (
             _relationships(archive, relationships_part) if relationships_part in names else {}
         )
         sheets = _sheets(archive, workbook_part)
         if len(sheets) > WORKBOOK_MAX_SHEETS:
-            raise _Refused(
+            raise Refused(
                 f"has {len(sheets):,} sheets; a workbook of a plan has at most "
                 f"{WORKBOOK_MAX_SHEETS}"
             )
@@ -394,7 +145,7 @@ def _checked(content: bytes, reads: Callable[[str], bool]) -> CheckedWorkbook:
         styles = ARC_STYLE if ARC_STYLE in names else ""  # openpyxl reads it by its name
         roles = [workbook_part, relationships_part, styles, strings, *read]
         if len(set(roles) - {""}) < len([role for role in roles if role]):
-            raise _Refused("uses one part as two")
+            raise Refused("uses one part as two")
         checked = io.BytesIO()
         with zipfile.ZipFile(checked, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as out:
             out.writestr(
@@ -404,11 +155,11 @@ def _checked(content: bytes, reads: Callable[[str], bool]) -> CheckedWorkbook:
             if relationships_part in names:
                 out.writestr(relationships_part, archive.read(relationships_part))
             if styles:
-                _copied(archive, out, styles, _WHOLE)
+                _copied(archive, out, styles, WHOLE)
             if strings:
-                _copied(archive, out, strings, _STRINGS)
+                _copied(archive, out, strings, STRINGS)
             for target, name in read.items():
-                _copied(archive, out, target, _SHEET, sheet=name)
+                _copied(archive, out, target, SHEET, sheet=name)
     return CheckedWorkbook(checked.getvalue(), [name for name, _relationship in sheets])
 
 
@@ -416,33 +167,12 @@ def _copied(
     source: zipfile.ZipFile,
     out: zipfile.ZipFile,
     part: str,
-    limits: _Limits,
+    limits: Limits,
     *,
     sheet: str = "",
 ) -> None:
     with out.open(part, "w", force_zip64=True) as copy:
-        _walked(source, part, limits, copy=copy, sheet=sheet)
-
-
-def _walked(
-    archive: zipfile.ZipFile,
-    part: str,
-    limits: _Limits,
-    *,
-    seen: Callable[[str, dict[str, str]], None] | None = None,
-    copy: IO[bytes] | None = None,
-    sheet: str = "",
-) -> None:
-    """_walk, its refusal naming the sheet (and its cell or row), or the part."""
-    try:
-        _walk(archive, part, limits, seen=seen, copy=copy)
-    except _Refused as refused:
-        if sheet:
-            where = f"sheet {sheet}" + (f" {refused.where}" if refused.where else "")
-            raise _Refused(refused.message, where) from None
-        what = f"part {part}" + (" (shared strings)" if limits is _STRINGS else "")
-        where = f", {refused.where}," if refused.where else ""
-        raise _Refused(f"{what}{where} {refused.message}") from None
+        walked(source, part, limits, copy=copy, sheet=sheet)
 
 
 def _content_types(archive: zipfile.ZipFile) -> tuple[str, str, str]:
@@ -452,15 +182,15 @@ def _content_types(archive: zipfile.ZipFile) -> tuple[str, str, str]:
     defaults: set[str] = set()
 
     def seen(name: str, attributes: dict[str, str]) -> None:
-        if name == _tag(CONTYPES_NS, "Override"):
+        if name == tag(CONTYPES_NS, "Override"):
             part = attributes.get("PartName", "")
             overrides.append(
                 (part[1:] if part.startswith("/") else part, attributes.get("ContentType", ""))
             )
-        elif name == _tag(CONTYPES_NS, "Default"):
+        elif name == tag(CONTYPES_NS, "Default"):
             defaults.add(attributes.get("ContentType", ""))
 
-    _walked(archive, ARC_CONTENT_TYPES, _WHOLE, seen=seen)
+    walked(archive, ARC_CONTENT_TYPES, WHOLE, seen=seen)
     workbook = next(
         (
             (part, kind)
@@ -474,7 +204,7 @@ def _content_types(archive: zipfile.ZipFile) -> tuple[str, str, str]:
         # Some writers give the workbook's type as a default; openpyxl reads xl/workbook.xml then.
         kind = next((kind for kind in _WORKBOOK_TYPES if kind in defaults), None)
         if kind is None:
-            raise _Refused("has no workbook part in its content types")
+            raise Refused("has no workbook part in its content types")
         workbook = ("xl/workbook.xml", kind)
     strings = next((part for part, kind in overrides if kind == SHARED_STRINGS), "")
     return workbook[0], workbook[1], strings
@@ -486,7 +216,7 @@ def _relationships(archive: zipfile.ZipFile, part: str) -> dict[str, tuple[str, 
     found: dict[str, tuple[str, str]] = {}
 
     def seen(name: str, attributes: dict[str, str]) -> None:
-        if name != _tag(PKG_REL_NS, "Relationship") or attributes.get("TargetMode") == "External":
+        if name != tag(PKG_REL_NS, "Relationship") or attributes.get("TargetMode") == "External":
             return
         target = attributes.get("Target", "")
         target = (
@@ -496,7 +226,7 @@ def _relationships(archive: zipfile.ZipFile, part: str) -> dict[str, tuple[str, 
         )
         found.setdefault(attributes.get("Id", ""), (attributes.get("Type", ""), target))
 
-    _walked(archive, part, _WHOLE, seen=seen)
+    walked(archive, part, WHOLE, seen=seen)
     return found
 
 
@@ -506,10 +236,10 @@ def _sheets(archive: zipfile.ZipFile, part: str) -> list[tuple[str, str]]:
     sheets: list[tuple[str, str]] = []
 
     def seen(name: str, attributes: dict[str, str]) -> None:
-        if name == _tag(SHEET_MAIN_NS, "sheet") and attributes.get(_tag(REL_NS, "id")):
-            sheets.append((attributes.get("name", ""), attributes[_tag(REL_NS, "id")]))
+        if name == tag(SHEET_MAIN_NS, "sheet") and attributes.get(tag(REL_NS, "id")):
+            sheets.append((attributes.get("name", ""), attributes[tag(REL_NS, "id")]))
 
-    _walked(archive, part, _WHOLE, seen=seen)
+    walked(archive, part, WHOLE, seen=seen)
     return sheets
 
 

@@ -29,10 +29,10 @@ from planning.models import (
     Plan,
     StructureNode,
 )
-from planning.plans.services import plan_create
+from planning.plans.services.plans import plan_create
 from planning.transfer.imports.progress import PROGRESS_STEP, ImportObserver
 from planning.transfer.imports.rows import ActionRow, NodeRow
-from planning.tree import child_fields
+from planning.tree.paths import child_fields
 
 BULK_BATCH_SIZE = 1000
 _M = TypeVar("_M", bound=models.Model)

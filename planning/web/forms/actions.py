@@ -1,7 +1,7 @@
 """The forms of the Actions tab: adding or editing an action (its node picked from the plan,
-its project from the plan's), marking it done, and the list's filters (GET parameters read once
-here, for the tab and its export alike). The field rules are the models'
-(planning.web.forms.fields)."""
+its project from the plan's), marking it done, the list's filters (GET parameters read once
+here, for the tab, its export and a change of every match alike), and changing several. The
+field rules are the models' (planning.web.forms.fields)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import uuid
 from typing import Any, ClassVar
 
 from django import forms
+from django.core.exceptions import ValidationError
 
 from planning.models import (
     CONDITION_FILTERS,
@@ -23,8 +24,9 @@ from planning.models import (
     Project,
     StructureNode,
 )
-from planning.plans.action_list import DEFAULT_SORT, NO_PROJECT, SORT_COLUMNS, ActionFilters
+from planning.plans.action_filters import DEFAULT_SORT, NO_PROJECT, SORT_COLUMNS, ActionFilters
 from planning.plans.selectors import plan_projects
+from planning.web.bulk import BulkForm
 from planning.web.forms.fields import (
     ModelRulesForm,
     NodePicker,
@@ -111,8 +113,8 @@ CONDITION_CHOICES = [
 
 
 class ActionFilterForm(forms.Form):
-    """GET filters of the actions list (planning.plans.action_list); a bad value is reported beside
-    its field and left out, the other filters still apply."""
+    """GET filters of the actions list (planning.plans.action_filters); a bad value is reported
+    beside its field and left out, the other filters still apply."""
 
     q = forms.CharField(required=False, max_length=200, label="Search")
     kind = forms.ChoiceField(
@@ -193,3 +195,81 @@ class ActionFilterForm(forms.Form):
             sort=sort.lstrip("-"),
             descending=sort.startswith("-"),
         )
+
+    def described(self) -> str:
+        """The valid filters in words, as a forwarded export states them ("Kind: Repair; From
+        year: 2027; Building: Hall A"); empty without any."""
+        if not self.is_bound:
+            return ""
+        self.is_valid()  # the valid fields are cleaned whatever the others hold
+        parts = []
+        for name, field in self.fields.items():
+            value = self.cleaned_data.get(name)
+            if name == "sort" or name in self.errors or value in (None, ""):
+                continue
+            if isinstance(field.widget, NodePicker):
+                shown = field.widget.node_name(value)
+            elif isinstance(field, forms.ChoiceField):
+                labels: dict[Any, Any] = dict(field.choices)  # type: ignore[arg-type]
+                shown = str(labels.get(value, value))
+            else:
+                shown = str(value)
+            parts.append(f"{field.label}: {shown}")
+        return "; ".join(parts)
+
+
+YEAR, PROJECT = "year", "project"
+
+
+class ActionBulkForm(BulkForm):
+    """Change several actions (the Actions tab's "Change several actions"): the rows ticked
+    (their checkboxes name the form, `form="bulk-actions"`) or every action matching the list's
+    filters (planning.web.bulk). `change` YEAR moves the planned ones to `to_year`; PROJECT
+    puts them in the project `to_project`, or NO_PROJECT takes them out of theirs."""
+
+    ticked_name = "action"
+    nothing_ticked = "Tick the actions to change, or choose every match."
+
+    change = forms.ChoiceField(
+        choices=[(YEAR, "Move the planned ones to a year"), (PROJECT, "Put them in a project")]
+    )
+    to_year = forms.IntegerField(required=False, min_value=MIN_YEAR, max_value=MAX_YEAR)
+    to_project = forms.ChoiceField(required=False)
+
+    def __init__(self, *args: Any, plan: Plan, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.plan = plan
+        choices_set(
+            self, "to_project", bulk_project_choices(plan, chosen=self.data.get("to_project"))
+        )
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        if cleaned.get("change") == YEAR and cleaned.get("to_year") is None:
+            self.add_error("to_year", "Give the year to move them to.")
+        if cleaned.get("change") == PROJECT and not cleaned.get("to_project"):
+            self.add_error("to_project", "Choose a project, or no project to take them out.")
+        return cleaned
+
+    def project(self) -> Project | None:
+        """The project chosen (None: no project); ValidationError when it was deleted since."""
+        chosen = self.cleaned_data["to_project"]
+        if chosen == NO_PROJECT:
+            return None
+        project = Project.objects.filter(plan=self.plan, pk=chosen).first()
+        if project is None:
+            raise ValidationError("That project no longer exists.")
+        return project
+
+
+def bulk_project_choices(plan: Plan, *, chosen: Any = None) -> list[tuple[str, str]]:
+    """The projects a change of several actions offers: "no project", then the plan's (at most
+    PROJECT_CHOICES_MAX, and the chosen one beyond them)."""
+    projects = list(plan_projects(plan=plan)[:PROJECT_CHOICES_MAX])
+    if chosen and chosen not in {str(p.pk) for p in projects}:
+        projects += list(plan_projects(plan=plan).filter(pk__in=_uuid_or_none(chosen)))
+    return [
+        ("", "Choose a project"),
+        (NO_PROJECT, "No project: take them out of theirs"),
+        *((str(p.pk), str(p)) for p in projects),
+    ]

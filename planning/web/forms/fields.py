@@ -129,7 +129,8 @@ class NodePicker(forms.Widget):
     def id_for_label(self, id_: str) -> str:
         return f"{id_}_search" if id_ else id_
 
-    def _label(self, value: Any) -> str:
+    def node_name(self, value: Any) -> str:
+        """The name of the node whose id is `value`, empty for none of the plan's."""
         try:
             node_id = uuid.UUID(str(value))
         except ValueError:
@@ -154,7 +155,7 @@ class NodePicker(forms.Widget):
             "type": "search",
             "id": f"{field_id}_search",
             "class": "node-picker-input",
-            "value": self._label(value) if value else "",
+            "value": self.node_name(value) if value else "",
             "placeholder": self.placeholder,
             "autocomplete": "off",
             "role": "combobox",

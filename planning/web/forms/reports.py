@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django import forms
 
-from planning.figures.budget import NOMINAL, TODAY
+from planning.figures.prices import NOMINAL, TODAY
 
 
 class ReportForm(forms.Form):

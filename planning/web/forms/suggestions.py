@@ -4,9 +4,9 @@ import uuid
 from typing import Any
 
 from django import forms
-from django.http import QueryDict
 
-from planning.figures.budget import NOMINAL, TODAY, YEARS_DEFAULT, YEARS_MAX
+from planning.figures.budget import YEARS_DEFAULT, YEARS_MAX
+from planning.figures.prices import NOMINAL, TODAY
 from planning.models import (
     Code,
     DismissReason,
@@ -16,7 +16,9 @@ from planning.models import (
     StructureNode,
     SuggestionType,
 )
-from planning.suggestions.services import DISMISS_COMMENT_MAX
+from planning.suggestions.selectors import SuggestionFilters
+from planning.suggestions.services.dismissal import DISMISS_COMMENT_MAX
+from planning.web.bulk import BulkForm
 from planning.web.forms.fields import NodePicker, YearRangeForm, node_picker_bind
 
 
@@ -82,30 +84,23 @@ class PlanningViewForm(YearRangeForm):
         """The year range to show: the chosen one, else this year and the next nine."""
         return self.year_range(default_first=this_year)
 
+    def suggestion_filters(self) -> SuggestionFilters:
+        """Which open suggestions the list holds (and a dismiss of every match acts on)."""
+        return SuggestionFilters(
+            severities=self.valid("severity") or [],
+            suggestion_types=self.valid("suggestion_type") or [],
+            structure_node_id=self.valid("building"),
+        )
+
     def chosen_prices(self) -> str:
         """TODAY or NOMINAL (docs/subsystems/money.md); today's prices unless nominal is chosen."""
         return str(self.valid("prices") or TODAY)
 
 
-class BulkDismissForm(DismissForm):
-    """The suggestions come from the cards' checkboxes (`form="bulk-dismiss"`), so the field
-    renders no control of its own: an empty required list box in the form would stop every
-    browser from sending it. Ticking none is a message above the form."""
+class BulkDismissForm(BulkForm, DismissForm):
+    """Dismiss several: the cards ticked (their checkboxes name the form, `form="bulk-dismiss"`)
+    or every open suggestion matching the list's filters (planning.web.bulk), with one reason
+    and comment."""
 
-    suggestion = forms.TypedMultipleChoiceField(
-        coerce=uuid.UUID, choices=(), widget=forms.MultipleHiddenInput
-    )
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        field = self.fields["suggestion"]
-        assert isinstance(field, forms.ChoiceField)
-        chosen = self.data.getlist("suggestion") if isinstance(self.data, QueryDict) else []
-        field.choices = [(value, value) for value in chosen]
-        field.error_messages["required"] = "Tick the suggestions to dismiss."
-
-    def clean(self) -> dict[str, Any]:
-        cleaned = super().clean() or {}
-        for message in self.errors.pop("suggestion", []):
-            self.add_error(None, message)  # a hidden field's error shows with the form's own
-        return cleaned
+    ticked_name = "suggestion"
+    nothing_ticked = "Tick the suggestions to dismiss, or choose every match."

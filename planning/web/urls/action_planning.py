@@ -18,6 +18,11 @@ urlpatterns = [
     path("key-figures/", action_planning.key_figures_list, name="key_figures"),
     path("suggestions/dismiss/", suggestions.suggestions_dismiss_view, name="suggestions_dismiss"),
     path(
+        "suggestions/dismiss/undo/",
+        suggestions.suggestions_dismiss_undo_view,
+        name="suggestions_dismiss_undo",
+    ),
+    path(
         "suggestions/<uuid:suggestion_id>/apply/",
         suggestions.suggestion_apply,
         name="suggestion_apply",

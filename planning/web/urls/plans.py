@@ -67,6 +67,8 @@ urlpatterns = [
     path("<int:number>/nodes/<uuid:node_id>/delete/", nodes.node_delete, name="node_delete"),
     path("<int:number>/actions/", actions.action_list, name="plan_actions"),
     path("<int:number>/actions/add/", actions.action_create, name="action_create"),
+    path("<int:number>/actions/bulk/", actions.actions_bulk, name="actions_bulk"),
+    path("<int:number>/actions/bulk/undo/", actions.actions_bulk_undo, name="actions_bulk_undo"),
     path("<int:number>/actions/<uuid:action_id>/edit/", actions.action_edit, name="action_edit"),
     path(
         "<int:number>/actions/<uuid:action_id>/cancel/", actions.action_cancel, name="action_cancel"

@@ -24,13 +24,7 @@ from django.views.decorators.http import require_http_methods
 from planning.catalog.currency import usable_unit_cost
 from planning.core.access import PlanAccess
 from planning.core.money import GridUnit
-from planning.figures.budget import (
-    BUILDINGS_PER_PAGE,
-    NOMINAL,
-    TODAY,
-    Budget,
-    building_budget_rows,
-)
+from planning.figures.budget import BUILDINGS_PER_PAGE, Budget, building_budget_rows
 from planning.figures.cache import (
     budget_figure,
     key_figures_figure,
@@ -39,7 +33,7 @@ from planning.figures.cache import (
 )
 from planning.figures.chart import cost_chart
 from planning.figures.follow_up import plan_follow_up
-from planning.figures.prices import PriceIndex
+from planning.figures.prices import NOMINAL, TODAY, PriceIndex
 from planning.models import (
     DismissReason,
     NodeKind,
@@ -57,11 +51,12 @@ from planning.suggestions.selectors import (
     plan_data_version,
     suggestions_open_queryset,
 )
-from planning.suggestions.services import DISMISS_COMMENT_MAX
-from planning.suggestions.sync import synced_data_version
+from planning.suggestions.services.dismissal import DISMISS_COMMENT_MAX
+from planning.suggestions.sync.due import synced_data_version
 from planning.web.access import plan_member_required
+from planning.web.bulk import BULK_MAX
 from planning.web.confirmation import CONFIRMATION_NEAR
-from planning.web.forms.suggestions import BulkDismissForm, PlanningViewForm
+from planning.web.forms.suggestions import PlanningViewForm
 from planning.web.pages import plan_tab_context
 from planning.web.suggestion_cards import grouped_actions, suggestion_card
 
@@ -150,12 +145,9 @@ def action_planning(request: HttpRequest, access: PlanAccess) -> HttpResponse:
         lambda: plan_follow_up(plan=plan, year_from=this_year, year_to=this_year).years[0],
     )
 
-    types = form.valid("suggestion_type") or []
-    severities = form.valid("severity") or []
-    building = form.valid("building")
-    filters = SuggestionFilters(
-        severities=severities, suggestion_types=types, structure_node_id=building
-    )
+    filters = form.suggestion_filters()
+    types, severities = list(filters.suggestion_types), list(filters.severities)
+    building = filters.structure_node_id
     page = Paginator(suggestions_open_queryset(plan=plan, filters=filters), SUGGESTIONS_PER_PAGE)
     counts = figure("open_counts", (str(building or ""),), lambda: _open_counts(plan, building))
     open_count, type_counts, severity_counts = _facets(counts, types=types, severities=severities)
@@ -241,7 +233,13 @@ def action_planning(request: HttpRequest, access: PlanAccess) -> HttpResponse:
             "building_query": building_query.urlencode(),
             "key_figures": key_figures,
             "follow_up": this_year_follow_up,
-            "bulk_form": BulkDismissForm(auto_id="id_bulk_%s"),
+            # A dismiss of every match sends the list's filters along (planning.web.bulk).
+            "bulk_filters": [
+                *(("suggestion_type", value) for value in types),
+                *(("severity", value) for value in severities),
+                *((("building", str(building)),) if building else ()),
+            ],
+            "bulk_max": BULK_MAX,
             "dismiss_reasons": DismissReason.choices,
             "comment_max": DISMISS_COMMENT_MAX,
             "here": here,

@@ -1,6 +1,6 @@
 """Actions: the plan's Actions tab, adding an action there, editing, cancelling and marking one
-done (each returns to the list with the filters and page the user was on; Mark done of a
-recurring action moves it to its next occurrence)."""
+done, and changing several at once (each returns to the list with the filters and page the user
+was on; Mark done of a recurring action moves it to its next occurrence)."""
 
 from __future__ import annotations
 
@@ -17,12 +17,21 @@ from django.views.decorators.http import require_http_methods, require_POST
 from planning.catalog.currency import reference_elsewhere
 from planning.core.access import PlanAccess
 from planning.core.money import money_format
-from planning.models import Action, Suggestion
-from planning.plans import selectors, services
+from planning.models import Action, Project, Suggestion
+from planning.plans import selectors
+from planning.plans.action_filters import actions_filtered
+from planning.plans.services import actions as services
 from planning.records.history import entity_history
-from planning.suggestions.services import deviation_fix
+from planning.suggestions.services.apply import deviation_fix
 from planning.web.access import actions_url, next_url, plan_member_required, request_user
-from planning.web.forms.actions import ActionDoneForm, ActionForm
+from planning.web.bulk import form_problems, matching_ids
+from planning.web.forms.actions import (
+    YEAR,
+    ActionBulkForm,
+    ActionDoneForm,
+    ActionFilterForm,
+    ActionForm,
+)
 from planning.web.forms.fields import form_submit
 from planning.web.pages import plan_actions_render
 
@@ -201,3 +210,107 @@ def action_reopen(request: HttpRequest, access: PlanAccess, action_id: Any) -> H
     services.action_reopen(action=action)
     messages.success(request, f"Action “{action.title}” is planned again.")
     return redirect(next_url(request, access.plan, actions_url(access.plan)))
+
+
+@plan_member_required(edit=True)
+@require_POST
+def actions_bulk(request: HttpRequest, access: PlanAccess) -> HttpResponse:
+    """Changes several actions at once (planning.web.bulk): the ticked ones, or every one that
+    matches the list's filters; moves the planned ones to a year, or puts them in a project
+    (or out of theirs). One transaction, one Undo; back to the list as it was."""
+    plan = access.plan
+    back = next_url(request, plan, actions_url(plan))
+    form = ActionBulkForm(request.POST, plan=plan)
+    if not form.is_valid():
+        messages.error(request, f"Nothing changed. {form_problems(form)}")
+        return redirect(back)
+    action_ids = form.ticked()
+    try:
+        if form.every_match:
+            action_ids = matching_ids(
+                actions_filtered(
+                    plan=plan, filters=ActionFilterForm(request.POST, plan=plan).filters()
+                ),
+                shown=form.cleaned_data["match_count"],
+                noun="actions",
+            )
+        if form.cleaned_data["change"] == YEAR:
+            year = form.cleaned_data["to_year"]
+            before = services.actions_year_set(plan=plan, action_ids=action_ids, year=year)
+            value: Any = year
+            text = _moved_text(before, chosen=len(action_ids), year=year)
+        else:
+            project = form.project()
+            before = services.actions_project_set(plan=plan, action_ids=action_ids, project=project)
+            value = project.pk.hex if project is not None else ""
+            text = _project_text(before, chosen=len(action_ids), project=project)
+    except ValidationError as error:
+        messages.error(request, f"Nothing changed. {' '.join(error.messages)}")
+        return redirect(back)
+    if not before:
+        messages.success(request, text)
+        return redirect(back)
+    undo = reverse("planning:actions_bulk_undo", args=[plan.number])
+    request.session["undo"] = {
+        "url": undo,
+        "next": back,
+        "before": {"change": form.cleaned_data["change"], "value": value, "ids": before},
+    }
+    messages.success(request, text, extra_tags="undo")
+    return redirect(back)
+
+
+def _changed(before: dict[str, list[str]]) -> int:
+    return sum(len(ids) for ids in before.values())
+
+
+def _actions(count: int) -> str:
+    return f"{count:,} action{'s' if count != 1 else ''}"
+
+
+def _moved_text(before: dict[str, list[str]], *, chosen: int, year: int) -> str:
+    moved = _changed(before)
+    text = f"Moved {_actions(moved)} to {year}."
+    if chosen > moved:
+        text += (
+            f" {_actions(chosen - moved)} of the {chosen:,} stay as they were: done, cancelled "
+            f"or planned for {year} already."
+        )
+    return text
+
+
+def _project_text(before: dict[str, list[str]], *, chosen: int, project: Project | None) -> str:
+    changed = _changed(before)
+    text = (
+        f"Put {_actions(changed)} in the project “{project.name}”."
+        if project is not None
+        else f"Took {_actions(changed)} out of their projects."
+    )
+    if chosen > changed:
+        where = f"in “{project.name}”" if project is not None else "in no project"
+        text += f" {_actions(chosen - changed)} of the {chosen:,} were {where} already."
+    return text
+
+
+@plan_member_required(edit=True)
+@require_POST
+def actions_bulk_undo(request: HttpRequest, access: PlanAccess) -> HttpResponse:
+    """The Undo of a change of several actions: each goes back to the year or project it had,
+    unless it was changed again since (that change wins)."""
+    plan = access.plan
+    kept = request.session.get("undo") or {}
+    before = kept.get("before")
+    back = next_url(request, plan, actions_url(plan))
+    if kept.get("url") != request.path or not isinstance(before, dict):
+        messages.error(request, "There is nothing to undo.")
+        return redirect(back)
+    try:
+        restored = services.actions_bulk_undo(
+            plan=plan, change=before["change"], value=before["value"], before=before["ids"]
+        )
+    except (ValidationError, KeyError, ValueError):
+        messages.error(request, "There is nothing to undo.")
+        return redirect(back)
+    del request.session["undo"]
+    messages.success(request, f"Undone: {_actions(restored)} back as they were.")
+    return redirect(back)

@@ -19,7 +19,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 from organisations.access import organisation_context, organisation_member_required
 from organisations.models import OrganisationMembership
 from planning.catalog import services as catalog_services
-from planning.catalog.currency import STARTER_CURRENCY, catalog_currency
+from planning.catalog.currency import catalog_currency
+from planning.catalog.starter import STARTER_CURRENCY
 from planning.models import CatalogChange, CodeOverride
 from planning.plans import selectors
 from planning.transfer.imports.problems import ImportRejected

@@ -1,8 +1,11 @@
 """Downloads of a plan: its actions (with the Actions tab's filters) and its budget (the years of
 the planning page's range when given, else planning.transfer.exports.budget.budget_years), as
-CSV or XLSX, and the whole plan in the import format (planning.transfer.exports.plan_document)."""
+CSV or as a workbook with its title block, and the whole plan in the import format
+(planning.transfer.exports.plan_document: its workbook has no title block, so it imports back)."""
 
 from __future__ import annotations
+
+import datetime
 
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.http.response import HttpResponseBase
@@ -10,12 +13,12 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods
 
 from planning.core.access import PlanAccess
-from planning.figures.budget import NOMINAL, TODAY
 from planning.figures.cache import budget_figure, key_figures_figure
-from planning.suggestions.sync import synced_data_version
+from planning.figures.prices import NOMINAL, TODAY
+from planning.suggestions.sync.due import synced_data_version
 from planning.transfer import xlsx
-from planning.transfer.exports.actions import action_rows
-from planning.transfer.exports.budget import budget_rows, budget_years
+from planning.transfer.exports.actions import action_rows, action_sheet
+from planning.transfer.exports.budget import budget_rows, budget_sheets, budget_years
 from planning.transfer.exports.plan_document import (
     as_json,
     plan_csv_rows,
@@ -23,7 +26,7 @@ from planning.transfer.exports.plan_document import (
     plan_workbook_sheets,
 )
 from planning.web.access import plan_member_required
-from planning.web.downloads import SPREADSHEET_CONTENT_TYPES, spreadsheet_download
+from planning.web.downloads import SPREADSHEET_CONTENT_TYPES, csv_download, spreadsheet_download
 from planning.web.forms.actions import ActionFilterForm
 from planning.web.forms.suggestions import PlanningViewForm
 
@@ -32,15 +35,28 @@ def _stem(access: PlanAccess, what: str) -> str:
     return f"plan-{access.plan.number}-{what}-{timezone.now():%Y%m%d}"
 
 
+def _today() -> datetime.date:
+    """The date a workbook's title block gives (the site's time zone)."""
+    return timezone.localdate()
+
+
 @plan_member_required()
 @require_http_methods(["GET"])
 def export_actions(request: HttpRequest, access: PlanAccess, fmt: str) -> StreamingHttpResponse:
     if fmt not in SPREADSHEET_CONTENT_TYPES:
         raise Http404("No such export format")
-    filters = ActionFilterForm(request.GET or None, plan=access.plan).filters()
-    # A spreadsheet shows kinds and statuses by their labels; the CSV keeps the codes.
-    rows = action_rows(plan=access.plan, filters=filters, labels=fmt == "xlsx")
-    return spreadsheet_download(rows, fmt=fmt, name=_stem(access, "actions"), sheet="Actions")
+    plan = access.plan
+    form = ActionFilterForm(request.GET or None, plan=plan)
+    filters = form.filters()
+    # A workbook shows kinds and statuses by their labels; the CSV keeps the codes.
+    return spreadsheet_download(
+        fmt=fmt,
+        name=_stem(access, "actions"),
+        rows=lambda: action_rows(plan=plan, filters=filters),
+        sheets=lambda: [
+            action_sheet(plan=plan, filters=filters, described=form.described(), made_on=_today())
+        ],
+    )
 
 
 @plan_member_required()
@@ -73,7 +89,7 @@ def export_plan_table(
     if table not in ("nodes", "actions", "plan"):
         raise Http404("No such table")
     rows = plan_csv_rows(plan_document(plan=access.plan), table)
-    return spreadsheet_download(rows, fmt="csv", name=_stem(access, f"plan-{table}"), sheet=table)
+    return csv_download(rows, name=_stem(access, f"plan-{table}"))
 
 
 @plan_member_required()
@@ -97,5 +113,11 @@ def export_budget(request: HttpRequest, access: PlanAccess, fmt: str) -> Streami
         for p in (NOMINAL, TODAY)
     )
     key_figures = key_figures_figure(plan=plan, version=version, year=this_year)
-    rows = budget_rows(plan=plan, today=today, nominal=nominal, key_figures=key_figures)
-    return spreadsheet_download(rows, fmt=fmt, name=_stem(access, "budget"), sheet="Budget")
+    return spreadsheet_download(
+        fmt=fmt,
+        name=_stem(access, "budget"),
+        rows=lambda: budget_rows(plan=plan, today=today, nominal=nominal, key_figures=key_figures),
+        sheets=lambda: budget_sheets(
+            plan=plan, today=today, nominal=nominal, key_figures=key_figures, made_on=_today()
+        ),
+    )

@@ -16,7 +16,7 @@ from planning.records.history import (
     plan_history,
 )
 from planning.web.access import plan_member_required
-from planning.web.downloads import spreadsheet_download
+from planning.web.downloads import csv_download
 from planning.web.forms.history import HistoryFilterForm
 from planning.web.pages import plan_tab_context
 
@@ -49,4 +49,4 @@ def plan_history_csv(request: HttpRequest, access: PlanAccess) -> StreamingHttpR
     form = HistoryFilterForm(request.GET or None)
     rows = history_csv_rows(plan_history(plan=access.plan, filters=form.filters()))
     name = f"plan-{access.plan.number}-history-{timezone.now():%Y%m%d}"
-    return spreadsheet_download(rows, fmt="csv", name=name, sheet="History")
+    return csv_download(rows, name=name)

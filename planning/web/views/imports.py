@@ -39,13 +39,13 @@ from planning.models import (
     planned_year_first,
     planned_year_last,
 )
-from planning.plans.services import NOT_A_PLANNER
+from planning.plans.services.plans import NOT_A_PLANNER
 from planning.tasks import plan_import_enqueue, plan_imports_resume
 from planning.transfer import xlsx
 from planning.transfer.exports.plan_document import plan_workbook_sheets
 from planning.transfer.imports.jobs import ImportsQueueFull, plan_import_state, plan_import_submit
 from planning.transfer.xlsx import xlsx_sheets_stream
-from planning.tree import DEPTH_MAX
+from planning.tree.paths import DEPTH_MAX
 from planning.web.access import request_user
 from planning.web.forms.plans import PlanImportForm
 from planning.web.pages import plan_list_render

@@ -12,7 +12,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from organisations.limits import invite_wait_minutes, too_many_invitations
 from planning.core.access import PlanAccess
-from planning.plans import grants, selectors
+from planning.plans import selectors
+from planning.plans.services import grants
 from planning.web.access import plan_member_required, request_user
 from planning.web.forms.fields import form_submit
 from planning.web.forms.members import MemberAddForm, MemberRoleForm

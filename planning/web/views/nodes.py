@@ -17,15 +17,11 @@ from planning.core.access import PlanAccess
 from planning.core.money import money_format
 from planning.figures.key_figures import building_key_figures
 from planning.models import NodeKind, Plan, StructureNode
-from planning.plans import selectors, services
+from planning.plans import selectors
+from planning.plans.services import nodes as services
 from planning.records.history import entity_history
 from planning.suggestions.selectors import suggestions_open_queryset
-from planning.tree import (
-    node_ancestors,
-    node_search,
-    node_subtree_ids,
-    tree_children,
-)
+from planning.tree.selectors import node_ancestors, node_search, node_subtree_ids, tree_children
 from planning.web.access import actions_url, plan_member_required, plan_url
 from planning.web.forms.catalog import CodeSearchForm
 from planning.web.forms.fields import form_submit

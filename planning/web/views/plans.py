@@ -12,7 +12,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from organisations.current import current_membership
 from planning.core.access import PlanAccess
-from planning.plans import services
+from planning.plans.services import plans as services
 from planning.web.access import plan_member_required, request_user
 from planning.web.forms.fields import form_submit
 from planning.web.forms.plans import PlanCreateForm, PlanDeleteForm, PlanMoneyForm, PlanSettingsForm

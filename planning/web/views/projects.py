@@ -14,8 +14,9 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from planning.core.access import PlanAccess
 from planning.models import Action, Project
-from planning.plans import selectors, services
-from planning.plans.action_list import ActionFilters, actions_filtered
+from planning.plans import selectors
+from planning.plans.action_filters import ActionFilters, actions_filtered
+from planning.plans.services import projects as services
 from planning.web.access import plan_member_required
 from planning.web.forms.fields import form_submit
 from planning.web.forms.projects import ProjectActionsAddForm, ProjectForm

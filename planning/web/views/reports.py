@@ -15,8 +15,10 @@ from django.views.decorators.http import require_GET, require_http_methods
 from jobs.leases import leases_resume
 from planning.core.access import PlanAccess
 from planning.models import PlanReport, PlanReportStatus
-from planning.reports.jobs import ReportsQueueFull, plan_report_request, plan_reports_leased
+from planning.reports.jobs import plan_reports_leased
 from planning.reports.pdf import report_filename
+from planning.reports.requests import ReportsQueueFull, plan_report_request
+from planning.tasks import plan_report_resume
 from planning.web.access import plan_member_required, request_user
 from planning.web.forms.reports import ReportForm
 from planning.web.pages import plan_tab_context
@@ -81,16 +83,10 @@ def plan_report_progress(
     run again from here, as an import's is."""
     report = _report_get(access, report_id)
     if not report.finished and leases_resume(
-        plan_reports_leased().filter(pk=report.pk), resume=_resume
+        plan_reports_leased().filter(pk=report.pk), resume=plan_report_resume
     ):
         report.refresh_from_db()
     return JsonResponse(_state(report))
-
-
-def _resume(report: PlanReport) -> None:
-    from planning.tasks import plan_report_resume
-
-    plan_report_resume(report)
 
 
 @plan_member_required()

@@ -1,12 +1,14 @@
 """The suggestions' actions of the action-planning page: Apply (and its Undo), Dismiss one or
-many, Restore, and the Dismissed list (docs/subsystems/web-app.md). Each POST returns to the
-card's `next` (the page's address, checked by planning.web.access.next_url) with its
-confirmation above the card that took the suggestion's place (planning.web.confirmation); a POST
-from a viewer is 403. The page itself is planning.web.views.action_planning.
+many (the ticked ones or every match, with its Undo), Restore, and the Dismissed list
+(docs/subsystems/web-app.md). Each POST returns to the card's `next` (the page's address,
+checked by planning.web.access.next_url) with its confirmation above the card that took the
+suggestion's place (planning.web.confirmation); a POST from a viewer is 403. The page itself is
+planning.web.views.action_planning.
 """
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 from uuid import UUID
 
@@ -20,8 +22,13 @@ from django.views.decorators.http import require_http_methods, require_POST
 from planning.core.access import PlanAccess
 from planning.core.money import money_format
 from planning.models import Suggestion, SuggestionStatus, SuggestionType
-from planning.suggestions.selectors import actions_named, codes_by_id, suggestion_get
-from planning.suggestions.services import (
+from planning.suggestions.selectors import (
+    actions_named,
+    codes_by_id,
+    suggestion_get,
+    suggestions_open_queryset,
+)
+from planning.suggestions.services.apply import (
     deviation_fix,
     moved_text,
     suggestion_apply_code,
@@ -30,13 +37,22 @@ from planning.suggestions.services import (
     suggestion_apply_move,
     suggestion_apply_project,
     suggestion_apply_repair,
-    suggestion_apply_undo,
+)
+from planning.suggestions.services.dismissal import (
     suggestion_restore,
     suggestions_dismiss,
+    suggestions_dismissal_undo,
 )
+from planning.suggestions.services.undo import suggestion_apply_undo
 from planning.web.access import plan_member_required
+from planning.web.bulk import form_problems, matching_ids
 from planning.web.confirmation import confirmation_redirect
-from planning.web.forms.suggestions import ApplyCodeForm, BulkDismissForm, DismissForm
+from planning.web.forms.suggestions import (
+    ApplyCodeForm,
+    BulkDismissForm,
+    DismissForm,
+    PlanningViewForm,
+)
 from planning.web.pages import plan_tab_context
 from planning.web.suggestion_cards import prefill_codes
 
@@ -132,13 +148,6 @@ def suggestion_fix_undo_view(
     return confirmation_redirect(request, plan, text, near=f"suggestion-{suggestion.pk}")
 
 
-def _form_problems(form: Any) -> str:
-    return "; ".join(
-        " ".join(map(str, e)) if name == "__all__" else f"{name}: {' '.join(map(str, e))}"
-        for name, e in form.errors.items()
-    )
-
-
 @plan_member_required(edit=True)
 @require_POST
 def suggestion_dismiss_view(
@@ -149,7 +158,7 @@ def suggestion_dismiss_view(
     form = DismissForm(request.POST)
     if not form.is_valid():
         return confirmation_redirect(
-            request, plan, f"Not dismissed. {_form_problems(form)}", error=True
+            request, plan, f"Not dismissed. {form_problems(form)}", error=True
         )
     dismissed = suggestions_dismiss(
         plan=plan,
@@ -170,23 +179,65 @@ def suggestion_dismiss_view(
 @plan_member_required(edit=True)
 @require_POST
 def suggestions_dismiss_view(request: HttpRequest, access: PlanAccess) -> HttpResponse:
-    """Dismisses every ticked suggestion with one reason and comment."""
+    """Dismisses the ticked suggestions, or every open one that matches the list's filters
+    (planning.web.bulk), with one reason and comment, in one transaction with one Undo."""
     plan = access.plan
     form = BulkDismissForm(request.POST)
     if not form.is_valid():
         return confirmation_redirect(
-            request, plan, f"Nothing dismissed. {_form_problems(form)}", error=True
+            request, plan, f"Nothing dismissed. {form_problems(form)}", error=True
         )
+    suggestion_ids = form.ticked()
+    if form.every_match:
+        filters = PlanningViewForm(request.POST, plan=plan).suggestion_filters()
+        try:
+            suggestion_ids = matching_ids(
+                suggestions_open_queryset(plan=plan, filters=filters),
+                shown=form.cleaned_data["match_count"],
+                noun="open suggestions",
+            )
+        except ValidationError as error:
+            return confirmation_redirect(request, plan, " ".join(error.messages), error=True)
     dismissed = suggestions_dismiss(
         plan=plan,
-        suggestion_ids=form.cleaned_data["suggestion"],
+        suggestion_ids=suggestion_ids,
         user=request.user,
         reason=form.cleaned_data["reason"],
         comment=form.cleaned_data["comment"],
     )
     count = len(dismissed)
+    text = f"Dismissed {count:,} suggestion{'s' if count != 1 else ''}."
+    if not dismissed:
+        return confirmation_redirect(request, plan, text)
+    # Its Undo opens them all again: they share the moment and the person of the dismissal.
+    undo = reverse("planning:suggestions_dismiss_undo", args=[plan.number])
+    moment_dismissed = dismissed[0].dismissed_at
+    assert moment_dismissed is not None  # just dismissed
+    moment = {"dismissed_at": moment_dismissed.isoformat(), "count": count}
+    return confirmation_redirect(request, plan, text, undo=undo, undo_before=moment)
+
+
+@plan_member_required(edit=True)
+@require_POST
+def suggestions_dismiss_undo_view(request: HttpRequest, access: PlanAccess) -> HttpResponse:
+    """The Undo of a dismiss of several: every suggestion it dismissed that is still dismissed
+    is open again, back on the same page."""
+    plan = access.plan
+    kept = request.session.get("undo") or {}
+    before = kept.get("before")
+    if kept.get("url") != request.path or not isinstance(before, dict):
+        return confirmation_redirect(request, plan, "There is nothing to undo.", error=True)
+    restored = suggestions_dismissal_undo(
+        plan=plan,
+        dismissed_at=datetime.fromisoformat(before["dismissed_at"]),
+        user=request.user,
+    )
+    del request.session["undo"]
     return confirmation_redirect(
-        request, plan, f"Dismissed {count} suggestion{'s' if count != 1 else ''}."
+        request,
+        plan,
+        f"Restored {restored:,} suggestion{'s' if restored != 1 else ''}: open again.",
+        near="suggestions",
     )
 
 

@@ -20,7 +20,7 @@ from planning.figures.prices import year_span
 from planning.models import PlanVersion
 from planning.records.adoption import plan_adopt, version_cost_years
 from planning.records.comparison import Side, versions_compare
-from planning.transfer.exports.comparison import comparison_rows
+from planning.transfer.exports.comparison import comparison_rows, comparison_sheet
 from planning.web.access import plan_member_required, request_user
 from planning.web.downloads import spreadsheet_download
 from planning.web.forms.fields import form_submit
@@ -96,6 +96,14 @@ def plan_version(request: HttpRequest, access: PlanAccess, version_id: uuid.UUID
 def plan_version_export(
     request: HttpRequest, access: PlanAccess, version_id: uuid.UUID, fmt: str
 ) -> StreamingHttpResponse:
-    version, _form, comparison = _comparison(request, access, version_id)
+    version, form, comparison = _comparison(request, access, version_id)
     name = f"plan-{access.plan.number}-version-{version.number}-comparison"
-    return spreadsheet_download(comparison_rows(comparison), fmt=fmt, name=name, sheet="Comparison")
+    building = form.valid("building")
+    picker = form.fields["building"].widget
+    more = [("Building", picker.node_name(building))] if building else []
+    return spreadsheet_download(
+        fmt=fmt,
+        name=name,
+        rows=lambda: comparison_rows(comparison),
+        sheets=lambda: [comparison_sheet(comparison, made_on=timezone.localdate(), more=more)],
+    )

@@ -18,10 +18,17 @@ from apikeys.models import ApiKey
 from apikeys.services import api_access_set, api_key_create
 from planning.catalog.services import code_override_set
 from planning.catalog.starter import STARTER_CATALOG
-from planning.models import Action, ActionKind, ActionStatus, Code, Plan
+from planning.models import (
+    Action,
+    ActionKind,
+    ActionStatus,
+    Code,
+    Plan,
+)
 from planning.plans.selectors import plans_visible
-from planning.plans.services import action_mark_done
+from planning.plans.services.actions import action_mark_done
 from planning.transfer.imports.json_file import plan_import
+from platform_api.demo import demo_plan_record
 
 DEMO_EMAIL = "demo@maintplan.example"
 DEMO_USER_NAME = "Demo Planner"
@@ -326,8 +333,10 @@ def _demo_catalog_and_costs(*, plan: Plan, user: User) -> None:
 
 class Command(BaseCommand):
     help = (
-        "Creates the demo account, its API access, a demo plan and an API key, once. Running it "
-        "again changes nothing. The password and the key are printed the first time only."
+        "Creates the demo account, its API access, a demo plan (with an adopted version, a "
+        "project, work done and a dismissed suggestion) and an API key that may act on "
+        "suggestions, once. Running it again changes nothing. The password and the key are "
+        "printed the first time only."
     )
 
     @transaction.atomic
@@ -354,10 +363,14 @@ class Command(BaseCommand):
                 f"{len(document['actions'])} actions."
             )
             _demo_catalog_and_costs(plan=plan, user=user)
+            done.extend(demo_plan_record(plan=plan, user=user))
         else:
             plan = demo_plan
         if not ApiKey.objects.filter(owner=user, name=DEMO_KEY_NAME).exists():
-            _api_key, raw_key = api_key_create(user=user, name=DEMO_KEY_NAME)
+            # Read and act: the integrator guide's dismiss and restore work with it too.
+            _api_key, raw_key = api_key_create(
+                user=user, name=DEMO_KEY_NAME, permission=ApiKey.Permission.READ_WRITE
+            )
             done.append(f"Demo API key (shown this once): {raw_key}")
         if not done:
             self.stdout.write(

@@ -1,5 +1,5 @@
 """Writes of a plan's grants: its guests, invited by email (organisations.invitations), their
-roles and their removal (docs/design.md "Organisations" > "Invitations")."""
+roles and their removal (docs/subsystems/organisations.md "Invitations")."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from accounts.models import User
 from organisations.invitations import InvitationInvalid, invitation_create
 from organisations.models import Invitation
 from planning.core.access import PLAN_ROLE_RANK
+from planning.core.validation import validated
 from planning.core.writes import plan_write
 from planning.models import Plan, PlanMembership, PlanRole
-from planning.plans.services import validated
 
 # Grants take the plan's lock but change nothing the plan's suggestions or figures are derived
 # from: no version, no signal, no sync (data_changed=False).

@@ -1,5 +1,5 @@
 """Reads of a plan's structure, all from the stored paths and buildings (planning.tree.paths),
-for pages that must stay small at any plan size (docs/design.md "Web app": a 20,000-node plan
+for pages that must stay small at any plan size (docs/subsystems/web-app.md: a 20,000-node plan
 is never rendered whole).
 
 - `tree_overview`: the tree as the plan page opens it: sites expanded, everything from the

@@ -1,4 +1,4 @@
-"""The query of the suggestion list (docs/design.md "Integrator API" > "Paging"): its
+"""The query of the suggestion list (docs/subsystems/integrator-api.md "Paging"): its
 parameters, the signed keyset cursor and the list's ETag.
 
 Parameters (unknown ones are ignored; every problem is reported at once as 400
@@ -191,7 +191,7 @@ def list_scope(*, plan: Plan, query: SuggestionListQuery) -> SuggestionListScope
 
 def list_etag(*, plan: Plan, data_version: int, scope: SuggestionListScope) -> str:
     """The weak ETag of the answer to `scope` at `data_version`, computed without reading a
-    suggestion (docs/design.md "Integrator API" > "ETag, compression, rendering")."""
+    suggestion (docs/subsystems/integrator-api.md "ETag, compression, rendering")."""
     query = scope.query
     after = query.after
     position = f"{after.walk_id}/{after.offset}" if after else ""

@@ -4,9 +4,9 @@ building each listed action belongs to.
 Filters combine (AND): words of `q` each in the title, the node's name or its code; kind;
 status; a year range (an action that occurs in it: a one-off planned in it, a recurring one
 with an occurrence in it, as the budget counts them); a node's subtree (`node`) and a
-building's subtree (`building`), both read from the stored paths (planning.tree.node_subtree);
-a project, or "none" for actions without one. The order is one column, ascending or
-descending, then year, title and id so pages never overlap.
+building's subtree (`building`), both read from the stored paths
+(planning.tree.selectors.node_subtree); a project, or "none" for actions without one. The order
+is one column, ascending or descending, then year, title and id so pages never overlap.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from django.db.models import ExpressionWrapper, F, IntegerField, Q, QuerySet, Va
 
 from core.text_order import natural
 from planning.models import Action, ActionStatus, Completion, Plan, condition_q
-from planning.tree import building_labels, node_subtree
+from planning.tree.selectors import building_labels, node_subtree
 
 NEXT_YEARS_SHOWN = 3
 
@@ -128,7 +128,7 @@ class ActionRow:
 
 def action_rows(*, plan: Plan, actions: list[Action]) -> list[ActionRow]:
     """The actions of one page with the building each one's node is in (its stored building,
-    labelled as in the budget and the exports: planning.tree.building_labels)."""
+    labelled as in the budget and the exports: planning.tree.selectors.building_labels)."""
     labels = building_labels(
         plan=plan, building_ids={a.node.building_id for a in actions if a.node.building_id}
     )

@@ -1,0 +1,1 @@
+"""Writes of plans and what hangs on them: one module per entity family."""

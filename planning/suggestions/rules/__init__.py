@@ -1,0 +1,1 @@
+"""The suggestion rules: pure functions over frozen records, one module per rule."""

@@ -1,0 +1,1 @@
+"""Writes on suggestions: apply, its undo, dismiss and restore."""
