@@ -28,7 +28,7 @@ from planning.models import MAX_PLAN_NUMBER, Plan
 from planning.suggestions.events import SuggestionChange
 from platform_api.base import IF_NONE_MATCH, NOT_MODIFIED, RecordApi, etag_of, key_of
 from platform_api.paging import CURSOR, LIMIT, int_cursor_parse, limit_parse, next_cursor
-from platform_api.params import plan_number_parse
+from platform_api.params import choice_parse, plan_number_parse, query_enum
 from platform_api.serializers import SuggestionWithStatusSerializer
 from webhooks.events import EVENT_TYPE_SUGGESTIONS_CHANGED
 from webhooks.selectors import event_position, events_page
@@ -134,12 +134,7 @@ EVENT_PARAMETERS = [
         ),
         examples=[OpenApiExample("Demo plan", value=1)],
     ),
-    OpenApiParameter(
-        "type",
-        {"type": "string", "enum": LISTED_EVENT_TYPES},
-        OpenApiParameter.QUERY,
-        description="Only events of this type.",
-    ),
+    query_enum("type", LISTED_EVENT_TYPES, "Only events of this type."),
     OpenApiParameter(
         "after",
         {"type": "string", "pattern": f"^{_EVENT_ID.pattern}$"},
@@ -200,9 +195,7 @@ class EventListApi(RecordApi):
         params = request.query_params
         errors: dict[str, list[str]] = {}
         number = _plan_filter(params.get("plan"), errors)
-        event_type = params.get("type")
-        if event_type is not None and event_type not in LISTED_EVENT_TYPES:
-            errors["type"] = [f"'{event_type}' is not one of: {', '.join(LISTED_EVENT_TYPES)}."]
+        event_type = choice_parse(params, "type", LISTED_EVENT_TYPES, errors)
         after_id = _event_id(params.get("after"), errors)
         limit = limit_parse(params, errors)
         binding = f"events|{number or ''}|{event_type or ''}"

@@ -34,8 +34,21 @@ from planning.models import (
     VersionAction,
 )
 from platform_api.base import IF_NONE_MATCH, NOT_MODIFIED, RecordApi, etag_of, key_of
-from platform_api.paging import CURSOR, LIMIT, cursor_parse, limit_parse, next_cursor
-from platform_api.params import PLAN_NUMBER, plan_number_parse, since_parse
+from platform_api.paging import (
+    CURSOR,
+    LIMIT,
+    int_cursor_parse,
+    limit_parse,
+    next_cursor,
+    page_by_pk,
+)
+from platform_api.params import (
+    PLAN_NUMBER,
+    choice_parse,
+    plan_number_parse,
+    query_enum,
+    since_parse,
+)
 from platform_api.serializers import DecimalTextField, UtcDateTimeField
 
 # --- history ----------------------------------------------------------------------------------
@@ -104,12 +117,7 @@ class PlanHistoryApi(RecordApi):
                 description="Only entries at or after this time (ISO 8601 with a time zone).",
                 examples=[OpenApiExample("Since the new year", value="2026-01-01T00:00:00Z")],
             ),
-            OpenApiParameter(
-                "entity",
-                {"type": "string", "enum": HistoryEntity.values},
-                OpenApiParameter.QUERY,
-                description="Only entries of this kind of entity.",
-            ),
+            query_enum("entity", HistoryEntity.values, "Only entries of this kind of entity."),
             LIMIT,
             CURSOR,
             IF_NONE_MATCH,
@@ -131,12 +139,10 @@ class PlanHistoryApi(RecordApi):
         params = request.query_params
         errors: dict[str, list[str]] = {}
         since = since_parse(params, errors)
-        entity = params.get("entity")
-        if entity is not None and entity not in HistoryEntity.values:
-            errors["entity"] = [f"'{entity}' is not one of: {', '.join(HistoryEntity.values)}."]
+        entity = choice_parse(params, "entity", HistoryEntity.values, errors)
         limit = limit_parse(params, errors)
         binding = f"history|{number}|{since.isoformat() if since else ''}|{entity or ''}"
-        after = cursor_parse(params, binding, errors)
+        after = int_cursor_parse(params, binding, errors)
         if errors:
             raise ApiError("validation.query", errors=errors)
         plan = plan_for_key(api_key=key_of(request), number=number)
@@ -145,8 +151,6 @@ class PlanHistoryApi(RecordApi):
             entries = entries.filter(at__gte=since)
         if entity:
             entries = entries.filter(entity=entity)
-        if after is not None:
-            entries = entries.filter(id__gt=after)
         newest = (
             HistoryEntry.objects.filter(plan_id=plan.pk)
             .order_by("-id")
@@ -155,14 +159,13 @@ class PlanHistoryApi(RecordApi):
         etag = etag_of(plan.pk, next(iter(newest), 0), binding, after, limit)
 
         def build() -> dict[str, Any]:
-            rows = list(entries.order_by("id")[: limit + 1])
-            page = rows[:limit]
+            page, more = page_by_pk(entries, after, limit)
             return HistoryPageSerializer(
                 {
                     "plan_id": plan.pk,
                     "plan_number": plan.number,
                     "entries": page,
-                    "next_cursor": next_cursor(binding, page, limit, len(rows) > limit),
+                    "next_cursor": next_cursor(binding, page, limit, more),
                 }
             ).data
 
@@ -292,7 +295,7 @@ class PlanVersionActionsApi(RecordApi):
         errors: dict[str, list[str]] = {}
         limit = limit_parse(params, errors)
         binding = f"version-actions|{number}|{versionId}"
-        after = cursor_parse(params, binding, errors)
+        after = int_cursor_parse(params, binding, errors)
         if errors:
             raise ApiError("validation.query", errors=errors)
         plan: Plan = plan_for_key(api_key=key_of(request), number=number)
@@ -306,17 +309,13 @@ class PlanVersionActionsApi(RecordApi):
         etag = etag_of(version.pk, after, limit)  # a version never changes
 
         def build() -> dict[str, Any]:
-            rows = VersionAction.objects.filter(version=version)
-            if after is not None:
-                rows = rows.filter(id__gt=after)
-            found = list(rows.order_by("id")[: limit + 1])
-            page = found[:limit]
+            page, more = page_by_pk(VersionAction.objects.filter(version=version), after, limit)
             return VersionActionPageSerializer(
                 {
                     "plan_id": plan.pk,
                     "version_id": version.pk,
                     "actions": page,
-                    "next_cursor": next_cursor(binding, page, limit, len(found) > limit),
+                    "next_cursor": next_cursor(binding, page, limit, more),
                 }
             ).data
 
