@@ -24,6 +24,18 @@ def client_address(request: HttpRequest) -> str:
     return str(BaseThrottle().get_ident(request))  # type: ignore[arg-type]  # reads META only
 
 
+def _counter_incr(cache: Any, key: str, *, timeout: int) -> int:
+    """Adds one to the window counter `key` (made, kept `timeout` seconds, by the window's first
+    request or when it just expired) and returns its count: one `cache.incr`, and of two app
+    servers making it at once the one that loses the `add` increments the other's."""
+    try:
+        return int(cache.incr(key))
+    except ValueError:  # no counter yet
+        if cache.add(key, 1, timeout=timeout):
+            return 1
+        return int(cache.incr(key))
+
+
 class SaidLimit(Protocol):
     """A limit that counted a request, as the RateLimit headers say it."""
 
@@ -103,17 +115,10 @@ class ApiKeyThrottle(SettingsRateThrottle):
         )
         if estimate >= self.num_requests:
             return False
-        self._count(current_key)
+        # Kept for two windows: the next window still reads this one as its previous.
+        _counter_incr(self.cache, current_key, timeout=2 * self.duration)
         self.current_count += 1  # what follows (remaining, wait) counts this request in
         return True
-
-    def _count(self, key: str) -> None:
-        try:
-            self.cache.incr(key)
-        except ValueError:  # the window's first request (or its counter just expired)
-            # Kept for two windows: the next window still reads this one as its previous.
-            if not self.cache.add(key, 1, timeout=2 * self.duration):
-                self.cache.incr(key)
 
     # The name of this limit in the RateLimit headers (docs/subsystems/limits.md "Rate limits").
     policy_name = "key"
@@ -277,11 +282,5 @@ class AuthFailureThrottle:
         """Counts one failure in every limit; the tightest of them after it (for the 401's
         RateLimit headers), or None when no limit is set."""
         for limit in self.limits:
-            try:
-                limit.count = self._cache.incr(limit.key)
-            except ValueError:  # the window's first failure
-                if self._cache.add(limit.key, 1, timeout=limit.duration):
-                    limit.count = 1
-                else:
-                    limit.count = self._cache.incr(limit.key)
+            limit.count = _counter_incr(self._cache, limit.key, timeout=limit.duration)
         return min(self.limits, key=lambda limit: limit.remaining, default=None)
