@@ -94,8 +94,7 @@ class IntegratorApiView(ApiView):
     def perform_content_negotiation(self, request: Request, force: bool = False) -> Any:
         """An `Accept` this route cannot answer is a 406 only after authentication (a request
         without a usable key learns that first, docs/subsystems/errors.md "Choices worth knowing");
-        DRF negotiates before
-        it authenticates, so the refusal waits until `check_permissions`."""
+        DRF negotiates before it authenticates, so the refusal waits until `check_permissions`."""
         try:
             return super().perform_content_negotiation(request, force)
         except NotAcceptable:

@@ -198,8 +198,7 @@ CACHES = {
         }
     ),
     # Progress of running jobs (planning.transfer.imports.jobs), written by the worker and read by
-    # the
-    # web process: it must be shared between processes, so without Redis it is files.
+    # the web process: it must be shared between processes, so without Redis it is files.
     "progress": (
         {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
         if REDIS_URL
@@ -368,16 +367,15 @@ SUGGESTION_COST_THRESHOLDS = {"info": 0.25, "warning": 0.5, "critical": 1.0}
 SUGGESTION_TIMING_THRESHOLDS = {"info": 2, "warning": 5}
 IMPORT_MAX_BYTES = env_int("IMPORT_MAX_BYTES", 32 * 1024 * 1024, minimum=1)
 
-# --- Webhooks (docs/subsystems/webhooks.md "Webhooks")
-# -------------------------------------------------- Off: only https URLs whose host resolves to
-# public addresses (checked at save and at each delivery). On, for development and tests: http and
-# loopback/private receivers too.
+# --- Webhooks (docs/subsystems/webhooks.md "Webhooks") -----------------------------------------
+# Off: only https URLs whose host resolves to public addresses (checked at save and at each
+# delivery). On, for development and tests: http and loopback/private receivers too.
 WEBHOOK_ALLOW_PRIVATE_TARGETS = env_bool("WEBHOOK_ALLOW_PRIVATE_TARGETS", False)
 # The ports a webhook URL may name while private targets are off (webhooks.targets).
 WEBHOOK_ALLOWED_PORTS = env_ports("WEBHOOK_ALLOWED_PORTS", [443, 8443])
 
-# --- Plan size (docs/subsystems/limits.md "Limits"): imports, additions and generate_plan stop here
-# -----
+# --- Plan size (docs/subsystems/limits.md "Limits"): imports, additions and generate_plan stop
+# here.
 PLAN_MAX_NODES = env_int("PLAN_MAX_NODES", 50_000, minimum=1)
 PLAN_MAX_ACTIONS = env_int("PLAN_MAX_ACTIONS", 250_000, minimum=0)
 # The currency a new plan starts with (an ISO 4217 code; each plan can change its own).
