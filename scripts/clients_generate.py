@@ -30,18 +30,23 @@ TYPESCRIPT_BIN = ROOT / "tests" / "typescript" / "node_modules" / ".bin"
 PYTHON_GENERATOR = Path(sys.executable).with_name("openapi-python-client")
 
 
-def schema_json() -> bytes:
-    """The schema as `/api/v1/schema/` serves it to `Accept: application/json`."""
+def schema_served(url: str, headers: dict[str, str] | None = None) -> bytes:
+    """The schema as the service serves `url` to a request with `headers` (in this process)."""
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django
 
     django.setup()
     from django.test import Client
 
-    response = Client().get("/api/v1/schema/", HTTP_ACCEPT="application/json")
+    response = Client().get(url, headers=headers)
     if response.status_code != 200:
         raise SystemExit(f"the schema answered {response.status_code}")
     return bytes(response.content)
+
+
+def schema_json() -> bytes:
+    """The schema as `/api/v1/schema/` serves it to `Accept: application/json`."""
+    return schema_served("/api/v1/schema/", {"Accept": "application/json"})
 
 
 def typescript_available() -> bool:

@@ -10,8 +10,9 @@ A change of the public API is made on purpose: the issue that makes it runs `mak
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
+
+from scripts.clients_generate import schema_served
 
 ROOT = Path(__file__).resolve().parent.parent
 COMMITTED = ROOT / "tests" / "contract" / "openapi.yaml"
@@ -20,16 +21,7 @@ SCHEMA_URL = "/api/v1/schema/?format=yaml"
 
 def schema_yaml() -> bytes:
     """The schema as the service serves it in YAML."""
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    import django
-
-    django.setup()
-    from django.test import Client
-
-    response = Client().get(SCHEMA_URL)
-    if response.status_code != 200:
-        raise SystemExit(f"the schema answered {response.status_code}")
-    return bytes(response.content)
+    return schema_served(SCHEMA_URL)
 
 
 def main() -> None:

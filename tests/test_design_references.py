@@ -46,12 +46,13 @@ import pytest
 from django.apps import apps
 from django.core.management import get_commands
 
+from tests.test_layout import TABLE_END, TABLE_START
+
 ROOT = Path(__file__).resolve().parent.parent
 SELF = "tests/test_design_references.py"
 ARCHITECTURE = "docs/architecture.md"
 ARCHITECTURE_MAX_CHARACTERS = 12_000
 SUBSYSTEM_MAX_LINES = 400
-LAYER_MARKERS = ("<!-- layers:start -->", "<!-- layers:end -->")
 # The apps a dotted name may start with (`integrations`: apikeys' app label, `integrations.ApiKey`).
 APPS = (
     "accounts",
@@ -462,8 +463,8 @@ def test_each_subsystem_page_is_short() -> None:
 
 def test_the_map_holds_the_layer_table_and_links_every_page() -> None:
     text = (ROOT / ARCHITECTURE).read_text()
-    start, end = (text.find(marker) for marker in LAYER_MARKERS)
-    assert 0 <= start < end, f"{ARCHITECTURE}: no layer table between {LAYER_MARKERS}"
+    start, end = text.find(TABLE_START), text.find(TABLE_END)
+    assert 0 <= start < end, f"{ARCHITECTURE}: no layer table between {TABLE_START} and {TABLE_END}"
     assert "| Layer | Apps |" in text[start:end]
     linked = {
         posixpath.normpath(posixpath.join("docs", link.partition("#")[0]))

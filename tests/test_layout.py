@@ -94,7 +94,7 @@ def _imports(module: str, path: Path) -> Iterator[tuple[int, str]]:
             if node.level:
                 anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
                 base = ".".join([*anchor, *([base] if base else [])])
-            # `from planning import views` imports the module planning.web.views.
+            # `from planning import views` names planning.views, a module or a name in planning.
             for alias in node.names:
                 yield node.lineno, f"{base}.{alias.name}"
 

@@ -1,8 +1,7 @@
 """Rule 6, budget_peak (docs/subsystems/suggestion-rules.md "Suggestion rules"): at its thresholds
 with the pure rule, on random plans in the database against an independent reading of the contract
 (recurring occurrences, anchors, candidates, target years, ties), in the sync (a budget or a cost
-changed
-by any path), and its one-click move with Undo on the planning page."""
+changed by any path), and its one-click move with Undo on the planning page."""
 
 from __future__ import annotations
 

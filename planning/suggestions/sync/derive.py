@@ -71,23 +71,21 @@ def wanted_in_scopes(
     `data.places` their anchors' labels; the groups' anchors and the nodes they anchor are
     read here."""
     actions, places = data.actions, data.places
-    missing_code = missing_code_suggestions(
-        PlanData(
-            nodes={n: data.nodes[n] for n in scopes.missing_code_nodes if n in data.nodes},
-            actions=tuple(a for a in actions if a.node_id in scopes.missing_code_nodes),
-            codes=data.codes,
-            places=places,
-        )
+    # missing_code and condition: a node and its actions; deviation and overdue: one action.
+    of_nodes = PlanData(
+        nodes={n: data.nodes[n] for n in scopes.missing_code_nodes if n in data.nodes},
+        actions=tuple(a for a in actions if a.node_id in scopes.missing_code_nodes),
+        codes=data.codes,
+        places=places,
     )
-    deviation = deviation_suggestions(
-        PlanData(
-            nodes=data.nodes,
-            actions=tuple(a for a in actions if a.id in scopes.deviation_actions),
-            codes=data.codes,
-            places=places,
-        ),
-        thresholds,
+    of_actions = PlanData(
+        nodes=data.nodes,
+        actions=tuple(a for a in actions if a.id in scopes.deviation_actions),
+        codes=data.codes,
+        places=places,
     )
+    missing_code = missing_code_suggestions(of_nodes)
+    deviation = deviation_suggestions(of_actions, thresholds)
     anchor_ids = {anchor for anchor, _year in scopes.groups}
     years = {year for _anchor, year in scopes.groups}
     anchors = nodes_of(plan_id=plan_id, node_ids=anchor_ids - set(data.nodes))
@@ -101,25 +99,8 @@ def wanted_in_scopes(
             places=places,
         )
     )
-    # Condition: a node and its actions, as missing_code; overdue: one action, as deviation.
-    condition = condition_suggestions(
-        PlanData(
-            nodes={n: data.nodes[n] for n in scopes.missing_code_nodes if n in data.nodes},
-            actions=tuple(a for a in actions if a.node_id in scopes.missing_code_nodes),
-            codes=data.codes,
-            places=places,
-        ),
-        thresholds.year,
-    )
-    overdue = overdue_suggestions(
-        PlanData(
-            nodes=data.nodes,
-            actions=tuple(a for a in actions if a.id in scopes.deviation_actions),
-            codes=data.codes,
-            places=places,
-        ),
-        thresholds.year,
-    )
+    condition = condition_suggestions(of_nodes, thresholds.year)
+    overdue = overdue_suggestions(of_actions, thresholds.year)
     wanted = {**missing_code, **deviation, **grouping, **condition, **overdue}
     fingerprints = scopes.fingerprints()
     return {fp: want for fp, want in wanted.items() if fp in fingerprints}
