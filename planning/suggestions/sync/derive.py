@@ -47,20 +47,17 @@ def thresholds_from_settings() -> Thresholds:
     )
 
 
+@functools.lru_cache(maxsize=8)
 def rules_digest(thresholds: Thresholds) -> str:
     """What a full sync's result depends on besides the data: the rules and the thresholds,
-    Y among them (so the first sync in a new calendar year re-derives the whole plan)."""
+    Y among them (so the first sync in a new calendar year re-derives the whole plan); computed
+    once per distinct value."""
     return hashlib.sha256(_RULES_SOURCE + repr(thresholds).encode()).hexdigest()
 
 
-@functools.lru_cache(maxsize=8)
-def _digest_of(thresholds: Thresholds) -> str:
-    return rules_digest(thresholds)
-
-
 def rules_digest_now() -> str:
-    """`rules_digest` of today's thresholds and year, computed once per distinct value."""
-    return _digest_of(thresholds_from_settings())
+    """`rules_digest` of today's thresholds and year."""
+    return rules_digest(thresholds_from_settings())
 
 
 def wanted_in_scopes(
