@@ -60,7 +60,11 @@ class InView:
     slug: str  # empty for a guest's (no plan list of it to lead to)
     role: str  # the user's role there ("Owner"), or "guest" on a shared plan
     memberships: list[OrganisationMembership]
-    guest: bool = False
+
+    @property
+    def guest(self) -> bool:
+        """On a plan shared with the user as a guest: no member of its organisation."""
+        return not self.slug
 
 
 def organisation_in_view(
@@ -81,7 +85,6 @@ def organisation_in_view(
                 slug="",
                 role="guest",
                 memberships=user_memberships(request),
-                guest=True,
             )
     else:
         membership = current_membership(request)

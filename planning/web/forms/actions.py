@@ -62,13 +62,8 @@ class ActionForm(ModelRulesForm):
         self.plan = plan
         self.fields["kind"].initial = ActionKind.REPAIR
         node_picker_bind(self, "node", plan)
-        self.projects = {str(p.pk): p for p in plan_projects(plan=plan)[:PROJECT_CHOICES_MAX]}
         project_id = self.data.get(self.add_prefix("project")) or self.initial.get("project")
-        if project_id and project_id not in self.projects:
-            # A plan with more projects than the select lists: the chosen one is still valid.
-            chosen = plan_projects(plan=plan).filter(pk__in=_uuid_or_none(project_id)).first()
-            if chosen is not None:
-                self.projects[str(chosen.pk)] = chosen
+        self.projects = {str(p.pk): p for p in _projects_offered(plan, chosen=project_id)}
         choices_set(
             self,
             "project",
@@ -82,6 +77,15 @@ class ActionForm(ModelRulesForm):
 
     def clean_project(self) -> Project | None:
         return self.projects.get(self.cleaned_data.get("project") or "")
+
+
+def _projects_offered(plan: Plan, *, chosen: Any = None) -> list[Project]:
+    """The projects a project select lists: the plan's first PROJECT_CHOICES_MAX, and `chosen`
+    (a project id) beyond them, still valid in a plan with more projects than the select lists."""
+    projects = list(plan_projects(plan=plan)[:PROJECT_CHOICES_MAX])
+    if chosen and chosen not in {str(p.pk) for p in projects}:
+        projects += list(plan_projects(plan=plan).filter(pk__in=_uuid_or_none(chosen)))
+    return projects
 
 
 def _uuid_or_none(value: Any) -> list[uuid.UUID]:
@@ -146,17 +150,14 @@ class ActionFilterForm(forms.Form):
         self.plan = plan
         node_picker_bind(self, "building", plan)
         node_picker_bind(self, "node", plan)
-        projects = list(plan_projects(plan=plan)[:PROJECT_CHOICES_MAX])
         chosen = self.data.get("project") if self.data else None
-        if chosen and chosen not in {str(p.pk) for p in projects}:
-            projects += list(plan_projects(plan=plan).filter(pk__in=_uuid_or_none(chosen)))
         choices_set(
             self,
             "project",
             [
                 ("", "Any project"),
                 (NO_PROJECT, "No project"),
-                *((str(p.pk), str(p)) for p in projects),
+                *((str(p.pk), str(p)) for p in _projects_offered(plan, chosen=chosen)),
             ],
         )
 
@@ -264,12 +265,9 @@ class ActionBulkForm(BulkForm):
 
 def bulk_project_choices(plan: Plan, *, chosen: Any = None) -> list[tuple[str, str]]:
     """The projects a change of several actions offers: "no project", then the plan's (at most
-    PROJECT_CHOICES_MAX, and the chosen one beyond them)."""
-    projects = list(plan_projects(plan=plan)[:PROJECT_CHOICES_MAX])
-    if chosen and chosen not in {str(p.pk) for p in projects}:
-        projects += list(plan_projects(plan=plan).filter(pk__in=_uuid_or_none(chosen)))
+    PROJECT_CHOICES_MAX, and the chosen one beyond them: `_projects_offered`)."""
     return [
         ("", "Choose a project"),
         (NO_PROJECT, "No project: take them out of theirs"),
-        *((str(p.pk), str(p)) for p in projects),
+        *((str(p.pk), str(p)) for p in _projects_offered(plan, chosen=chosen)),
     ]

@@ -213,7 +213,7 @@ def suggestions_dismiss_view(request: HttpRequest, access: PlanAccess) -> HttpRe
     undo = reverse("planning:suggestions_dismiss_undo", args=[plan.number])
     moment_dismissed = dismissed[0].dismissed_at
     assert moment_dismissed is not None  # just dismissed
-    moment = {"dismissed_at": moment_dismissed.isoformat(), "count": count}
+    moment = {"dismissed_at": moment_dismissed.isoformat()}
     return confirmation_redirect(request, plan, text, undo=undo, undo_before=moment)
 
 
