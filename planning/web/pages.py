@@ -158,8 +158,8 @@ def plan_actions_render(
     page = Paginator(actions, ACTIONS_PER_PAGE).get_page(request.GET.get("page"))
     kept = {
         key: request.GET[key]
-        for key in ("q", "kind", "status", "year_from", "year_to", "building", "node", "project")
-        if request.GET.get(key) and key not in filter_form.errors
+        for key in filter_form.fields
+        if key != "sort" and request.GET.get(key) and key not in filter_form.errors
     }
     sort = request.GET.get("sort", "") if "sort" not in filter_form.errors else ""
     total_years = chosen_years(

@@ -231,3 +231,31 @@ def test_every_matching_suggestion_is_dismissed_and_one_undo_restores_them(
     # the one dismissed on its own before is no part of that Undo
     earlier.refresh_from_db()
     assert earlier.status == "dismissed"
+
+
+def test_the_condition_filter_is_kept_and_every_match_under_it_changes(
+    client: Client, user: Any
+) -> None:
+    """The Actions tab keeps the Condition filter in its links and sends it with a change of
+    every match, so the server counts the same matches the page showed."""
+    plan = plan_with_roofs(user, 4)
+    plan.nodes.filter(name__in=["Roof 00", "Roof 01"]).update(condition_grade=3)
+    client.force_login(user)
+
+    page = client.get(_actions_url(plan, "?kind=repair&condition=3")).content.decode()
+    assert '<input type="hidden" name="condition" value="3">' in page
+    assert '<input type="hidden" name="match_count" value="2">' in page
+    assert "condition=3" in page  # the sort and page links keep it
+
+    response = _bulk(
+        client,
+        plan,
+        scope="matching",
+        match_count=2,
+        kind="repair",
+        condition="3",
+        change="year",
+        to_year=2035,
+    )
+    assert "Moved 2 actions to 2035." in response.content.decode()
+    assert plan.actions.filter(kind=ActionKind.REPAIR, planned_year=2035).count() == 2
