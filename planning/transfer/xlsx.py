@@ -72,11 +72,6 @@ def xlsx_stream(rows: Iterable[Sequence[Any]], *, title: str) -> Iterator[bytes]
     return xlsx_sheets_stream([(title, rows)])
 
 
-def as_xlsx(rows: Iterable[tuple[Any, ...]], *, title: str) -> bytes:
-    """The whole workbook of `xlsx_stream` at once."""
-    return b"".join(xlsx_stream(rows, title=title))
-
-
 def xlsx_sheets_stream(
     sheets: Iterable[Sheet | tuple[str, Iterable[Sequence[Any]]]],
 ) -> Iterator[bytes]:

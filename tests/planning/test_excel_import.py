@@ -16,7 +16,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
-from openpyxl import Workbook, load_workbook
+from openpyxl import load_workbook
 
 from planning.models import Plan
 from planning.transfer.imports.csv_pair import plan_import_csv
@@ -24,24 +24,13 @@ from planning.transfer.imports.plan_file import plan_file_import
 from planning.transfer.imports.problems import ImportRejected
 from planning.transfer.imports.workbook_xml import WORKBOOK_MAX_XML_BYTES
 from tests.planning.test_plan_export import quay_plan  # noqa: F401 (the fixture `plan`)
+from tests.planning.workbooks import workbook_of
 
 pytestmark = pytest.mark.django_db
 
 
 def _json_export(client: Client, plan: Plan) -> dict[str, Any]:
     return dict(json.loads(client.get(reverse("planning:export_plan", args=[plan.number])).content))
-
-
-def _workbook(sheets: dict[str, list[list[Any]]]) -> bytes:
-    book = Workbook()
-    book.remove(book.active)
-    for title, rows in sheets.items():
-        sheet = book.create_sheet(title)
-        for row in rows:
-            sheet.append(row)
-    buffer = io.BytesIO()
-    book.save(buffer)
-    return buffer.getvalue()
 
 
 def test_the_plan_workbook_imports_back_to_the_same_plan(
@@ -111,8 +100,8 @@ def test_the_plan_csv_pair_imports_back_to_the_same_plan(
 
 def test_the_plan_workbooks_currency_comes_before_the_one_chosen(user: Any) -> None:
     nodes = [["Ref", "Name", "Kind"], ["S", "Site", "site"]]
-    with_currency = _workbook({"Plan": [["Currency", "sek"]], "Nodes": nodes})
-    without = _workbook({"Nodes": nodes})
+    with_currency = workbook_of({"Plan": [["Currency", "sek"]], "Nodes": nodes})
+    without = workbook_of({"Nodes": nodes})
 
     plans = [
         plan_file_import(owner=user, content=content, filename="x.xlsx", currency="NOK")
@@ -123,7 +112,7 @@ def test_the_plan_workbooks_currency_comes_before_the_one_chosen(user: Any) -> N
 
 
 def test_a_workbook_is_read_as_a_person_made_it(user: Any) -> None:
-    content = _workbook(
+    content = workbook_of(
         {
             "Plan": [["Field", "Value"], ["Name", "Harbour"], ["Index rate percent", 2.5]],
             "nodes": [
@@ -166,7 +155,7 @@ def test_a_workbook_is_read_as_a_person_made_it(user: Any) -> None:
 
 def test_done_rows_of_a_workbook_become_completions(user: Any) -> None:
     year = timezone.now().year  # Y as the code reads it: UTC
-    content = _workbook(
+    content = workbook_of(
         {
             "Nodes": [["Ref", "Name", "Kind"], ["B", "Hall", "Building"]],
             "Actions": [
@@ -227,7 +216,7 @@ def test_done_rows_of_a_workbook_become_completions(user: Any) -> None:
 
 
 def test_a_workbook_without_a_plan_sheet_is_named_after_its_file(user: Any) -> None:
-    content = _workbook({"Nodes": [["ref", "name", "kind"], ["S", "Site", "site"]]})
+    content = workbook_of({"Nodes": [["ref", "name", "kind"], ["S", "Site", "site"]]})
 
     plan = plan_file_import(owner=user, content=content, filename="North estate.xlsx")
 
@@ -241,7 +230,7 @@ def _problems(content: bytes, filename: str = "plan.xlsx") -> list[str]:
 
 
 def test_a_workbook_problem_names_its_sheet_row_and_column(user: Any) -> None:
-    content = _workbook(
+    content = workbook_of(
         {
             "Nodes": [["ref", "name", "kind"], ["S", "Site", "castle"]],
             "Actions": [["node_ref", "title", "kind", "planned_yaer"]],
@@ -263,7 +252,7 @@ def test_a_file_that_is_no_workbook_is_a_problem_not_a_500(user: Any) -> None:
         archive.writestr("hello.txt", "not a spreadsheet")
 
     assert _problems(buffer.getvalue())[0].startswith("plan.xlsx: not a readable Excel workbook")
-    no_nodes = _workbook({"Sheet1": [["a"]]})
+    no_nodes = workbook_of({"Sheet1": [["a"]]})
     assert 'has no sheet "Nodes" (its sheets: Sheet1)' in _problems(no_nodes)[0]
 
 
@@ -282,7 +271,7 @@ def test_a_workbook_that_would_unpack_beyond_its_bound_is_refused_unread(user: A
 
 
 def test_a_workbook_in_the_csv_slot_is_told_where_it_belongs(user: Any) -> None:
-    content = _workbook({"Nodes": [["ref", "name", "kind"]]})
+    content = workbook_of({"Nodes": [["ref", "name", "kind"]]})
 
     with pytest.raises(ImportRejected) as rejected:
         plan_import_csv(owner=user, nodes_csv=content, actions_csv=b"node_ref\n", name="x")

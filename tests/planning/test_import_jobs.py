@@ -3,7 +3,6 @@ form, progress, a killed run leaves nothing, a run again makes exactly one plan.
 
 from __future__ import annotations
 
-import io
 import json
 import time
 from datetime import timedelta
@@ -19,7 +18,6 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
-from openpyxl import Workbook
 
 from jobs.leases import lease_claim
 from planning.models import Action, Plan, PlanImport, PlanImportFormat, PlanImportStatus
@@ -28,6 +26,7 @@ from planning.transfer.imports import jobs
 from planning.transfer.imports import workbook as workbook_module
 from tests.conftest import run_queued_jobs
 from tests.factories import PlanFactory, UserFactory
+from tests.planning.workbooks import workbook_of
 
 pytestmark = pytest.mark.usefixtures("starter_catalog")
 
@@ -69,18 +68,6 @@ def _post(client: Client, captured: Any, content: bytes, key: str = "form-1") ->
 def _report_every_10_rows(monkeypatch: pytest.MonkeyPatch) -> None:
     for module in ("plan_document", "write"):  # the checks, the writes
         monkeypatch.setattr(f"planning.transfer.imports.{module}.PROGRESS_STEP", 10)
-
-
-def _workbook(sheets: dict[str, list[list[Any]]]) -> bytes:
-    book = Workbook()
-    book.remove(book.active)
-    for title, rows in sheets.items():
-        sheet = book.create_sheet(title)
-        for row in rows:
-            sheet.append(row)
-    buffer = io.BytesIO()
-    book.save(buffer)
-    return buffer.getvalue()
 
 
 def _upload(owner: Any, content: bytes) -> PlanImport:
@@ -336,7 +323,7 @@ def test_a_workbook_that_takes_longer_than_its_lease_to_read_is_never_run_twice(
     """openpyxl's parse of a large workbook reports nothing for most of a minute: a heartbeat
     keeps the lease, so neither the progress poll nor the tick queues the import again."""
     settings.IMPORT_LEASE_SECONDS = 1
-    workbook = _workbook(
+    workbook = workbook_of(
         {
             "Nodes": [["ref", "name", "kind"], ["S", "Site", "site"]],
             "Actions": [["node_ref", "title", "kind", "planned_year"]],

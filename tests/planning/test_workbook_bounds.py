@@ -9,6 +9,8 @@ are in test_import_bounds.py, measured in a child process."""
 
 from __future__ import annotations
 
+import io
+import zipfile
 from collections.abc import Callable
 from typing import IO, Any
 
@@ -246,12 +248,27 @@ def test_parts_are_found_through_content_types_and_relationships_not_names(user:
     assert [node.name for node in plan.nodes.all()] == ["Depot"]
 
 
-def test_a_sheet_the_import_does_not_read_is_never_unpacked(user: Any) -> None:
-    """A sheet "Notes" that would be refused if it were walked (and a part that does not
-    inflate): the import reads Nodes and Actions only, and openpyxl is never given them."""
+def test_a_sheet_the_import_does_not_read_is_never_unpacked(
+    user: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A sheet "Notes" that would be refused if it were walked: the import reads Nodes and
+    Actions only, and openpyxl is never given it."""
     notes = sheet_xml("<x/>" * (SHEET_MAX_OTHER_ELEMENTS + 1))
     content = workbook({"Nodes": NODES, "Actions": ACTIONS, "Notes": notes})
+    given: list[set[str]] = []
+    parse = workbook_module.workbook_parse
+
+    def parse_seen(checked: bytes) -> Any:
+        with zipfile.ZipFile(io.BytesIO(checked)) as archive:
+            given.append(set(archive.namelist()))
+        return parse(checked)
+
+    monkeypatch.setattr(workbook_module, "workbook_parse", parse_seen)
 
     plan = plan_file_import(owner=user, content=content, filename="Depot.xlsx")
 
     assert plan.nodes.count() == 1
+    # Nodes, Actions and Notes are sheet1, sheet2 and sheet3 (workbook_shapes.workbook).
+    [names] = given
+    sheets = sorted(name for name in names if name.startswith("xl/worksheets/"))
+    assert sheets == ["xl/worksheets/sheet1.xml", "xl/worksheets/sheet2.xml"]

@@ -1,5 +1,6 @@
 """Reading back an exported workbook's sheet as a person sees it: the title block above the
-table, the table (the autofilter's rows: its header, then the data) and the rows below it."""
+table, the table (the autofilter's rows: its header, then the data) and the rows below it; and
+a workbook written with openpyxl as a person's spreadsheet would be (`workbook_of`)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import io
 from dataclasses import dataclass
 from typing import Any
 
-from openpyxl import load_workbook
+from openpyxl import Workbook, load_workbook
 from openpyxl.utils.cell import range_boundaries
 from openpyxl.worksheet.worksheet import Worksheet
 
@@ -51,3 +52,16 @@ def exported_sheet(content: bytes, name: str | None = None) -> SheetParts:
     """The parts of the sheet `name` (else the first sheet) of an exported workbook."""
     sheets = workbook_sheets(content)
     return sheet_parts(sheets[name] if name is not None else next(iter(sheets.values())))
+
+
+def workbook_of(sheets: dict[str, list[list[Any]]]) -> bytes:
+    """A workbook of `sheets` (title: its rows of cells), in that order, as openpyxl saves it."""
+    book = Workbook()
+    book.remove(book.active)
+    for title, rows in sheets.items():
+        sheet = book.create_sheet(title)
+        for row in rows:
+            sheet.append(row)
+    buffer = io.BytesIO()
+    book.save(buffer)
+    return buffer.getvalue()

@@ -15,6 +15,8 @@ from openpyxl.xml.constants import (
     SHEET_MAIN_NS,
 )
 
+from planning.transfer.xlsx import column_letter
+
 WORKBOOK_MAX_PARTS = 1_000
 WORKBOOK_MAX_XML_BYTES = 256 * 1024 * 1024
 WORKBOOK_MAX_SHEETS = 32
@@ -204,7 +206,7 @@ class Walk:
             self.cell = f"cell {reference.group(0)}"
             self.column = column_index(reference.group(1))
         else:
-            self.cell = f"cell {column_letters(self.column)}{self.row}"
+            self.cell = f"cell {column_letter(self.column - 1)}{self.row}"
 
     def _where(self) -> str:
         if self.text_depth:
@@ -225,14 +227,6 @@ def column_index(letters: str) -> int:
     for letter in letters:
         index = index * 26 + ord(letter) - ord("A") + 1
     return index
-
-
-def column_letters(index: int) -> str:
-    letters = ""
-    while index > 0:
-        index, rest = divmod(index - 1, 26)
-        letters = chr(ord("A") + rest) + letters
-    return letters
 
 
 def walk(
