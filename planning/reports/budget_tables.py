@@ -15,6 +15,7 @@ from typing import Any
 from core.text_order import natural_key
 from planning.figures.budget import NO_BUILDING, Budget, BudgetRow
 from planning.figures.prices import year_span
+from planning.figures.sites import SiteSubtotal, site_subtotals
 from planning.models import CENT
 from planning.tree.selectors import Site
 
@@ -93,34 +94,29 @@ def budget_table(
     by_site: dict[Site | None, list[BudgetRow]] = {}
     for row in buildings:
         by_site.setdefault(sites.get(row.building_id), []).append(row)
-    ordered = sorted(
-        by_site.items(),
-        key=lambda item: (
-            item[0] is None,
-            natural_key(item[0].name) if item[0] else (),
-            str(item[0].id) if item[0] else "",
-        ),
-    )
-    with_sites = any(site is not None for site in by_site)
+    # The sites' order and subtotals are the figures' (planning.figures.sites), as in the budget
+    # workbook; a plan without sites has none and is one group.
+    subtotals = site_subtotals(budget=budget, sites=sites)
+    ordered: list[tuple[Site | None, list[BudgetRow], SiteSubtotal | None]] = [
+        (s.site, by_site[s.site], s) for s in subtotals
+    ] or ([(None, buildings, None)] if buildings else [])
     groups: list[list[TableRow]] = []
-    for site, rows in ordered:
+    for site, rows, subtotal in ordered:
         rows.sort(key=lambda row: (natural_key(row.name), str(row.building_id)))
         shown = [row for row in rows if id(row) in kept]
         rest = [row for row in rows if id(row) not in kept]
-        name = site.name if site else "Buildings without a site"
-        subtotal = _summed(rows, width)
-        if with_sites and not shown:  # a site of small buildings: one line says it all
+        if subtotal is not None and not shown:  # a site of small buildings: one line says it all
             noun = "building" if len(rows) == 1 else "buildings"
-            label = f"{name} ({len(rows):,} {noun})"
-            groups.append([TableRow(label, SUBTOTAL, subtotal, sum(subtotal, CENT * 0))])
+            label = f"{subtotal.name} ({len(rows):,} {noun})"
+            groups.append([TableRow(label, SUBTOTAL, subtotal.cells, subtotal.total)])
             continue
-        group = [TableRow(name, SITE)] if with_sites else []
+        group = [TableRow(subtotal.name, SITE)] if subtotal is not None else []
         group.extend(TableRow(row.name, BUILDING, row.cells, row.total) for row in shown)
         if rest:
             group.append(_others(rest, width))
-        if with_sites:
+        if subtotal is not None:
             label = f"Total {site.name}" if site else "Total without a site"
-            group.append(TableRow(label, SUBTOTAL, subtotal, sum(subtotal, CENT * 0)))
+            group.append(TableRow(label, SUBTOTAL, subtotal.cells, subtotal.total))
         groups.append(group)
     outside = next((row for row in budget.rows if row.building_id is None), None)
     if outside is not None:
