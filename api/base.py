@@ -65,16 +65,21 @@ class IntegratorApiView(ApiView):
         keeps the client waiting longest, whose wait is its Retry-After."""
         self._limits = []
         refused: list[ApiKeyThrottle] = []
+        other_waits: list[float | None] = []  # a refusal by a limit without RateLimit headers
         for throttle in self.get_throttles():
             allowed = throttle.allow_request(request, self)
             if isinstance(throttle, ApiKeyThrottle) and throttle.rate is not None:
                 self._limits.append(throttle)
                 if not allowed:
                     refused.append(throttle)
+            elif not allowed:
+                other_waits.append(throttle.wait())
         if refused:
             longest = max(refused, key=lambda throttle: throttle.retry_after())
             self._limits = [longest]
             raise Throttled(wait=longest.retry_after())
+        if other_waits:
+            raise Throttled(wait=max((w for w in other_waits if w is not None), default=None))
 
     def finalize_response(
         self, request: Request, response: Response, *args: Any, **kwargs: Any

@@ -25,3 +25,33 @@ def test_the_views_authentication_classes_are_used() -> None:
 
     (authenticator,) = Authenticated().get_authenticators()
     assert isinstance(authenticator, Authentication)
+
+
+def test_a_limit_without_ratelimit_headers_still_refuses() -> None:
+    """Any throttle of the view that refuses makes a 429, not only the limits that say their
+    RateLimit headers (ApiKeyThrottle)."""
+    from rest_framework.exceptions import Throttled
+    from rest_framework.test import APIRequestFactory
+    from rest_framework.throttling import BaseThrottle
+
+    class Closed(BaseThrottle):
+        def allow_request(self, request: object, view: object) -> bool:
+            return False
+
+        def wait(self) -> float:
+            return 7.0
+
+    class Nobody:
+        def authenticate(self, request: object) -> None:
+            return None
+
+    class Limited(IntegratorApiView):
+        authentication_classes = [Nobody]
+        throttle_classes = [Closed]
+
+    view = Limited()
+    request = view.initialize_request(APIRequestFactory().get("/api/v1/x"))
+    with pytest.raises(Throttled) as refused:
+        view.check_throttles(request)
+    assert refused.value.get_codes() == "throttled"
+    assert "7 seconds" in str(refused.value.detail)
