@@ -49,8 +49,7 @@ def catalog_currency_expression(*, organisation_id: Any) -> Coalesce:
 
 def usable_unit_cost(code: Any, *, currency: str) -> Decimal | None:
     """An effective code's (planning.plans.selectors.catalog_codes) reference unit cost when it is
-    in
-    `currency` (a plan's), else None: as if the code had none."""
+    in `currency` (a plan's), else None: as if the code had none."""
     if code is None or code.ref_unit_cost is None or code.ref_unit_cost_currency != currency:
         return None
     return Decimal(code.ref_unit_cost)

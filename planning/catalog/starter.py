@@ -5,8 +5,7 @@ works).
 The figures (unit cost in STARTER_CURRENCY per unit, service life in years) are Maintplan's own
 default reference values, rounded estimates for planning, not taken from any published price list or
 standard. Loaded by migration 0003 (and `planning.catalog.services.code_catalog_defaults_load`),
-marked
-`is_default=True`, meant to be adjusted in the admin. The code numbers follow a DIN 276-like
+marked `is_default=True`, meant to be adjusted in the admin. The code numbers follow a DIN 276-like
 cost-group layout so that related components sort together.
 """
 

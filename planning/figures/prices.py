@@ -24,6 +24,7 @@ from fractions import Fraction
 from typing import Any
 
 from planning.core.money import NBSP, amount_of, half_up
+from planning.models.plans import MARKUP_RANGE, markup_percent_valid
 
 TODAY = "today"
 NOMINAL = "nominal"
@@ -76,11 +77,13 @@ _MARKUP_TEXT = re.compile(r"^\s*(?P<name>.+?)[\s:]+(?P<percent>\d+(?:[.,]\d+)?)\
 
 
 def _percent_checked(percent: Decimal, position: int) -> Decimal:
-    """A markup's percentage from a file, refused before anything formats it ("1e999999999"
-    would be a gigabyte of digits)."""
-    if not percent.is_finite() or not 0 <= percent <= 100 or percent != round(percent, 2):
+    """A markup's percentage from a file, refused (planning.models.plans.markup_percent_valid)
+    before anything formats it ("1e999999999" would be a gigabyte of digits)."""
+    if not markup_percent_valid(percent):
+        low, high = MARKUP_RANGE
         raise ValueError(
-            f"markup {position}: the percent must be from 0 to 100, with at most two decimals"
+            f"markup {position}: the percent must be from {low} to {high}, with at most two "
+            "decimals"
         )
     return percent
 

@@ -26,11 +26,10 @@ def ten_years(year: int) -> tuple[int, int]:
 
 def chosen_years(*, year_from: int | None, year_to: int | None, year: int) -> tuple[int, int]:
     """The years of a figure for a filter that may name either end: the ten from `year` when it
-    names none; an open end is ten years from the other."""
+    names none; an open end is ten years from the other. Both ends given are in order (the
+    Actions tab's filter form refuses reversed years and drops the last)."""
     if year_from is None and year_to is None:
         return ten_years(year)
-    if year_from is not None and year_to is not None and year_to < year_from:
-        return ten_years(year)  # a filter the form refuses: the default years
     if year_from is None:
         assert year_to is not None
         return min(year, year_to - YEARS + 1), year_to

@@ -1,8 +1,7 @@
 """The field rules shared by the planning models, written once (docs/subsystems/domain.md "Field
 rules are written once"): services run them with ``full_clean()``, the forms are ModelForms, and the
 importer turns the same ValidationErrors into its problem list, so every way in refuses a bad value
-with the same
-message."""
+with the same message."""
 
 from __future__ import annotations
 

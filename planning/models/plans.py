@@ -64,6 +64,13 @@ MARKUPS_MAX = 6
 MARKUP_NAME_MAX = 40
 
 
+def markup_percent_valid(percent: Decimal) -> bool:
+    """A markup's percentage: from 0 to 100 (MARKUP_RANGE), at most two decimals. Compared
+    before anything formats it, so a file's "1e999999999" is refused, not written out."""
+    low, high = MARKUP_RANGE
+    return percent.is_finite() and low <= percent <= high and percent == round(percent, 2)
+
+
 def markups_validate(value: Any) -> None:
     """A plan's markups: a list of at most MARKUPS_MAX {"name", "percent"} objects, names of 1 to
     MARKUP_NAME_MAX characters told apart (case aside), percentages from 0 to 100 with at most
@@ -90,8 +97,8 @@ def markups_validate(value: Any) -> None:
             percent = Decimal(str(item["percent"]))
         except (InvalidOperation, ValueError):
             percent = Decimal("NaN")
-        low, high = MARKUP_RANGE
-        if not percent.is_finite() or not low <= percent <= high or percent != round(percent, 2):
+        if not markup_percent_valid(percent):
+            low, high = MARKUP_RANGE
             raise ValidationError(
                 f"Markup {position} ({name}): a percentage from {low} to {high}, "
                 "with at most two decimals."

@@ -35,9 +35,8 @@ def _interval_in_range(prefix: str = "") -> Q:
 
 class Code(models.Model):
     """A classification code of the catalog (docs/subsystems/code-catalog.md "Code catalog"): a
-    starter code
-    (`organisation` null) is shared by every plan; an organisation's own code is seen by its
-    plans only. What the rules read of a code is its organisation's effective catalog
+    starter code (`organisation` null) is shared by every plan; an organisation's own code is
+    seen by its plans only. What the rules read of a code is its organisation's effective catalog
     (planning.plans.selectors.catalog_codes): an organisation's CodeOverride replaces a starter
     code's figures for its plans."""
 

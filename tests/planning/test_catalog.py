@@ -1,8 +1,7 @@
 """The organisation's catalog (docs/subsystems/code-catalog.md "Code catalog"): own codes and
 overrides of starter codes, `manage.py import_catalog`, the effective catalog the rules use (a
 change re-derives exactly the plans that use the code), the catalog pages, and reference values
-learned from the
-organisation's completed work."""
+learned from the organisation's completed work."""
 
 from __future__ import annotations
 

@@ -32,8 +32,7 @@ pytestmark = pytest.mark.django_db
 
 def recomputed(cost: Decimal, year: int, *, b: int, i: str, o: str = "0", v: str = "0") -> Decimal:
     """The formula of docs/subsystems/money.md "Money", written again with 80-digit decimals (the
-    code
-    uses fractions)."""
+    code uses fractions)."""
     with localcontext() as context:
         context.prec = 80
         value = (

@@ -11,11 +11,12 @@ from decimal import Decimal
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from accounts.models import User
 from planning.core.validation import plan_size_check, validated
-from planning.core.writes import plan_write
+from planning.core.writes import PlanWrite, plan_write
 from planning.models import (
     Action,
     ActionStatus,
@@ -187,6 +188,30 @@ def action_reopen(*, action: Action) -> Action:
 # grouped by the value each action had (ids as hex), which `actions_bulk_undo` puts back.
 
 
+def _bulk_former(value: Any) -> str:
+    """A value an action had, as the Undo keeps it: a year as text, a project's id as hex, ""
+    for none."""
+    if value is None:
+        return ""
+    return value.hex if isinstance(value, uuid.UUID) else str(value)
+
+
+def _bulk_set(
+    write: PlanWrite, actions: QuerySet[Action], *, field: str, value: Any
+) -> dict[str, list[str]]:
+    """Sets `field` to `value` on those of `actions` that hold another (locked first); returns
+    their ids grouped by the value each had (`_bulk_former`)."""
+    rows = list(actions.select_for_update().exclude(**{field: value}).values_list("pk", field))
+    before: dict[str, list[str]] = {}
+    for pk, former in rows:
+        before.setdefault(_bulk_former(former), []).append(pk.hex)
+    Action.objects.filter(pk__in=[pk for pk, _ in rows]).update(
+        **{field: value, "updated_at": timezone.now()}
+    )
+    write.data_changed = bool(rows)
+    return before
+
+
 def actions_year_set(*, plan: Plan, action_ids: list[Any], year: int) -> dict[str, list[str]]:
     """Moves the planned ones among these actions of the plan to `year` (done and cancelled
     actions keep the year they were planned for); returns the moved ids by their former year."""
@@ -195,20 +220,8 @@ def actions_year_set(*, plan: Plan, action_ids: list[Any], year: int) -> dict[st
     except ValidationError as error:
         raise ValidationError({"year": error.messages}) from None
     with plan_write(plan_id=plan.pk, data_changed=True) as write:
-        rows = list(
-            Action.objects.select_for_update()
-            .filter(plan=plan, pk__in=action_ids, status=ActionStatus.PLANNED)
-            .exclude(planned_year=year)
-            .values_list("pk", "planned_year")
-        )
-        before: dict[str, list[str]] = {}
-        for pk, planned_year in rows:
-            before.setdefault(str(planned_year), []).append(pk.hex)
-        Action.objects.filter(pk__in=[pk for pk, _ in rows]).update(
-            planned_year=year, updated_at=timezone.now()
-        )
-        write.data_changed = bool(rows)
-    return before
+        planned = Action.objects.filter(plan=plan, pk__in=action_ids, status=ActionStatus.PLANNED)
+        return _bulk_set(write, planned, field="planned_year", value=year)
 
 
 def actions_project_set(
@@ -219,21 +232,10 @@ def actions_project_set(
     if project is not None and project.plan_id != plan.pk:
         raise ValidationError({"project": "The project belongs to another plan."})
     with plan_write(plan_id=plan.pk, data_changed=True) as write:
-        changed = Action.objects.select_for_update().filter(plan=plan, pk__in=action_ids)
-        changed = (
-            changed.exclude(project=project)
-            if project is not None
-            else changed.filter(project__isnull=False)
+        chosen = Action.objects.filter(plan=plan, pk__in=action_ids)
+        return _bulk_set(
+            write, chosen, field="project_id", value=project.pk if project is not None else None
         )
-        rows = list(changed.values_list("pk", "project_id"))
-        before: dict[str, list[str]] = {}
-        for pk, project_id in rows:
-            before.setdefault(project_id.hex if project_id else "", []).append(pk.hex)
-        Action.objects.filter(pk__in=[pk for pk, _ in rows]).update(
-            project=project, updated_at=timezone.now()
-        )
-        write.data_changed = bool(rows)
-    return before
 
 
 def actions_bulk_undo(*, plan: Plan, change: str, value: Any, before: dict[str, list[str]]) -> int:
@@ -243,24 +245,24 @@ def actions_bulk_undo(*, plan: Plan, change: str, value: Any, before: dict[str, 
     gone. Returns how many actions went back."""
     if change not in ("year", "project"):
         raise ValidationError("There is nothing to undo.")
+
+    def parsed(text: Any) -> Any:  # what `_bulk_former` kept, as the field holds it
+        if change == "year":
+            return int(text)
+        return uuid.UUID(text) if text else None
+
     field = "planned_year" if change == "year" else "project_id"
-    current = int(value) if change == "year" else (uuid.UUID(value) if value else None)
+    current = parsed(value)
     restored = 0
     with plan_write(plan_id=plan.pk, data_changed=True) as write:
-        kept_projects = {
-            project.hex
-            for project in Project.objects.filter(plan=plan).values_list("pk", flat=True)
-        }
+        if change == "project":
+            kept = {pk.hex for pk in Project.objects.filter(plan=plan).values_list("pk", flat=True)}
+            before = {former: ids for former, ids in before.items() if not former or former in kept}
         for former, ids in before.items():
-            if change == "project" and former and former not in kept_projects:
-                continue
-            old: Any = int(former) if change == "year" else (uuid.UUID(former) if former else None)
-            actions = Action.objects.filter(plan=plan, pk__in=[uuid.UUID(i) for i in ids])
-            actions = (
-                actions.filter(**{field: current})
-                if current is not None
-                else actions.filter(**{f"{field}__isnull": True})
+            restored += (
+                Action.objects.filter(plan=plan, pk__in=[uuid.UUID(i) for i in ids])
+                .filter(**{field: current})  # None: those in no project
+                .update(**{field: parsed(former), "updated_at": timezone.now()})
             )
-            restored += actions.update(**{field: old, "updated_at": timezone.now()})
         write.data_changed = restored > 0
     return restored
