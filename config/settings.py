@@ -420,7 +420,8 @@ LOGGING = {
 SPECTACULAR_SETTINGS = {
     "TITLE": "Maintplan integration API",
     "DESCRIPTION": (
-        "Read a maintenance plan's open suggestions and check an API key. Every response is "
+        "Read maintenance plans (nodes, actions, projects, history, adopted versions), list "
+        "and act on their suggestions, replay events, and check an API key. Every response is "
         "the envelope `{success, message, messageKey, data, traceId}`. Authenticate with "
         "`Authorization: Bearer <key>`; keys are created under Profile > Integrations > API keys."
     ),
