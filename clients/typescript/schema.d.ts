@@ -569,7 +569,7 @@ export interface components {
              * @description The building it is in.
              */
             building_id: string | null;
-            /** @description Ancestor ids from the top, '/'-separated. */
+            /** @description The ancestors' ids from the top, each followed by '/' (empty for a root); the same form as `id`. */
             path: string;
             ref: string | null;
             address: string;

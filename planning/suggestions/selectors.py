@@ -13,7 +13,7 @@ from typing import Any
 
 import orjson
 from django.core.cache import cache
-from django.db.models import QuerySet, TextField
+from django.db.models import OuterRef, QuerySet, Subquery, TextField
 from django.db.models.functions import Cast
 from django.http import Http404
 
@@ -21,6 +21,7 @@ from core.chunks import IN_LIST_SIZE, chunked
 from planning.models import (
     Action,
     Code,
+    HistoryEntry,
     Plan,
     Suggestion,
     SuggestionStatus,
@@ -231,6 +232,22 @@ def plan_data_version(*, plan: Plan) -> int:
     """The plan's `data_version` as committed now (the instance may be older)."""
     versions = Plan.objects.filter(pk=plan.pk).values_list("data_version", flat=True)
     return int(versions.get())
+
+
+def plan_data_state(*, plan: Plan) -> str:
+    """What the record lists (nodes, actions, projects) label their answer with: the committed
+    `data_version` and the plan's newest history entry. A change made outside the services (raw
+    SQL, the admin) raises no version, but the history triggers record it whatever path made it
+    (docs/subsystems/history.md), so the label changes with it; one index read
+    (`history_plan_newest`)."""
+    newest = HistoryEntry.objects.filter(plan_id=OuterRef("pk")).order_by("-id").values("id")
+    version, entry = (
+        Plan.objects.filter(pk=plan.pk)
+        .annotate(entry=Subquery(newest[:1]))
+        .values_list("data_version", "entry")
+        .get()
+    )
+    return f"{version}.{entry or 0}"
 
 
 def suggestion_get(*, plan: Plan, suggestion_id: Any) -> Suggestion:

@@ -115,14 +115,11 @@ class _ActApi(IntegratorApiView):
     authentication_classes = [ApiKeyAuthentication]
 
 
-def _body(request: Request, allowed: set[str]) -> dict[str, Any]:
+def _body(request: Request, fields: set[str]) -> dict[str, Any]:
+    """The body's `fields`; a field the request does not know is ignored, as on the session
+    check and as the schema allows (a client may send fields a later version reads)."""
     body = json_object_body(request)
-    unknown = sorted(set(body) - allowed)
-    if unknown:
-        raise ApiError(
-            "validation.failed", errors={name: ["Not a field of this request."] for name in unknown}
-        )
-    return body
+    return {name: value for name, value in body.items() if name in fields}
 
 
 class SuggestionDismissApi(_ActApi):

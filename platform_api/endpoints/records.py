@@ -25,7 +25,8 @@ from planning.models import (
     StructureNode,
 )
 from planning.plans.action_filters import ActionFilters, actions_filtered
-from planning.suggestions.selectors import plan_data_version
+from planning.suggestions.selectors import plan_data_state
+from planning.tree.paths import path_ids
 from planning.tree.selectors import node_subtree
 from platform_api.base import IF_NONE_MATCH, NOT_MODIFIED, RecordApi, etag_of, key_of
 from platform_api.paging import (
@@ -49,6 +50,14 @@ from platform_api.params import (
 from platform_api.serializers import DecimalTextField
 
 
+class AncestorPathField(serializers.CharField):
+    """A node's stored path (ancestor ids as 32 hex digits, each followed by '/') in the form of
+    every id of the API: "0b5c…-…/6f1c…-…/"."""
+
+    def to_representation(self, value: str) -> str:
+        return "".join(f"{ancestor}/" for ancestor in path_ids(value))
+
+
 class NodeSerializer(serializers.Serializer):
     id = serializers.UUIDField()
     parent_id = serializers.UUIDField(allow_null=True)
@@ -61,7 +70,10 @@ class NodeSerializer(serializers.Serializer):
     unit = serializers.CharField(allow_blank=True)
     install_year = serializers.IntegerField(allow_null=True)
     building_id = serializers.UUIDField(allow_null=True, help_text="The building it is in.")
-    path = serializers.CharField(help_text="Ancestor ids from the top, '/'-separated.")
+    path = AncestorPathField(
+        help_text="The ancestors' ids from the top, each followed by '/' (empty for a root); "
+        "the same form as `id`."
+    )
     ref = serializers.CharField(allow_null=True)
     address = serializers.CharField(allow_blank=True)
     gross_floor_area_m2 = DecimalTextField(
@@ -175,7 +187,7 @@ class PlanNodeListApi(RecordApi):
             nodes = nodes.filter(kind=kind)
         if under is not None:
             nodes = nodes.filter(pk__in=node_subtree(node_id=under).values("id"))
-        etag = etag_of("nodes", plan.pk, plan_data_version(plan=plan), binding, after, limit)
+        etag = etag_of("nodes", plan.pk, plan_data_state(plan=plan), binding, after, limit)
 
         def build() -> dict[str, Any]:
             page, more = page_by_pk(nodes.select_related("code"), after, limit)
@@ -248,7 +260,7 @@ class PlanActionListApi(RecordApi):
                 project=str(project) if project else "",
             ),
         )
-        etag = etag_of("actions", plan.pk, plan_data_version(plan=plan), binding, after, limit)
+        etag = etag_of("actions", plan.pk, plan_data_state(plan=plan), binding, after, limit)
         index = PriceIndex.of(plan)
 
         def build() -> dict[str, Any]:
@@ -287,7 +299,7 @@ class PlanProjectListApi(RecordApi):
         if errors:
             raise ApiError("validation.query", errors=errors)
         plan = plan_for_key(api_key=key_of(request), number=number)
-        etag = etag_of("projects", plan.pk, plan_data_version(plan=plan), after, limit)
+        etag = etag_of("projects", plan.pk, plan_data_state(plan=plan), after, limit)
 
         def build() -> dict[str, Any]:
             page, more = page_by_pk(Project.objects.filter(plan=plan), after, limit)

@@ -104,12 +104,22 @@ def test_a_read_key_may_not_act(plan: Plan, user: Any) -> None:
 
 @pytest.mark.parametrize(
     ("body", "field"),
-    [({"reason": "because"}, "reason"), ({}, "reason"), ({"reason": "accepted", "x": 1}, "x")],
+    [({"reason": "because"}, "reason"), ({}, "reason"), ({"reason": 3, "x": 1}, "reason")],
 )
 def test_a_bad_body_is_400_with_its_field(plan: Plan, user: Any, body: Any, field: str) -> None:
     raw = _key(user, ApiKey.Permission.READ_WRITE)
     response = _post(raw, plan, _open(plan), "dismiss", body)
     assert field in assert_envelope(response, 400, "validation.failed")["data"]["errors"]
+
+
+def test_a_field_the_request_does_not_know_is_ignored(plan: Plan, user: Any) -> None:
+    raw = _key(user, ApiKey.Permission.READ_WRITE)
+    suggestion = _open(plan)
+    body = {"reason": "accepted", "reason_code": "X1", "source": {"system": "erp"}}
+    response = _post(raw, plan, suggestion, "dismiss", body)
+    assert assert_envelope(response, 200, "suggestions.dismissed")["data"]["status"] == "dismissed"
+    restored = _post(raw, plan, suggestion, "restore", {"note": "back"})
+    assert assert_envelope(restored, 200, "suggestions.restored")["data"]["status"] == "open"
 
 
 def test_an_unknown_suggestion_is_404(plan: Plan, user: Any) -> None:

@@ -8,6 +8,7 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
+from django.db import connection
 from django.db.models import F
 from django.test import Client
 
@@ -138,6 +139,46 @@ def test_nodes_with_their_filters(api: Any, plan: Plan) -> None:
     assert _walk(api, f"plans/{plan.number}/nodes", "nodes", under=str(other.pk)) == []
     bad = _data(api(f"plans/{plan.number}/nodes", kind="castle"), 400, "validation.query")
     assert set(bad["errors"]) == {"kind"}
+
+
+def test_a_nodes_path_names_its_ancestors_in_the_form_of_their_ids(api: Any, plan: Plan) -> None:
+    site = StructureNodeFactory.create(plan=plan, kind=NodeKind.SITE, name="Site")
+    house = StructureNodeFactory.create(
+        plan=plan, parent=site, kind=NodeKind.BUILDING, name="House"
+    )
+    StructureNodeFactory.create(plan=plan, parent=house, name="Roof")
+    rows = {row["name"]: row for row in _walk(api, f"plans/{plan.number}/nodes", "nodes")}
+    assert rows["Site"]["path"] == ""
+    assert rows["Roof"]["path"] == f"{rows['Site']['id']}/{rows['House']['id']}/"
+    assert rows["Roof"]["path"].split("/")[:-1] == [str(site.pk), str(house.pk)]
+
+
+@pytest.mark.parametrize(
+    ("listing", "field"), [("nodes", "name"), ("actions", "title"), ("projects", "name")]
+)
+def test_a_change_made_by_raw_sql_changes_the_lists_etag_at_once(
+    api: Any, plan: Plan, listing: str, field: str
+) -> None:
+    house = StructureNodeFactory.create(plan=plan, kind=NodeKind.BUILDING, name="House")
+    row = {
+        "nodes": lambda: house,
+        "actions": lambda: ActionFactory.create(node=house, title="Paint"),
+        "projects": lambda: ProjectFactory.create(plan=plan, name="Roofs"),
+    }[listing]()
+    first = api(f"plans/{plan.number}/{listing}")
+    unchanged = api(f"plans/{plan.number}/{listing}", headers={"If-None-Match": first["ETag"]})
+    assert unchanged.status_code == 304
+
+    meta = type(row)._meta
+    with connection.cursor() as cursor:  # as a script or the admin's SQL console would
+        cursor.execute(
+            f"UPDATE {meta.db_table} SET {field} = 'Shed' WHERE id = %s",  # noqa: S608 - the test's own names
+            [meta.pk.get_db_prep_value(row.pk, connection)],
+        )
+
+    changed = api(f"plans/{plan.number}/{listing}", headers={"If-None-Match": first["ETag"]})
+    assert changed.status_code == 200 and changed["ETag"] != first["ETag"]
+    assert "Shed" in {listed[field] for listed in _data(changed)[listing]}
 
 
 def test_actions_with_their_filters_and_a_walk_that_survives_changes(api: Any, plan: Plan) -> None:

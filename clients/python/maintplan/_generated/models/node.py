@@ -24,7 +24,7 @@ class Node:
         unit (str):
         install_year (int | None):
         building_id (None | UUID): The building it is in.
-        path (str): Ancestor ids from the top, '/'-separated.
+        path (str): The ancestors' ids from the top, each followed by '/' (empty for a root); the same form as `id`.
         ref (None | str):
         address (str):
         gross_floor_area_m2 (None | str):
