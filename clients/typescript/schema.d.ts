@@ -233,7 +233,7 @@ export interface paths {
         };
         /**
          * List the adopted versions of a plan
-         * @description The versions its board adopted, newest first; a version never changes.
+         * @description The versions its board adopted, newest first, in pages as every list; a version never changes.
          */
         get: operations["listPlanVersions"];
         put?: never;
@@ -982,6 +982,8 @@ export interface components {
             plan_number: number;
             /** @description Newest first. */
             versions: components["schemas"]["Version"][];
+            /** @description Null on the last page. */
+            next_cursor: string | null;
         };
         /** @description A kind of recommended action this description does not know yet: read `action` and ignore the rest if you do not handle it. */
         OtherRecommendedAction: {
@@ -3253,7 +3255,12 @@ export interface operations {
     };
     listPlanVersions: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The `next_cursor` of the previous page, with the same filters; an altered cursor or one of other filters is 400 `validation.query`. */
+                cursor?: string;
+                /** @description Page size (default 100). */
+                limit?: number;
+            };
             header?: {
                 /** @description The `ETag` of an answer you kept: while it is unchanged the answer is 304. */
                 "If-None-Match"?: string;
@@ -3266,7 +3273,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Every adopted version. */
+            /** @description One page of adopted versions. */
             200: {
                 headers: {
                     /** @description The traceId of the request (also in the body). */
@@ -3294,7 +3301,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `validation.plan_number` */
+            /** @description `validation.plan_number`, `validation.query` */
             400: {
                 headers: {
                     /** @description The traceId of the request (also in the body). */

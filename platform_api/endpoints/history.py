@@ -199,35 +199,60 @@ class VersionListSerializer(serializers.Serializer):
     plan_id = serializers.UUIDField()
     plan_number = serializers.IntegerField(min_value=1)
     versions = VersionSerializer(many=True, help_text="Newest first.")
+    next_cursor = serializers.CharField(allow_null=True, help_text="Null on the last page.")
 
 
 class PlanVersionListApi(RecordApi):
     @extend_schema(
         operation_id="listPlanVersions",
         summary="List the adopted versions of a plan",
-        description="The versions its board adopted, newest first; a version never changes.",
-        parameters=[PLAN_NUMBER, IF_NONE_MATCH],
+        description=(
+            "The versions its board adopted, newest first, in pages as every list; a version "
+            "never changes."
+        ),
+        parameters=[PLAN_NUMBER, LIMIT, CURSOR, IF_NONE_MATCH],
         responses={
             200: OpenApiResponse(
                 response=envelope_serializer("PlanVersionListEnvelope", VersionListSerializer()),
-                description="Every adopted version.",
+                description="One page of adopted versions.",
             ),
             304: NOT_MODIFIED,
-            **error_responses({400: ["validation.plan_number"], 404: ["plans.not_found"]}),
+            **error_responses(
+                {400: ["validation.plan_number", "validation.query"], 404: ["plans.not_found"]}
+            ),
         },
         tags=["plans"],
     )
     def get(self, request: Request, planNumber: str) -> Response:
         number = plan_number_parse(planNumber)
+        params = request.query_params
+        errors: dict[str, list[str]] = {}
+        limit = limit_parse(params, errors)
+        binding = f"versions|{number}"
+        before = int_cursor_parse(params, binding, errors)
+        if errors:
+            raise ApiError("validation.query", errors=errors)
         plan = plan_for_key(api_key=key_of(request), number=number)
-        versions = list(PlanVersion.objects.filter(plan=plan).order_by("-number"))
-        etag = etag_of(plan.pk, "versions", *(str(v.pk) for v in versions))
+        versions = PlanVersion.objects.filter(plan=plan).order_by("-number")
+        if before is not None:
+            versions = versions.filter(number__lt=before)
+        # Newest first by number, which a version keeps: a version adopted during a walk comes
+        # before its first page, never inside it.
+        found = list(versions[: limit + 1])
+        page, more = found[:limit], len(found) > limit
+        etag = etag_of(plan.pk, "versions", before, limit, *(str(v.pk) for v in page), more)
+        cursor = next_cursor(binding, page, limit, more, key=lambda v: v.number)
         return self.answer(
             request,
             etag,
             lambda: (
                 VersionListSerializer(
-                    {"plan_id": plan.pk, "plan_number": plan.number, "versions": versions}
+                    {
+                        "plan_id": plan.pk,
+                        "plan_number": plan.number,
+                        "versions": page,
+                        "next_cursor": cursor,
+                    }
                 ).data
             ),
         )

@@ -166,6 +166,24 @@ def test_versions_and_a_versions_actions(api: Any, plan: Plan) -> None:
     assert second.pk != first.pk
 
 
+def test_the_versions_come_in_pages_newest_first_and_a_new_one_never_inside_a_walk(
+    api: Any, plan: Plan
+) -> None:
+    for year in (2024, 2025, 2026):
+        plan_adopt(plan=plan, name=f"Board {year}")
+    first = _data(api(f"{plan.number}/versions", limit=2))
+    assert [v["name"] for v in first["versions"]] == ["Board 2026", "Board 2025"]
+    plan_adopt(plan=plan, name="Board 2027")  # during the walk
+    rest = _data(api(f"{plan.number}/versions", limit=2, cursor=first["next_cursor"]))
+    assert ([v["name"] for v in rest["versions"]], rest["next_cursor"]) == (["Board 2024"], None)
+    everything = _data(api(f"{plan.number}/versions"))
+    assert (len(everything["versions"]), everything["next_cursor"]) == (4, None)
+    refused = _data(
+        api(f"{plan.number}/versions", cursor=first["next_cursor"] + "x"), 400, "validation.query"
+    )
+    assert set(refused["errors"]) == {"cursor"}
+
+
 def test_a_version_of_another_plan_or_no_version_is_404(api: Any, plan: Plan, user: Any) -> None:
     other = PlanFactory.create()
     foreign = plan_adopt(plan=other, name="Theirs")

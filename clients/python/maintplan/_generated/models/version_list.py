@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 from uuid import UUID
 
 from attrs import define as _attrs_define
@@ -21,11 +21,13 @@ class VersionList:
         plan_id (UUID):
         plan_number (int):
         versions (list[Version]): Newest first.
+        next_cursor (None | str): Null on the last page.
     """
 
     plan_id: UUID
     plan_number: int
     versions: list[Version]
+    next_cursor: None | str
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -38,6 +40,9 @@ class VersionList:
             versions_item = versions_item_data.to_dict()
             versions.append(versions_item)
 
+        next_cursor: None | str
+        next_cursor = self.next_cursor
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -45,6 +50,7 @@ class VersionList:
                 "plan_id": plan_id,
                 "plan_number": plan_number,
                 "versions": versions,
+                "next_cursor": next_cursor,
             }
         )
 
@@ -66,10 +72,18 @@ class VersionList:
 
             versions.append(versions_item)
 
+        def _parse_next_cursor(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        next_cursor = _parse_next_cursor(d.pop("next_cursor"))
+
         version_list = cls(
             plan_id=plan_id,
             plan_number=plan_number,
             versions=versions,
+            next_cursor=next_cursor,
         )
 
         version_list.additional_properties = d

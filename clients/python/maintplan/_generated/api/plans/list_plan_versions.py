@@ -14,17 +14,28 @@ from ...types import UNSET, Response, Unset
 def _get_kwargs(
     plan_number: int,
     *,
+    cursor: str | Unset = UNSET,
+    limit: int | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
     if not isinstance(if_none_match, Unset):
         headers["If-None-Match"] = if_none_match
 
+    params: dict[str, Any] = {}
+
+    params["cursor"] = cursor
+
+    params["limit"] = limit
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
     _kwargs: dict[str, Any] = {
         "method": "get",
         "url": "/platform/plans/{plan_number}/versions".format(
             plan_number=quote(str(plan_number), safe=""),
         ),
+        "params": params,
     }
 
     _kwargs["headers"] = headers
@@ -119,14 +130,18 @@ def sync_detailed(
     plan_number: int,
     *,
     client: AuthenticatedClient,
+    cursor: str | Unset = UNSET,
+    limit: int | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
 ) -> Response[Any | ErrorEnvelope | PlanVersionListEnvelope]:
     """List the adopted versions of a plan
 
-     The versions its board adopted, newest first; a version never changes.
+     The versions its board adopted, newest first, in pages as every list; a version never changes.
 
     Args:
         plan_number (int):
+        cursor (str | Unset):
+        limit (int | Unset):
         if_none_match (str | Unset):
 
     Raises:
@@ -139,6 +154,8 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         plan_number=plan_number,
+        cursor=cursor,
+        limit=limit,
         if_none_match=if_none_match,
     )
 
@@ -153,14 +170,18 @@ def sync(
     plan_number: int,
     *,
     client: AuthenticatedClient,
+    cursor: str | Unset = UNSET,
+    limit: int | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
 ) -> Any | ErrorEnvelope | PlanVersionListEnvelope | None:
     """List the adopted versions of a plan
 
-     The versions its board adopted, newest first; a version never changes.
+     The versions its board adopted, newest first, in pages as every list; a version never changes.
 
     Args:
         plan_number (int):
+        cursor (str | Unset):
+        limit (int | Unset):
         if_none_match (str | Unset):
 
     Raises:
@@ -174,6 +195,8 @@ def sync(
     return sync_detailed(
         plan_number=plan_number,
         client=client,
+        cursor=cursor,
+        limit=limit,
         if_none_match=if_none_match,
     ).parsed
 
@@ -182,14 +205,18 @@ async def asyncio_detailed(
     plan_number: int,
     *,
     client: AuthenticatedClient,
+    cursor: str | Unset = UNSET,
+    limit: int | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
 ) -> Response[Any | ErrorEnvelope | PlanVersionListEnvelope]:
     """List the adopted versions of a plan
 
-     The versions its board adopted, newest first; a version never changes.
+     The versions its board adopted, newest first, in pages as every list; a version never changes.
 
     Args:
         plan_number (int):
+        cursor (str | Unset):
+        limit (int | Unset):
         if_none_match (str | Unset):
 
     Raises:
@@ -202,6 +229,8 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         plan_number=plan_number,
+        cursor=cursor,
+        limit=limit,
         if_none_match=if_none_match,
     )
 
@@ -214,14 +243,18 @@ async def asyncio(
     plan_number: int,
     *,
     client: AuthenticatedClient,
+    cursor: str | Unset = UNSET,
+    limit: int | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
 ) -> Any | ErrorEnvelope | PlanVersionListEnvelope | None:
     """List the adopted versions of a plan
 
-     The versions its board adopted, newest first; a version never changes.
+     The versions its board adopted, newest first, in pages as every list; a version never changes.
 
     Args:
         plan_number (int):
+        cursor (str | Unset):
+        limit (int | Unset):
         if_none_match (str | Unset):
 
     Raises:
@@ -236,6 +269,8 @@ async def asyncio(
         await asyncio_detailed(
             plan_number=plan_number,
             client=client,
+            cursor=cursor,
+            limit=limit,
             if_none_match=if_none_match,
         )
     ).parsed
