@@ -1,105 +1,73 @@
-"""The hand-written layer over the generated client (`maintplan._generated`): pages, conditional
-polls, the acts with idempotency keys and event replay. Every call raises `ApiError` for an
-error answer (the envelope's `messageKey` in `message_key`)."""
+"""The hand-written layer over the generated client (`maintplan._generated`): retries with
+backoff, typed paged iterators for every list (a walk whose cursor expired starts again and
+skips what it yielded), conditional polls, the acts with idempotency keys and event replay.
+Every call raises `ApiError` for an error answer (clients/python/README.md)."""
 
 from __future__ import annotations
 
+import time
 import uuid
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
-from typing import Any, TypeAlias
+from typing import Any, TypeVar
 from urllib.parse import urlencode
 
 import httpx
 
+from maintplan._core import (
+    ACTIONS,
+    API_PREFIX,
+    EVENTS,
+    HISTORY,
+    NODES,
+    PLANS,
+    PROJECTS,
+    SUGGESTIONS,
+    USER_AGENT,
+    VERSION_ACTIONS,
+    VERSIONS,
+    Acted,
+    ActFailed,
+    ActResult,
+    ApiError,
+    Headers,
+    ListSpec,
+    Params,
+    ParamValue,
+    RetryPolicy,
+    Walk,
+    api_error,
+    new_idempotency_key,
+    query_of,
+)
 from maintplan._generated import AuthenticatedClient
-from maintplan._generated.api.plans import dismiss_suggestion, restore_suggestion
-from maintplan._generated.models.dismiss_body import DismissBody
-from maintplan._generated.models.error_envelope import ErrorEnvelope
+from maintplan._generated.models.action import Action
 from maintplan._generated.models.event import Event
-from maintplan._generated.models.reason_enum import ReasonEnum
-from maintplan._generated.models.restore_suggestion_body import RestoreSuggestionBody
+from maintplan._generated.models.history_entry import HistoryEntry
+from maintplan._generated.models.node import Node
+from maintplan._generated.models.plan_item import PlanItem
+from maintplan._generated.models.project import Project
 from maintplan._generated.models.suggestion import Suggestion
 from maintplan._generated.models.suggestion_with_status import SuggestionWithStatus
-from maintplan._generated.types import Response
+from maintplan._generated.models.version import Version
+from maintplan._generated.models.version_action import VersionAction
 
-API_PREFIX = "/api/v1"
-ParamValue: TypeAlias = str | int | None
-Params: TypeAlias = Mapping[str, ParamValue]
-
-
-class ApiError(Exception):
-    """An error answer: `status`, the envelope's `message_key`, `message`, `data` (field errors,
-    or None) and `trace_id` (quote it to support)."""
-
-    def __init__(
-        self,
-        status: int,
-        message_key: str,
-        message: str,
-        data: Any = None,
-        trace_id: str | None = None,
-    ) -> None:
-        super().__init__(f"{status} {message_key}: {message}")
-        self.status = status
-        self.message_key = message_key
-        self.message = message
-        self.data = data
-        self.trace_id = trace_id
-
-
-class ActFailed(Exception):
-    """An act whose answer never came (a timeout, a dropped connection): it may or may not have
-    been done. Send it again with `idempotency_key`: it is done at most once."""
-
-    def __init__(self, idempotency_key: str, cause: Exception) -> None:
-        super().__init__(f"no answer ({cause}); retry with idempotency_key={idempotency_key!r}")
-        self.idempotency_key = idempotency_key
-
-
-@dataclass(frozen=True)
-class ActResult:
-    """The suggestion as the act left it, the key it was sent with, and whether the answer is a
-    replay of an earlier request with that key (the act was done once, by the first)."""
-
-    suggestion: SuggestionWithStatus
-    idempotency_key: str
-    replayed: bool
-
-
-def new_idempotency_key() -> str:
-    return str(uuid.uuid4())
+T = TypeVar("T")
 
 
 def _error(response: httpx.Response) -> ApiError:
-    try:
-        envelope = response.json()
-    except ValueError:
-        envelope = None
-    if not isinstance(envelope, dict):
-        return ApiError(response.status_code, "http.error", response.text[:200])
-    return ApiError(
-        response.status_code,
-        str(envelope.get("messageKey", "")),
-        str(envelope.get("message", "")),
-        envelope.get("data"),
-        envelope.get("traceId"),
-    )
+    return api_error(response.status_code, response.headers, response.content)
 
 
-def _query(params: Params | None) -> dict[str, str]:
-    """The parameters that are set, as strings, in a stable order."""
-    return {name: str(value) for name, value in sorted((params or {}).items()) if value is not None}
+def _url(path: str, query: Mapping[str, str]) -> str:
+    return path + ("?" + urlencode(query) if query else "")
 
 
-def _items_of(page: Mapping[str, Any], key: str | None) -> list[Any]:
-    if key is not None:
-        items: list[Any] = page[key]
-        return items
-    lists = [value for value in page.values() if isinstance(value, list)]
-    if len(lists) != 1:
-        raise ValueError("this page has no single list: name it with key=")
-    return lists[0]
+def _timeout(seconds: float | None) -> Any:
+    return httpx.USE_CLIENT_DEFAULT if seconds is None else httpx.Timeout(seconds)
+
+
+def suggestion_act_path(plan: int, suggestion_id: str | uuid.UUID, act: str) -> str:
+    return f"/platform/plans/{plan}/suggestions/{uuid.UUID(str(suggestion_id))}/{act}"
 
 
 class Client:
@@ -107,8 +75,10 @@ class Client:
 
         client = Client("https://maintplan.example", api_key)
 
-    `api` is the generated client (`maintplan._generated.AuthenticatedClient`) with the same
-    base URL and key, for the typed operations of `maintplan._generated.api`."""
+    `retry` says what is sent again (RetryPolicy(); NO_RETRY for never); `timeout` is each
+    request's default (every call takes its own `timeout=` and extra `headers=`). `api` is the
+    generated client (`maintplan._generated.AuthenticatedClient`) with the same base URL, key
+    and User-Agent, for the typed operations of `maintplan._generated.api`."""
 
     def __init__(
         self,
@@ -116,15 +86,20 @@ class Client:
         api_key: str,
         *,
         timeout: float = 30.0,
+        retry: RetryPolicy | None = None,
+        headers: Headers | None = None,
         httpx_args: dict[str, Any] | None = None,
     ) -> None:
         self.api = AuthenticatedClient(
             base_url=base_url.rstrip("/") + API_PREFIX,
             token=api_key,
             timeout=httpx.Timeout(timeout),
+            headers={"User-Agent": USER_AGENT, **(headers or {})},
             httpx_args=httpx_args or {},
         )
-        self._etags: dict[str, tuple[str, dict[str, Any]]] = {}
+        self.retry = retry or RetryPolicy()
+        self._etags: dict[str, tuple[str, Any]] = {}
+        self.sleep = time.sleep  # a test may count the waits
 
     @property
     def http(self) -> httpx.Client:
@@ -139,46 +114,133 @@ class Client:
     def __exit__(self, *exc_info: object) -> None:
         self.close()
 
+    def send(
+        self,
+        method: str,
+        path: str,
+        *,
+        params: Mapping[str, str] | None = None,
+        body: Any = None,
+        headers: Headers | None = None,
+        timeout: float | None = None,
+    ) -> httpx.Response:
+        """One request (path under /api/v1), sent again as `retry` says; the last answer."""
+        attempt = 0
+        while True:
+            attempt += 1
+            try:
+                response = self.http.request(
+                    method,
+                    path,
+                    params=params,
+                    json=body,
+                    headers=dict(headers or {}),
+                    timeout=_timeout(timeout),
+                )
+            except httpx.TransportError:
+                wait = self.retry.wait(attempt, None, {})
+                if wait is None:
+                    raise
+                self.sleep(wait)
+                continue
+            wait = self.retry.wait(attempt, response.status_code, response.headers)
+            if wait is None:
+                return response
+            response.close()
+            self.sleep(wait)
+
     # Reads
 
-    def get(self, path: str, params: Params | None = None) -> dict[str, Any]:
+    def get(
+        self,
+        path: str,
+        params: Params | None = None,
+        *,
+        headers: Headers | None = None,
+        timeout: float | None = None,
+    ) -> Any:
         """The `data` of a GET of `path` (under /api/v1, e.g. "/platform/plans/1")."""
-        response = self.http.get(path, params=_query(params))
+        response = self.send("GET", path, params=query_of(params), headers=headers, timeout=timeout)
         if response.status_code != 200:
             raise _error(response)
-        data: dict[str, Any] = response.json()["data"]
-        return data
+        return response.json()["data"]
 
-    def pages(self, path: str, params: Params | None = None) -> Iterator[dict[str, Any]]:
-        """Every page (its `data`) of a list, following `next_cursor` with the same filters
-        until it is null. `params` may hold `limit` (the page size) and the list's filters."""
-        query = _query(params)
+    def pages(
+        self,
+        path: str,
+        params: Params | None = None,
+        *,
+        headers: Headers | None = None,
+        timeout: float | None = None,
+    ) -> Iterator[dict[str, Any]]:
+        """Every page (its `data`, untyped) of a list, following `next_cursor` with the same
+        filters until it is null. `params` may hold `limit` (the page size) and the filters."""
+        query = query_of(params)
         while True:
-            page = self.get(path, query)
+            page = self.get(path, query, headers=headers, timeout=timeout)
             yield page
             cursor = page.get("next_cursor")
             if cursor is None:
                 return
-            # Replay (`after`) names the start; the cursor carries on from there (and the
-            # server refuses both together).
+            # Replay (`after`) names the start; the cursor carries on from there.
             query = {**{k: v for k, v in query.items() if k != "after"}, "cursor": cursor}
 
-    def items(
-        self, path: str, params: Params | None = None, *, key: str | None = None
-    ) -> Iterator[dict[str, Any]]:
-        """Every item of a list over all its pages: the page's list `key` (by default its only
-        list, e.g. "suggestions", "events", "entries")."""
-        for page in self.pages(path, params):
-            yield from _items_of(page, key)
+    def walk(
+        self,
+        spec: ListSpec[T],
+        params: Params | None = None,
+        *,
+        headers: Headers | None = None,
+        timeout: float | None = None,
+        **path: object,
+    ) -> Iterator[T]:
+        """Every row of the list `spec` (maintplan.LISTS), typed, over all its pages (`limit`
+        100 unless `params` says): a cursor that expired (410) starts the walk again, and the
+        rows already yielded (by id) are not yielded twice. `path` fills the path's `{plan}`,
+        `{version}`."""
+        walk = Walk(spec, params, **path)
+        while not walk.done:
+            try:
+                data = self.get(walk.path, walk.query, headers=headers, timeout=timeout)
+            except ApiError as error:
+                if walk.restart(error):
+                    continue
+                raise
+            yield from walk.rows(data)
 
-    def suggestions(
-        self, plan: int, *, limit: int | None = 100, **filters: ParamValue
-    ) -> Iterator[Suggestion]:
-        """A plan's open suggestions (filters: severity, suggestion_type, structure_node_id),
-        every page, as the generated `Suggestion` model."""
-        path = f"/platform/plans/{plan}/suggestions"
-        for item in self.items(path, {**filters, "limit": limit}, key="suggestions"):
-            yield Suggestion.from_dict(item)
+    def plans(self, **params: ParamValue) -> Iterator[PlanItem]:
+        """The plans the key may read."""
+        return self.walk(PLANS, params)
+
+    def nodes(self, plan: int, **filters: ParamValue) -> Iterator[Node]:
+        """A plan's structure nodes (filters: kind, parent_id, under, limit)."""
+        return self.walk(NODES, filters, plan=plan)
+
+    def actions(self, plan: int, **filters: ParamValue) -> Iterator[Action]:
+        """A plan's actions (filters: kind, status, project_id, structure_node_id, year_from,
+        year_to, limit)."""
+        return self.walk(ACTIONS, filters, plan=plan)
+
+    def projects(self, plan: int, **params: ParamValue) -> Iterator[Project]:
+        return self.walk(PROJECTS, params, plan=plan)
+
+    def history(self, plan: int, **filters: ParamValue) -> Iterator[HistoryEntry]:
+        """A plan's history entries (filters: entity, since, limit)."""
+        return self.walk(HISTORY, filters, plan=plan)
+
+    def versions(self, plan: int, **params: ParamValue) -> Iterator[Version]:
+        """A plan's adopted versions, newest first."""
+        return self.walk(VERSIONS, params, plan=plan)
+
+    def version_actions(
+        self, plan: int, version: str | uuid.UUID, **params: ParamValue
+    ) -> Iterator[VersionAction]:
+        """The actions of an adopted version, as adopted."""
+        return self.walk(VERSION_ACTIONS, params, plan=plan, version=version)
+
+    def suggestions(self, plan: int, **filters: ParamValue) -> Iterator[Suggestion]:
+        """A plan's open suggestions (filters: severity, suggestion_type, structure_node_id)."""
+        return self.walk(SUGGESTIONS, filters, plan=plan)
 
     def events(
         self,
@@ -188,31 +250,59 @@ class Client:
         type: str | None = None,
         limit: int | None = 100,
     ) -> Iterator[Event]:
-        """The events of the last 30 days the key may read, oldest first, every page; with
-        `after` (the id of the last event processed) exactly the ones after it."""
-        params: dict[str, ParamValue] = {"after": after, "plan": plan, "type": type}
-        for item in self.items("/platform/events", {**params, "limit": limit}, key="events"):
-            yield Event.from_dict(item)
+        """The events of the last 30 days the key may read, oldest first; with `after` (the id
+        of the last event processed) exactly the ones after it."""
+        return self.walk(EVENTS, {"after": after, "plan": plan, "type": type, "limit": limit})
 
-    def poll(self, path: str, params: Params | None = None) -> dict[str, Any] | None:
+    def poll(
+        self,
+        path: str,
+        params: Params | None = None,
+        *,
+        keep_last: bool = False,
+        headers: Headers | None = None,
+        timeout: float | None = None,
+    ) -> Any:
         """A conditional GET: the `data` when it changed since this client's last poll of the
-        same path and parameters (the first poll always), None when the server answered
-        304 Not Modified. The ETag is kept per URL, in memory."""
-        query = _query(params)
-        url = path + ("?" + urlencode(query) if query else "")
+        same path and parameters (the first poll always); on 304 Not Modified None, or with
+        `keep_last=True` the data of the last poll. The ETag is kept per URL, in memory."""
+        query = query_of(params)
+        url = _url(path, query)
         known = self._etags.get(url)
-        headers = {"If-None-Match": known[0]} if known else {}
-        response = self.http.get(path, params=query, headers=headers)
+        sent = {**(headers or {}), **({"If-None-Match": known[0]} if known else {})}
+        response = self.send("GET", path, params=query, headers=sent, timeout=timeout)
         if response.status_code == 304:
-            return None
+            return known[1] if keep_last and known else None
         if response.status_code != 200:
             raise _error(response)
-        data: dict[str, Any] = response.json()["data"]
+        data = response.json()["data"]
         if etag := response.headers.get("ETag"):
             self._etags[url] = (etag, data)
         return data
 
     # Acts
+
+    def act(
+        self,
+        path: str,
+        body: Any,
+        *,
+        idempotency_key: str | None = None,
+        headers: Headers | None = None,
+        timeout: float | None = None,
+    ) -> Acted:
+        """A POST of `body` to `path` with an Idempotency-Key (a new UUID when None), the same
+        key on every retry: done at most once. Raises ActFailed when no answer came."""
+        key = idempotency_key or new_idempotency_key()
+        sent = {**(headers or {}), "Idempotency-Key": key}
+        try:
+            response = self.send("POST", path, body=body, headers=sent, timeout=timeout)
+        except httpx.TransportError as error:
+            raise ActFailed(key, error) from error
+        if response.status_code not in (200, 201):
+            raise _error(response)
+        replayed = response.headers.get("Idempotent-Replayed", "").lower() == "true"
+        return Acted(response.json()["data"], key, replayed)
 
     def dismiss(
         self,
@@ -221,42 +311,41 @@ class Client:
         reason: str,
         comment: str = "",
         idempotency_key: str | None = None,
+        *,
+        headers: Headers | None = None,
+        timeout: float | None = None,
     ) -> ActResult:
         """Dismisses an open suggestion (`reason`: not_applicable, accepted, planned_elsewhere,
-        false_positive). Sent with `idempotency_key` (a new UUID when None; the result
-        carries it): the same key again within 24 hours acts no second time."""
-        key = idempotency_key or new_idempotency_key()
-        body = DismissBody(reason=ReasonEnum(reason), comment=comment)
-        try:
-            response = dismiss_suggestion.sync_detailed(
-                plan, uuid.UUID(str(suggestion_id)), client=self.api, body=body, idempotency_key=key
-            )
-        except httpx.TransportError as error:
-            raise ActFailed(key, error) from error
-        return self._act_result(response, key)
+        false_positive). The same key again within 24 hours acts no second time."""
+        acted = self.act(
+            suggestion_act_path(plan, suggestion_id, "dismiss"),
+            {"reason": reason, "comment": comment},
+            idempotency_key=idempotency_key,
+            headers=headers,
+            timeout=timeout,
+        )
+        return _act_result(acted)
 
     def restore(
-        self, plan: int, suggestion_id: str | uuid.UUID, idempotency_key: str | None = None
+        self,
+        plan: int,
+        suggestion_id: str | uuid.UUID,
+        idempotency_key: str | None = None,
+        *,
+        headers: Headers | None = None,
+        timeout: float | None = None,
     ) -> ActResult:
         """Puts a dismissed suggestion back to open; idempotent like `dismiss`."""
-        key = idempotency_key or new_idempotency_key()
-        try:
-            response = restore_suggestion.sync_detailed(
-                plan,
-                uuid.UUID(str(suggestion_id)),
-                client=self.api,
-                body=RestoreSuggestionBody(),
-                idempotency_key=key,
-            )
-        except httpx.TransportError as error:
-            raise ActFailed(key, error) from error
-        return self._act_result(response, key)
+        acted = self.act(
+            suggestion_act_path(plan, suggestion_id, "restore"),
+            {},
+            idempotency_key=idempotency_key,
+            headers=headers,
+            timeout=timeout,
+        )
+        return _act_result(acted)
 
-    @staticmethod
-    def _act_result(response: Response[Any], key: str) -> ActResult:
-        parsed = response.parsed
-        if response.status_code != 200 or isinstance(parsed, ErrorEnvelope) or parsed is None:
-            raise _error(httpx.Response(response.status_code, content=response.content)) from None
-        replayed = response.headers.get("Idempotent-Replayed", "").lower() == "true"
-        suggestion: SuggestionWithStatus = parsed.data
-        return ActResult(suggestion=suggestion, idempotency_key=key, replayed=replayed)
+
+def _act_result(acted: Acted) -> ActResult:
+    suggestion = SuggestionWithStatus.from_dict(acted.data)
+    return ActResult(suggestion, acted.idempotency_key, acted.replayed)

@@ -11,7 +11,8 @@ import hmac
 import json
 import time
 from collections.abc import Mapping
-from typing import Any
+
+from maintplan._generated.models.event import Event
 
 SECRET_PREFIX = "whsec_"  # noqa: S105 (a prefix, not a secret)
 DEFAULT_TOLERANCE = 300
@@ -28,10 +29,11 @@ def verify(
     *,
     tolerance: int = DEFAULT_TOLERANCE,
     now: float | None = None,
-) -> dict[str, Any]:
-    """The event (parsed JSON) if `headers` sign `body` (the raw bytes, exactly as received)
-    with `secret` (`whsec_...`, as shown when the endpoint was made); raises
-    WebhookVerificationError otherwise. Header names are matched case-insensitively."""
+) -> Event:
+    """The event (the generated `Event` model; `.to_dict()` gives the JSON) if `headers` sign
+    `body` (the raw bytes, exactly as received) with `secret` (`whsec_...`, as shown when the
+    endpoint was made); raises WebhookVerificationError otherwise. Header names are matched
+    case-insensitively."""
     lowered = {name.lower(): value for name, value in headers.items()}
     current = time.time() if now is None else now
     if "webhook-signature" in lowered:
@@ -41,10 +43,10 @@ def verify(
     else:
         raise WebhookVerificationError("no signature header")
     try:
-        event: dict[str, Any] = json.loads(body)
-    except ValueError as error:
-        raise WebhookVerificationError("the body is not JSON") from error
-    return event
+        parsed = json.loads(body)
+        return Event.from_dict(parsed)
+    except (ValueError, KeyError, TypeError) as error:
+        raise WebhookVerificationError("the body is not an event") from error
 
 
 def _timestamp(value: str, tolerance: int, now: float) -> int:
