@@ -1,7 +1,7 @@
 // The TypeScript/JavaScript client of Maintplan's integrator API (clients/typescript/README.md):
 // a small fetch wrapper over the types openapi-typescript generates from the schema
-// (schema.d.ts): pages, conditional polls, the acts with idempotency keys, event replay and
-// webhook verification. Plain ES module JavaScript typed with JSDoc (checked by
+// (schema.d.ts): retries with backoff, typed walks of every list, conditional polls, the acts
+// with idempotency keys, event replay and webhook verification. Plain ES module JavaScript typed with JSDoc (checked by
 // `tsc --strict --checkJs`); maintplan.d.ts is emitted from it by `make clients`. Web APIs only
 // (fetch, Web Crypto): Node.js 20 and later, Deno, browsers, workers.
 
@@ -9,6 +9,13 @@
 /** @typedef {Schemas["Suggestion"]} Suggestion */
 /** @typedef {Schemas["SuggestionWithStatus"]} SuggestionWithStatus */
 /** @typedef {Schemas["Event"]} Event */
+/** @typedef {Schemas["PlanItem"]} PlanItem */
+/** @typedef {Schemas["Node"]} Node */
+/** @typedef {Schemas["Action"]} Action */
+/** @typedef {Schemas["Project"]} Project */
+/** @typedef {Schemas["HistoryEntry"]} HistoryEntry */
+/** @typedef {Schemas["Version"]} Version */
+/** @typedef {Schemas["VersionAction"]} VersionAction */
 /** @typedef {Schemas["ReasonEnum"]} DismissReason */
 /** @typedef {Record<string, string | number | null | undefined>} Params */
 /** @typedef {Record<string, any>} PageData the `data` of one page of a list */
@@ -20,11 +27,96 @@
  * @property {boolean} replayed the answer repeats an earlier request's with that key
  */
 
+/**
+ * What is sent again and how long to wait first: 429, 503 and network errors, at most
+ * `maxAttempts` sends in all (1: never again). The wait is the answer's Retry-After when it has
+ * one (past `maxRetryAfter` seconds the error is thrown at once, with its `retryAfter`), else
+ * `base` x 2^(attempt-1) seconds capped at `cap`, with jitter (half to all of it).
+ * @typedef {object} RetryPolicy
+ * @property {number} [maxAttempts] 4
+ * @property {number} [base] 0.5 (seconds)
+ * @property {number} [cap] 20 (seconds)
+ * @property {number} [maxRetryAfter] 60 (seconds)
+ */
+
+/**
+ * Per-request options: a timeout (seconds, each send) and extra headers.
+ * @typedef {object} RequestOptions
+ * @property {number} [timeout]
+ * @property {Record<string, string>} [headers]
+ */
+
+/**
+ * One list of the API: its path (with `{plan}`, `{version}`), the page's list `key` and the
+ * field that identifies a row (what a restarted walk skips). `T` is the row's type.
+ * @template T
+ * @typedef {object} ListSpec
+ * @property {string} path
+ * @property {string} key
+ * @property {string} idField
+ * @property {T} [row] never set: carries the row type
+ */
+
+export const VERSION = "1.1.0";
+export const USER_AGENT = `maintplan-typescript/${VERSION}`;
 const API_PREFIX = "/api/v1";
 const SECRET_PREFIX = "whsec_";
 const DEFAULT_TOLERANCE = 300;
+const CURSOR_EXPIRED = "pagination.cursor_expired";
+const MAX_RESTARTS = 3;
+/** @type {Required<RetryPolicy>} */
+const DEFAULT_RETRY = { maxAttempts: 4, base: 0.5, cap: 20, maxRetryAfter: 60 };
+/** @type {RetryPolicy} */
+export const NO_RETRY = { maxAttempts: 1 };
 
-/** An error answer: `status`, the envelope's `messageKey`, `data` and `traceId`. */
+/**
+ * @template T
+ * @param {string} path
+ * @param {string} key
+ * @param {string} [idField]
+ * @returns {ListSpec<T>}
+ */
+function list(path, key, idField = "id") {
+  return { path, key, idField };
+}
+
+// Every list of the schema; a new list is one line here (and a one-line method of Client).
+/** @type {ListSpec<PlanItem>} */
+export const PLANS = list("/platform/plans", "plans");
+/** @type {ListSpec<Node>} */
+export const NODES = list("/platform/plans/{plan}/nodes", "nodes");
+/** @type {ListSpec<Action>} */
+export const ACTIONS = list("/platform/plans/{plan}/actions", "actions");
+/** @type {ListSpec<Project>} */
+export const PROJECTS = list("/platform/plans/{plan}/projects", "projects");
+/** @type {ListSpec<HistoryEntry>} */
+export const HISTORY = list("/platform/plans/{plan}/history", "entries");
+/** @type {ListSpec<Version>} */
+export const VERSIONS = list("/platform/plans/{plan}/versions", "versions");
+/** @type {ListSpec<VersionAction>} */
+export const VERSION_ACTIONS = list("/platform/plans/{plan}/versions/{version}/actions", "actions", "action_id");
+/** @type {ListSpec<Suggestion>} */
+export const SUGGESTIONS = list("/platform/plans/{plan}/suggestions", "suggestions");
+/** @type {ListSpec<Event>} */
+export const EVENTS = list("/platform/events", "events");
+
+/**
+ * Retry-After in seconds (delta-seconds or an HTTP date), null when absent or unreadable.
+ * @param {Headers} headers
+ * @returns {number | null}
+ */
+function retryAfterSeconds(headers) {
+  const value = headers.get("Retry-After")?.trim();
+  if (value === undefined || value === "") return null;
+  if (/^\d+$/.test(value)) return Number(value);
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? null : Math.max(0, (at - Date.now()) / 1000);
+}
+
+/**
+ * An error answer: `status`, the envelope's `messageKey`, `message`, `data` and `traceId`, the
+ * answer's `headers` and `retryAfter` (seconds from its Retry-After header, or null).
+ */
 export class ApiError extends Error {
   /**
    * @param {number} status
@@ -32,14 +124,17 @@ export class ApiError extends Error {
    * @param {string} message
    * @param {unknown} data
    * @param {string | null} traceId
+   * @param {Headers} [headers]
    */
-  constructor(status, messageKey, message, data, traceId) {
+  constructor(status, messageKey, message, data, traceId, headers = new Headers()) {
     super(`${status} ${messageKey}: ${message}`);
     this.name = "ApiError";
     this.status = status;
     this.messageKey = messageKey;
     this.data = data;
     this.traceId = traceId;
+    this.headers = headers;
+    this.retryAfter = retryAfterSeconds(headers);
   }
 }
 
@@ -97,11 +192,15 @@ async function apiError(response) {
       String(envelope.message ?? ""),
       envelope.data ?? null,
       envelope.traceId ?? null,
+      response.headers,
     );
   } catch {
-    return new ApiError(response.status, "http.error", text.slice(0, 200), null, null);
+    return new ApiError(response.status, "http.error", text.slice(0, 200), null, null, response.headers);
   }
 }
+
+/** @param {number} seconds */
+const delay = (seconds) => new Promise((resolve) => setTimeout(resolve, seconds * 1000));
 
 export class Client {
   /**
@@ -109,57 +208,110 @@ export class Client {
    * `new Client("https://maintplan.example", apiKey)`.
    * @param {string} baseUrl
    * @param {string} apiKey
-   * @param {{ fetch?: typeof fetch }} [options] another fetch (a test double, a proxy agent)
+   * @param {{ fetch?: typeof fetch, retry?: RetryPolicy, timeout?: number, headers?: Record<string, string>, sleep?: (seconds: number) => Promise<unknown> }} [options]
+   *   another fetch (a test double, a proxy agent), the retry policy, each request's default
+   *   timeout (seconds, 30) and headers, and the wait between retries (a test may count them)
    */
   constructor(baseUrl, apiKey, options = {}) {
     this.baseUrl = baseUrl.replace(/\/+$/, "") + API_PREFIX;
     this.apiKey = apiKey;
     this.fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
-    /** @type {Map<string, string>} the last ETag of each polled URL */
+    this.retry = { ...DEFAULT_RETRY, ...(options.retry ?? {}) };
+    this.timeout = options.timeout ?? 30;
+    this.headers = options.headers ?? {};
+    this.sleep = options.sleep ?? delay;
+    /** @type {Map<string, {etag: string, data: PageData}>} the last ETag and data of each polled URL */
     this.etags = new Map();
   }
 
   /**
+   * Seconds to wait before send `attempt + 1`, or null for no further send (`response` null: a
+   * network error).
+   * @param {number} attempt
+   * @param {Response | null} response
+   * @returns {number | null}
+   */
+  wait(attempt, response) {
+    const { maxAttempts, base, cap, maxRetryAfter } = this.retry;
+    if (attempt >= maxAttempts) return null;
+    if (response !== null && response.status !== 429 && response.status !== 503) return null;
+    const retryAfter = response === null ? null : retryAfterSeconds(response.headers);
+    if (retryAfter === null) {
+      const ceiling = Math.min(cap, base * 2 ** (attempt - 1));
+      return ceiling / 2 + Math.random() * (ceiling / 2);
+    }
+    if (retryAfter > maxRetryAfter) return null;
+    return retryAfter + Math.random() * Math.min(1, retryAfter / 10);
+  }
+
+  /**
+   * One request, sent again as the retry policy says; the last answer.
    * @param {string} method
    * @param {string} url a path under /api/v1, with its query
    * @param {Record<string, string>} [headers]
    * @param {unknown} [body]
+   * @param {RequestOptions} [options]
    * @returns {Promise<Response>}
    */
-  request(method, url, headers = {}, body = undefined) {
+  async request(method, url, headers = {}, body = undefined, options = {}) {
     /** @type {Record<string, string>} */
-    const all = { Authorization: `Bearer ${this.apiKey}`, Accept: "application/json", ...headers };
+    const all = {
+      Authorization: `Bearer ${this.apiKey}`,
+      Accept: "application/json",
+      "User-Agent": USER_AGENT,
+      ...this.headers,
+      ...(options.headers ?? {}),
+      ...headers,
+    };
     if (body !== undefined) all["Content-Type"] = "application/json";
-    return this.fetch(this.baseUrl + url, {
-      method,
-      headers: all,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+    for (let attempt = 1; ; attempt++) {
+      /** @type {Response} */
+      let response;
+      try {
+        response = await this.fetch(this.baseUrl + url, {
+          method,
+          headers: all,
+          body: body === undefined ? undefined : JSON.stringify(body),
+          signal: AbortSignal.timeout((options.timeout ?? this.timeout) * 1000),
+        });
+      } catch (error) {
+        const wait = this.wait(attempt, null);
+        if (wait === null) throw error;
+        await this.sleep(wait);
+        continue;
+      }
+      const wait = this.wait(attempt, response);
+      if (wait === null) return response;
+      await response.body?.cancel();
+      await this.sleep(wait);
+    }
   }
 
   /**
    * The `data` of a GET of `path` (under /api/v1, e.g. "/platform/plans/1").
    * @param {string} path
    * @param {Params} [params]
+   * @param {RequestOptions} [options]
    * @returns {Promise<PageData>}
    */
-  async get(path, params) {
-    const response = await this.request("GET", path + queryString(params));
+  async get(path, params, options = {}) {
+    const response = await this.request("GET", path + queryString(params), {}, undefined, options);
     if (response.status !== 200) throw await apiError(response);
     return (await response.json()).data;
   }
 
   /**
-   * Every page (its `data`) of a list, following `next_cursor` with the same filters until it
-   * is null. `params` may hold `limit` (the page size) and the list's filters.
+   * Every page (its `data`, untyped) of a list, following `next_cursor` with the same filters
+   * until it is null. `params` may hold `limit` (the page size) and the list's filters.
    * @param {string} path
    * @param {Params} [params]
+   * @param {RequestOptions} [options]
    * @returns {AsyncGenerator<PageData, void, undefined>}
    */
-  async *pages(path, params = {}) {
+  async *pages(path, params = {}, options = {}) {
     let query = { ...params };
     for (;;) {
-      const page = await this.get(path, query);
+      const page = await this.get(path, query, options);
       yield page;
       const cursor = page.next_cursor;
       if (cursor === null || cursor === undefined) return;
@@ -170,8 +322,53 @@ export class Client {
   }
 
   /**
-   * Every item of a list over all its pages: the page's list `key` (by default its only list,
-   * e.g. "suggestions", "events", "entries").
+   * Every row of the list `spec` (PLANS, NODES, ...), typed, over all its pages (`limit` 100
+   * unless `params` says): a cursor that expired (410) starts the walk again, and the rows
+   * already yielded (by id) are not yielded twice. `pathArgs` fills `{plan}`, `{version}`.
+   * @template T
+   * @param {ListSpec<T>} spec
+   * @param {Params} [params]
+   * @param {Record<string, string | number>} [pathArgs]
+   * @param {RequestOptions} [options]
+   * @returns {AsyncGenerator<T, void, undefined>}
+   */
+  async *walk(spec, params = {}, pathArgs = {}, options = {}) {
+    const path = spec.path.replace(/\{(\w+)\}/g, (_, name) => encodeURIComponent(String(pathArgs[name])));
+    /** @type {Params} */
+    const start = { limit: 100, ...params };
+    let query = { ...start };
+    const seen = new Set();
+    let restarts = 0;
+    for (;;) {
+      /** @type {PageData} */
+      let page;
+      try {
+        page = await this.get(path, query, options);
+      } catch (error) {
+        const expired = error instanceof ApiError && error.status === 410 && error.messageKey === CURSOR_EXPIRED;
+        if (expired && "cursor" in query && restarts < MAX_RESTARTS) {
+          restarts += 1;
+          query = { ...start };
+          continue;
+        }
+        throw error;
+      }
+      for (const row of page[spec.key]) {
+        const id = String(row[spec.idField]);
+        if (seen.has(id)) continue;
+        seen.add(id);
+        yield row;
+      }
+      const cursor = page.next_cursor;
+      if (cursor === null || cursor === undefined) return;
+      const { after: _after, ...rest } = query;
+      query = { ...rest, cursor };
+    }
+  }
+
+  /**
+   * Every item of a list over all its pages (untyped): the page's list `key` (by default its
+   * only list).
    * @param {string} path
    * @param {Params} [params]
    * @param {string} [key]
@@ -187,61 +384,96 @@ export class Client {
     }
   }
 
-  /**
-   * A plan's open suggestions (filters: severity, suggestion_type, structure_node_id), every
-   * page.
-   * @param {number} plan
-   * @param {Params} [filters]
-   * @returns {AsyncGenerator<Suggestion, void, undefined>}
-   */
-  async *suggestions(plan, filters = {}) {
-    yield* this.items(`/platform/plans/${plan}/suggestions`, { limit: 100, ...filters }, "suggestions");
+  /** @param {Params} [params] */
+  plans(params = {}) {
+    return this.walk(PLANS, params);
+  }
+
+  /** @param {number} plan @param {Params} [filters] kind, parent_id, under, limit */
+  nodes(plan, filters = {}) {
+    return this.walk(NODES, filters, { plan });
+  }
+
+  /** @param {number} plan @param {Params} [filters] kind, status, project_id, structure_node_id, year_from, year_to, limit */
+  actions(plan, filters = {}) {
+    return this.walk(ACTIONS, filters, { plan });
+  }
+
+  /** @param {number} plan @param {Params} [params] */
+  projects(plan, params = {}) {
+    return this.walk(PROJECTS, params, { plan });
+  }
+
+  /** @param {number} plan @param {Params} [filters] entity, since, limit */
+  history(plan, filters = {}) {
+    return this.walk(HISTORY, filters, { plan });
+  }
+
+  /** @param {number} plan @param {Params} [params] */
+  versions(plan, params = {}) {
+    return this.walk(VERSIONS, params, { plan });
+  }
+
+  /** @param {number} plan @param {string} version @param {Params} [params] */
+  versionActions(plan, version, params = {}) {
+    return this.walk(VERSION_ACTIONS, params, { plan, version });
   }
 
   /**
-   * The events of the last 30 days the key may read, oldest first, every page; with `after`
-   * (the id of the last event processed) exactly the ones after it.
-   * @param {{ after?: string, plan?: number, type?: string, limit?: number }} [options]
-   * @returns {AsyncGenerator<Event, void, undefined>}
+   * A plan's open suggestions (filters: severity, suggestion_type, structure_node_id, limit).
+   * @param {number} plan
+   * @param {Params} [filters]
    */
-  async *events(options = {}) {
-    yield* this.items("/platform/events", { limit: 100, ...options }, "events");
+  suggestions(plan, filters = {}) {
+    return this.walk(SUGGESTIONS, filters, { plan });
+  }
+
+  /**
+   * The events of the last 30 days the key may read, oldest first; with `after` (the id of the
+   * last event processed) exactly the ones after it.
+   * @param {{ after?: string, plan?: number, type?: string, limit?: number }} [options]
+   */
+  events(options = {}) {
+    return this.walk(EVENTS, options);
   }
 
   /**
    * A conditional GET: the `data` when it changed since this client's last poll of the same
-   * path and parameters (the first poll always), null when the server answered 304 Not
-   * Modified. The ETag is kept per URL, in memory.
+   * path and parameters (the first poll always); on 304 Not Modified null, or with
+   * `keepLast: true` the data of the last poll. The ETag is kept per URL, in memory.
    * @param {string} path
    * @param {Params} [params]
+   * @param {RequestOptions & { keepLast?: boolean }} [options]
    * @returns {Promise<PageData | null>}
    */
-  async poll(path, params) {
+  async poll(path, params, options = {}) {
     const url = path + queryString(params);
-    const etag = this.etags.get(url);
-    const response = await this.request("GET", url, etag ? { "If-None-Match": etag } : {});
-    if (response.status === 304) return null;
+    const known = this.etags.get(url);
+    const response = await this.request("GET", url, known ? { "If-None-Match": known.etag } : {}, undefined, options);
+    if (response.status === 304) return options.keepLast && known ? known.data : null;
     if (response.status !== 200) throw await apiError(response);
     const data = (await response.json()).data;
-    const newEtag = response.headers.get("ETag");
-    if (newEtag) this.etags.set(url, newEtag);
+    const etag = response.headers.get("ETag");
+    if (etag) this.etags.set(url, { etag, data });
     return data;
   }
 
   /**
+   * A POST with an Idempotency-Key, the same on every retry: done at most once.
    * @param {string} path
    * @param {unknown} body
    * @param {string} idempotencyKey
+   * @param {RequestOptions} [options]
    * @returns {Promise<ActResult>}
    */
-  async act(path, body, idempotencyKey) {
+  async act(path, body, idempotencyKey, options = {}) {
     let response;
     try {
-      response = await this.request("POST", path, { "Idempotency-Key": idempotencyKey }, body);
+      response = await this.request("POST", path, { "Idempotency-Key": idempotencyKey }, body, options);
     } catch (error) {
       throw new ActFailed(idempotencyKey, error);
     }
-    if (response.status !== 200) throw await apiError(response);
+    if (response.status !== 200 && response.status !== 201) throw await apiError(response);
     /** @type {Schemas["SuggestionActEnvelope"]} */
     const envelope = await response.json();
     return {
@@ -259,11 +491,12 @@ export class Client {
    * @param {DismissReason} reason
    * @param {string} [comment]
    * @param {string} [idempotencyKey]
+   * @param {RequestOptions} [options]
    * @returns {Promise<ActResult>}
    */
-  dismiss(plan, suggestionId, reason, comment = "", idempotencyKey = newIdempotencyKey()) {
+  dismiss(plan, suggestionId, reason, comment = "", idempotencyKey = newIdempotencyKey(), options = {}) {
     const path = `/platform/plans/${plan}/suggestions/${encodeURIComponent(suggestionId)}/dismiss`;
-    return this.act(path, { reason, comment }, idempotencyKey);
+    return this.act(path, { reason, comment }, idempotencyKey, options);
   }
 
   /**
@@ -271,11 +504,12 @@ export class Client {
    * @param {number} plan
    * @param {string} suggestionId
    * @param {string} [idempotencyKey]
+   * @param {RequestOptions} [options]
    * @returns {Promise<ActResult>}
    */
-  restore(plan, suggestionId, idempotencyKey = newIdempotencyKey()) {
+  restore(plan, suggestionId, idempotencyKey = newIdempotencyKey(), options = {}) {
     const path = `/platform/plans/${plan}/suggestions/${encodeURIComponent(suggestionId)}/restore`;
-    return this.act(path, {}, idempotencyKey);
+    return this.act(path, {}, idempotencyKey, options);
   }
 }
 
@@ -354,7 +588,7 @@ function concat(a, b) {
  * @param {Headers | Record<string, string | string[] | undefined>} headers a fetch Headers, or
  *   an object such as node's `request.headers`
  * @param {{ tolerance?: number, now?: number }} [options] `now` in unix seconds
- * @returns {Promise<Record<string, any>>}
+ * @returns {Promise<Event>} the event, typed as the events list's
  */
 export async function verify(secret, body, headers, options = {}) {
   const tolerance = options.tolerance ?? DEFAULT_TOLERANCE;

@@ -11,10 +11,13 @@ import json
 import os
 import shutil
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from tests.contract import sdk_support
 from tests.contract.conftest import SdkServer
 from tests.webhooks.conftest import run_worker
 from webhooks.events import endpoint_test_event_send
@@ -46,10 +49,27 @@ def test_the_wrapper_typechecks_strictly_against_the_schema_types(node: str) -> 
     assert checked.returncode == 0, checked.stdout + checked.stderr
 
 
+@pytest.fixture
+def control() -> Iterator[str]:
+    yield from sdk_support.control_server()
+
+
+@pytest.fixture
+def user_agents() -> Iterator[sdk_support.UserAgents]:
+    yield from sdk_support.user_agents()
+
+
 @pytest.mark.django_db(transaction=True)
 def test_node_tests_pass_against_a_live_server(
-    node: str, sdk_server: SdkServer, tmp_path: Path
+    node: str,
+    sdk_server: SdkServer,
+    tmp_path: Path,
+    control: str,
+    user_agents: sdk_support.UserAgents,
+    settings: Any,
 ) -> None:
+    settings.MAINTPLAN_THROTTLE_RATES = dict(settings.MAINTPLAN_THROTTLE_RATES)  # restored after
+    version = sdk_support.every_list_filled()
     endpoint_test_event_send(endpoint=sdk_server.endpoint)
     run_worker()
     (delivery,) = sdk_server.receiver.received
@@ -66,6 +86,8 @@ def test_node_tests_pass_against_a_live_server(
             "MAINTPLAN_API_KEY": sdk_server.api_key,
             "MAINTPLAN_WEBHOOK_SECRET": sdk_server.secret,
             "MAINTPLAN_DELIVERY": str(tmp_path / "delivery.json"),
+            "MAINTPLAN_VERSION_ID": version,
+            "MAINTPLAN_CONTROL": control,
         },
         capture_output=True,
         text=True,
@@ -74,4 +96,64 @@ def test_node_tests_pass_against_a_live_server(
     )
 
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "# pass 2" in result.stdout and "# skipped 0" in result.stdout, result.stdout
+    # every page and acts, webhooks, every list, the 410 restart, the 429 retry
+    assert "# pass 5" in result.stdout and "# skipped 0" in result.stdout, result.stdout
+    assert set(user_agents.seen) == {"maintplan-typescript/1.1.0"}
+
+
+def test_the_npm_tarball_installs_offline_and_imports(node: str, tmp_path: Path) -> None:
+    npm = shutil.which("npm")
+    if npm is None:
+        pytest.skip("needs npm (Debian's npm package)")
+    env = {
+        "PATH": os.environ["PATH"],
+        "HOME": str(tmp_path),
+        "npm_config_cache": str(tmp_path / "cache"),
+    }
+    packed = subprocess.run(
+        [npm, "pack", "--pack-destination", str(tmp_path)],
+        cwd=PACKAGE,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    tarball = tmp_path / "maintplan-1.1.0.tgz"
+    assert packed.stdout.strip().endswith(tarball.name), packed.stdout
+    listed = subprocess.run(
+        ["tar", "-tzf", str(tarball)], capture_output=True, text=True, check=True, timeout=30
+    ).stdout.split()
+    assert sorted(listed) == [
+        f"package/{name}"
+        for name in (
+            "CHANGELOG.md",
+            "README.md",
+            "maintplan.d.ts",
+            "maintplan.js",
+            "package.json",
+            "schema.d.ts",
+        )
+    ]
+    app = tmp_path / "app"
+    app.mkdir()
+    (app / "package.json").write_text('{"name": "app", "private": true, "type": "module"}')
+    subprocess.run(
+        [npm, "install", "--offline", "--no-audit", "--no-fund", str(tarball)],
+        cwd=app,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    imported = subprocess.run(
+        [node, "-e", 'import("maintplan").then((m) => console.log(m.USER_AGENT, typeof m.Client))'],
+        cwd=app,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert imported.stdout.strip() == "maintplan-typescript/1.1.0 function"
