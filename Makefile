@@ -53,9 +53,16 @@ $(TS_CHECK): tests/typescript/package-lock.json
 	else echo "make: no npm, so the TypeScript types check is skipped"; fi
 
 # The SDKs' generated parts (clients/), regenerated from the live schema; the test suite fails
-# when they are stale (tests/contract/test_clients_generated.py).
+# when they are stale (tests/contract/test_clients_generated.py). Then the packages, into
+# clients/dist (git-ignored): the Python wheel (offline: the venv's setuptools and wheel) and the
+# npm tarball; their versions are clients/python/maintplan/_version.py and package.json.
 clients: $(VENV)/.installed-dev $(TS_CHECK)
 	$(BIN)/python -m scripts.clients_generate
+	mkdir -p clients/dist
+	$(BIN)/python -m pip wheel --quiet --no-deps --no-build-isolation --wheel-dir clients/dist clients/python
+	@if command -v npm >/dev/null; then \
+		cd clients/typescript && npm pack --silent --pack-destination ../dist; \
+	else echo "make: no npm, so the npm tarball is not built"; fi
 
 # The committed copy of the public schema (tests/contract/openapi.yaml), rewritten from the live
 # one: a feature issue that changes the API on purpose runs it (tests/contract/

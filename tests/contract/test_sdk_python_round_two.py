@@ -7,6 +7,7 @@ into a fresh virtual environment, offline."""
 from __future__ import annotations
 
 import asyncio
+import shutil
 import subprocess
 import sys
 import time
@@ -177,7 +178,14 @@ def test_poll_keeps_the_last_data_on_304_when_asked(sdk_server: SdkServer) -> No
 
 
 def test_the_built_wheel_installs_into_a_fresh_environment(tmp_path: Path) -> None:
-    # As `make clients` builds it (offline: the venv's setuptools and wheel, no isolation).
+    # As `make clients` builds it (offline: the venv's setuptools and wheel, no isolation), from
+    # a copy (setuptools builds in the source tree).
+    source = tmp_path / "source"
+    shutil.copytree(
+        ROOT / "clients" / "python",
+        source,
+        ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__", ".mypy_cache"),
+    )
     subprocess.run(
         [
             sys.executable,
@@ -189,7 +197,7 @@ def test_the_built_wheel_installs_into_a_fresh_environment(tmp_path: Path) -> No
             "--no-build-isolation",
             "--wheel-dir",
             str(tmp_path / "dist"),
-            str(ROOT / "clients" / "python"),
+            str(source),
         ],
         check=True,
         capture_output=True,
