@@ -7,6 +7,7 @@ into a fresh virtual environment, offline."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import shutil
 import subprocess
 import sys
@@ -133,10 +134,31 @@ def test_a_429_is_retried_after_its_retry_after_and_the_error_keeps_the_headers(
     assert client.get("/platform/plans/1")["number"] == 1
     assert seen[-2:] == [429, 200]
     assert len(waits) == 1 and waits[0] >= 1
-    # An act retried after a 429 is sent with the same Idempotency-Key: done once.
+    # An act that meets a 429 is sent again with the same Idempotency-Key: done once.
     target = str(next(iter(client.suggestions(1, limit=10))).id)
-    acted = client.dismiss(1, target, "accepted")
+    posts: list[tuple[int, str]] = []
+    acting = Client(
+        sdk_server.url,
+        sdk_server.api_key,
+        httpx_args={
+            "event_hooks": {
+                "response": [
+                    lambda r: (
+                        posts.append((r.status_code, r.request.headers["Idempotency-Key"]))
+                        if r.request.method == "POST"
+                        else None
+                    )
+                ]
+            }
+        },
+    )
+    for _ in range(5):  # spend what is left of the second
+        with contextlib.suppress(ApiError):
+            once.get("/platform/plans/1")
+    acted = acting.dismiss(1, target, "accepted")
     assert not acted.replayed and acted.suggestion.status == "dismissed"
+    assert [status for status, _key in posts][-2:] == [429, 200]
+    assert {key for _status, key in posts} == {acted.idempotency_key}
 
 
 def test_a_walk_whose_cursor_expired_starts_again_and_yields_no_row_twice(

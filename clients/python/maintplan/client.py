@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import time
 import uuid
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, TypeVar
 from urllib.parse import urlencode
 
@@ -99,7 +99,7 @@ class Client:
         )
         self.retry = retry or RetryPolicy()
         self._etags: dict[str, tuple[str, Any]] = {}
-        self.sleep = time.sleep  # a test may count the waits
+        self.sleep: Callable[[float], None] = time.sleep  # a test may count the waits
 
     @property
     def http(self) -> httpx.Client:
