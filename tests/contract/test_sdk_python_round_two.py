@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "clients" / "python"))
 
 import maintplan  # noqa: E402 (the SDK is not installed into the project's venv)
-from maintplan import NO_RETRY, ApiError, AsyncClient, Client  # noqa: E402
+from maintplan import NO_RETRY, ActFailed, ApiError, AsyncClient, Client, RetryPolicy  # noqa: E402
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -270,3 +270,14 @@ def test_the_built_wheel_installs_into_a_fresh_environment(tmp_path: Path) -> No
 def _names(path: str) -> set[str]:
     folder = Path(path)
     return {child.name for child in folder.iterdir()} if folder.is_dir() else set()
+
+
+def test_network_errors_are_retried_with_backoff_then_the_act_fails_with_its_key() -> None:
+    waits: list[float] = []
+    client = Client("http://127.0.0.1:9", "mpk_none", retry=RetryPolicy(max_attempts=3, base=0.2))
+    client.sleep = waits.append  # nothing listens on port 9: every send is refused
+    with pytest.raises(ActFailed) as failed:
+        client.dismiss(1, "0b9f6c1e-4a55-4c43-9a0b-0a4a7f6a1e2d", "accepted", idempotency_key="k-1")
+    assert failed.value.idempotency_key == "k-1"  # send it again later with this key
+    assert len(waits) == 2  # three sends, backoff between: 0.1-0.2 s, then 0.2-0.4 s
+    assert 0.1 <= waits[0] <= 0.2 and 0.2 <= waits[1] <= 0.4
