@@ -105,6 +105,22 @@ def workbook_checked(
         raise ImportRejected([ImportProblem(filename, "", message)]) from None
 
 
+def workbook_sheet_names(content: bytes) -> list[str] | None:
+    """The names of the sheets a workbook lists, in its order, read from its content types and
+    its workbook part alone (under the same bounds); None when it cannot be read (the import
+    then says why)."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(content)) as archive:
+            if len(archive.infolist()) > WORKBOOK_MAX_PARTS:
+                return None
+            workbook_part, _type, _strings = _content_types(archive)
+            return [name for name, _relationship in _sheets(archive, workbook_part)]
+    except (Refused, zipfile.BadZipFile, zlib.error, expat.ExpatError, EOFError, KeyError):
+        return None
+    except (NotImplementedError, RuntimeError, ValueError):
+        return None
+
+
 def _checked(content: bytes, reads: Callable[[str], bool]) -> CheckedWorkbook:
     with zipfile.ZipFile(io.BytesIO(content)) as archive:
         parts = archive.infolist()
