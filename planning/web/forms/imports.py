@@ -39,7 +39,9 @@ class SheetMappingForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.headers = list(headers)
         codes = list(dict.fromkeys([currency, *COMMON_CURRENCIES]))
-        self.fields["currency"].choices = [(code, code) for code in codes]
+        currency_field = self.fields["currency"]
+        assert isinstance(currency_field, forms.ChoiceField)
+        currency_field.choices = [(code, code) for code in codes]
         self.fields["currency"].initial = currency
         for index, (title, field) in enumerate(zip(headers, columns, strict=True)):
             self.fields[f"column_{index}"] = forms.ChoiceField(

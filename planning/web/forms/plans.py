@@ -58,10 +58,7 @@ class PlanImportForm(forms.Form):
         help_text="One sheet as you keep it (you choose which column is which next), or a "
         "plan workbook or JSON file.",
         widget=forms.ClearableFileInput(
-            attrs={
-                "accept": ".xlsx,.csv,.txt,.json,text/csv,application/json,"
-                + xlsx.CONTENT_TYPE
-            }
+            attrs={"accept": ".xlsx,.csv,.txt,.json,text/csv,application/json," + xlsx.CONTENT_TYPE}
         ),
     )
     nodes_csv = forms.FileField(

@@ -45,7 +45,9 @@ def plan_import_mapping(request: HttpRequest, import_id: uuid.UUID) -> HttpRespo
         return redirect("planning:plan_import_detail", import_id=upload.pk)
     saved = import_mapping_saved(organisation=upload.organisation, headers=sample.headers)
     guesses = columns_guessed(
-        sample.headers, [cells for _number, cells in sample.rows], decimal_comma=sample.decimal_comma
+        sample.headers,
+        [cells for _number, cells in sample.rows],
+        decimal_comma=sample.decimal_comma,
     )
     currency = upload.currency or catalog_currency(organisation_id=upload.organisation_id)
     form = SheetMappingForm(
@@ -84,9 +86,7 @@ def plan_import_mapping(request: HttpRequest, import_id: uuid.UUID) -> HttpRespo
                     "reason": "as confirmed before for these headers"
                     if saved is not None
                     else guess.reason,
-                    "values": [
-                        cells[index] for _n, cells in sample.rows[:3] if index < len(cells)
-                    ],
+                    "values": [cells[index] for _n, cells in sample.rows[:3] if index < len(cells)],
                 }
                 for index, (bound, guess) in enumerate(
                     zip(form.column_fields(), guesses, strict=True)

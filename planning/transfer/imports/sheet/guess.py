@@ -181,12 +181,17 @@ def columns_guessed(
         if guesses[index] is not None:
             continue
         values = [row[index] if index < len(row) else None for row in samples]
-        guess = value_guess(values, decimal_comma=decimal_comma)
-        if guess is not None and guess.field in taken and guess.field == "year":
+        value_guessed = value_guess(values, decimal_comma=decimal_comma)
+        if value_guessed is None:
+            continue
+        guess = value_guessed
+        if guess.field in taken and guess.field == "year":
             guess = ColumnGuess("install_year", "its values are years (the planned year is taken)")
-        if guess is not None and guess.field in taken and guess.field == "cost":
+        if guess.field in taken and guess.field == "cost":
             guess = ColumnGuess("actual_cost", "its values are amounts (the cost is taken)")
-        if guess is not None and guess.field not in taken:
+        if guess.field not in taken:
             guesses[index] = guess
             taken.add(guess.field)
-    return [guess or ColumnGuess(IGNORE, "nothing in its header or values says") for guess in guesses]
+    return [
+        guess or ColumnGuess(IGNORE, "nothing in its header or values says") for guess in guesses
+    ]

@@ -81,9 +81,7 @@ class ColumnProblems(ProblemCollector):
 
     def __init__(self, columns: Sequence[str], headers: Sequence[str]) -> None:
         super().__init__()
-        self.names = {
-            field.column: field.label for field in FIELDS_BY_KEY.values() if field.column
-        }
+        self.names = {field.column: field.label for field in FIELDS_BY_KEY.values() if field.column}
         self.names.update({"name": "place", "ref": "place", "node_ref": "place"})
         for field, title in zip(columns, headers, strict=False):
             if field in FIELDS_BY_KEY and FIELDS_BY_KEY[field].column:
@@ -111,7 +109,7 @@ class SheetPlan:
         self.places = [field for field in PLACE_FIELDS if field in self.at]
         self.decimal_comma = decimal_comma
         self.problems = problems
-        self.node_records: list[Record] = []
+        self.node_records: list[tuple[str, dict[str, object]]] = []
         self.nodes: dict[tuple[str | None, str], str] = {}
         self.actions = 0
         self.currency: str | None = None
@@ -148,7 +146,8 @@ class SheetPlan:
                     return None
                 found = f"N{len(self.nodes) + 1}"
                 self.nodes[key] = found
-                record = {"ref": found, "name": name, "kind": PLACE_KINDS[level]}
+                record: dict[str, object] = {"ref": found, "name": name}
+                record["kind"] = PLACE_KINDS[level]
                 if ref is not None:
                     record["parent_ref"] = ref
                 self.node_records.append((f"row {number}", record))
@@ -191,7 +190,7 @@ class SheetPlan:
 
     def record_of(self, ref: str) -> dict[str, object]:
         index = int(ref[1:]) - 1  # refs are made in order: N1 is the first record
-        return self.node_records[index][1]  # type: ignore[return-value]
+        return self.node_records[index][1]
 
     def _node_value(self, field: str, cell: object) -> object:
         if field == "quantity":
@@ -202,7 +201,9 @@ class SheetPlan:
             return values.grade(cell)
         return values.text(cell)
 
-    def action_record(self, number: int, cells: Sequence[object], ref: str) -> Record:
+    def action_record(
+        self, number: int, cells: Sequence[object], ref: str
+    ) -> tuple[str, dict[str, object]]:
         """The action of a row, as the plan format's record."""
         comma = self.decimal_comma
         found = {
@@ -289,4 +290,3 @@ def plan_import_sheet(
         plan_fields=plan_fields,
         currency=currency,
     )
-

@@ -52,9 +52,7 @@ def plan_import_mapped(
     import (True), and saves the mapping for the organisation's next file with these headers.
     False when the import was confirmed already (the same form sent twice): nothing changes."""
     with transaction.atomic():
-        confirmed = PlanImport.objects.filter(
-            pk=upload.pk, status=PlanImportStatus.MAPPING
-        ).update(
+        confirmed = PlanImport.objects.filter(pk=upload.pk, status=PlanImportStatus.MAPPING).update(
             status=PlanImportStatus.QUEUED,
             columns=list(columns),
             currency=currency,

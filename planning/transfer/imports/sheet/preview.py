@@ -72,10 +72,11 @@ def _labelled(record: dict[str, object], currency: str) -> dict[str, object]:
     cost = shown.get("estimated_cost")
     if cost is not None:
         shown["cost_shown"] = money_format(cost, currency) if isinstance(cost, Decimal) else cost
-    if shown.get("kind") in ActionKind.values:
-        shown["kind"] = ActionKind(shown["kind"]).label
-    if shown.get("status") in ActionStatus.values:
-        shown["status"] = ActionStatus(shown["status"]).label
+    kind, status = shown.get("kind"), shown.get("status")
+    if isinstance(kind, str) and kind in ActionKind.values:
+        shown["kind"] = ActionKind(kind).label
+    if isinstance(status, str) and status in ActionStatus.values:
+        shown["status"] = ActionStatus(status).label
     return shown
 
 
@@ -88,9 +89,7 @@ def sheet_preview(
     if wrong:
         return SheetPreview([], wrong, [], currency_chosen, "")
     problems = ColumnProblems(columns, sample.headers)
-    plan = SheetPlan(
-        columns, sample.headers, decimal_comma=sample.decimal_comma, problems=problems
-    )
+    plan = SheetPlan(columns, sample.headers, decimal_comma=sample.decimal_comma, problems=problems)
     shown: list[PreviewRow] = []
     for number, cells in sample.rows:
         found = plan.read(number, cells, make=True)
@@ -104,14 +103,14 @@ def sheet_preview(
         shown.append(PreviewRow(number, ref, [], {}, action))
     for index, (row, record) in enumerate(plan.node_records):
         node_row_read(record, row, (1, index), problems)
-    records = {record["ref"]: record for _row, record in plan.node_records}  # type: ignore[index]
+    records = {str(record["ref"]): record for _row, record in plan.node_records}
     for preview in shown:
         current: object = preview.ref
         while isinstance(current, str) and current in records:
-            preview.place.insert(0, str(records[current]["name"]))  # type: ignore[index]
-            current = records[current].get("parent_ref")  # type: ignore[attr-defined]
+            preview.place.insert(0, str(records[current]["name"]))
+            current = records[current].get("parent_ref")
         if preview.ref:
-            preview.node = dict(records[preview.ref])  # type: ignore[arg-type]
+            preview.node = dict(records[preview.ref])
     currency, where = currency_chosen, ""
     if plan.currency is not None:
         fields = plan_fields_read({"currency": plan.currency}, problems, source=where)

@@ -96,7 +96,9 @@ def _csv_source(content: bytes, filename: str) -> SheetSource:
         except ImportRejected as rejected:
             problem = rejected.problems[0]
             where = problem.row.replace("line", "row")
-            raise ImportRejected([ImportProblem(f"{filename} {where}", "", problem.message)])
+            raise ImportRejected(
+                [ImportProblem(f"{filename} {where}", "", problem.message)]
+            ) from None
 
     # Excel writes `;` or tab where the comma is the decimal mark.
     return SheetSource(rows, decimal_comma=separator != ",", separator=separator)
