@@ -69,7 +69,7 @@ def test_the_headers_of_each_language_are_guessed(language: str) -> None:
                 "m2",
                 2,
             ],
-        ]  # fmt: skip
+        ]
     )
     sample = sheet_sample(sheet_source(content, f"{language}.xlsx"))
 
