@@ -295,3 +295,16 @@ def test_the_plan_list_says_what_is_accepted(client: Client, user: Any) -> None:
     assert "one sheet as you keep it" in html
     assert reverse("planning:plan_import_sheet_template") in html
     assert "A JSON file or a CSV pair" not in client.get("/").content.decode()
+
+
+def test_a_new_sheet_replaces_the_one_still_waiting_for_its_mapping(
+    client: Client, user: Any
+) -> None:
+    client.force_login(user)
+    _upload(client, _workbook([HEADER, *ROWS]), name="first.xlsx")
+    first = PlanImport.objects.get()
+
+    _upload(client, _workbook([HEADER, *ROWS[:2]]), name="second.xlsx")
+
+    assert list(PlanImport.objects.values_list("filename", flat=True)) == ["second.xlsx"]
+    assert client.get(reverse("planning:plan_import_mapping", args=[first.pk])).status_code == 404

@@ -141,7 +141,8 @@ def plan_import_submit(
     imports queued or running (docs/subsystems/limits.md). They are counted under the account's
     row lock, so two uploads sent together cannot both take the last place; the same form sent
     again is answered with its import whatever the count. One sheet is kept with the status
-    MAPPING: it is queued once its columns are confirmed (sheet.mappings.plan_import_mapped).
+    MAPPING, replacing the account's earlier one still waiting: it is queued once its columns
+    are confirmed (sheet.mappings.plan_import_mapped).
     """
     mine = PlanImport.objects.filter(owner=owner).defer(
         "content", "actions_content", "plan_content"
@@ -159,6 +160,10 @@ def plan_import_submit(
                 return existing, False
             if mine.filter(status__in=UNFINISHED).count() >= settings.IMPORTS_QUEUED_MAX:
                 raise ImportsQueueFull(limit=settings.IMPORTS_QUEUED_MAX)
+            if status == PlanImportStatus.MAPPING:
+                # One sheet waits for its mapping per account: a new one replaces it, so
+                # abandoned uploads do not pile up (docs/subsystems/import-mapping.md).
+                mine.filter(status=PlanImportStatus.MAPPING).delete()
             upload = PlanImport.objects.create(
                 owner=owner,
                 organisation=organisation,
