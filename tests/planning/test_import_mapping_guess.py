@@ -71,7 +71,7 @@ def test_the_headers_of_each_language_are_guessed(language: str) -> None:
             ],
         ]
     )
-    sample = sheet_sample(sheet_source(content, f"{language}.xlsx"))
+    sample = sheet_sample(content, f"{language}.xlsx")
 
     guesses = columns_guessed(
         sample.headers, [cells for _n, cells in sample.rows], decimal_comma=False
@@ -98,7 +98,7 @@ def test_a_semicolon_csv_with_decimal_commas_is_guessed_and_read() -> None:
         "Norra;Hus 1;Byte av tak;2031;1.234,50;utförd\n"
         "Norra;Hus 2;Målning;2029;950,25;planerad\n"
     ).encode()
-    sample = sheet_sample(sheet_source(content, "plan.csv"))
+    sample = sheet_sample(content, "plan.csv")
     assert (sample.separator, sample.decimal_comma) == (";", True)
 
     guesses = columns_guessed(sample.headers, [c for _n, c in sample.rows], decimal_comma=True)
@@ -156,3 +156,28 @@ def test_intervals_grades_dates_kinds_and_statuses_in_their_languages() -> None:
         "planned",
         "cancelled",
     ]
+
+
+def test_the_previews_first_rows_are_the_values_the_import_reads() -> None:
+    """The preview reads a workbook's first rows without openpyxl (first_rows); the import
+    reads them with it: both give the same values, dates, numbers and blanks included."""
+    rows: list[list[object]] = [
+        ["Site", "Building", "Title", "Year", "Cost", "Completed on", "Done", "Note"],
+        ["A", "B", "Paint", 2030, 1200.5, datetime.datetime(2024, 5, 1), True, None],
+        [None, None, None, None, None, None, None, None],
+        ["A", 101, "=ignored", 2031, 7, None, False, "x" * 300],
+    ]
+    rows += [["A", f"B{n}", "Roof", 2030 + n, n * 10, None, None, "é"] for n in range(40)]
+    content = _workbook(rows)
+    source = sheet_source(content, "sheet.xlsx")
+    _header, *data = list(source.rows())[:23]
+
+    sample = sheet_sample(content, "sheet.xlsx")
+
+    assert sample.headers == [str(title) for title in rows[0]]
+    expected = [(n, cells[:8]) for n, cells in data if any(c is not None for c in cells)][:20]
+    assert sample.rows == expected
+    assert sample.rows[0] == (
+        2,
+        ["A", "B", "Paint", 2030, 1200.5, datetime.datetime(2024, 5, 1), True, None],
+    )

@@ -27,7 +27,6 @@ from planning.transfer.imports.sheet.mappings import (
     plan_import_unreadable,
 )
 from planning.transfer.imports.sheet.preview import sheet_preview, sheet_sample
-from planning.transfer.imports.sheet.source import sheet_source
 from planning.web.access import request_user
 from planning.web.forms.imports import SheetMappingForm
 
@@ -39,7 +38,7 @@ def plan_import_mapping(request: HttpRequest, import_id: uuid.UUID) -> HttpRespo
     if upload.status != PlanImportStatus.MAPPING:
         return redirect("planning:plan_import_detail", import_id=upload.pk)
     try:
-        sample = sheet_sample(sheet_source(bytes(upload.content), upload.filename))
+        sample = sheet_sample(bytes(upload.content), upload.filename)
     except ImportRejected as rejected:
         plan_import_unreadable(upload=upload, rejected=rejected)
         return redirect("planning:plan_import_detail", import_id=upload.pk)

@@ -15,6 +15,7 @@ from planning.models import ActionKind, ActionStatus
 from planning.transfer.imports.plan_fields import plan_fields_read
 from planning.transfer.imports.records import ProblemCollector
 from planning.transfer.imports.rows import action_row_read, node_row_read
+from planning.transfer.imports.sheet.first_rows import workbook_first_rows
 from planning.transfer.imports.sheet.mapped import (
     ColumnProblems,
     SheetPlan,
@@ -22,7 +23,8 @@ from planning.transfer.imports.sheet.mapped import (
     header_titles,
     mapping_problems,
 )
-from planning.transfer.imports.sheet.source import SheetSource
+from planning.transfer.imports.sheet.source import SheetSource, sheet_size_check, sheet_source
+from planning.transfer.imports.tables import WORKBOOK_MAGIC
 
 PREVIEW_ROWS = 20
 
@@ -37,12 +39,25 @@ class SheetSample:
     separator: str
 
 
-def sheet_sample(source: SheetSource) -> SheetSample:
-    """Reads the header and the first PREVIEW_ROWS rows that are not blank, and no more."""
+def sheet_sample(content: bytes, filename: str) -> SheetSample:
+    """The header and the first PREVIEW_ROWS rows that are not blank, and no more of the file:
+    a workbook's through first_rows (its parts walked only that far), a CSV file's streamed.
+    ImportRejected (one problem) when the file cannot be read or passes a bound."""
+    if content.startswith(WORKBOOK_MAGIC):
+        sheet_size_check(content, filename)
+        rows = workbook_first_rows(content, filename, wanted=PREVIEW_ROWS + 1)
+        source = SheetSource(lambda: iter(rows), decimal_comma=False)
+    else:
+        source = sheet_source(content, filename)
+    return _sample(source)
+
+
+def _sample(source: SheetSource) -> SheetSample:
     headers = header_titles(next(source.rows(), (0, []))[1])
     width = max(len(headers), 1)
     rows = [
-        (number, cells[:width]) for number, cells in islice(data_rows(source.rows()), PREVIEW_ROWS)
+        (number, [*cells[:width], *[None] * (width - len(cells))])
+        for number, cells in islice(data_rows(source.rows()), PREVIEW_ROWS)
     ]
     source.close()
     return SheetSample(headers, rows, source.decimal_comma, source.separator)

@@ -48,13 +48,18 @@ def is_one_sheet(content: bytes) -> bool:
 def sheet_source(content: bytes, filename: str) -> SheetSource:
     """The rows of the file; ImportRejected (one problem naming the file) when it is over
     IMPORT_MAX_BYTES, not a readable workbook or UTF-8 text, or wider than TABLE_MAX_COLUMNS."""
+    sheet_size_check(content, filename)
+    if content.startswith(WORKBOOK_MAGIC):
+        return _workbook_source(content, filename)
+    return _csv_source(content, filename)
+
+
+def sheet_size_check(content: bytes, filename: str) -> None:
+    """ImportRejected when the file is over IMPORT_MAX_BYTES."""
     limit = settings.IMPORT_MAX_BYTES
     if len(content) > limit:
         message = f"file too large ({len(content)} bytes; the limit is {limit})"
         raise ImportRejected([ImportProblem(filename, "", message)])
-    if content.startswith(WORKBOOK_MAGIC):
-        return _workbook_source(content, filename)
-    return _csv_source(content, filename)
 
 
 def _workbook_source(content: bytes, filename: str) -> SheetSource:
