@@ -109,7 +109,9 @@ _NUMFMT, _CELLXFS, _XF = (tag(SHEET_MAIN_NS, n) for n in ("numFmt", "cellXfs", "
 
 class _SheetRows:
     def __init__(self, wanted: int) -> None:
-        self.wanted, self.rows, self.filled = wanted, [], 0
+        self.wanted, self.filled = wanted, 0
+        self.rows: list[tuple[int, list[tuple[int, str, str, str]]]] = []
+        self.column = 0
         self.row: list[tuple[int, str, str, str]] = []  # column, type, style, text
         self.number = 0
         self.cell: tuple[int, str, str] | None = None
