@@ -9,7 +9,7 @@ import io
 from decimal import Decimal
 
 import pytest
-from openpyxl import Workbook
+from openpyxl import Workbook, load_workbook
 
 from planning.transfer.imports.sheet import values
 from planning.transfer.imports.sheet.guess import columns_guessed, header_guess
@@ -159,8 +159,9 @@ def test_intervals_grades_dates_kinds_and_statuses_in_their_languages() -> None:
 
 
 def test_the_previews_first_rows_are_the_values_the_import_reads() -> None:
-    """The preview reads a workbook's first rows without openpyxl (first_rows); the import
-    reads them with it: both give the same values, dates, numbers and blanks included."""
+    """A one-sheet workbook is read without openpyxl (sheet.xlsx_rows: the preview's first rows,
+    the import's every row); its values are those openpyxl gives, dates, numbers and blanks
+    included."""
     rows: list[list[object]] = [
         ["Site", "Building", "Title", "Year", "Cost", "Completed on", "Done", "Note"],
         ["A", "B", "Paint", 2030, 1200.5, datetime.datetime(2024, 5, 1), True, None],
@@ -169,14 +170,16 @@ def test_the_previews_first_rows_are_the_values_the_import_reads() -> None:
     ]
     rows += [["A", f"B{n}", "Roof", 2030 + n, n * 10, None, None, "é"] for n in range(40)]
     content = _workbook(rows)
-    source = sheet_source(content, "sheet.xlsx")
-    _header, *data = list(source.rows())[:23]
+    sheet = load_workbook(io.BytesIO(content), read_only=True, data_only=True).worksheets[0]
+    by_openpyxl = [list(row) for row in sheet.iter_rows(values_only=True)]
+    imported = [cells for _n, cells in sheet_source(content, "sheet.xlsx").rows()]
 
     sample = sheet_sample(content, "sheet.xlsx")
 
     assert sample.headers == [str(title) for title in rows[0]]
-    expected = [(n, cells[:8]) for n, cells in data if any(c is not None for c in cells)][:20]
-    assert sample.rows == expected
+    filled = [(n, cells) for n, cells in enumerate(by_openpyxl, 1) if any(cells)][1:21]
+    assert sample.rows == filled
+    assert [cells + [None] * (8 - len(cells)) for cells in imported] == by_openpyxl
     assert sample.rows[0] == (
         2,
         ["A", "B", "Paint", 2030, 1200.5, datetime.datetime(2024, 5, 1), True, None],

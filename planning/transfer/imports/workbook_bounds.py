@@ -135,7 +135,11 @@ def first_sheet_parts(archive: zipfile.ZipFile) -> tuple[str, str, str]:
     relationships = (
         _relationships(archive, relationships_part) if relationships_part in names else {}
     )
-    sheets = _sheets(archive, workbook_part)[:WORKBOOK_MAX_SHEETS]
+    sheets = _sheets(archive, workbook_part)
+    if len(sheets) > WORKBOOK_MAX_SHEETS:
+        raise Refused(
+            f"has {len(sheets):,} sheets; a workbook of a plan has at most {WORKBOOK_MAX_SHEETS}"
+        )
     first = ""
     for _name, relationship in sheets[:1]:
         kind, target = relationships.get(relationship, ("", ""))

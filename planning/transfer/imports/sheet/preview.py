@@ -15,7 +15,6 @@ from planning.models import ActionKind, ActionStatus
 from planning.transfer.imports.plan_fields import plan_fields_read
 from planning.transfer.imports.records import ProblemCollector
 from planning.transfer.imports.rows import action_row_read, node_row_read
-from planning.transfer.imports.sheet.first_rows import workbook_first_rows
 from planning.transfer.imports.sheet.mapped import (
     ColumnProblems,
     SheetPlan,
@@ -24,6 +23,7 @@ from planning.transfer.imports.sheet.mapped import (
     mapping_problems,
 )
 from planning.transfer.imports.sheet.source import SheetSource, sheet_size_check, sheet_source
+from planning.transfer.imports.sheet.xlsx_rows import workbook_first_rows
 from planning.transfer.imports.tables import WORKBOOK_MAGIC
 
 PREVIEW_ROWS = 20

@@ -1,8 +1,8 @@
 """The rows of one sheet: the first sheet of an Excel workbook, or a CSV file separated by
 commas, semicolons or tabs (docs/subsystems/import-mapping.md "The sheet"). The bounds are
 the other formats' (docs/subsystems/import-bounds.md): the file's size, a workbook's parts
-walked before openpyxl opens it (workbook_checked), a CSV row's length, at most
-TABLE_MAX_COLUMNS columns. Rows are streamed, each with its number as a person counts it
+walked under workbook_xml's limits as they are read (sheet.xlsx_rows), a CSV row's length, at
+most TABLE_MAX_COLUMNS columns. Rows are streamed, each with its number as a person counts it
 (the header is row 1), again at each call of `rows`, so a preview reads only its first rows
 and the import reads the file twice without holding it."""
 
@@ -17,9 +17,10 @@ from django.conf import settings
 from planning.transfer.imports.csv_pair import SEPARATORS, csv_rows
 from planning.transfer.imports.file_text import file_text
 from planning.transfer.imports.problems import ImportProblem, ImportRejected
+from planning.transfer.imports.sheet.xlsx_rows import workbook_rows
 from planning.transfer.imports.tables import TABLE_MAX_COLUMNS, WORKBOOK_MAGIC, table_width_problem
-from planning.transfer.imports.workbook import SHEET_NODES, sheet_rows, workbook_parse
-from planning.transfer.imports.workbook_bounds import workbook_checked, workbook_sheet_names
+from planning.transfer.imports.workbook import SHEET_NODES
+from planning.transfer.imports.workbook_bounds import workbook_sheet_names
 
 Rows = Iterator[tuple[int, list[object]]]
 
@@ -63,25 +64,8 @@ def sheet_size_check(content: bytes, filename: str) -> None:
 
 
 def _workbook_source(content: bytes, filename: str) -> SheetSource:
-    names = workbook_sheet_names(content) or []
-    first = names[0] if names else ""
-    checked = workbook_checked(content, filename, reads=lambda title: title == first)
-    try:
-        workbook = workbook_parse(checked.content)
-    except Exception as error:  # openpyxl raises what its parts' parsers raise
-        message = f"not a readable Excel workbook (.xlsx): {error}"
-        raise ImportRejected([ImportProblem(filename, "", message)]) from None
-    if not workbook.worksheets:
-        workbook.close()
-        raise ImportRejected([ImportProblem(filename, "", "has no sheet")])
-    sheet = workbook[first] if first in workbook.sheetnames else workbook.worksheets[0]
-
-    def close() -> None:
-        for each in list(workbook.worksheets):
-            workbook.remove(each)
-        workbook.close()
-
-    return SheetSource(lambda: sheet_rows(sheet, filename), decimal_comma=False, close=close)
+    rows, _strings = workbook_rows(content, filename)
+    return SheetSource(rows, decimal_comma=False)
 
 
 def _csv_source(content: bytes, filename: str) -> SheetSource:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import io
 import zipfile
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import datetime
 from xml.parsers import expat
 
@@ -27,9 +27,7 @@ from openpyxl.xml.constants import SHEET_MAIN_NS
 
 from planning.transfer.imports.problems import ImportProblem, ImportRejected
 from planning.transfer.imports.tables import TABLE_MAX_COLUMNS
-from planning.transfer.imports.workbook_bounds import (
-    first_sheet_parts,
-)
+from planning.transfer.imports.workbook_bounds import first_sheet_parts
 from planning.transfer.imports.workbook_xml import (
     CELL_REF,
     CHUNK,
@@ -45,7 +43,8 @@ from planning.transfer.imports.workbook_xml import (
     tag,
 )
 
-Rows = list[tuple[int, list[object]]]
+Row = tuple[int, list[object]]
+Rows = list[Row]
 # Rows read at most for a preview, blank ones included (a sheet may start with blank rows).
 ROWS_READ_MAX = 1_000
 
@@ -54,16 +53,16 @@ class _Enough(Exception):
     """The walk has what it was for."""
 
 
-def _walk_until(
+def _walk_chunks(
     archive: zipfile.ZipFile,
     name: str,
     limits: Limits,
     start: Callable[[str, dict[str, str]], None],
     end: Callable[[str], None],
     text: Callable[[str], None],
-) -> None:
-    """workbook_xml.walk, with handlers of the reader's own beside the bounds' counting; a
-    handler raises _Enough to stop the walk."""
+) -> Iterator[None]:
+    """workbook_xml.walk, with handlers of the reader's own beside the bounds' counting,
+    pausing after each chunk (so a reader can hand on what it has read)."""
     info = archive.getinfo(name)
     if info.file_size > limits.max_bytes:
         raise Refused(f"unpacks to more than {limits.max_bytes:,} bytes")
@@ -90,14 +89,30 @@ def _walk_until(
     parser.CharacterDataHandler = on_text
     parser.StartDoctypeDeclHandler = no_doctype
     fed = 0
+    with archive.open(info) as part:
+        while chunk := part.read(CHUNK):
+            fed += len(chunk)
+            parser.Parse(chunk, False)
+            if fed - parser.CurrentByteIndex > TOKEN_MAX_BYTES:
+                raise Refused(f"has a tag or comment of more than {TOKEN_MAX_BYTES:,} bytes")
+            yield
+        parser.Parse(b"", True)
+    bounds.finished(fed)
+    yield
+
+
+def _walk_until(
+    archive: zipfile.ZipFile,
+    name: str,
+    limits: Limits,
+    start: Callable[[str, dict[str, str]], None],
+    end: Callable[[str], None],
+    text: Callable[[str], None],
+) -> None:
+    """The walk to its end, or until a handler raises _Enough."""
     try:
-        with archive.open(info) as part:
-            while chunk := part.read(CHUNK):
-                fed += len(chunk)
-                parser.Parse(chunk, False)
-                if fed - parser.CurrentByteIndex > TOKEN_MAX_BYTES:
-                    raise Refused(f"has a tag or comment of more than {TOKEN_MAX_BYTES:,} bytes")
-            parser.Parse(b"", True)
+        for _chunk in _walk_chunks(archive, name, limits, start, end, text):
+            pass
     except _Enough:
         return
 
@@ -108,7 +123,7 @@ _NUMFMT, _CELLXFS, _XF = (tag(SHEET_MAIN_NS, n) for n in ("numFmt", "cellXfs", "
 
 
 class _SheetRows:
-    def __init__(self, wanted: int) -> None:
+    def __init__(self, wanted: int | None) -> None:
         self.wanted, self.filled = wanted, 0
         self.rows: list[tuple[int, list[tuple[int, str, str, str]]]] = []
         self.column = 0
@@ -141,13 +156,15 @@ class _SheetRows:
             column, kind, style = self.cell
             if column <= TABLE_MAX_COLUMNS:
                 self.row.append((column, kind, style, "".join(self.text)))
-                if kind == "s" and self.text and "".join(self.text).strip().isdigit():
+                if kind == "s" and self.wanted is not None and "".join(self.text).isdigit():
                     self.strings.add(int("".join(self.text)))
             self.cell = None
         elif name == _ROW:
             self.rows.append((self.number, self.row))
             self.filled += any(text for _c, _k, _s, text in self.row)
-            if self.filled >= self.wanted or len(self.rows) >= ROWS_READ_MAX:
+            if self.wanted is not None and (
+                self.filled >= self.wanted or len(self.rows) >= ROWS_READ_MAX
+            ):
                 raise _Enough
 
     def on_text(self, data: str) -> None:
@@ -155,7 +172,8 @@ class _SheetRows:
             self.text.append(data)
 
 
-def _strings_until(archive: zipfile.ZipFile, part: str, highest: int) -> list[str]:
+def _strings_until(archive: zipfile.ZipFile, part: str, highest: int | None) -> list[str]:
+    """The shared strings up to the `highest` index (None: all of them)."""
     strings: list[str] = []
     text: list[str] = []
     state = {"t": False, "phonetic": 0}
@@ -175,7 +193,7 @@ def _strings_until(archive: zipfile.ZipFile, part: str, highest: int) -> list[st
             state["phonetic"] -= 1
         elif name == _SI:
             strings.append("".join(text).replace("x005F_", ""))
-            if len(strings) > highest:
+            if highest is not None and len(strings) > highest:
                 raise _Enough
 
     def on_text(data: str) -> None:
@@ -237,6 +255,26 @@ def _value(kind: str, style: str, text: str, strings: list[str], dates: set[str]
     return number
 
 
+def _values(
+    cells: list[tuple[int, str, str, str]], strings: list[str], dates: set[str]
+) -> list[object]:
+    width = max((column for column, _k, _s, _t in cells), default=0)
+    values: list[object] = [None] * width
+    for column, kind, style, text in cells:
+        values[column - 1] = _value(kind, style, text, strings, dates)
+    return values
+
+
+def _rejected(filename: str, error: Exception) -> ImportRejected:
+    if isinstance(error, Refused):
+        return ImportRejected([ImportProblem(error.where or filename, "", error.message)])
+    message = f"not a readable Excel workbook (.xlsx): {error}"
+    return ImportRejected([ImportProblem(filename, "", message)])
+
+
+_UNREADABLE = (Refused, zipfile.BadZipFile, zlib.error, expat.ExpatError, EOFError, KeyError)
+
+
 def workbook_first_rows(content: bytes, filename: str, *, wanted: int) -> Rows:
     """The first sheet's rows as openpyxl would give them (64 cells wide), until `wanted` of
     them have a value (or ROWS_READ_MAX are read). ImportRejected at the first bound passed."""
@@ -253,17 +291,35 @@ def workbook_first_rows(content: bytes, filename: str, *, wanted: int) -> Rows:
                 else []
             )
             dates = _date_styles(archive, styles_part) if styles_part else set()
-    except Refused as refused:
-        where = refused.where or filename
-        raise ImportRejected([ImportProblem(where, "", refused.message)]) from None
-    except (zipfile.BadZipFile, zlib.error, expat.ExpatError, EOFError, KeyError) as error:
-        message = f"not a readable Excel workbook (.xlsx): {error}"
-        raise ImportRejected([ImportProblem(filename, "", message)]) from None
-    rows: Rows = []
-    for number, cells in reader.rows:
-        width = max((column for column, _k, _s, _t in cells), default=0)
-        values: list[object] = [None] * width
-        for column, kind, style, text in cells:
-            values[column - 1] = _value(kind, style, text, strings, dates)
-        rows.append((number, values))
-    return rows
+    except _UNREADABLE as error:
+        raise _rejected(filename, error) from None
+    return [(number, _values(cells, strings, dates)) for number, cells in reader.rows]
+
+
+def workbook_rows(content: bytes, filename: str) -> tuple[Callable[[], Iterator[Row]], int]:
+    """Every row of the first sheet, streamed again at each call (the import's two passes),
+    its parts walked under the bounds as they are read; and the count of shared strings kept.
+    The shared strings are read first, whole (they are bounded: workbook_xml.STRINGS)."""
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(content))
+        sheet, strings_part, styles_part = first_sheet_parts(archive)
+        strings = _strings_until(archive, strings_part, None) if strings_part else []
+        dates = _date_styles(archive, styles_part) if styles_part else set()
+    except _UNREADABLE as error:
+        raise _rejected(filename, error) from None
+
+    def rows() -> Iterator[Row]:
+        if not sheet:
+            return
+        reader = _SheetRows(None)
+        try:
+            for _chunk in _walk_chunks(
+                archive, sheet, SHEET, reader.start, reader.end, reader.on_text
+            ):
+                read, reader.rows = reader.rows, []
+                for number, cells in read:
+                    yield number, _values(cells, strings, dates)
+        except _UNREADABLE as error:
+            raise _rejected(filename, error) from None
+
+    return rows, len(strings)
