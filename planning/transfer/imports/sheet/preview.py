@@ -41,7 +41,7 @@ class SheetSample:
 
 def sheet_sample(content: bytes, filename: str) -> SheetSample:
     """The header and the first PREVIEW_ROWS rows that are not blank, and no more of the file:
-    a workbook's through first_rows (its parts walked only that far), a CSV file's streamed.
+    a workbook's through xlsx_rows (its parts walked only that far), a CSV file's streamed.
     ImportRejected (one problem) when the file cannot be read or passes a bound."""
     if content.startswith(WORKBOOK_MAGIC):
         sheet_size_check(content, filename)
