@@ -6,6 +6,7 @@ currency from the file or the form, and the file refused whole with every proble
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
 
@@ -31,7 +32,16 @@ from tests.factories import OrganisationFactory
 pytestmark = pytest.mark.usefixtures("starter_catalog")
 
 Y = timezone.now().year
-HEADER = ["Fastighet", "Byggnad", "Byggdel", "Komponent", "Åtgärd", "År", "Kostnad", "Status"]
+HEADER: list[object] = [
+    "Fastighet",
+    "Byggnad",
+    "Byggdel",
+    "Komponent",
+    "Åtgärd",
+    "År",
+    "Kostnad",
+    "Status",
+]
 ROWS: list[list[object]] = [
     ["Norra", "Hus 1", "Tak", "Takpapp", "Byte av takpapp", Y + 2, 185000, "Planerad"],
     ["Norra", "Hus 1", "Tak", "Hängrännor", None, None, None, None],
@@ -40,12 +50,12 @@ ROWS: list[list[object]] = [
 ]
 
 
-def _workbook(rows: list[list[object]]) -> bytes:
+def _workbook(rows: Sequence[Sequence[object]]) -> bytes:
     workbook = Workbook()
     sheet = workbook.active
     assert sheet is not None
     for row in rows:
-        sheet.append(row)
+        sheet.append(list(row))
     out = io.BytesIO()
     workbook.save(out)
     return out.getvalue()
@@ -107,7 +117,7 @@ def test_a_sheet_goes_to_its_mapping_page_with_the_guesses_and_a_preview(
 
 def test_the_preview_lists_problems_by_the_rows_a_person_counts(client: Client, user: Any) -> None:
     client.force_login(user)
-    bad = [
+    bad: list[list[object]] = [
         ["Norra", "Hus 1", "Tak", "Takpapp", "Byte", "20x8", 100, None],  # row 2
         [None, None, None, None, "Utan plats", Y, 100, None],  # row 3
         ["Norra", "Hus 1", "Tak", "Takpapp", None, Y, -5, "klar"],  # row 4
@@ -199,7 +209,7 @@ def test_a_currency_column_comes_before_the_forms_choice(
     client: Client, user: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
     client.force_login(user)
-    rows = [["Site", "Building", "Title", "Year", "Cost", "Currency"]]
+    rows: list[list[object]] = [["Site", "Building", "Title", "Year", "Cost", "Currency"]]
     rows += [["A", "B", "Paint", Y + 1, 100, "nok"], ["A", "C", "Roof", Y + 2, 200, "NOK"]]
     _upload(client, _workbook(rows))
     upload = PlanImport.objects.get()
@@ -231,7 +241,9 @@ def test_the_mapping_is_remembered_for_the_same_headers(
     assert (saved.organisation, saved.columns) == (user.personal_organisation, chosen)
 
     # The same headers in another case: the mapping confirmed is chosen again.
-    _upload(client, _workbook([[title.upper() for title in HEADER], *ROWS]), name="second.xlsx")
+    _upload(
+        client, _workbook([[str(title).upper() for title in HEADER], *ROWS]), name="second.xlsx"
+    )
     second = PlanImport.objects.get(filename="second.xlsx")
     page = client.get(reverse("planning:plan_import_mapping", args=[second.pk]))
 

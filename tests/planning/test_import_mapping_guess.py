@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime
 import io
+from collections.abc import Sequence
 from decimal import Decimal
 
 import pytest
@@ -37,13 +38,13 @@ HEADERS = {
 }  # fmt: skip
 
 
-def _workbook(rows: list[list[object]], title: str = "Sheet1") -> bytes:
+def _workbook(rows: Sequence[Sequence[object]], title: str = "Sheet1") -> bytes:
     workbook = Workbook()
     sheet = workbook.active
     assert sheet is not None
     sheet.title = title
     for row in rows:
-        sheet.append(row)
+        sheet.append(list(row))
     out = io.BytesIO()
     workbook.save(out)
     return out.getvalue()
