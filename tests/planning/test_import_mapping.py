@@ -273,6 +273,9 @@ def test_the_whole_file_is_refused_with_every_problem_and_nothing_written(
     assert upload.status == PlanImportStatus.REJECTED
     assert upload.problems == ['row 36: År: must be a whole number (a year), got "nästa år"']
     assert not Plan.objects.exists()
+    page = client.get(reverse("planning:plan_import_detail", args=[upload.pk])).content.decode()
+    assert "row 36: År: must be a whole number (a year), got &quot;nästa år&quot;" in page
+    assert "one sheet as you keep it" in page  # what a corrected file may be
 
 
 def test_a_csv_wider_than_64_columns_is_refused_on_its_page(client: Client, user: Any) -> None:
