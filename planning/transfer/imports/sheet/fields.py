@@ -239,105 +239,36 @@ HEADER_SYNONYMS: dict[str, dict[str, tuple[str, ...]]] = {
     },
 }
 
+
+def _words(text: str) -> tuple[str, ...]:
+    return tuple(text.split())
+
+
 # Action kinds and statuses as the seven languages write them (a value, not a header).
 KIND_WORDS: dict[str, tuple[str, ...]] = {
-    "inspection": (
-        "inspection",
-        "check",
-        "besiktning",
-        "kontroll",
-        "inspektion",
-        "tilsyn",
-        "tarkastus",
-        "prufung",
-        "inspectie",
-        "keuring",
+    "inspection": _words(
+        "inspection check besiktning kontroll inspektion tilsyn tarkastus prufung prüfung "
+        "inspectie keuring"
     ),
-    "repair": (
-        "repair",
-        "maintenance",
-        "reparation",
-        "underhall",
-        "reparasjon",
-        "vedlikehold",
-        "vedligehold",
-        "korjaus",
-        "huolto",
-        "reparatur",
-        "instandsetzung",
-        "wartung",
-        "reparatie",
-        "herstel",
-        "onderhoud",
+    "repair": _words(
+        "repair maintenance reparation underhall underhåll reparasjon vedlikehold vedligehold "
+        "korjaus huolto reparatur instandsetzung wartung reparatie herstel onderhoud"
     ),
-    "replacement": (
-        "replacement",
-        "replace",
-        "renewal",
-        "byte",
-        "utbyte",
-        "ersattning",
-        "utskifting",
-        "utskiftning",
-        "bytte",
-        "udskiftning",
-        "fornyelse",
-        "uusiminen",
-        "vaihto",
-        "ersatz",
-        "austausch",
-        "erneuerung",
-        "vervanging",
-        "vernieuwing",
+    "replacement": _words(
+        "replacement replace renewal byte utbyte ersattning ersättning utskifting utskiftning "
+        "bytte udskiftning fornyelse uusiminen vaihto ersatz austausch erneuerung vervanging "
+        "vernieuwing"
     ),
 }
 STATUS_WORDS: dict[str, tuple[str, ...]] = {
-    "planned": (
-        "planned",
-        "planerad",
-        "planlagt",
-        "planlagd",
-        "suunniteltu",
-        "geplant",
-        "gepland",
-        "open",
-        "oppen",
+    "planned": _words("planned planerad planlagt planlagd suunniteltu geplant gepland open öppen"),
+    "done": _words(
+        "done completed finished klar utförd utført ferdig udført färdig valmis tehty "
+        "erledigt ausgeführt gedaan uitgevoerd gereed"
     ),
-    "done": (
-        "done",
-        "completed",
-        "finished",
-        "klar",
-        "utford",
-        "utfort",
-        "ferdig",
-        "udfort",
-        "fardig",
-        "valmis",
-        "tehty",
-        "erledigt",
-        "ausgefuhrt",
-        "gedaan",
-        "uitgevoerd",
-        "gereed",
-    ),
-    "cancelled": (
-        "cancelled",
-        "canceled",
-        "struken",
-        "avbruten",
-        "strøket",
-        "kansellert",
-        "avlyst",
-        "aflyst",
-        "annulleret",
-        "peruttu",
-        "peruutettu",
-        "storniert",
-        "abgesagt",
-        "entfallt",
-        "geannuleerd",
-        "vervallen",
+    "cancelled": _words(
+        "cancelled canceled struken avbruten strøket kansellert avlyst aflyst annulleret "
+        "peruttu peruutettu storniert abgesagt entfällt geannuleerd vervallen"
     ),
 }
 
