@@ -44,7 +44,12 @@ from planning.models.history import (
     HistoryEntry,
     HistoryOperation,
 )
-from planning.models.imports import PlanImport, PlanImportFormat, PlanImportStatus
+from planning.models.imports import (
+    ImportMapping,
+    PlanImport,
+    PlanImportFormat,
+    PlanImportStatus,
+)
 from planning.models.plans import (
     CURRENCY_VALIDATORS,
     INDEX_RATE_RANGE,
@@ -116,6 +121,7 @@ __all__ = [
     "HistoryEntity",
     "HistoryEntry",
     "HistoryOperation",
+    "ImportMapping",
     "NodeKind",
     "OrganisationCatalog",
     "Plan",

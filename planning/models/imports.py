@@ -22,11 +22,14 @@ class PlanImportStatus(models.TextChoices):
     DONE = "done", "Imported"
     REJECTED = "rejected", "Not imported: the file has problems"
     FAILED = "failed", "Not imported: an error on our side"
+    # One sheet, kept until its person confirms which column is which (no job yet).
+    MAPPING = "mapping", "Waiting for the columns to be confirmed"
 
 
 class PlanImportFormat(models.TextChoices):
     DOCUMENT = "document", "JSON plan file"
     CSV_PAIR = "csv_pair", "CSV pair"
+    SHEET = "sheet", "One sheet with a mapping"
 
 
 class PlanImport(Leased):
@@ -61,6 +64,8 @@ class PlanImport(Leased):
     plan_content = models.BinaryField(default=b"")  # a CSV pair's optional plan.csv
     # The form's currency, for a file that names none ("": the organisation's default then).
     currency = models.CharField(max_length=3, blank=True, default="")
+    # One sheet's mapping: the field of each column ("" for one not imported), as confirmed.
+    columns = models.JSONField(default=list, blank=True)
     status = models.CharField(
         max_length=10, choices=PlanImportStatus.choices, default=PlanImportStatus.QUEUED
     )
@@ -92,3 +97,32 @@ class PlanImport(Leased):
             PlanImportStatus.REJECTED,
             PlanImportStatus.FAILED,
         }
+
+
+class ImportMapping(models.Model):
+    """The mapping of one sheet's columns an organisation confirmed, offered again for a file
+    with the same header row (docs/subsystems/import-mapping.md "Remembered mappings").
+    `fingerprint` is the hash of the normalised header (planning.transfer.imports.sheet.fields.
+    header_words), so the same titles in another case or with other accents match."""
+
+    id = models.BigAutoField(primary_key=True)
+    organisation = models.ForeignKey(
+        "organisations.Organisation", on_delete=models.CASCADE, related_name="+"
+    )
+    fingerprint = models.CharField(max_length=64)
+    headers = models.JSONField(default=list)
+    columns = models.JSONField(default=list)
+    updated_at = models.DateTimeField(default=timezone.now)
+    updated_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        constraints: ClassVar = [
+            models.UniqueConstraint(
+                fields=["organisation", "fingerprint"], name="import_mapping_once_per_header"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"mapping {self.fingerprint[:8]} of {self.organisation_id}"

@@ -883,7 +883,7 @@ def test_csv_pair_is_imported_through_the_upload_form(
 @pytest.mark.parametrize(
     ("files", "message"),
     [
-        ({}, "Choose a plan file (JSON or Excel), or both CSV files."),
+        ({}, "Choose a plan file (Excel, CSV or JSON), or both CSV files."),
         ({"import-nodes_csv": b"ref\n"}, "A CSV import needs both nodes.csv and actions.csv."),
         (
             {"import-plan_file": b"{}", "import-nodes_csv": b"ref\n"},

@@ -47,6 +47,7 @@ from planning.transfer.imports.csv_pair import plan_import_csv
 from planning.transfer.imports.plan_file import plan_file_import
 from planning.transfer.imports.problems import ImportRejected
 from planning.transfer.imports.progress import ImportObserver
+from planning.transfer.imports.sheet.mapped import plan_import_sheet
 from planning.transfer.imports.write import statistics_refresh
 
 logger = logging.getLogger(__name__)
@@ -132,13 +133,16 @@ def plan_import_submit(
     actions_content: bytes = b"",
     plan_content: bytes = b"",
     currency: str = "",
+    status: PlanImportStatus = PlanImportStatus.QUEUED,
 ) -> tuple[PlanImport, bool]:
     """The import of this upload: a new one (True), or the one the same form made before.
 
     Raises ImportsQueueFull, keeping nothing, when the owner already has IMPORTS_QUEUED_MAX
     imports queued or running (docs/subsystems/limits.md). They are counted under the account's
     row lock, so two uploads sent together cannot both take the last place; the same form sent
-    again is answered with its import whatever the count.
+    again is answered with its import whatever the count. One sheet is kept with the status
+    MAPPING, replacing the account's earlier one still waiting: it is queued once its columns
+    are confirmed (sheet.mappings.plan_import_mapped).
     """
     mine = PlanImport.objects.filter(owner=owner).defer(
         "content", "actions_content", "plan_content"
@@ -156,6 +160,10 @@ def plan_import_submit(
                 return existing, False
             if mine.filter(status__in=UNFINISHED).count() >= settings.IMPORTS_QUEUED_MAX:
                 raise ImportsQueueFull(limit=settings.IMPORTS_QUEUED_MAX)
+            if status == PlanImportStatus.MAPPING:
+                # One sheet waits for its mapping per account: a new one replaces it, so
+                # abandoned uploads do not pile up (docs/subsystems/import-mapping.md).
+                mine.filter(status=PlanImportStatus.MAPPING).delete()
             upload = PlanImport.objects.create(
                 owner=owner,
                 organisation=organisation,
@@ -167,6 +175,7 @@ def plan_import_submit(
                 actions_content=actions_content,
                 plan_content=plan_content,
                 currency=currency,
+                status=status,
             )
     except IntegrityError:  # the same form, sent twice at the same moment
         return mine.get(idempotency_key=idempotency_key), False
@@ -258,6 +267,17 @@ def _plan_read_and_write(upload: PlanImport, observer: ImportObserver) -> Plan:
             plan_csv=bytes(upload.plan_content) or None,
             name=upload.name or None,
             filename=upload.filename,
+            observer=observer,
+            currency=upload.currency or None,
+        )
+    if upload.file_format == PlanImportFormat.SHEET:
+        return plan_import_sheet(
+            owner=upload.owner,
+            organisation=upload.organisation,
+            content=bytes(upload.content),
+            filename=upload.filename,
+            columns=list(upload.columns),
+            name=upload.name or None,
             observer=observer,
             currency=upload.currency or None,
         )

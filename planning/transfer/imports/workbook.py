@@ -85,7 +85,7 @@ def _rejected(filename: str, message: str) -> ImportRejected:
     return ImportRejected([ImportProblem(filename, "", message)])
 
 
-def _sheet_rows(sheet: ReadOnlyWorksheet, filename: str) -> Iterator[tuple[int, list[object]]]:
+def sheet_rows(sheet: ReadOnlyWorksheet, filename: str) -> Iterator[tuple[int, list[object]]]:
     sheet.reset_dimensions()  # the size a file claims is not trusted: rows are read to the end
     rows = sheet.iter_rows(max_col=TABLE_MAX_COLUMNS, values_only=True)
     try:
@@ -136,13 +136,13 @@ def plan_workbook_read(
     plan_fields: dict[str, object] = {}
     if SHEET_PLAN.lower() in sheets:
         name, plan_fields = plan_table_fields(
-            _sheet_rows(sheets[SHEET_PLAN.lower()], filename),
+            sheet_rows(sheets[SHEET_PLAN.lower()], filename),
             source=f"sheet {SHEET_PLAN}",
             row_name="row",
             problems=problems,
         )
     node_records = table_counted_records(
-        lambda: _sheet_rows(nodes, filename),
+        lambda: sheet_rows(nodes, filename),
         table=node_table(f"sheet {SHEET_NODES}", "row"),
         problems=problems,
         close=close,
@@ -150,7 +150,7 @@ def plan_workbook_read(
     actions = sheets.get(SHEET_ACTIONS.lower())
     action_records = (
         table_counted_records(
-            lambda: _sheet_rows(actions, filename),
+            lambda: sheet_rows(actions, filename),
             table=action_table(f"sheet {SHEET_ACTIONS}", "row"),
             problems=problems,
             close=close,

@@ -105,6 +105,56 @@ def workbook_checked(
         raise ImportRejected([ImportProblem(filename, "", message)]) from None
 
 
+def workbook_sheet_names(content: bytes) -> list[str] | None:
+    """The names of the sheets a workbook lists, in its order, read from its content types and
+    its workbook part alone (under the same bounds); None when it cannot be read (the import
+    then says why)."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(content)) as archive:
+            if len(archive.infolist()) > WORKBOOK_MAX_PARTS:
+                return None
+            workbook_part, _type, _strings = _content_types(archive)
+            return [name for name, _relationship in _sheets(archive, workbook_part)]
+    except (Refused, zipfile.BadZipFile, zlib.error, expat.ExpatError, EOFError, KeyError):
+        return None
+    except (NotImplementedError, RuntimeError, ValueError):
+        return None
+
+
+def first_sheet_parts(archive: zipfile.ZipFile) -> tuple[str, str, str]:
+    """The parts of the first sheet, the shared strings and the styles ("" when there is none),
+    found as `workbook_checked` finds them, under the archive's bounds (Refused past one)."""
+    parts = archive.infolist()
+    if len(parts) > WORKBOOK_MAX_PARTS:
+        raise Refused(f"has {len(parts):,} parts; an Excel workbook of a plan has a few")
+    if sum(part.file_size for part in parts) > WORKBOOK_MAX_XML_BYTES:
+        raise Refused(f"unpacks to more than {WORKBOOK_MAX_XML_BYTES:,} bytes")
+    names = set(archive.namelist())
+    workbook_part, _type, declared_strings = _content_types(archive)
+    relationships_part = get_rels_path(workbook_part)
+    relationships = (
+        _relationships(archive, relationships_part) if relationships_part in names else {}
+    )
+    sheets = _sheets(archive, workbook_part)
+    if len(sheets) > WORKBOOK_MAX_SHEETS:
+        raise Refused(
+            f"has {len(sheets):,} sheets; a workbook of a plan has at most {WORKBOOK_MAX_SHEETS}"
+        )
+    first = ""
+    for _name, relationship in sheets[:1]:
+        kind, target = relationships.get(relationship, ("", ""))
+        first = target if kind.endswith(_WORKSHEET_REL) and target in names else ""
+    strings = next(
+        (target for kind, target in relationships.values() if kind.endswith(_STRINGS_REL)),
+        declared_strings,
+    )
+    return (
+        first,
+        strings if strings in names else "",
+        ARC_STYLE if ARC_STYLE in names else "",
+    )
+
+
 def _checked(content: bytes, reads: Callable[[str], bool]) -> CheckedWorkbook:
     with zipfile.ZipFile(io.BytesIO(content)) as archive:
         parts = archive.infolist()

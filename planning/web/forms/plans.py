@@ -35,7 +35,8 @@ class PlanCreateForm(ModelRulesForm):
 
 
 class PlanImportForm(forms.Form):
-    """A plan file (JSON or an Excel workbook), or the CSV pair nodes.csv + actions.csv with
+    """A plan file (JSON, an Excel workbook, or one sheet: a workbook or CSV file whose columns
+    are mapped next), or the CSV pair nodes.csv + actions.csv with
     an optional plan.csv; and the currency for a file that names none, the organisation's
     default at first (planning.transfer.imports.plan_fields.import_currency_default)."""
 
@@ -53,9 +54,11 @@ class PlanImportForm(forms.Form):
     )
     plan_file = forms.FileField(
         required=False,
-        label="Plan file (JSON or Excel)",
+        label="Plan file (Excel, CSV or JSON)",
+        help_text="One sheet as you keep it (you choose which column is which next), or a "
+        "plan workbook or JSON file.",
         widget=forms.ClearableFileInput(
-            attrs={"accept": ".json,.xlsx,application/json," + xlsx.CONTENT_TYPE}
+            attrs={"accept": ".xlsx,.csv,.txt,.json,text/csv,application/json," + xlsx.CONTENT_TYPE}
         ),
     )
     nodes_csv = forms.FileField(
@@ -100,7 +103,7 @@ class PlanImportForm(forms.Form):
         if not plan_file and not (nodes_csv and actions_csv):
             if nodes_csv or actions_csv or cleaned.get("plan_csv"):
                 raise ValidationError("A CSV import needs both nodes.csv and actions.csv.")
-            raise ValidationError("Choose a plan file (JSON or Excel), or both CSV files.")
+            raise ValidationError("Choose a plan file (Excel, CSV or JSON), or both CSV files.")
         limit = settings.IMPORT_MAX_BYTES
         for field_name in ("plan_file", "nodes_csv", "actions_csv", "plan_csv"):
             upload = cleaned.get(field_name)

@@ -10,6 +10,7 @@ from planning.web.views import (
     exports,
     follow_up,
     history,
+    import_mapping,
     imports,
     members,
     nodes,
@@ -26,11 +27,21 @@ urlpatterns = [
     path("import/", imports.plan_import_upload, name="plan_import"),
     path("import/format/", imports.plan_import_format, name="plan_import_format"),
     path(
+        "import/templates/sheet.xlsx",
+        import_mapping.plan_import_sheet_template,
+        name="plan_import_sheet_template",
+    ),
+    path(
         "import/templates/<str:filename>",
         imports.plan_import_template,
         name="plan_import_template",
     ),
     path("imports/<uuid:import_id>/", imports.plan_import_detail, name="plan_import_detail"),
+    path(
+        "imports/<uuid:import_id>/mapping/",
+        import_mapping.plan_import_mapping,
+        name="plan_import_mapping",
+    ),
     path(
         "imports/<uuid:import_id>/progress/",
         imports.plan_import_progress,

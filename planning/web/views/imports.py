@@ -1,4 +1,5 @@
-"""The import form of the plan list (a plan file or a CSV pair) and the page of an import.
+"""The import form of the plan list (a plan file, one sheet or a CSV pair) and the page of an
+import. One sheet goes to its mapping page first (planning.web.views.import_mapping).
 
 An upload is imported by a background job (planning.transfer.imports.jobs): the POST only keeps the
 file and answers at once with a redirect to the import's page, which shows a progress bar
@@ -44,6 +45,7 @@ from planning.tasks import plan_import_enqueue, plan_imports_resume
 from planning.transfer import xlsx
 from planning.transfer.exports.plan_document import plan_workbook_sheets
 from planning.transfer.imports.jobs import ImportsQueueFull, plan_import_state, plan_import_submit
+from planning.transfer.imports.sheet.source import is_one_sheet
 from planning.transfer.xlsx import xlsx_sheets_stream
 from planning.tree.paths import DEPTH_MAX
 from planning.web.access import request_user
@@ -68,10 +70,13 @@ def plan_import_upload(request: HttpRequest) -> HttpResponse:
         return plan_list_render(request, import_form=form)
     data = form.cleaned_data
     plan_content = b""
+    status = PlanImportStatus.QUEUED
     if data["plan_file"]:
         upload = data["plan_file"]
         file_format, filename = PlanImportFormat.DOCUMENT, upload.name
         content, actions_content = upload.read(), b""
+        if is_one_sheet(content):  # its columns are asked for first
+            file_format, status = PlanImportFormat.SHEET, PlanImportStatus.MAPPING
     else:
         # Without a name in the form or plan.csv, the job names the plan after nodes.csv.
         file_format, filename = PlanImportFormat.CSV_PAIR, data["nodes_csv"].name
@@ -92,10 +97,13 @@ def plan_import_upload(request: HttpRequest) -> HttpResponse:
             actions_content=actions_content,
             plan_content=plan_content,
             currency=data["currency"],
+            status=status,
         )
     except ImportsQueueFull as full:
         form.add_error(None, str(full))
         return plan_list_render(request, import_form=form, status=429)
+    if upload_import.status == PlanImportStatus.MAPPING:
+        return redirect("planning:plan_import_mapping", import_id=upload_import.pk)
     if created:
         plan_import_enqueue(import_id=upload_import.pk)
     return redirect("planning:plan_import_detail", import_id=upload_import.pk)
@@ -117,6 +125,8 @@ def _own_import(request: HttpRequest, import_id: uuid.UUID) -> PlanImport:
 def plan_import_detail(request: HttpRequest, import_id: uuid.UUID) -> HttpResponse:
     """The import's page: progress while the job runs, then the plan or the problems."""
     upload = _own_import(request, import_id)
+    if upload.status == PlanImportStatus.MAPPING:
+        return redirect("planning:plan_import_mapping", import_id=upload.pk)
     if upload.status == PlanImportStatus.DONE and upload.plan is not None:
         messages.success(request, f"Imported plan #{upload.plan.number} “{upload.plan.name}”.")
         return redirect("planning:plan_detail", number=upload.plan.number)
