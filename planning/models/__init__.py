@@ -37,6 +37,15 @@ from planning.models.fields import (
     today,
     validate_not_blank,
 )
+from planning.models.funding import (
+    FUND_RATE_RANGE,
+    HORIZON_DEFAULT,
+    HORIZON_RANGE,
+    SCENARIOS_MAX,
+    Fund,
+    FundingGoal,
+    FundingScenario,
+)
 from planning.models.history import (
     HistoryActorKind,
     HistoryContext,
@@ -88,6 +97,9 @@ __all__ = [
     "CONDITION_FILTERS",
     "CURRENCY_VALIDATORS",
     "EARLIEST_DATE",
+    "FUND_RATE_RANGE",
+    "HORIZON_DEFAULT",
+    "HORIZON_RANGE",
     "INDEX_RATE_RANGE",
     "INTERVAL_RANGE",
     "INTERVAL_VALIDATORS",
@@ -101,6 +113,7 @@ __all__ = [
     "NOT_NEGATIVE",
     "PAST_DATE_VALIDATORS",
     "PLANNED_YEAR_VALIDATORS",
+    "SCENARIOS_MAX",
     "YEAR_VALIDATORS",
     "Action",
     "ActionKind",
@@ -111,6 +124,9 @@ __all__ = [
     "Completion",
     "ConditionGrade",
     "DismissReason",
+    "Fund",
+    "FundingGoal",
+    "FundingScenario",
     "HistoryActorKind",
     "HistoryContext",
     "HistoryEntity",
