@@ -2,14 +2,14 @@
 
 For the years t = s, s + 1, ..., s + H - 1 from the fund's start year s:
 
-    C_t = round_half_up(C x (1 + r/100)^(t - s))           the contribution
-    I_t = round_half_up(B_(t-1) x j/100)                   the interest
-    B_t = B_(t-1) + I_t + C_t - E_t                         the balance at the end of t
+    C_t = round_half_up(C x (1 + r/100)^(t - s))                    the contribution
+    B_t = round_half_up(B_(t-1) x (1 + j/100) + C_t - E_t)          the balance at the end of t
+    I_t = B_t - B_(t-1) - C_t + E_t                                  the interest, as shown
 
 with B_(s-1) the opening balance, E_t the plan's nominal cost of year t (given, in cents: from
 planning.figures.budget), j the interest and r the contribution's yearly increase in percent.
-C_t and E_t are whole cents already, so rounding I_t alone is rounding B_t half up to the cent
-per year, as DESIGN says. Percent funded in year t is B_(t-1) / FFB_t (FFB: planning.figures.
+The whole balance is rounded (halves away from zero), as DESIGN says, not the interest alone:
+half up is not the same for -2.5 cents and 2.5 - 5 cents. Percent funded in year t is B_(t-1) / FFB_t (FFB: planning.figures.
 funding.ffb), None when FFB_t is 0.
 
 Every step is exact: integers and Fractions, never a float. Pure functions: no database.
@@ -73,9 +73,10 @@ def balances(
     """B_t for each year (the balance at the end of the year), from B_(s-1) = `opening_cents`,
     `interest` = j/100, the contributions `paid` and the costs `costs` of each year."""
     balance = opening_cents
+    growth = 1 + interest
     found = []
     for contribution, cost in zip(paid, costs, strict=True):
-        balance += half_up(balance * interest) + contribution - cost
+        balance = half_up(balance * growth + (contribution - cost))
         found.append(balance)
     return found
 

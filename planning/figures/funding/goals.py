@@ -15,7 +15,7 @@ contribution of c cents (constant, or raised by r % a year):
 
 Exactness of the search, the monotonicity argument. For a fixed plan, each C_t = round(c x
 (1 + r/100)^k) is non-decreasing in c (a rounding to the nearest cent is a non-decreasing
-function, and (1 + r/100)^k > 0 since r >= -10). B_t = round(B_(t-1) x (1 + j/100)) + C_t - E_t
+function, and (1 + r/100)^k > 0 since r >= -10). B_t = round(B_(t-1) x (1 + j/100) + C_t - E_t)
 is non-decreasing in B_(t-1) (1 + j/100 > 0 since j >= -10; rounding again) and in C_t; by
 induction on t every B_t is a non-decreasing function of c. Every goal is a conjunction of
 "B_t >= a bound that does not depend on c", so if c meets it, every c' >= c does. The set of
