@@ -12,7 +12,7 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from planning.figures.budget import plan_budget, plans_nominal_year_cents
@@ -278,8 +278,12 @@ def test_components_counted_and_left_out() -> None:
     lifeless = component(no_life, 2010, (2040, ActionStatus.PLANNED, 100))
     replaced = component(overridden, None, (2045, ActionStatus.DONE, 50))
     done = replaced.actions.get()
-    Completion.objects.create(action=done, completed_on=datetime.date(2016, 5, 1), planned_year=2016)
-    ActionFactory.create(node=replaced, kind=ActionKind.REPLACEMENT, planned_year=2036, estimated_cost=Decimal(400))
+    Completion.objects.create(
+        action=done, completed_on=datetime.date(2016, 5, 1), planned_year=2016
+    )
+    ActionFactory.create(
+        node=replaced, kind=ActionKind.REPLACEMENT, planned_year=2036, estimated_cost=Decimal(400)
+    )
     never = component(life_30, None, (2040, ActionStatus.PLANNED, 100))
     building = StructureNodeFactory.create(plan=plan, kind=NodeKind.BUILDING, code=life_30)
     ActionFactory.create(node=building, kind=ActionKind.REPLACEMENT, planned_year=2040)

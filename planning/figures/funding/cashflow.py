@@ -9,8 +9,8 @@ For the years t = s, s + 1, ..., s + H - 1 from the fund's start year s:
 with B_(s-1) the opening balance, E_t the plan's nominal cost of year t (given, in cents: from
 planning.figures.budget), j the interest and r the contribution's yearly increase in percent.
 The whole balance is rounded (halves away from zero), as DESIGN says, not the interest alone:
-half up is not the same for -2.5 cents and 2.5 - 5 cents. Percent funded in year t is B_(t-1) / FFB_t (FFB: planning.figures.
-funding.ffb), None when FFB_t is 0.
+half up is not the same for -2.5 cents and 2.5 - 5 cents. Percent funded in year t is
+B_(t-1) / FFB_t (FFB: planning.figures.funding.ffb), None when FFB_t is 0.
 
 Every step is exact: integers and Fractions, never a float. Pure functions: no database.
 """
