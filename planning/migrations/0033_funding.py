@@ -26,6 +26,7 @@ class Migration(migrations.Migration):
                     "opening_balance",
                     models.DecimalField(
                         decimal_places=2,
+                        default=0,
                         help_text="The balance at the start of the start year.",
                         max_digits=14,
                     ),
@@ -65,6 +66,7 @@ class Migration(migrations.Migration):
                     "contribution",
                     models.DecimalField(
                         decimal_places=2,
+                        default=0,
                         help_text="Paid in the first year.",
                         max_digits=14,
                         validators=[
@@ -212,6 +214,7 @@ class Migration(migrations.Migration):
                     "opening_balance",
                     models.DecimalField(
                         decimal_places=2,
+                        default=0,
                         help_text="The balance at the start of the start year.",
                         max_digits=14,
                     ),

@@ -6,6 +6,7 @@ from __future__ import annotations
 import uuid
 from typing import ClassVar
 
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
@@ -40,7 +41,7 @@ class FundingGoal(models.TextChoices):
 
 
 def _money(*, null: bool = False, signed: bool = False, help_text: str = "") -> models.DecimalField:
-    return models.DecimalField(
+    field = models.DecimalField(
         max_digits=MONEY_DIGITS,
         decimal_places=2,
         null=null,
@@ -48,6 +49,15 @@ def _money(*, null: bool = False, signed: bool = False, help_text: str = "") -> 
         validators=[] if signed else NOT_NEGATIVE,
         help_text=help_text,
     )
+    if not null:  # a null one's default is None already (so migrations do not see a change)
+        field = models.DecimalField(
+            max_digits=MONEY_DIGITS,
+            decimal_places=2,
+            default=0,
+            validators=[] if signed else NOT_NEGATIVE,
+            help_text=help_text,
+        )
+    return field
 
 
 def _rate(
@@ -116,7 +126,13 @@ class Fund(models.Model):
     opening_balance = _money(signed=True, help_text="The balance at the start of the start year.")
     start_year = models.PositiveSmallIntegerField(default=this_year, validators=YEAR_VALIDATORS)
     interest_percent = _rate(help_text="Interest the balance earns, % a year.")
-    contribution = _money(help_text="Paid in the first year.")
+    contribution = models.DecimalField(
+        max_digits=MONEY_DIGITS,
+        decimal_places=2,
+        default=0,
+        validators=NOT_NEGATIVE,
+        help_text="Paid in the first year.",
+    )
     contribution_increase_percent = _rate(help_text="The contribution rises by this each year.")
     horizon_years = _horizon()
     threshold_amount = _money(null=True, help_text="Optional: the lowest balance wanted.")
@@ -201,3 +217,15 @@ class FundingScenario(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def clean(self) -> None:
+        """A scenario pays a contribution or solves one for its goal; a threshold goal names
+        its threshold (a percent funded of at most 200 %)."""
+        super().clean()
+        if not self.goal and self.contribution is None:
+            raise ValidationError({"contribution": "Give a contribution, or choose a goal."})
+        threshold_goals = (FundingGoal.THRESHOLD_AMOUNT, FundingGoal.THRESHOLD_PERCENT)
+        if self.goal in threshold_goals and self.goal_threshold is None:
+            raise ValidationError({"goal_threshold": "A threshold goal needs its threshold."})
+        if self.goal == FundingGoal.THRESHOLD_PERCENT and (self.goal_threshold or 0) > 200:
+            raise ValidationError({"goal_threshold": "Enter a percent funded from 0 to 200."})

@@ -125,6 +125,8 @@ class FlowSummary:
     lowest_cents: int
     lowest_year: int
     contributions_cents: int  # the sum of C_t over the horizon
+    costs_cents: int  # the sum of E_t
+    interest_cents: int  # the sum of I_t
     percent_at: dict[int, Decimal | None]  # the k-th year (5, 10, 20, 30) -> percent funded
 
 
@@ -132,13 +134,16 @@ COMPARED_YEARS = (5, 10, 20, 30)
 
 
 def flow_summary(rows: Sequence[FundYear]) -> FlowSummary:
-    """The lowest year-end balance and its (first) year, the total contributions, and percent
+    """The lowest year-end balance and its (first) year, the totals of the contributions, costs
+    and interest, and percent
     funded in the 5th, 10th, 20th and 30th year (None beyond the horizon or without FFB)."""
     lowest = min(rows, key=lambda row: row.balance_cents)
     return FlowSummary(
         lowest_cents=lowest.balance_cents,
         lowest_year=lowest.year,
         contributions_cents=sum(row.contribution_cents for row in rows),
+        costs_cents=sum(row.cost_cents for row in rows),
+        interest_cents=sum(row.interest_cents for row in rows),
         percent_at={
             k: rows[k - 1].percent_funded if k <= len(rows) else None for k in COMPARED_YEARS
         },

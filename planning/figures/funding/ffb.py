@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from django.db.models import Max
+from django.db.models import CharField, Max
+from django.db.models.functions import Cast
 
 from planning.core.money import half_up
 from planning.figures.occurrences import cents_column
@@ -38,6 +39,7 @@ from planning.models import (
 
 NO_SINCE = "no install year and no completed replacement"
 NO_LIFE = "no service life in the catalog"
+IN_CHUNK = 5000
 
 
 @dataclass(frozen=True)
@@ -62,67 +64,78 @@ class PlanComponents:
     left_out: list[LeftOut] = field(default_factory=list)
 
 
+def _text(column: str) -> Cast:
+    return Cast(column, output_field=CharField())
+
+
 def _uuid(value: Any) -> uuid.UUID:
     return value if isinstance(value, uuid.UUID) else uuid.UUID(str(value))
 
 
 def funded_components(plan_ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, PlanComponents]:
-    """Each plan's components with a replacement action (`PlanComponents`), by plan id: four
-    queries for any number of plans (the replacement actions, the organisations' service-life
-    overrides, the last completed replacements, the plans' organisations)."""
+    """Each plan's components with a replacement action (`PlanComponents`), by plan id: three
+    queries for any number of plans (the replacement actions, the plans' organisations, their
+    service-life overrides), and one per IN_CHUNK components without an install year (their
+    last completed replacements). Keys come as text and costs as
+    whole cents (as planning.figures.occurrences.nominal_rows reads them: a UUID and a Decimal
+    per row from the driver cost more than the rest of the pass)."""
     found: dict[uuid.UUID, PlanComponents] = {_uuid(pk): PlanComponents() for pk in plan_ids}
     if not found:
         return found
-    rows = (
-        Action.objects.filter(
-            plan_id__in=list(found),
-            status=ActionStatus.PLANNED,
-            kind=ActionKind.REPLACEMENT,
-            node__kind=NodeKind.COMPONENT,
-        )
-        .order_by()
-        .values_list(
-            "plan_id",
-            "node_id",
-            "planned_year",
-            "id",
-            cents_column(),
-            "node__install_year",
-            "node__code_id",
-            "node__code__service_life_years",
-        )
+    replacements = Action.objects.filter(
+        plan_id__in=list(found),
+        status=ActionStatus.PLANNED,
+        kind=ActionKind.REPLACEMENT,
+        node__kind=NodeKind.COMPONENT,
+    ).order_by()
+    rows = replacements.values_list(
+        _text("node_id"),
+        "planned_year",
+        cents_column(),
+        _text("plan_id"),
+        "node__install_year",
+        _text("node__code_id"),
+        "node__code__service_life_years",
     )
-    # The next occurrence: per component, the replacement action planned earliest.
-    chosen: dict[Any, tuple[Any, ...]] = {}
+    # The next occurrence: per component, the replacement action planned earliest (the
+    # costlier of two in one year).
+    chosen: dict[str, tuple[Any, ...]] = {}
     for row in rows:
-        node = row[1]
-        held = chosen.get(node)
-        if held is None or (row[2], str(row[3])) < (held[2], str(held[3])):
-            chosen[node] = row
-    organisations = dict(
-        Plan.objects.filter(pk__in=list(found)).values_list("pk", "organisation_id")
-    )
+        held = chosen.get(row[0])
+        if held is None or (row[1], -row[2]) < (held[1], -held[2]):
+            chosen[row[0]] = row
+    plans = {
+        str(plan_id): (_uuid(plan_id), str(organisation_id))
+        for plan_id, organisation_id in Plan.objects.filter(pk__in=list(found)).values_list(
+            _text("pk"), _text("organisation_id")
+        )
+    }
     overrides = {
         (organisation, code): life
         for organisation, code, life in CodeOverride.objects.filter(
-            organisation_id__in=set(organisations.values()), service_life_years__isnull=False
-        ).values_list("organisation_id", "code_id", "service_life_years")
+            organisation_id__in={organisation for _, organisation in plans.values()},
+            service_life_years__isnull=False,
+        ).values_list(_text("organisation_id"), _text("code_id"), "service_life_years")
     }
-    without_install = [node for node, row in chosen.items() if row[5] is None]
-    replaced = dict(
-        Completion.objects.filter(
-            action__node_id__in=without_install, action__kind=ActionKind.REPLACEMENT
+    # Only the components without an install year need their last replacement: looked up by
+    # node (indexed), in chunks a database's parameter limit allows.
+    without_install = [uuid.UUID(node) for node, row in chosen.items() if row[4] is None]
+    replaced: dict[str, Any] = {}
+    for start in range(0, len(without_install), IN_CHUNK):
+        replaced.update(
+            Completion.objects.filter(
+                action__node_id__in=without_install[start : start + IN_CHUNK],
+                action__kind=ActionKind.REPLACEMENT,
+            )
+            .order_by()
+            .values(node=_text("action__node_id"))
+            .annotate(last=Max("completed_on"))
+            .values_list("node", "last")
         )
-        .order_by()
-        .values("action__node_id")
-        .annotate(last=Max("completed_on"))
-        .values_list("action__node_id", "last")
-        if without_install
-        else []
-    )
-    for node, (plan_id, _, _, _, cents, install, code, life) in chosen.items():
-        plan = found[_uuid(plan_id)]
-        life = overrides.get((organisations[plan_id], code), life) if code else None
+    for node, (_, _, cents, plan_key, install, code, life) in chosen.items():
+        plan_id, organisation = plans[plan_key]
+        plan = found[plan_id]
+        life = overrides.get((organisation, code), life) if code else None
         last = replaced.get(node)
         since = install if install is not None else (last.year if last else None)
         if since is None:

@@ -35,7 +35,8 @@ def fund_costs(
     *, plan: Plan, year_from: int, year_to: int, index_rate_percent: Decimal | None = None
 ) -> list[int]:
     """E_t of each year, in cents, through the figures cache (keyed on the plan's data
-    version: a 100,000-action plan's nominal pass is about a second)."""
+    version, which the caller has read after a sync, as every cached figure's: a
+    100,000-action plan's nominal pass is about a second)."""
     return plan_figure(
         plan_id=plan.pk,
         version=plan.data_version,
@@ -84,7 +85,13 @@ def _problem(
 ) -> tuple[FundProblem, PlanComponents]:
     years = list(range(terms.start_year, terms.start_year + horizon))
     costs = fund_costs(plan=plan, year_from=years[0], year_to=years[-1], index_rate_percent=rate)
-    components = funded_components([plan.pk])[plan.pk]
+    components = plan_figure(
+        plan_id=plan.pk,
+        version=plan.data_version,
+        name="funding_components",
+        parts=(),
+        compute=lambda: funded_components([plan.pk])[plan.pk],
+    )
     problem = FundProblem(
         opening_cents=terms.opening_cents,
         start_year=terms.start_year,
