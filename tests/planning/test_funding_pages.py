@@ -13,7 +13,7 @@ from django.test import Client
 from django.urls import reverse
 
 from planning.figures.funding import fund_figures, scenario_figures
-from planning.models import ActionKind, Fund, FundingScenario, Plan, PlanRole
+from planning.models import ActionKind, Fund, FundingScenario, HistoryEntry, Plan, PlanRole
 from tests.factories import (
     ActionFactory,
     CodeFactory,
@@ -193,3 +193,30 @@ def test_a_scenario_is_edited_and_deleted(plan: Plan) -> None:
     assert (scenario.name, scenario.contribution, scenario.horizon_years) == ("New", 12, 12)
     client.post(reverse("planning:scenario_delete", args=[plan.number, scenario.pk]))
     assert not FundingScenario.objects.filter(pk=scenario.pk).exists()
+
+
+def test_the_history_records_fund_and_scenario_changes(plan: Plan) -> None:
+    client = _member(plan, PlanRole.EDITOR)
+    client.post(reverse("planning:fund_save", args=[plan.number]), FUND)
+    client.post(
+        reverse("planning:fund_save", args=[plan.number]),
+        {**FUND, "fund-contribution": "3000.00"},
+    )
+    client.post(
+        reverse("planning:scenario_create", args=[plan.number]),
+        _scenario("Steady", contribution="9000"),
+    )
+    entries = list(
+        HistoryEntry.objects.filter(plan_id=plan.pk, entity__in=["fund", "scenario"]).order_by("id")
+    )
+    assert [(e.entity, e.operation) for e in entries] == [
+        ("fund", "create"),
+        ("fund", "update"),
+        ("scenario", "create"),
+    ]
+    # Numbers as each database writes them in JSON (2500 on SQLite, 2500.00 on PostgreSQL).
+    assert entries[1].changes == {"contribution": [2500, 3000]}
+    assert entries[1].actor_kind == "user"
+    html = client.get(reverse("planning:plan_history", args=[plan.number])).content.decode()
+    assert "Funding scenario “Steady” added" in html
+    assert "Contribution" in html
