@@ -12,7 +12,8 @@ fund, then over HORIZON years (40) prints, each the median of ROUNDS:
 - each goal solved (baseline, threshold amount, threshold percent, full), for a constant
   contribution and one rising 3 % a year, on the figures above (target <= 1 s each, the
   figures' reading included: the first number plus the second plus the solve);
-- the whole `fund_figures` of the Funding tab (cold cache).
+- the whole `fund_figures` of the Funding tab, cold (the yearly costs and components read) and
+  warm (both from the figures cache, as after the first visit; the goals solved afresh).
 """
 
 from __future__ import annotations
@@ -131,8 +132,10 @@ def run(options: argparse.Namespace) -> None:
         f"  FFB over the years {years_s * 1000:.1f} ms "
         f"({len(components.counted):,} counted, {len(components.left_out):,} left out)"
     )
+    # Opening at the first year's fully funded balance: 100 % funded at the start, so every goal
+    # has an answer to search for (a first year below the threshold share has none).
     problem = FundProblem(
-        opening_cents=50_000_000,
+        opening_cents=ffb[0],
         start_year=year,
         interest_percent=Decimal("1.5"),
         costs=costs,
@@ -180,9 +183,10 @@ def run(options: argparse.Namespace) -> None:
         return fund_figures(fund=fund)
 
     tab_s, figures = _median(options.rounds, cold)
+    warm_s, _ = _median(options.rounds, lambda: fund_figures(fund=fund))
     print(
-        f"fund_figures (the Funding tab's, cold cache, {len(figures.goals)} goals): "
-        f"{tab_s * 1000:.0f} ms"
+        f"fund_figures (the Funding tab's, {len(figures.goals)} goals): cold cache "
+        f"{tab_s * 1000:.0f} ms, warm {warm_s * 1000:.0f} ms"
     )
 
 

@@ -1,5 +1,5 @@
 """The smallest contribution that meets a funding goal, to the cent (docs/subsystems/funding.md
-"Goals", docs/adr/0004-exact-funding-solver.md).
+"Goals", docs/adr/0016-exact-funding-solver.md).
 
 A goal is a predicate over the cash flow of planning.figures.funding.cashflow for a first-year
 contribution of c cents (constant, or raised by r % a year):
@@ -20,7 +20,7 @@ is non-decreasing in B_(t-1) (1 + j/100 > 0 since j >= -10; rounding again) and 
 induction on t every B_t is a non-decreasing function of c. Every goal is a conjunction of
 "B_t >= a bound that does not depend on c", so if c meets it, every c' >= c does. The set of
 integer contributions that meet it is therefore an upward-closed interval [c*, infinity) (or
-empty), and a bisection over integers that keeps `fails(lo)` and `meets(hi)` ends with
+empty), and a bisection over integers that keeps "lo fails, hi meets" ends with
 hi = lo + 1 = c*: c* meets the goal and c* - 1 does not. No float is involved: each probe
 computes the cash flow exactly in integers and Fractions. The search space is 0 .. 10 x the
 largest yearly cost E_t of the horizon (DESIGN's bound), about 40 probes of H years each.
