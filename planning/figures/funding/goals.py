@@ -34,6 +34,7 @@ Pure functions: no database.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -76,26 +77,35 @@ class FundProblem:
     ffb: Sequence[int]
 
 
-def _first_failure(
-    goal: FundingGoal, threshold: Decimal | None, problem: FundProblem, ends: Sequence[int]
-) -> int | None:
-    """The index of the first year the goal fails for these year-end balances, None if met."""
-    last = len(ends) - 1
-    for k, balance in enumerate(ends):
-        if balance < 0:
-            return k
-        if goal == FundingGoal.THRESHOLD_AMOUNT and balance < cents_of(threshold or Decimal(0)):
-            return k
+def _lowest_allowed(
+    goal: FundingGoal, threshold: Decimal | None, problem: FundProblem
+) -> tuple[list[int], list[int]]:
+    """The goal as two lists of integer bounds: the lowest year-end balance B_t allowed in each
+    year, and the lowest balance at the start of each year B_(t-1) (a percent funded bound:
+    B_(t-1) x 100 >= p x FFB_t is B_(t-1) >= ceil(p x FFB_t / 100), p having two decimals)."""
+    years = len(problem.costs)
+    ends = [0] * years  # the baseline under every goal
+    if goal == FundingGoal.THRESHOLD_AMOUNT:
+        ends = [max(0, cents_of(threshold or Decimal(0)))] * years
+    starts = [-(10**30)] * years  # no bound
     if goal == FundingGoal.THRESHOLD_PERCENT:
         share = Fraction(threshold or 0)
-        before = [problem.opening_cents, *ends[:-1]]
-        for k, (balance, ffb) in enumerate(zip(before, problem.ffb, strict=True)):
-            if balance * 100 < share * ffb:
-                return k
-    if goal == FundingGoal.FULL:
-        before_last = ends[last - 1] if last else problem.opening_cents
-        if before_last < problem.ffb[last]:
-            return last
+        starts = [math.ceil(share * ffb / 100) for ffb in problem.ffb]
+    elif goal == FundingGoal.FULL and years:
+        starts[-1] = problem.ffb[-1]
+    return ends, starts
+
+
+def _first_failure(
+    ends: Sequence[int], opening: int, bounds: tuple[list[int], list[int]]
+) -> int | None:
+    """The index of the first year the balances `ends` break a bound, None if none does."""
+    lowest_end, lowest_start = bounds
+    before = opening
+    for k, balance in enumerate(ends):
+        if before < lowest_start[k] or balance < lowest_end[k]:
+            return k
+        before = balance
     return None
 
 
@@ -110,7 +120,7 @@ def goal_check(
         paid=paid,
         costs=problem.costs,
     )
-    return _first_failure(goal, threshold, problem, ends)
+    return _first_failure(ends, problem.opening_cents, _lowest_allowed(goal, threshold, problem))
 
 
 def goal_solve(
@@ -127,13 +137,17 @@ def goal_solve(
     factors = growth_factors(increase_percent, len(problem.costs))
     bound = BOUND_TIMES * max(problem.costs, default=0)
 
+    bounds = _lowest_allowed(goal, threshold, problem)
+    interest = Fraction(problem.interest_percent) / 100
+
     def failure(cents: int) -> int | None:
-        return goal_check(
-            goal=goal,
-            threshold=threshold,
-            problem=problem,
+        ends = balances(
+            opening_cents=problem.opening_cents,
+            interest=interest,
             paid=contributions(cents, factors),
+            costs=problem.costs,
         )
+        return _first_failure(ends, problem.opening_cents, bounds)
 
     def solution(cents: int | None, **more: Any) -> GoalSolution:
         return GoalSolution(

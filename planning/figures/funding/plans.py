@@ -25,7 +25,7 @@ from planning.figures.funding.cashflow import (
     growth_factors,
     percent_funded,
 )
-from planning.figures.funding.ffb import LeftOut, PlanComponents, ffb_years, funded_components
+from planning.figures.funding.ffb import LeftOut, ffb_years, funded_components
 from planning.figures.funding.goals import FundProblem, GoalSolution, goal_solve
 from planning.figures.prices import NOMINAL, PriceIndex, figure_wording
 from planning.models import Fund, FundingGoal, FundingScenario, Plan
@@ -80,26 +80,50 @@ def _wording(plan: Plan, terms: FundTerms, horizon: int, rate: Decimal | None) -
     return f"{years}; the fully funded balance in today's prices"
 
 
-def _problem(
-    plan: Plan, terms: FundTerms, horizon: int, rate: Decimal | None
-) -> tuple[FundProblem, PlanComponents]:
-    years = list(range(terms.start_year, terms.start_year + horizon))
-    costs = fund_costs(plan=plan, year_from=years[0], year_to=years[-1], index_rate_percent=rate)
-    components = plan_figure(
+@dataclass(frozen=True)
+class FullyFunded:
+    """FFB over a range of years, and the components counted and left out (what is cached:
+    13,000 components unpickled on every visit cost more than the FFB they give)."""
+
+    ffb: list[int]
+    counted: int
+    left_out: list[LeftOut]
+
+
+def fund_ffb(*, plan: Plan, year_from: int, year_to: int) -> FullyFunded:
+    """FFB of each year in cents through the figures cache, as `fund_costs`."""
+
+    def compute() -> FullyFunded:
+        components = funded_components([plan.pk])[plan.pk]
+        return FullyFunded(
+            ffb=ffb_years(components.counted, list(range(year_from, year_to + 1))),
+            counted=len(components.counted),
+            left_out=components.left_out,
+        )
+
+    return plan_figure(
         plan_id=plan.pk,
         version=plan.data_version,
-        name="funding_components",
-        parts=(),
-        compute=lambda: funded_components([plan.pk])[plan.pk],
+        name="funding_ffb",
+        parts=(year_from, year_to),
+        compute=compute,
     )
+
+
+def _problem(
+    plan: Plan, terms: FundTerms, horizon: int, rate: Decimal | None
+) -> tuple[FundProblem, FullyFunded]:
+    first, last = terms.start_year, terms.start_year + horizon - 1
+    costs = fund_costs(plan=plan, year_from=first, year_to=last, index_rate_percent=rate)
+    fully = fund_ffb(plan=plan, year_from=first, year_to=last)
     problem = FundProblem(
         opening_cents=terms.opening_cents,
         start_year=terms.start_year,
         interest_percent=terms.interest_percent,
         costs=costs,
-        ffb=ffb_years(components.counted, years),
+        ffb=fully.ffb,
     )
-    return problem, components
+    return problem, fully
 
 
 def _figures(
@@ -134,7 +158,7 @@ def _figures(
         terms=terms,
         years=years,
         summary=flow_summary(years),
-        counted=len(components.counted),
+        counted=components.counted,
         left_out=components.left_out,
         wording=_wording(plan, terms, horizon, rate),
         goals=[
