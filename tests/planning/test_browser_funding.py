@@ -57,7 +57,7 @@ def test_an_editor_sets_up_the_fund_and_compares_a_scenario(
     fund = Fund.objects.get(plan=plan)
     assert (fund.contribution, fund.horizon_years) == (Decimal("12000.00"), 20)
     expect(page.locator("#fund-years tbody tr")).to_have_count(20)
-    expect(page.locator("#fund-wording")).to_contain_text("2026–2045")
+    expect(page.locator("#fund-wording")).to_contain_text("2026\u20132045")
     expect(page.locator("#fund-lowest")).to_contain_text("at the end of")
     expect(page.locator("#fund-goals")).to_contain_text("Baseline: the balance never below zero")
     expect(page.locator("#fund-chart svg")).to_be_visible()
