@@ -220,3 +220,15 @@ def test_the_history_records_fund_and_scenario_changes(plan: Plan) -> None:
     html = client.get(reverse("planning:plan_history", args=[plan.number])).content.decode()
     assert "Funding scenario “Steady” added" in html
     assert "Contribution" in html
+
+
+def test_a_viewer_reads_a_scenario_without_a_form(plan: Plan) -> None:
+    scenario = FundingScenario.objects.create(
+        plan=plan, name="Read me", contribution=Decimal(7), start_year=2026
+    )
+    client = _member(plan, PlanRole.VIEWER)
+    page = client.get(reverse("planning:scenario_edit", args=[plan.number, scenario.pk]))
+    html = page.content.decode()
+    assert page.status_code == 200
+    assert 'id="scenario-form"' not in html and "Delete this scenario" not in html
+    assert "Read me" in html
