@@ -12,7 +12,7 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from planning.figures.budget import plan_budget, plans_nominal_year_cents
@@ -350,3 +350,127 @@ def test_percent_funded_now_equals_the_funding_tabs_figure(
         row = next(r for r in fund_figures(fund=plan.fund).years if r.year == 2028)
         assert found[plan.pk] == row.percent_funded is not None
     assert found[plans[2].pk] is None  # the fund starts in 2030
+
+
+# --- random plans, end to end ----------------------------------------------------------------
+
+plan_spec = st.fixed_dictionaries(
+    {
+        "index": st.decimals(min_value=-3, max_value=9, places=2),
+        "overhead": st.decimals(min_value=0, max_value=30, places=1),
+        "components": st.lists(
+            st.tuples(
+                st.none() | st.integers(min_value=1970, max_value=2030),  # install year
+                st.none() | st.integers(min_value=5, max_value=50),  # service life
+                st.lists(
+                    st.tuples(
+                        st.sampled_from(ActionKind.values),
+                        st.integers(min_value=2020, max_value=2070),  # planned year
+                        st.none() | st.integers(min_value=1, max_value=12),  # interval
+                        st.decimals(min_value=0, max_value=80_000, places=2),
+                        st.sampled_from(["planned", "planned", "done", "cancelled"]),
+                    ),
+                    max_size=3,
+                ),
+            ),
+            max_size=5,
+        ),
+        "opening": st.decimals(min_value=-20_000, max_value=200_000, places=2),
+        "j": st.decimals(min_value=-10, max_value=12, places=2),
+        "first": st.decimals(min_value=0, max_value=90_000, places=2),
+        "r": st.decimals(min_value=-10, max_value=12, places=2),
+        "start": st.integers(min_value=2022, max_value=2032),
+        "horizon": st.integers(min_value=10, max_value=40),
+    }
+)
+
+
+@pytest.mark.django_db
+@settings(max_examples=10, deadline=None, suppress_health_check=list(HealthCheck))
+@given(spec=plan_spec)
+def test_a_random_plans_fund_equals_the_recomputation(spec: dict[str, Any]) -> None:
+    plan = PlanFactory.create(
+        price_base_year=2026, index_rate_percent=spec["index"], overhead_percent=spec["overhead"]
+    )
+    years = list(range(spec["start"], spec["start"] + spec["horizon"]))
+    costs = [Fraction(0)] * len(years)
+    growth = 1 + Fraction(spec["index"]) / 100
+    markup = 1 + Fraction(spec["overhead"]) / 100
+    fully = [Fraction(0)] * len(years)
+    for install, life, actions in spec["components"]:
+        code = CodeFactory.create(service_life_years=life)
+        node = StructureNodeFactory.create(plan=plan, code=code, install_year=install)
+        replacements = []
+        for kind, year, interval, value, status in actions:
+            ActionFactory.create(
+                node=node,
+                kind=kind,
+                planned_year=year,
+                interval_years=interval,
+                estimated_cost=value,
+                status=status,
+            )
+            if status != "planned":
+                continue
+            for k, t in enumerate(years):
+                if t == year or (interval and t > year and (t - year) % interval == 0):
+                    occurrence = Fraction(value) * growth ** (t - 2026) * markup * 100
+                    costs[k] += int(occurrence + Fraction(1, 2))  # half up, per occurrence
+            if kind == ActionKind.REPLACEMENT:
+                replacements.append((year, -value))
+        if replacements and install is not None and life:
+            cost = -min(replacements)[1]
+            for k, t in enumerate(years):
+                fully[k] += Fraction(cost) * 100 * min(max(t - install, 0), life) / life
+    fund = Fund.objects.create(
+        plan=plan,
+        opening_balance=spec["opening"],
+        start_year=spec["start"],
+        interest_percent=spec["j"],
+        contribution=spec["first"],
+        contribution_increase_percent=spec["r"],
+        horizon_years=spec["horizon"],
+    )
+    figures = fund_figures(fund=fund)
+    expected_costs = [Decimal(int(c)) / 100 for c in costs]
+    expected_ffb = [Decimal(int(f + Fraction(1, 2))) / 100 for f in fully]
+    assert [Decimal(row.cost_cents) / 100 for row in figures.years] == expected_costs
+    assert [Decimal(row.ffb_cents) / 100 for row in figures.years] == expected_ffb
+    _paid, ends, funded = recompute(
+        opening=spec["opening"],
+        j=spec["j"],
+        first=spec["first"],
+        r=spec["r"],
+        costs=expected_costs,
+        ffb=expected_ffb,
+    )
+    assert [Decimal(row.balance_cents) / 100 for row in figures.years] == ends
+    assert [row.percent_funded for row in figures.years] == funded
+    # Each goal's solution is the smallest: it meets the goal, one cent less does not.
+    for solution in figures.goals:
+        met = meets_with(solution, spec, expected_costs, expected_ffb)
+        if solution.contribution_cents is None:
+            assert not met(Decimal(solution.bound_cents) / 100)
+        else:
+            found = Decimal(solution.contribution_cents) / 100
+            assert met(found) and (found == 0 or not met(found - CENT))
+
+
+def meets_with(
+    solution: Any, spec: dict[str, Any], costs: list[Decimal], ffb: list[Decimal]
+) -> Any:
+    """Whether a first-year contribution meets the solution's goal, for its kind of
+    contribution (constant, or rising as the fund's)."""
+
+    def met(first: Decimal) -> bool:
+        _paid, ends, _funded = recompute(
+            opening=spec["opening"],
+            j=spec["j"],
+            first=first,
+            r=solution.increase_percent,
+            costs=costs,
+            ffb=ffb,
+        )
+        return meets(FundingGoal(solution.goal), solution.threshold, spec["opening"], ends, ffb)
+
+    return met
