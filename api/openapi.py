@@ -26,6 +26,7 @@ PUBLIC_OPERATIONS = {
     ("/api/v1/platform/plans/{planNumber}/suggestions/{suggestionId}/dismiss", "POST"),
     ("/api/v1/platform/plans/{planNumber}/suggestions/{suggestionId}/restore", "POST"),
     ("/api/v1/platform/plans/{planNumber}/history", "GET"),
+    ("/api/v1/platform/plans/{planNumber}/funding", "GET"),
     ("/api/v1/platform/plans/{planNumber}/versions", "GET"),
     ("/api/v1/platform/plans/{planNumber}/versions/{versionId}/actions", "GET"),
     ("/api/v1/platform/events", "GET"),

@@ -439,6 +439,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "SuggestionTypeEnum": "planning.models.SuggestionType",
         "SeverityEnum": "planning.models.Severity",
+        "FundingGoalEnum": "planning.models.FundingGoal",
         "SuggestionChangeEnum": "planning.suggestions.events.SuggestionChange",
         "EventTypeEnum": "platform_api.endpoints.events.LISTED_EVENT_TYPES",
     },

@@ -2,7 +2,16 @@ from __future__ import annotations
 
 from django.urls import path
 
-from platform_api.endpoints import acts, events, history, plans, records, session, suggestions
+from platform_api.endpoints import (
+    acts,
+    events,
+    funding,
+    history,
+    plans,
+    records,
+    session,
+    suggestions,
+)
 
 urlpatterns = [
     path(
@@ -46,6 +55,11 @@ urlpatterns = [
         "platform/plans/<str:planNumber>/suggestions/<str:suggestionId>/restore",
         acts.SuggestionRestoreApi.as_view(),
         name="api-suggestion-restore",
+    ),
+    path(
+        "platform/plans/<str:planNumber>/funding",
+        funding.PlanFundingApi.as_view(),
+        name="api-plan-funding",
     ),
     path(
         "platform/plans/<str:planNumber>/history",

@@ -53,6 +53,8 @@ from planning.models import (
     ActionStatus,
     Code,
     DismissReason,
+    Fund,
+    FundingScenario,
     NodeKind,
     Plan,
     PlanImport,
@@ -176,6 +178,7 @@ class PlanWorld:
     code: Code
     report: PlanReport  # a finished board report
     version: PlanVersion  # an adopted version
+    scenario: FundingScenario  # beside the plan's fund
 
 
 @dataclass
@@ -256,6 +259,7 @@ def _plan_world(
         ),
         code=code,
         version=plan_adopt(plan=plan, name="Adopted in the matrix"),
+        scenario=_funding(plan),
         report=PlanReport.objects.create(
             plan=plan,
             requested_by=owner,
@@ -264,6 +268,14 @@ def _plan_world(
             pdf=b"%PDF-1.7 matrix",
             size=15,
         ),
+    )
+
+
+def _funding(plan: Plan) -> FundingScenario:
+    """The plan's fund and one scenario of its funding."""
+    Fund.objects.create(plan=plan, opening_balance=Decimal(100), start_year=2026)
+    return FundingScenario.objects.create(
+        plan=plan, name="Matrix scenario", contribution=Decimal(50), start_year=2026
     )
 
 
@@ -623,6 +635,50 @@ PLAN_ROUTES: dict[str, PlanRoute] = {
     ),
     "export_actions": PlanRoute(200, None, kwargs=_fmts),
     "export_budget": PlanRoute(200, None, kwargs=_fmts),
+    "funding": PlanRoute(200, None),
+    "fund_save": PlanRoute(
+        None,
+        (Right.EDIT, 302),
+        body=lambda w, world: {
+            "fund-opening_balance": "1000",
+            "fund-start_year": "2026",
+            "fund-interest_percent": "1",
+            "fund-contribution": "500",
+            "fund-contribution_increase_percent": "0",
+            "fund-horizon_years": "20",
+        },
+    ),
+    "scenario_create": PlanRoute(
+        None,
+        (Right.EDIT, 302),
+        body=lambda w, world: {
+            "scenario-name": "Matrix baseline",
+            "scenario-opening_balance": "0",
+            "scenario-start_year": "2026",
+            "scenario-interest_percent": "0",
+            "scenario-contribution_increase_percent": "0",
+            "scenario-goal": "baseline",
+            "scenario-horizon_years": "30",
+        },
+    ),
+    "scenario_edit": PlanRoute(
+        200,
+        (Right.EDIT, 302),
+        kwargs=lambda w: [{"scenario_id": w.scenario.pk}],
+        body=lambda w, world: {
+            "scenario-name": "Matrix renamed",
+            "scenario-opening_balance": "0",
+            "scenario-start_year": "2026",
+            "scenario-interest_percent": "0",
+            "scenario-contribution": "75",
+            "scenario-contribution_increase_percent": "0",
+            "scenario-horizon_years": "30",
+        },
+    ),
+    "scenario_delete": PlanRoute(
+        None, (Right.EDIT, 302), kwargs=lambda w: [{"scenario_id": w.scenario.pk}]
+    ),
+    "funding_export": PlanRoute(200, None, kwargs=_fmts),
     "members": PlanRoute(
         200,
         (Right.MANAGE, 302),
@@ -954,6 +1010,7 @@ API_PLAN_ROUTES: dict[str, ApiPlanRoute] = {
     "api-plan-actions": ApiPlanRoute("GET", 200, "ok"),
     "api-plan-projects": ApiPlanRoute("GET", 200, "ok"),
     "api-plan-history": ApiPlanRoute("GET", 200, "ok"),
+    "api-plan-funding": ApiPlanRoute("GET", 200, "ok"),
     # The matrix's keys may only read: acting on a plan they may read is 403, the rest 404.
     "api-suggestion-dismiss": ApiPlanRoute(
         "POST", 403, "auth.insufficient_permission", _a_suggestion_of

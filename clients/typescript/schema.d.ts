@@ -104,6 +104,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/platform/plans/{planNumber}/funding": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a plan's fund and funding scenarios
+         * @description The plan's fund and its named scenarios, each with its settings and its yearly figures over its horizon (nominal prices of the plan, or of the scenario's own index rate; the fully funded balance in today's prices), the fund's goals solved to the cent, and each scenario's goal solved.
+         */
+        get: operations["getPlanFunding"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/platform/plans/{planNumber}/history": {
         parameters: {
             query?: never;
@@ -442,6 +462,139 @@ export interface components {
          * @enum {string}
          */
         EventTypeEnum: "suggestions.changed";
+        FundSettings: {
+            /** Format: decimal */
+            opening_balance: string;
+            start_year: number;
+            /** Format: decimal */
+            interest_percent: string;
+            /** Format: decimal */
+            contribution: string;
+            /** Format: decimal */
+            contribution_increase_percent: string;
+            horizon_years: number;
+            /** Format: decimal */
+            threshold_amount: string | null;
+            /** Format: decimal */
+            threshold_percent: string | null;
+        };
+        FundingFlow: {
+            years_and_prices: string;
+            /**
+             * Format: decimal
+             * @example 1234.50
+             */
+            readonly lowest_balance: string;
+            lowest_balance_year: number;
+            /**
+             * Format: decimal
+             * @example 1234.50
+             */
+            readonly total_contributions: string;
+            /** @description Percent funded in the 5th, 10th, 20th and 30th year. */
+            readonly percent_funded_at: components["schemas"]["FundingPercentAt"][];
+            components_counted: number;
+            readonly components_left_out: number;
+            years: components["schemas"]["FundingYear"][];
+            goals: components["schemas"]["FundingGoalSolution"][];
+        };
+        /**
+         * @description * `baseline` - Baseline: the balance never below zero
+         *     * `threshold_amount` - Threshold: the balance never below an amount
+         *     * `threshold_percent` - Threshold: percent funded never below a share
+         *     * `full` - Full: 100 % funded by the last year
+         * @enum {string}
+         */
+        FundingGoalEnum: "baseline" | "threshold_amount" | "threshold_percent" | "full";
+        FundingGoalSolution: {
+            goal: components["schemas"]["FundingGoalEnum"];
+            /** Format: decimal */
+            threshold: string | null;
+            /** Format: decimal */
+            increase_percent: string;
+            /**
+             * Format: decimal
+             * @description The smallest first-year contribution that meets the goal, to the cent; null when none up to `bound` does.
+             */
+            readonly contribution: string | null;
+            /**
+             * Format: decimal
+             * @description 10 x the largest yearly cost.
+             * @example 1234.50
+             */
+            readonly bound: string;
+            /** @description False when none within the bound or budget. */
+            met: boolean;
+            over_budget: boolean;
+            readonly statement: string;
+        };
+        FundingPercentAt: {
+            year_of_horizon: number;
+            /** Format: decimal */
+            percent_funded: string | null;
+        };
+        FundingScenarioSettings: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** Format: decimal */
+            opening_balance: string;
+            start_year: number;
+            /** Format: decimal */
+            interest_percent: string;
+            /**
+             * Format: decimal
+             * @description Null when the goal sets it.
+             */
+            contribution: string | null;
+            /** Format: decimal */
+            contribution_increase_percent: string;
+            /** @description Empty: the contribution given. */
+            goal: string;
+            /** Format: decimal */
+            goal_threshold: string | null;
+            horizon_years: number;
+            /** Format: decimal */
+            index_rate_percent: string | null;
+            /** Format: decimal */
+            annual_budget: string | null;
+        };
+        FundingYear: {
+            year: number;
+            /**
+             * Format: decimal
+             * @example 1234.50
+             */
+            readonly contribution: string;
+            /**
+             * Format: decimal
+             * @description E_t: live occurrences, every markup.
+             * @example 1234.50
+             */
+            readonly nominal_cost: string;
+            /**
+             * Format: decimal
+             * @example 1234.50
+             */
+            readonly interest: string;
+            /**
+             * Format: decimal
+             * @description At the end of the year.
+             * @example 1234.50
+             */
+            readonly balance: string;
+            /**
+             * Format: decimal
+             * @description Today's prices.
+             * @example 1234.50
+             */
+            readonly fully_funded_balance: string;
+            /**
+             * Format: decimal
+             * @description The balance at the start of the year / the fully funded balance; null when no component counts.
+             */
+            percent_funded: string | null;
+        };
         HistoryActor: {
             /** @description user, service, import or system (more may come: treat others as unknown). */
             kind: string;
@@ -649,6 +802,34 @@ export interface components {
             messageKey: string;
             /** @description Trace identifier of the request. */
             traceId: string;
+        };
+        PlanFund: {
+            settings: components["schemas"]["FundSettings"];
+            figures: components["schemas"]["FundingFlow"];
+        };
+        PlanFunding: {
+            currency: string;
+            /** @description Absent when the plan has no fund. */
+            fund?: components["schemas"]["PlanFund"];
+            /** @description By name. */
+            scenarios: components["schemas"]["PlanFundingScenario"][];
+        };
+        PlanFundingEnvelope: {
+            data: components["schemas"]["PlanFunding"];
+            /** @description Always true for a success. */
+            success: boolean;
+            /** @description Human-readable message. */
+            message: string;
+            /** @description Stable dotted key of the message. */
+            messageKey: string;
+            /** @description Trace identifier of the request. */
+            traceId: string;
+        };
+        PlanFundingScenario: {
+            settings: components["schemas"]["FundingScenarioSettings"];
+            /** @description Its goal's solution; absent for a scenario without a goal. */
+            solved?: components["schemas"]["FundingGoalSolution"];
+            figures: components["schemas"]["FundingFlow"];
         };
         PlanHistoryEnvelope: {
             data: components["schemas"]["HistoryPage"];
@@ -1978,13 +2159,209 @@ export interface operations {
             };
         };
     };
+    getPlanFunding: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `ETag` of an answer you kept: while it is unchanged the answer is 304. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The plan's number, as shown in the web app. */
+                planNumber: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The plan's funding. */
+            200: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description The tightest limit that applies: its name ("key", "account" or "address"), quota `q` and window `w` in seconds, e.g. `"key";q=600;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of that limit: `r` requests in the next `t` seconds, e.g. `"key";r=597;t=42`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlanFundingEnvelope"];
+                };
+            };
+            /** @description Not modified: the `If-None-Match` named this answer. */
+            304: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description The tightest limit that applies: its name ("key", "account" or "address"), quota `q` and window `w` in seconds, e.g. `"key";q=600;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of that limit: `r` requests in the next `t` seconds, e.g. `"key";r=597;t=42`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `validation.plan_number` */
+            400: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `auth.missing_api_key`, `auth.malformed_authorization`, `auth.invalid_api_key`, `auth.api_key_revoked`, `auth.api_key_expired` */
+            401: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    /** @description Always `Bearer` with a realm. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `auth.account_inactive`, `auth.api_access_disabled`, `transport.https_required` */
+            403: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `plans.not_found` */
+            404: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `routing.method_not_allowed` */
+            405: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `routing.not_acceptable` */
+            406: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request.length_required` */
+            411: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request.too_large` */
+            413: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `throttle.rate_limited` */
+            429: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    /** @description Seconds to wait before the next request. */
+                    "Retry-After": number;
+                    /** @description The tightest limit that applies: its name ("key", "account" or "address"), quota `q` and window `w` in seconds, e.g. `"key";q=600;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of that limit: `r` requests in the next `t` seconds, e.g. `"key";r=597;t=42`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `server.error` */
+            500: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `server.unavailable` */
+            503: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     listPlanHistory: {
         parameters: {
             query?: {
                 /** @description The `next_cursor` of the previous page, with the same filters; an altered cursor or one of other filters is 400 `validation.query`. */
                 cursor?: string;
                 /** @description Only entries of this kind of entity. */
-                entity?: "plan" | "node" | "action" | "project" | "grant" | "completion" | "suggestion";
+                entity?: "plan" | "node" | "action" | "project" | "grant" | "completion" | "suggestion" | "fund" | "scenario";
                 /** @description Page size (default 100). */
                 limit?: number;
                 /** @description Only entries at or after this time (ISO 8601 with a time zone). */

@@ -68,6 +68,31 @@ def tracked_entry(tracked: tuple[Tracked, ...], entity: str) -> Tracked:
     return next(entry for entry in tracked if entry.entity == entity)
 
 
+# A fund's and a funding scenario's settings (planning.models.funding), all of them.
+FUND_COLUMNS: Final = (
+    "opening_balance",
+    "start_year",
+    "interest_percent",
+    "contribution",
+    "contribution_increase_percent",
+    "horizon_years",
+    "threshold_amount",
+    "threshold_percent",
+)
+SCENARIO_COLUMNS: Final = (
+    "name",
+    "opening_balance",
+    "start_year",
+    "interest_percent",
+    "contribution",
+    "contribution_increase_percent",
+    "goal",
+    "goal_threshold",
+    "horizon_years",
+    "index_rate_percent",
+    "annual_budget",
+)
+
 # The order is the order of the history function's branches on PostgreSQL.
 TRACKED: Final[tuple[Tracked, ...]] = (
     Tracked(
@@ -179,6 +204,18 @@ TRACKED: Final[tuple[Tracked, ...]] = (
             events=("UPDATE",),
             when="OLD.status IS DISTINCT FROM NEW.status "
             "AND (OLD.status = 'dismissed' OR NEW.status = 'dismissed')",
+        ),
+    ),
+    Tracked(
+        "fund",
+        "planning_fund",
+        history=History(columns=FUND_COLUMNS, plan="R.plan_id", entity_uuid="R.id", label="'Fund'"),
+    ),
+    Tracked(
+        "scenario",
+        "planning_fundingscenario",
+        history=History(
+            columns=SCENARIO_COLUMNS, plan="R.plan_id", entity_uuid="R.id", label="R.name"
         ),
     ),
     Tracked(

@@ -23,15 +23,24 @@ docs/subsystems/money.md. Sums are kept in whole cents and become amounts at the
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
+from itertools import groupby
+from operator import itemgetter
 from typing import Any
 
 from core.text_order import natural_key
 from planning.core.money import amount_of, cents_of
-from planning.figures.occurrences import YearGrid, live_actions, nominal_rows, year_cents
+from planning.figures.occurrences import (
+    YearGrid,
+    live_actions,
+    live_in_range,
+    nominal_rows,
+    year_cents,
+)
 from planning.figures.prices import NOMINAL, TODAY, PriceIndex
-from planning.models import CENT, ActionKind, Plan, StructureNode
+from planning.models import CENT, Action, ActionKind, Plan, StructureNode
 from planning.tree.selectors import building_labels, node_subtree
 
 YEARS_DEFAULT = 10  # this year and the next nine
@@ -258,3 +267,39 @@ def building_budget_rows(
         key=lambda row: row.node.name.casefold(),
     )
     return ordered, max(len(rows) - BUILDING_ROWS_MAX, 0)
+
+
+def plans_nominal_year_cents(
+    *,
+    plans: Sequence[Plan],
+    year_from: int,
+    year_to: int,
+    index_rate_percent: Decimal | None = None,
+) -> dict[uuid.UUID, list[int]]:
+    """Each plan's nominal cost of every year from `year_from` to `year_to` in whole cents (E_t
+    of docs/subsystems/funding.md: live occurrences, every markup, each occurrence rounded on its
+    own as every nominal figure is), by plan id: one query for all of them. With
+    `index_rate_percent`, the costs are indexed by that rate instead of each plan's own (a
+    funding scenario's other index). The year totals equal the nominal budget's `year_totals`."""
+    years = list(range(year_from, year_to + 1))
+    indexes = {}
+    for plan in plans:
+        index = PriceIndex.of(plan)
+        if index_rate_percent is not None:
+            index = replace(index, index_rate_percent=Decimal(index_rate_percent))
+        indexes[plan.pk] = index
+    found = {pk: [0] * len(years) for pk in indexes}
+    live = live_in_range(
+        Action.objects.filter(plan_id__in=list(indexes)), year_from=year_from, year_to=year_to
+    )
+    neutral = [pk for pk, index in indexes.items() if index.is_neutral]
+    if neutral:  # nominal is today's prices: a grouped query, no pass
+        grid = year_cents(live.filter(plan_id__in=neutral), key="plan_id", years=years)
+        found.update({uuid.UUID(str(key)): cells for key, cells in grid.cents.items()})
+    rows = nominal_rows(live.exclude(plan_id__in=neutral), "plan_id").order_by("plan_id")
+    for raw_key, group in groupby(rows.iterator(chunk_size=5000), key=itemgetter(0)):
+        key = uuid.UUID(str(raw_key))
+        grid, *spare = (YearGrid(years) for _ in range(4))
+        grid.add_nominal(group, indexes[key], kinds=spare[0], today=spare[1], today_kinds=spare[2])
+        found[key] = grid.cents[raw_key]
+    return found

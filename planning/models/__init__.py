@@ -37,6 +37,15 @@ from planning.models.fields import (
     today,
     validate_not_blank,
 )
+from planning.models.funding import (
+    FUND_RATE_RANGE,
+    HORIZON_DEFAULT,
+    HORIZON_RANGE,
+    SCENARIOS_MAX,
+    Fund,
+    FundingGoal,
+    FundingScenario,
+)
 from planning.models.history import (
     HistoryActorKind,
     HistoryContext,
@@ -93,6 +102,9 @@ __all__ = [
     "CONDITION_FILTERS",
     "CURRENCY_VALIDATORS",
     "EARLIEST_DATE",
+    "FUND_RATE_RANGE",
+    "HORIZON_DEFAULT",
+    "HORIZON_RANGE",
     "INDEX_RATE_RANGE",
     "INTERVAL_RANGE",
     "INTERVAL_VALIDATORS",
@@ -106,6 +118,7 @@ __all__ = [
     "NOT_NEGATIVE",
     "PAST_DATE_VALIDATORS",
     "PLANNED_YEAR_VALIDATORS",
+    "SCENARIOS_MAX",
     "YEAR_VALIDATORS",
     "Action",
     "ActionKind",
@@ -116,6 +129,9 @@ __all__ = [
     "Completion",
     "ConditionGrade",
     "DismissReason",
+    "Fund",
+    "FundingGoal",
+    "FundingScenario",
     "HistoryActorKind",
     "HistoryContext",
     "HistoryEntity",

@@ -22,6 +22,8 @@ class HistoryEntity(models.TextChoices):
     GRANT = "grant", "Guest"
     COMPLETION = "completion", "Completion"
     SUGGESTION = "suggestion", "Suggestion"
+    FUND = "fund", "Fund"
+    SCENARIO = "scenario", "Funding scenario"
 
 
 class HistoryOperation(models.TextChoices):

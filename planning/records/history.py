@@ -26,6 +26,7 @@ from planning.models import (
     ActionKind,
     ActionStatus,
     Code,
+    FundingGoal,
     HistoryEntity,
     HistoryEntry,
     HistoryOperation,
@@ -77,12 +78,30 @@ FIELD_LABELS: dict[str, str] = {
     "by_id": "Recorded by",
     "dismiss_reason": "Reason",
     "dismiss_comment": "Comment",
+    "opening_balance": "Opening balance",
+    "start_year": "Start year",
+    "interest_percent": "Interest (%)",
+    "contribution": "Contribution",
+    "contribution_increase_percent": "Yearly increase of the contribution (%)",
+    "horizon_years": "Horizon (years)",
+    "threshold_amount": "Threshold: lowest balance",
+    "threshold_percent": "Threshold: lowest percent funded",
+    "goal": "Goal",
+    "goal_threshold": "Goal's threshold",
 }
-MONEY_FIELDS = {"estimated_cost", "actual_cost", "annual_budget"}
+MONEY_FIELDS = {
+    "estimated_cost",
+    "actual_cost",
+    "annual_budget",
+    "opening_balance",
+    "contribution",
+    "threshold_amount",
+}
 CHOICES: dict[str, dict[str, str]] = {
     "kind": {**dict(NodeKind.choices), **dict(ActionKind.choices)},
     "status": {**dict(ActionStatus.choices), "open": "Open", "dismissed": "Dismissed"},
     "role": dict(PlanRole.choices),
+    "goal": dict(FundingGoal.choices),
 }
 REFERENCES: dict[str, type[Any]] = {
     "parent_id": StructureNode,

@@ -32,6 +32,9 @@ from django.utils import timezone
 from planning.core.money import amount_of, half_up
 from planning.figures.budget import Budget, plan_budgets
 from planning.figures.chart import Chart, cost_chart
+from planning.figures.funding import FundingFigures, fund_figures
+from planning.figures.funding.cashflow import FundYear
+from planning.figures.funding.chart import FundChart, fund_chart
 from planning.figures.key_figures import PlanKeyFigures, plan_key_figures
 from planning.figures.prices import (
     NOMINAL,
@@ -48,6 +51,7 @@ from planning.models import (
     CENT,
     Action,
     ActionStatus,
+    Fund,
     Plan,
     Severity,
     StructureNode,
@@ -117,6 +121,8 @@ class ReportContent:
     changes: list[ChangeRow]  # the ones that move the most money, at most CHANGES_LISTED
     action_count: int
     node_count: int
+    funding: FundingFigures | None = None  # the plan's fund over its horizon, when it has one
+    funding_chart: FundChart | None = None
 
     def wording(self, year_from: int, year_to: int, prices: str | None = None) -> str:
         return figure_wording(
@@ -216,6 +222,15 @@ class ReportContent:
         return [(seg, SERIES_FILLS.get(seg.css_class, "#8c959f")) for seg in self.chart.segments]
 
     @property
+    def funding_lowest(self) -> FundYear | None:
+        """The fund's year with the lowest year-end balance (its first, when two tie)."""
+        if self.funding is None:
+            return None
+        return next(
+            row for row in self.funding.years if row.year == self.funding.summary.lowest_year
+        )
+
+    @property
     def changes_left_out(self) -> int:
         if self.since_version is None:
             return 0
@@ -300,7 +315,27 @@ def report_content(
         changes=change_rows(since) if since else [],
         action_count=Action.objects.filter(plan=plan).count(),
         node_count=StructureNode.objects.filter(plan=plan).count(),
+        **_funding(plan),
     )
+
+
+def _funding(plan: Plan) -> dict[str, Any]:
+    """The funding page's figures: the fund's cash flow (planning.figures.funding) and its
+    chart, when the plan has a fund."""
+    fund = Fund.objects.filter(plan=plan).first()
+    if fund is None:
+        return {}
+    fund.plan = plan
+    figures = fund_figures(fund=fund)
+    return {
+        "funding": figures,
+        "funding_chart": fund_chart(
+            years=[row.year for row in figures.years],
+            costs_cents=[row.cost_cents for row in figures.years],
+            balances=[("Balance", [row.balance_cents for row in figures.years])],
+            currency=plan.currency,
+        ),
+    }
 
 
 def _since_latest_version(plan: Plan, years: list[int]) -> Comparison | None:

@@ -1,5 +1,6 @@
 """`{% load planning_format %}`: `{{ amount|money:plan.currency }}` and the budget grid's
-`{{ amount|in_unit:unit }}` (planning.core.money), and `{{ number|count }}` (12,345)."""
+`{{ amount|in_unit:unit }}` (planning.core.money), `{{ number|count }}` (12,345), and the funding
+figures' `{{ cents|cents:plan.currency }}` and `{{ percent|percent_funded }}`."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 
 from django import template
 
-from planning.core.money import GridUnit, money_format
+from planning.core.money import GridUnit, amount_of, money_format
 
 register = template.Library()
 
@@ -33,3 +34,16 @@ def in_unit(amount: Decimal | int | None, unit: GridUnit) -> str:
 def count(number: int | None) -> str:
     """A count with thousands separators, as money shows them: 12,345."""
     return "" if number is None else f"{number:,}"
+
+
+@register.filter
+def cents(value: int | None, currency: Any = "") -> str:
+    """Whole cents (planning.figures.funding's figures) as money_format shows an amount."""
+    return "" if value is None else money_format(amount_of(value), str(currency or ""))
+
+
+@register.filter
+def percent_funded(value: Decimal | None) -> str:
+    """A percent funded ("62.50 %"), or a dash where no component counts (no fully funded
+    balance to compare with)."""
+    return "\u2013" if value is None else f"{money_format(value)}\u00a0%"

@@ -25,7 +25,9 @@ GUIDE = (ROOT / "docs" / "integrators.md").read_text()
 BLOCKS = re.findall(r"```(sh|python)\n(.*?)```", GUIDE, flags=re.DOTALL)
 SH_BLOCKS = [code for lang, code in BLOCKS if lang == "sh"]
 PYTHON_BLOCKS = [code for lang, code in BLOCKS if lang == "python"]
-(SETUP, SESSION_CHECK, LIST, FILTERS, CONDITIONAL, GZIP, TRACE_ID, RECORD, EVENTS) = SH_BLOCKS
+(SETUP, SESSION_CHECK, LIST, FILTERS, CONDITIONAL, GZIP, TRACE_ID, FUNDING, RECORD, EVENTS) = (
+    SH_BLOCKS
+)
 # The last two blocks, the webhook signature checks, run in tests/webhooks/test_integrator_guide.py.
 (PYTHON_LIST, PYTHON_PAGES, PYTHON_STANDARD_WEBHOOKS, PYTHON_WEBHOOK_SIGNATURE) = PYTHON_BLOCKS
 
@@ -118,6 +120,29 @@ def test_record_commands_read_the_history_and_a_versions_actions(guide_env):
     assert first["data"]["entries"][0]["operation"] == "import"
     actions = second["data"]["actions"]
     assert len(actions) == plan.actions.count() > 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_funding_command_reads_the_plans_fund(guide_env):
+    from decimal import Decimal
+
+    from planning.models import Fund
+
+    env, raw_key = guide_env
+    Fund.objects.create(
+        plan=Plan.objects.get(number=1),
+        opening_balance=Decimal("1000.00"),
+        start_year=2026,
+        contribution=Decimal("250.00"),
+        horizon_years=10,
+    )
+
+    body = json.loads(run_shell_block(FUNDING, env, raw_key))
+
+    fund = body["data"]["fund"]
+    assert fund["settings"]["contribution"] == "250.00"
+    assert [row["year"] for row in fund["figures"]["years"]] == list(range(2026, 2036))
+    assert fund["figures"]["goals"][0]["goal"] == "baseline"
 
 
 @pytest.mark.django_db(transaction=True)

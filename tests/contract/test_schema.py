@@ -25,6 +25,7 @@ RESOURCES = [
     "/platform/plans/{planNumber}/nodes",
     "/platform/plans/{planNumber}/actions",
     "/platform/plans/{planNumber}/projects",
+    "/platform/plans/{planNumber}/funding",
 ]
 DISMISS = "/platform/plans/{planNumber}/suggestions/{suggestionId}/dismiss"
 RESTORE = "/platform/plans/{planNumber}/suggestions/{suggestionId}/restore"

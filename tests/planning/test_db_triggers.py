@@ -58,6 +58,8 @@ HISTORY_UNTRACKED: dict[str, tuple[str, ...]] = {
     "completion": ("id", "action_id", "created_at"),  # the action is the entry's subject
     # Dismissals and restores only: everything else of a suggestion is the sync's own writing,
     # and the entry keeps who dismissed it and when.
+    "fund": ("id", "plan_id", "updated_at"),
+    "scenario": ("id", "plan_id", "created_at", "updated_at"),
     "suggestion": (
         "id",
         "plan_id",

@@ -598,3 +598,31 @@ def test_a_change_row_says_done_and_building_when_no_other_field_says_it() -> No
     assert change_wording(done, {}) == ["done 2026-03-04, next 2030"]
     assert change_wording(moved, {}, {"b1": "North", "b2": "South"}) == ["building North → South"]
     assert change_wording(unknown, {}) == ["status postponed → planned"]
+
+
+def test_the_funding_page_shows_the_funds_table_and_lowest_balance(
+    plan: Plan, tmp_path: Path
+) -> None:
+    from planning.figures.funding import fund_figures
+    from planning.models import Fund
+
+    assert report_content(plan=plan).funding is None  # no fund, no page
+    fund = Fund.objects.create(
+        plan=plan,
+        opening_balance=Decimal("5000.00"),
+        start_year=THIS_YEAR,
+        contribution=Decimal("1234.56"),
+        horizon_years=10,
+    )
+    content = report_content(plan=plan)
+    expected = fund_figures(fund=fund)
+    assert content.funding is not None
+    assert content.funding.years == expected.years
+    assert content.funding_lowest is not None
+    assert content.funding_lowest.year == expected.summary.lowest_year
+    text = _pdf_text(report_pdf(plan=plan), tmp_path)
+    lowest = Decimal(expected.summary.lowest_cents) / 100
+    assert f"Lowest balance: {lowest:,.2f} EUR at the end of {expected.summary.lowest_year}" in (
+        " ".join(text.split())
+    )
+    assert "1,234.56" in text

@@ -23,6 +23,13 @@ from .event_data_type_1 import EventDataType1
 from .event_list_envelope import EventListEnvelope
 from .event_page import EventPage
 from .event_type_enum import EventTypeEnum
+from .fund_settings import FundSettings
+from .funding_flow import FundingFlow
+from .funding_goal_enum import FundingGoalEnum
+from .funding_goal_solution import FundingGoalSolution
+from .funding_percent_at import FundingPercentAt
+from .funding_scenario_settings import FundingScenarioSettings
+from .funding_year import FundingYear
 from .history_actor import HistoryActor
 from .history_entry import HistoryEntry
 from .history_entry_changes import HistoryEntryChanges
@@ -50,6 +57,10 @@ from .plan_action_action_enum import PlanActionActionEnum
 from .plan_actions_envelope import PlanActionsEnvelope
 from .plan_detail import PlanDetail
 from .plan_envelope import PlanEnvelope
+from .plan_fund import PlanFund
+from .plan_funding import PlanFunding
+from .plan_funding_envelope import PlanFundingEnvelope
+from .plan_funding_scenario import PlanFundingScenario
 from .plan_history_envelope import PlanHistoryEnvelope
 from .plan_item import PlanItem
 from .plan_list_envelope import PlanListEnvelope
@@ -106,6 +117,13 @@ __all__ = (
     "EventListEnvelope",
     "EventPage",
     "EventTypeEnum",
+    "FundSettings",
+    "FundingFlow",
+    "FundingGoalEnum",
+    "FundingGoalSolution",
+    "FundingPercentAt",
+    "FundingScenarioSettings",
+    "FundingYear",
     "HistoryActor",
     "HistoryEntry",
     "HistoryEntryChanges",
@@ -131,6 +149,10 @@ __all__ = (
     "PlanActionsEnvelope",
     "PlanDetail",
     "PlanEnvelope",
+    "PlanFund",
+    "PlanFunding",
+    "PlanFundingEnvelope",
+    "PlanFundingScenario",
     "PlanHistoryEnvelope",
     "PlanItem",
     "PlanListEnvelope",

@@ -4,10 +4,12 @@ from enum import StrEnum
 class ListPlanHistoryEntity(StrEnum):
     ACTION = "action"
     COMPLETION = "completion"
+    FUND = "fund"
     GRANT = "grant"
     NODE = "node"
     PLAN = "plan"
     PROJECT = "project"
+    SCENARIO = "scenario"
     SUGGESTION = "suggestion"
 
     def __str__(self) -> str:

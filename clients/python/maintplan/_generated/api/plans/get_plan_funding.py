@@ -1,0 +1,249 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error_envelope import ErrorEnvelope
+from ...models.plan_funding_envelope import PlanFundingEnvelope
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    plan_number: int,
+    *,
+    if_none_match: str | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(if_none_match, Unset):
+        headers["If-None-Match"] = if_none_match
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/platform/plans/{plan_number}/funding".format(
+            plan_number=quote(str(plan_number), safe=""),
+        ),
+    }
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Any | ErrorEnvelope | PlanFundingEnvelope | None:
+    if response.status_code == 200:
+        response_200 = PlanFundingEnvelope.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 304:
+        response_304 = cast(Any, None)
+        return response_304
+
+    if response.status_code == 400:
+        response_400 = ErrorEnvelope.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = ErrorEnvelope.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = ErrorEnvelope.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = ErrorEnvelope.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 405:
+        response_405 = ErrorEnvelope.from_dict(response.json())
+
+        return response_405
+
+    if response.status_code == 406:
+        response_406 = ErrorEnvelope.from_dict(response.json())
+
+        return response_406
+
+    if response.status_code == 411:
+        response_411 = ErrorEnvelope.from_dict(response.json())
+
+        return response_411
+
+    if response.status_code == 413:
+        response_413 = ErrorEnvelope.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 429:
+        response_429 = ErrorEnvelope.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = ErrorEnvelope.from_dict(response.json())
+
+        return response_500
+
+    if response.status_code == 503:
+        response_503 = ErrorEnvelope.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Any | ErrorEnvelope | PlanFundingEnvelope]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    plan_number: int,
+    *,
+    client: AuthenticatedClient,
+    if_none_match: str | Unset = UNSET,
+) -> Response[Any | ErrorEnvelope | PlanFundingEnvelope]:
+    """Read a plan's fund and funding scenarios
+
+     The plan's fund and its named scenarios, each with its settings and its yearly figures over its
+    horizon (nominal prices of the plan, or of the scenario's own index rate; the fully funded balance
+    in today's prices), the fund's goals solved to the cent, and each scenario's goal solved.
+
+    Args:
+        plan_number (int):
+        if_none_match (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Any | ErrorEnvelope | PlanFundingEnvelope]
+    """
+
+    kwargs = _get_kwargs(
+        plan_number=plan_number,
+        if_none_match=if_none_match,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    plan_number: int,
+    *,
+    client: AuthenticatedClient,
+    if_none_match: str | Unset = UNSET,
+) -> Any | ErrorEnvelope | PlanFundingEnvelope | None:
+    """Read a plan's fund and funding scenarios
+
+     The plan's fund and its named scenarios, each with its settings and its yearly figures over its
+    horizon (nominal prices of the plan, or of the scenario's own index rate; the fully funded balance
+    in today's prices), the fund's goals solved to the cent, and each scenario's goal solved.
+
+    Args:
+        plan_number (int):
+        if_none_match (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Any | ErrorEnvelope | PlanFundingEnvelope
+    """
+
+    return sync_detailed(
+        plan_number=plan_number,
+        client=client,
+        if_none_match=if_none_match,
+    ).parsed
+
+
+async def asyncio_detailed(
+    plan_number: int,
+    *,
+    client: AuthenticatedClient,
+    if_none_match: str | Unset = UNSET,
+) -> Response[Any | ErrorEnvelope | PlanFundingEnvelope]:
+    """Read a plan's fund and funding scenarios
+
+     The plan's fund and its named scenarios, each with its settings and its yearly figures over its
+    horizon (nominal prices of the plan, or of the scenario's own index rate; the fully funded balance
+    in today's prices), the fund's goals solved to the cent, and each scenario's goal solved.
+
+    Args:
+        plan_number (int):
+        if_none_match (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Any | ErrorEnvelope | PlanFundingEnvelope]
+    """
+
+    kwargs = _get_kwargs(
+        plan_number=plan_number,
+        if_none_match=if_none_match,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    plan_number: int,
+    *,
+    client: AuthenticatedClient,
+    if_none_match: str | Unset = UNSET,
+) -> Any | ErrorEnvelope | PlanFundingEnvelope | None:
+    """Read a plan's fund and funding scenarios
+
+     The plan's fund and its named scenarios, each with its settings and its yearly figures over its
+    horizon (nominal prices of the plan, or of the scenario's own index rate; the fully funded balance
+    in today's prices), the fund's goals solved to the cent, and each scenario's goal solved.
+
+    Args:
+        plan_number (int):
+        if_none_match (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Any | ErrorEnvelope | PlanFundingEnvelope
+    """
+
+    return (
+        await asyncio_detailed(
+            plan_number=plan_number,
+            client=client,
+            if_none_match=if_none_match,
+        )
+    ).parsed
