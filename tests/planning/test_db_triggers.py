@@ -25,6 +25,7 @@ UNTRACKED_MODELS = {
     "HistoryEntry": "the history itself",
     "HistoryContext": "the actor the SQLite history triggers read",
     "PlanImport": "an upload and its job; the plan it makes is recorded as one entry",
+    "ImportMapping": "an organisation's remembered sheet mapping, not a plan's data",
     "PlanReport": "a PDF and its job",
     "PlanVersion": "an adopted version is a snapshot; adopting it changes no plan data",
     "VersionNode": "part of a version's snapshot",
