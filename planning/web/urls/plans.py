@@ -17,6 +17,7 @@ from planning.web.views import (
     plans,
     projects,
     reports,
+    survey_reports,
     versions,
 )
 
@@ -55,6 +56,11 @@ urlpatterns = [
         name="node_condition",
     ),
     path("<int:number>/nodes/<uuid:node_id>/survey/", nodes.node_survey, name="node_survey"),
+    path(
+        "<int:number>/nodes/<uuid:node_id>/survey-report.<str:fmt>",
+        survey_reports.building_survey_report,
+        name="building_survey_report",
+    ),
     path(
         "<int:number>/nodes/<uuid:node_id>/files/",
         attachments.node_attachment_upload,
