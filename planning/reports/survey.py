@@ -154,7 +154,7 @@ def _photos(*, node_ids: list[Any]) -> tuple[dict[Any, list[str]], dict[str, str
         shown = photos.setdefault(node_id, [])
         if len(shown) < PHOTOS_PER_COMPONENT:
             shown.append(str(attachment_id))
-            thumbnails[str(attachment_id)] = thumbnail
+            thumbnails[str(attachment_id)] = str(thumbnail)
     return photos, thumbnails
 
 
