@@ -320,3 +320,21 @@ def test_a_file_of_another_plan_is_missing(client: Any) -> None:
     )
     url = reverse("planning:attachment_download", args=[membership.plan.number, attachment.pk])
     assert client.get(url).status_code == 404
+
+
+def test_the_history_tab_names_the_file_and_its_action(client: Any) -> None:
+    client, membership = _editor_client(client)
+    action = ActionFactory.create(node=StructureNodeFactory.create(plan=membership.plan))
+    action.title = "New gutter"
+    action.save()
+    attachment_add(
+        plan=membership.plan,
+        action=action,
+        upload=photo_upload("offer.pdf", b"%PDF-1.7\n%%EOF\n", "application/pdf"),
+        by=membership.user,
+    )
+    page = client.get(reverse("planning:plan_history", args=[membership.plan.number]))
+    text = " ".join(page.content.decode().split())
+    assert "offer.pdf" in text
+    assert "New gutter" in text
+    assert "Document" in text
