@@ -15,6 +15,7 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
 from core.env import env_bool, env_choice, env_int, env_list, env_ports, env_str
+from core.files import files_storage
 from core.mail import email_backend_writes_locally
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -278,8 +279,9 @@ STATIC_URL = "static/"
 STATIC_ROOT = DATA_DIR / "static"
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # whitenoise warns on every request otherwise
 STATICFILES_DIRS = [BASE_DIR / "static"]
+# Photos and documents: the data folder's files/, or S3 (core.files; never a public URL).
 STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "default": files_storage(files_root=DATA_DIR / "files"),
     "staticfiles": {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"

@@ -251,6 +251,8 @@ export class Client {
         year_built: number | null;
         condition_grade: number | null;
         condition_assessed_on: string | null;
+        condition_consequence: number | null;
+        condition_risk: number | null;
     }, void, undefined>;
     /** @param {number} plan @param {Params} [filters] kind, status, project_id, structure_node_id, year_from, year_to, limit */
     actions(plan: number, filters?: Params): AsyncGenerator<{

@@ -24,6 +24,7 @@ class HistoryEntity(models.TextChoices):
     SUGGESTION = "suggestion", "Suggestion"
     FUND = "fund", "Fund"
     SCENARIO = "scenario", "Funding scenario"
+    ATTACHMENT = "attachment", "File"
 
 
 class HistoryOperation(models.TextChoices):

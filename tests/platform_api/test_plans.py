@@ -11,6 +11,7 @@ import pytest
 from django.db import connection
 from django.db.models import F
 from django.test import Client
+from django.utils import timezone
 
 from apikeys.models import ApiKey
 from apikeys.services import api_access_set, api_key_create
@@ -269,3 +270,23 @@ def test_a_plan_changed_while_its_request_runs_is_answered_no_older_than_its_eta
     assert _data(first)["name"] == "Harbour North"
     again = api(f"plans/{plan.number}", headers={"If-None-Match": first["ETag"]})
     assert again.status_code == 304
+
+
+def test_a_nodes_condition_carries_its_consequence_and_risk(api: Any, plan: Plan) -> None:
+    from planning.plans.services.surveys import survey_record
+
+    roof = StructureNodeFactory.create(plan=plan, name="Roof")
+    StructureNodeFactory.create(plan=plan, name="Gutter")
+    survey_record(
+        node=roof,
+        grade=2,
+        consequence=3,
+        note="",
+        assessed_on=timezone.localdate(),
+        by=None,
+    )
+    rows = {row["name"]: row for row in _walk(api, f"plans/{plan.number}/nodes", "nodes")}
+    assert (rows["Roof"]["condition_grade"], rows["Roof"]["condition_consequence"]) == (2, 3)
+    assert rows["Roof"]["condition_risk"] == 6
+    assert rows["Gutter"]["condition_consequence"] is None
+    assert rows["Gutter"]["condition_risk"] is None
