@@ -7,13 +7,15 @@ class PlanningConfig(AppConfig):
     verbose_name = "Planning"
 
     def ready(self) -> None:
-        from django.db.models.signals import post_save
+        from django.db.models.signals import post_delete, post_save
 
         from jobs.registry import resumable_register
         from organisations.invitations import invitation_accepted
         from organisations.models import Organisation
         from planning.catalog.services import organisation_catalog_create
         from planning.core.writes import plan_changed
+        from planning.models import Attachment
+        from planning.plans.services.attachments import attachment_files_forget
         from planning.plans.services.grants import grant_from_invitation
         from planning.reports.jobs import plan_reports_leased
         from planning.tasks import (
@@ -31,6 +33,12 @@ class PlanningConfig(AppConfig):
             organisation_catalog_create,
             sender=Organisation,
             dispatch_uid="planning.organisation_catalog_create",
+        )
+        # Every path that deletes a file's row (a node's or plan's deletion cascades) frees it.
+        post_delete.connect(
+            attachment_files_forget,
+            sender=Attachment,
+            dispatch_uid="planning.attachment_files_forget",
         )
 
         resumable_register(

@@ -113,6 +113,7 @@ TRACKED: Final[tuple[Tracked, ...]] = (
                 "year_built",
                 "condition_grade",
                 "condition_assessed_on",
+                "condition_consequence",
             ),
             plan="R.plan_id",
             entity_uuid="R.id",
@@ -179,6 +180,19 @@ TRACKED: Final[tuple[Tracked, ...]] = (
             events=("UPDATE",),
             when="OLD.status IS DISTINCT FROM NEW.status "
             "AND (OLD.status = 'dismissed' OR NEW.status = 'dismissed')",
+        ),
+    ),
+    Tracked(
+        "attachment",
+        "planning_attachment",
+        # Uploads and deletions, shown on the page of the node or action the file is on.
+        history=History(
+            columns=("kind", "original_name", "content_type", "size", "node_id", "action_id"),
+            plan="R.plan_id",
+            entity_uuid="R.id",
+            subject_uuid="COALESCE(R.node_id, R.action_id)",
+            label="R.original_name",
+            events=("INSERT", "DELETE"),
         ),
     ),
     Tracked(

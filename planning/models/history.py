@@ -22,6 +22,7 @@ class HistoryEntity(models.TextChoices):
     GRANT = "grant", "Guest"
     COMPLETION = "completion", "Completion"
     SUGGESTION = "suggestion", "Suggestion"
+    ATTACHMENT = "attachment", "File"
 
 
 class HistoryOperation(models.TextChoices):

@@ -211,6 +211,20 @@ class ConditionGrade(models.IntegerChoices):
     SEVERE = 3, "3: severe symptoms"
 
 
+class ConditionConsequence(models.IntegerChoices):
+    """What a component's failure would cost (NS 3424's consequence grade), beside its condition
+    (docs/subsystems/surveys-and-files.md "Condition surveys")."""
+
+    NONE = 0, "0: none"
+    SMALL = 1, "1: small"
+    MEDIUM = 2, "2: medium"
+    LARGE = 3, "3: large"
+
+
+CONSEQUENCE_MESSAGE = "Enter a consequence grade from 0 to 3."
+GRADE_MESSAGE = "Enter a condition grade from 0 to 3."
+
+
 # The condition filters of the Structure and Actions tabs (value: label, the grades it keeps;
 # None keeps the components not assessed).
 CONDITION_FILTERS: dict[str, tuple[str, tuple[int, ...] | None]] = {
@@ -238,7 +252,7 @@ def condition_q(value: str, *, node: str = "") -> models.Q:
 _AREA_MESSAGE = "Enter a floor area above 0 m²."
 # Which kind of node may carry which of the building and component fields.
 BUILDING_FIELDS = ("address", "gross_floor_area_m2", "year_built")
-COMPONENT_FIELDS = ("condition_grade", "condition_assessed_on")
+COMPONENT_FIELDS = ("condition_grade", "condition_assessed_on", "condition_consequence")
 
 
 class StructureNode(models.Model):
@@ -279,15 +293,25 @@ class StructureNode(models.Model):
         validators=[MinValueValidator(Decimal("0.01"), message=_AREA_MESSAGE)],
     )
     year_built = models.PositiveSmallIntegerField(null=True, blank=True, validators=YEAR_VALIDATORS)
-    # A component's last condition assessment.
+    # A component's current condition: the latest of its surveys (planning.models.surveys),
+    # kept here by planning.plans.services.surveys so the rules, imports, exports and the API
+    # read one row (docs/subsystems/surveys-and-files.md "Condition surveys").
     condition_grade = models.PositiveSmallIntegerField(
         null=True,
         blank=True,
         choices=ConditionGrade.choices,
-        validators=[MaxValueValidator(3, message="Enter a condition grade from 0 to 3.")],
-        error_messages={"invalid_choice": "Enter a condition grade from 0 to 3."},
+        validators=[MaxValueValidator(3, message=GRADE_MESSAGE)],
+        error_messages={"invalid_choice": GRADE_MESSAGE},
     )
     condition_assessed_on = models.DateField("condition assessed on", null=True, blank=True)
+    condition_consequence = models.PositiveSmallIntegerField(
+        "consequence grade",
+        null=True,
+        blank=True,
+        choices=ConditionConsequence.choices,
+        validators=[MaxValueValidator(3, message=CONSEQUENCE_MESSAGE)],
+        error_messages={"invalid_choice": CONSEQUENCE_MESSAGE},
+    )
     # Stored facts of the tree, written only by planning.tree (docs/subsystems/structure-tree.md
     # "Structure tree"): the ancestors' ids, root first ("<hex id>/" each; "" for a root), and the
     # building the node is in (itself if a building, else its nearest building ancestor, else none).
@@ -338,10 +362,21 @@ class StructureNode(models.Model):
                 condition=Q(condition_grade__isnull=True) | Q(condition_grade__lte=3),
                 name="structure_node_condition_grade_range",
             ),
+            models.CheckConstraint(
+                condition=Q(condition_consequence__isnull=True) | Q(condition_consequence__lte=3),
+                name="structure_node_condition_consequence_range",
+            ),
         ]
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def condition_risk(self) -> int | None:
+        """Grade x consequence (0-9), when both are known."""
+        if self.condition_grade is None or self.condition_consequence is None:
+            return None
+        return self.condition_grade * self.condition_consequence
 
     def clean(self) -> None:
         """Building data only on a building, a condition only on a component."""

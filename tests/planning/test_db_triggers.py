@@ -30,6 +30,8 @@ UNTRACKED_MODELS = {
     "VersionNode": "part of a version's snapshot",
     "VersionAction": "part of a version's snapshot",
     "VersionProject": "part of a version's snapshot",
+    "ConditionSurvey": "a survey is itself a record of grades; the current grade it sets on its "
+    "node is in the node's history",
 }
 
 # Columns of a model with history whose changes the history does not keep, and why.
@@ -75,6 +77,16 @@ HISTORY_UNTRACKED: dict[str, tuple[str, ...]] = {
         "dismissed_by_id",
         "resolved_at",
         "resolution",
+    ),
+    # A file is added or deleted, never changed: the entry keeps what it was and where.
+    "attachment": (
+        "id",
+        "plan_id",
+        "survey_id",
+        "file",
+        "thumbnail",
+        "uploaded_by_id",
+        "created_at",
     ),
 }
 
