@@ -57,6 +57,7 @@ from planning.models.plans import (
     PlanRole,
     plan_currency_default,
 )
+from planning.models.receipts import SurveyPhotoReceipt
 from planning.models.reports import PlanReport, PlanReportStatus
 from planning.models.structure import (
     BUILDING_FIELDS,
@@ -152,6 +153,7 @@ __all__ = [
     "Suggestion",
     "SuggestionStatus",
     "SuggestionType",
+    "SurveyPhotoReceipt",
     "VersionAction",
     "VersionNode",
     "VersionProject",

@@ -47,24 +47,26 @@ class WalkStep:
 
     id: uuid.UUID
     name: str
-    place: str  # the nodes between the building and the component, " › " between them
+    place: str  # the names of the nodes between the building and the component
     code: str
     grade: int | None
     consequence: int | None
     assessed_on: datetime.date | None
 
 
-def _consequence_field() -> list[str]:
-    names = {field.name for field in StructureNode._meta.get_fields()}
-    return ["condition_consequence"] if "condition_consequence" in names else []
-
-
 def building_walk(*, plan: Plan, building: StructureNode) -> list[WalkStep]:
     """The building's components in tree order (depth first, siblings by name as people read
     them, then id); a component below another component follows it."""
-    fields = ["id", "parent_id", "kind", "name", "code__code", "condition_grade"]
-    fields += ["condition_assessed_on", *_consequence_field()]
-    rows = StructureNode.objects.filter(plan=plan, building=building).values(*fields)
+    rows = StructureNode.objects.filter(plan=plan, building=building).values(
+        "id",
+        "parent_id",
+        "kind",
+        "name",
+        "code__code",
+        "condition_grade",
+        "condition_consequence",
+        "condition_assessed_on",
+    )
     children: dict[Any, list[dict[str, Any]]] = defaultdict(list)
     for row in rows:
         if row["id"] != building.pk:
@@ -87,7 +89,7 @@ def building_walk(*, plan: Plan, building: StructureNode) -> list[WalkStep]:
                     place=" \u203a ".join(above),
                     code=row["code__code"] or "",
                     grade=row["condition_grade"],
-                    consequence=row.get("condition_consequence"),
+                    consequence=row["condition_consequence"],
                     assessed_on=row["condition_assessed_on"],
                 )
             )

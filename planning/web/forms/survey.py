@@ -27,7 +27,9 @@ class SurveyEntryForm(ModelRulesForm):
 class SurveyPhotoForm(forms.Form):
     entry = forms.UUIDField(error_messages={"required": "Say which entry this photo belongs to."})
     key = forms.UUIDField(error_messages={"required": "The photo has no key: reload the page."})
-    file = forms.FileField(error_messages={"required": "Choose a photo.", "empty": "The photo is empty."})
+    file = forms.FileField(
+        error_messages={"required": "Choose a photo.", "empty": "The photo is empty."}
+    )
 
 
 class ComponentPageForm(forms.Form):

@@ -32,7 +32,13 @@ COMPONENT_FIELDS = ["id", "name", "place", "code", "grade", "consequence", "asse
 FIRST_PAGE = 30
 # What the service worker keeps for survey mode to open without a connection. A change of any of
 # their URLs (whitenoise's hashed names in production) changes the worker, so browsers update it.
-WORKER_ASSETS = ("css/app.css", "css/survey.css", "js/menu.js", "js/survey-queue.js", "js/survey.js")
+WORKER_ASSETS = (
+    "css/app.css",
+    "css/survey.css",
+    "js/menu.js",
+    "js/survey-queue.js",
+    "js/survey.js",
+)
 WORKER_REVISION = "1"
 
 
@@ -63,7 +69,7 @@ def survey_buildings(request: HttpRequest, access: PlanAccess) -> HttpResponse:
             "can_edit": access.can_edit,
             "query": query,
             "page": page,
-            "buildings": [(building_id, labels.get(building_id, name)) for building_id, name in page],
+            "buildings": [(pk, labels.get(pk, name)) for pk, name in page],
             "query_string": urlencode({"q": query}) if query else "",
         },
     )
