@@ -188,8 +188,14 @@
   // Sends every waiting entry (oldest first), then its photos; stops at the first failure
   // that may pass (no connection), to try again on the next `online` event or timer.
   Queue.prototype.flush = async function () {
-    if (this.sending) return;
+    // Offline the browser would only log failed requests: the `online` event brings us back.
+    if (!navigator.onLine) return;
+    if (this.sending) {
+      this.again = true; // saved while a send ran: one more round when it ends
+      return;
+    }
     this.sending = true;
+    this.again = false;
     var problem = "";
     try {
       var tx = await this.store(["entries"], "readonly");
@@ -216,6 +222,7 @@
       this.problem = problem;
       this.changed();
     }
+    if (this.again && !problem) this.flush();
   };
 
   window.MaintplanSurveyQueue = Queue;

@@ -162,8 +162,12 @@
     return true;
   }
 
+  var refreshes = 0;
+
   async function refresh() {
+    var mine = ++refreshes;
     var entries = await queue.entries(d.building);
+    if (mine !== refreshes) return; // a later refresh read newer state
     byNode = new Map();
     waiting = 0;
     var refused = [];
