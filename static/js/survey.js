@@ -8,7 +8,6 @@
   if (!root || !window.MaintplanSurveyQueue) return;
   var d = root.dataset;
   var canEdit = d.canEdit === "true";
-  var FIRST_PAGE = 30;
   var NEXT_PAGES = 500;
   var LIST_SHOWN = 100;
   var atKey = "maintplan-survey:at:" + d.building;
@@ -250,14 +249,21 @@
     var wanted = null;
     try { wanted = localStorage.getItem(atKey); } catch (e) { /* private mode */ }
     var offset = 0;
-    var limit = FIRST_PAGE;
+    var limit = NEXT_PAGES;
+    var embedded = document.getElementById("survey-first-page");
     for (;;) {
-      var response = await fetch(d.componentsUrl + "?offset=" + offset + "&limit=" + limit, {
-        credentials: "same-origin",
-        headers: { Accept: "application/json" },
-      });
-      if (!response.ok) throw new Error("components " + response.status);
-      var page = await response.json();
+      var page;
+      if (embedded) {
+        page = JSON.parse(embedded.textContent); // the first page, sent with the page
+        embedded = null;
+      } else {
+        var response = await fetch(d.componentsUrl + "?offset=" + offset + "&limit=" + limit, {
+          credentials: "same-origin",
+          headers: { Accept: "application/json" },
+        });
+        if (!response.ok) throw new Error("components " + response.status);
+        page = await response.json();
+      }
       var fields = page.fields;
       page.rows.forEach(function (row) {
         var component = {};
@@ -274,7 +280,6 @@
       refresh();
       if (page.next === null) break;
       offset = page.next;
-      limit = NEXT_PAGES;
     }
     if (components.length === 0) {
       el("survey-progress").textContent = "This building has no components to survey.";

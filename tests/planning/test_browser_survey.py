@@ -69,7 +69,7 @@ def test_a_survey_offline_arrives_once_and_keeps_a_colleagues_grade(
     expect(page.get_by_role("heading", name="Gutter")).to_be_visible()
     expect(page.locator("#survey-progress")).to_have_text("0 of 4 graded in this survey")
     _grade(page, "moderate", "small", note="Rust at the joints")
-    expect(page.locator("#survey-risk")).to_have_text("2 of 9 (2 × 1)")
+    expect(page.locator("#survey-risk")).to_have_text("2 of 9 (2 \u00d7 1)")
     page.get_by_role("button", name="Next").click()
     expect(page.get_by_role("heading", name="Tiles")).to_be_visible()
     _grade(page, "minor", "medium")

@@ -147,7 +147,9 @@ def test_another_organisation_sees_no_plan() -> None:
         reverse("planning:survey_components", args=[site.plan.number, site.building.pk])
     )
     assert components.status_code == 404
-    page = client.get(reverse("planning:survey_building", args=[site.plan.number, site.building.pk]))
+    page = client.get(
+        reverse("planning:survey_building", args=[site.plan.number, site.building.pk])
+    )
     assert page.status_code == 404
     assert not ConditionSurvey.objects.exists()
 

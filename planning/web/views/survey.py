@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET
 from planning.core.access import PlanAccess
 from planning.models import ConditionConsequence, ConditionGrade, NodeKind, Plan, StructureNode
 from planning.tree.selectors import building_labels
-from planning.tree.walk import building_search, building_walk
+from planning.tree.walk import WalkStep, building_search, building_walk
 from planning.web.access import json_error, plan_member_required, plan_member_required_json
 from planning.web.forms.survey import BuildingSearchForm, ComponentPageForm
 
@@ -99,6 +99,12 @@ def survey_building(request: HttpRequest, access: PlanAccess, building_id: Any) 
             "label": label,
             "urls": urls,
             "csrf": get_token(request),
+            # The first page of the list rides in the page itself (a JSON data block, which the
+            # Content-Security-Policy allows): the first component shows without one more
+            # round trip, the one a slow mobile connection feels most.
+            "first_page": _component_page(
+                building_walk(plan=plan, building=building), offset=0, limit=FIRST_PAGE
+            ),
             "grades": [(grade, GRADE_WORDS[grade]) for grade in ConditionGrade.values],
             "consequences": [
                 (value, CONSEQUENCE_WORDS[value]) for value in ConditionConsequence.values
@@ -107,12 +113,36 @@ def survey_building(request: HttpRequest, access: PlanAccess, building_id: Any) 
     )
 
 
+def _component_page(steps: list[WalkStep], *, offset: int, limit: int) -> dict[str, Any]:
+    """One page of a building's walk as the page's script reads it: `{"total", "offset",
+    "next", "fields", "rows"}`, rows of COMPONENT_FIELDS; `next` is the next page's offset,
+    null after the last."""
+    rows = [
+        [
+            str(step.id),
+            step.name,
+            step.place,
+            step.code,
+            step.grade,
+            step.consequence,
+            step.assessed_on.isoformat() if step.assessed_on else None,
+        ]
+        for step in steps[offset : offset + limit]
+    ]
+    end = offset + limit
+    return {
+        "total": len(steps),
+        "offset": offset,
+        "next": end if end < len(steps) else None,
+        "fields": COMPONENT_FIELDS,
+        "rows": rows,
+    }
+
+
 @plan_member_required_json()
 @require_GET
 def survey_components(request: HttpRequest, access: PlanAccess, building_id: Any) -> JsonResponse:
-    """One page of the building's components in tree order, as rows of COMPONENT_FIELDS:
-    `{"total", "offset", "next", "fields", "rows"}`; `next` is the next page's offset, null
-    after the last."""
+    """One page of the building's components in tree order (`_component_page`)."""
     try:
         building = _building_get(plan=access.plan, building_id=building_id)
     except Http404:
@@ -127,28 +157,7 @@ def survey_components(request: HttpRequest, access: PlanAccess, building_id: Any
     offset = form.cleaned_data["offset"] or 0
     limit = form.cleaned_data["limit"] or FIRST_PAGE
     steps = building_walk(plan=access.plan, building=building)
-    rows = [
-        [
-            str(step.id),
-            step.name,
-            step.place,
-            step.code,
-            step.grade,
-            step.consequence,
-            step.assessed_on.isoformat() if step.assessed_on else None,
-        ]
-        for step in steps[offset : offset + limit]
-    ]
-    end = offset + limit
-    return JsonResponse(
-        {
-            "total": len(steps),
-            "offset": offset,
-            "next": end if end < len(steps) else None,
-            "fields": COMPONENT_FIELDS,
-            "rows": rows,
-        }
-    )
+    return JsonResponse(_component_page(steps, offset=offset, limit=limit))
 
 
 @require_GET
