@@ -51,6 +51,20 @@ def _fast_password_hashing() -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _files_in_a_temporary_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Uploaded photos and documents go to a folder of the test session, never to data/."""
+    from django.conf import settings
+    from django.test.utils import override_settings
+
+    files = tmp_path_factory.mktemp("files")
+    storage = {"BACKEND": "django.core.files.storage.FileSystemStorage"}
+    with override_settings(
+        STORAGES={**settings.STORAGES, "default": {**storage, "OPTIONS": {"location": files}}}
+    ):
+        yield
+
+
 @pytest.fixture(autouse=True)
 def _clear_cache() -> Iterator[None]:
     """Throttle counters and rendered lists live in caches; every test starts with none."""

@@ -51,7 +51,9 @@ from planning.models import (
     Action,
     ActionKind,
     ActionStatus,
+    Attachment,
     Code,
+    ConditionSurvey,
     DismissReason,
     NodeKind,
     Plan,
@@ -69,6 +71,7 @@ from planning.models import (
     SuggestionStatus,
     SuggestionType,
 )
+from planning.plans.services.attachments import attachment_add
 from planning.plans.services.plans import plan_create
 from planning.records.adoption import plan_adopt
 from planning.suggestions.services.dismissal import suggestions_dismiss
@@ -82,6 +85,7 @@ from tests.factories import (
     StructureNodeFactory,
     UserFactory,
 )
+from tests.planning.photos import jpeg_bytes, photo_upload
 
 pytestmark = pytest.mark.django_db
 
@@ -176,6 +180,7 @@ class PlanWorld:
     code: Code
     report: PlanReport  # a finished board report
     version: PlanVersion  # an adopted version
+    attachment: Attachment  # a photo of the component
 
 
 @dataclass
@@ -263,6 +268,9 @@ def _plan_world(
             status=PlanReportStatus.DONE,
             pdf=b"%PDF-1.7 matrix",
             size=15,
+        ),
+        attachment=attachment_add(
+            plan=plan, node=component, upload=photo_upload("roof.jpg", jpeg_bytes()), by=owner
         ),
     )
 
@@ -570,6 +578,38 @@ PLAN_ROUTES: dict[str, PlanRoute] = {
             "condition-condition_assessed_on": "2026-05-01",
         },
     ),
+    "node_survey": PlanRoute(
+        None,
+        (Right.EDIT, 302),
+        kwargs=lambda w: [{"node_id": w.component.pk}],
+        body=lambda w, world: {
+            "survey-grade": "2",
+            "survey-consequence": "1",
+            "survey-note": "Moss",
+            "survey-assessed_on": "2026-05-01",
+        },
+    ),
+    "node_attachment_upload": PlanRoute(
+        None,
+        (Right.EDIT, 302),
+        kwargs=lambda w: [{"node_id": w.component.pk}],
+        body=lambda w, world: {"file": photo_upload("gutter.jpg", jpeg_bytes())},
+    ),
+    "action_attachment_upload": PlanRoute(
+        None,
+        (Right.EDIT, 302),
+        kwargs=lambda w: [{"action_id": w.planned.pk}],
+        body=lambda w, world: {"file": photo_upload("offer.jpg", jpeg_bytes())},
+    ),
+    "attachment_download": PlanRoute(
+        200, None, kwargs=lambda w: [{"attachment_id": w.attachment.pk}]
+    ),
+    "attachment_thumbnail": PlanRoute(
+        200, None, kwargs=lambda w: [{"attachment_id": w.attachment.pk}]
+    ),
+    "attachment_delete": PlanRoute(
+        None, (Right.EDIT, 302), kwargs=lambda w: [{"attachment_id": w.attachment.pk}]
+    ),
     "key_figures": PlanRoute(200, None),
     "follow_up": PlanRoute(200, None, query="?year_from=2025&year_to=2031"),
     "plan_history": PlanRoute(200, None),
@@ -829,6 +869,8 @@ def _plan_state(w: PlanWorld) -> tuple[Any, ...]:
         list(Project.objects.filter(plan=plan).values_list("id", "name", "year").order_by("id")),
         list(PlanMembership.objects.filter(plan=plan).values_list("id", "role").order_by("id")),
         list(Suggestion.objects.filter(plan=plan).values_list("id", "status").order_by("id")),
+        list(Attachment.objects.filter(plan=plan).values_list("id", flat=True).order_by("id")),
+        list(ConditionSurvey.objects.filter(plan=plan).values_list("id", flat=True).order_by("id")),
     )
 
 

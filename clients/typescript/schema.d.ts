@@ -576,9 +576,14 @@ export interface components {
             /** Format: decimal */
             gross_floor_area_m2: string | null;
             year_built: number | null;
+            /** @description A component's current condition, 0-3 (its latest survey). */
             condition_grade: number | null;
             /** Format: date */
             condition_assessed_on: string | null;
+            /** @description The consequence of the component's failure: 0 none, 1 small, 2 medium, 3 large. */
+            condition_consequence: number | null;
+            /** @description condition_grade x condition_consequence (0-9); null unless both are known. */
+            condition_risk: number | null;
         };
         NodePage: {
             nodes: components["schemas"]["Node"][];
@@ -1982,7 +1987,7 @@ export interface operations {
                 /** @description The `next_cursor` of the previous page, with the same filters; an altered cursor or one of other filters is 400 `validation.query`. */
                 cursor?: string;
                 /** @description Only entries of this kind of entity. */
-                entity?: "plan" | "node" | "action" | "project" | "grant" | "completion" | "suggestion";
+                entity?: "plan" | "node" | "action" | "project" | "grant" | "completion" | "suggestion" | "attachment";
                 /** @description Page size (default 100). */
                 limit?: number;
                 /** @description Only entries at or after this time (ISO 8601 with a time zone). */

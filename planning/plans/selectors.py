@@ -42,8 +42,10 @@ from planning.models import (
     MAX_PLAN_NUMBER,
     Action,
     ActionKind,
+    Attachment,
     Code,
     Completion,
+    ConditionSurvey,
     Plan,
     PlanMembership,
     Project,
@@ -52,6 +54,9 @@ from planning.models import (
     SuggestionStatus,
 )
 from planning.tree.selectors import node_subtree
+
+# The order of a component's surveys, newest first: the first is its current condition.
+LATEST_SURVEY = ("-assessed_on", "-created_at")
 
 
 def _role_of(user: Any) -> dict[str, Subquery]:
@@ -365,3 +370,29 @@ def learned_references(*, organisation_id: Any, code_id: Any = None) -> list[Lea
             found.append(learned)
     found.sort(key=lambda r: (r.difference is None, -abs(r.difference or Decimal(0)), r.code.code))
     return found
+
+
+# --- surveys and attachments (docs/subsystems/surveys-and-files.md) -------------------------
+
+
+def node_surveys(*, node: StructureNode, limit: int = 20) -> list[ConditionSurvey]:
+    """A component's latest surveys, newest first: its grades over time."""
+    return list(node.surveys.select_related("assessed_by").order_by(*LATEST_SURVEY)[:limit])
+
+
+def attachments_shown(
+    *, node: StructureNode | None = None, action: Action | None = None, limit: int = 24
+) -> tuple[list[Attachment], int]:
+    """The newest `limit` files of a node or an action (its page shows these), and how many it
+    has."""
+    files = Attachment.objects.filter(node=node) if node is not None else None
+    if files is None:
+        files = Attachment.objects.filter(action=action)
+    return list(files.select_related("uploaded_by").order_by("-created_at")[:limit]), files.count()
+
+
+def attachment_get(*, plan: Plan, attachment_id: Any) -> Attachment:
+    try:
+        return Attachment.objects.get(plan=plan, pk=attachment_id)
+    except (Attachment.DoesNotExist, ValidationError, ValueError):
+        raise Http404("No such file") from None

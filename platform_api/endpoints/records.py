@@ -68,8 +68,19 @@ class NodeSerializer(serializers.Serializer):
         max_digits=14, decimal_places=2, coerce_to_string=True, allow_null=True
     )
     year_built = serializers.IntegerField(allow_null=True)
-    condition_grade = serializers.IntegerField(allow_null=True)
+    condition_grade = serializers.IntegerField(
+        allow_null=True, help_text="A component's current condition, 0-3 (its latest survey)."
+    )
     condition_assessed_on = serializers.DateField(allow_null=True)
+    condition_consequence = serializers.IntegerField(
+        allow_null=True,
+        help_text="The consequence of the component's failure: 0 none, 1 small, 2 medium, "
+        "3 large.",
+    )
+    condition_risk = serializers.IntegerField(
+        allow_null=True,
+        help_text="condition_grade x condition_consequence (0-9); null unless both are known.",
+    )
 
 
 class NodePageSerializer(serializers.Serializer):

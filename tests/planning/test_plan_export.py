@@ -15,8 +15,9 @@ from django.urls import reverse
 
 from planning.models import ActionStatus, Completion, NodeKind, Plan, PlanRole
 from planning.plans.services.actions import action_create, action_mark_done
-from planning.plans.services.nodes import node_building_update, node_condition_update, node_create
+from planning.plans.services.nodes import node_building_update, node_create
 from planning.plans.services.plans import plan_money_update
+from planning.plans.services.surveys import survey_record
 from planning.transfer.imports.json_file import plan_import
 from planning.transfer.imports.problems import ImportRejected
 from tests.factories import PlanFactory, PlanMembershipFactory
@@ -55,8 +56,13 @@ def quay_plan(user: Any) -> Plan:
             unit="pcs",
             install_year=1990,
         )
-        node_condition_update(
-            node=door, condition_grade=number, condition_assessed_on=datetime.date(2025, 4, number)
+        survey_record(
+            node=door,
+            grade=number,
+            consequence=number + 1,
+            note="",
+            assessed_on=datetime.date(2025, 4, number),
+            by=None,
         )
         action_create(
             plan=plan,
@@ -142,6 +148,7 @@ def test_the_export_carries_the_money_settings_and_the_new_columns(
     )
     doors = [node for node in document["nodes"] if node["name"] == "Door"]
     assert sorted(node["condition_assessed_on"] for node in doors) == ["2025-04-01", "2025-04-02"]
+    assert sorted(node["condition_consequence"] for node in doors) == [2, 3]
     assert {action["interval_years"] for action in document["actions"]} == {2, None}
     work = {
         action["title"]: (

@@ -4,6 +4,7 @@ that stays, 304, and the errors."""
 
 from __future__ import annotations
 
+import datetime
 from decimal import Decimal
 from typing import Any
 
@@ -228,3 +229,23 @@ def test_a_plan_changed_while_its_request_runs_is_answered_no_older_than_its_eta
     assert _data(first)["name"] == "Harbour North"
     again = api(f"plans/{plan.number}", headers={"If-None-Match": first["ETag"]})
     assert again.status_code == 304
+
+
+def test_a_nodes_condition_carries_its_consequence_and_risk(api: Any, plan: Plan) -> None:
+    from planning.plans.services.surveys import survey_record
+
+    roof = StructureNodeFactory.create(plan=plan, name="Roof")
+    StructureNodeFactory.create(plan=plan, name="Gutter")
+    survey_record(
+        node=roof,
+        grade=2,
+        consequence=3,
+        note="",
+        assessed_on=datetime.date(2026, 5, 4),
+        by=None,
+    )
+    rows = {row["name"]: row for row in _walk(api, f"plans/{plan.number}/nodes", "nodes")}
+    assert (rows["Roof"]["condition_grade"], rows["Roof"]["condition_consequence"]) == (2, 3)
+    assert rows["Roof"]["condition_risk"] == 6
+    assert rows["Gutter"]["condition_consequence"] is None
+    assert rows["Gutter"]["condition_risk"] is None

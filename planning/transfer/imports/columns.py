@@ -18,6 +18,7 @@ NODE_FIELDS = (
     "year_built",
     "condition_grade",
     "condition_assessed_on",
+    "condition_consequence",
 )
 ACTION_FIELDS = (
     "node_ref",
@@ -48,6 +49,13 @@ NODE_REQUIRED = ("ref", "name", "kind")
 ACTION_REQUIRED = ("node_ref", "title", "kind", "planned_year")
 # Fields holding a year or an amount: the CSV reader turns their text into numbers.
 YEAR_FIELDS = frozenset(
-    {"install_year", "planned_year", "interval_years", "year_built", "condition_grade"}
+    {
+        "install_year",
+        "planned_year",
+        "interval_years",
+        "year_built",
+        "condition_grade",
+        "condition_consequence",
+    }
 )
 AMOUNT_FIELDS = frozenset({"quantity", "estimated_cost", "gross_floor_area_m2", "actual_cost"})

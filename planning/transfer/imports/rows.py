@@ -39,6 +39,7 @@ class NodeRow:
     year_built: int | None = None
     condition_grade: int | None = None
     condition_assessed_on: datetime.date | None = None
+    condition_consequence: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +91,7 @@ def node_row_read(
     }
     grade = reader.year("condition_grade", meaning="a grade from 0 to 3")
     assessed_on = reader.date("condition_assessed_on")
+    consequence = reader.year("condition_consequence", meaning="a grade from 0 to 3")
     reader.model_rules(
         StructureNode,
         {
@@ -102,6 +104,7 @@ def node_row_read(
             **building,
             "condition_grade": grade,
             "condition_assessed_on": assessed_on,
+            "condition_consequence": consequence,
         },
     )
     if not reader.valid:
@@ -125,6 +128,7 @@ def node_row_read(
         year_built=building["year_built"],
         condition_grade=grade,
         condition_assessed_on=assessed_on,
+        condition_consequence=consequence,
     )
 
 

@@ -178,6 +178,7 @@ def _plan_rows_write(
                     year_built=node.year_built,
                     condition_grade=node.condition_grade,
                     condition_assessed_on=node.condition_assessed_on,
+                    condition_consequence=node.condition_consequence,
                     path=path,
                     building_id=building_id,
                 )

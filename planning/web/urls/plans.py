@@ -7,6 +7,7 @@ from django.urls import include, path
 
 from planning.web.views import (
     actions,
+    attachments,
     exports,
     follow_up,
     history,
@@ -65,6 +66,32 @@ urlpatterns = [
         "<int:number>/nodes/<uuid:node_id>/condition/",
         nodes.node_condition,
         name="node_condition",
+    ),
+    path("<int:number>/nodes/<uuid:node_id>/survey/", nodes.node_survey, name="node_survey"),
+    path(
+        "<int:number>/nodes/<uuid:node_id>/files/",
+        attachments.node_attachment_upload,
+        name="node_attachment_upload",
+    ),
+    path(
+        "<int:number>/actions/<uuid:action_id>/files/",
+        attachments.action_attachment_upload,
+        name="action_attachment_upload",
+    ),
+    path(
+        "<int:number>/files/<uuid:attachment_id>/",
+        attachments.attachment_download,
+        name="attachment_download",
+    ),
+    path(
+        "<int:number>/files/<uuid:attachment_id>/thumbnail/",
+        attachments.attachment_thumbnail,
+        name="attachment_thumbnail",
+    ),
+    path(
+        "<int:number>/files/<uuid:attachment_id>/delete/",
+        attachments.attachment_remove,
+        name="attachment_delete",
     ),
     path(
         "<int:number>/nodes/<uuid:node_id>/children/add/",

@@ -33,6 +33,7 @@ from planning.web.forms.actions import (
     ActionForm,
 )
 from planning.web.forms.fields import form_submit
+from planning.web.forms.surveys import AttachmentUploadForm
 from planning.web.pages import plan_actions_render
 
 
@@ -79,6 +80,7 @@ def action_edit(request: HttpRequest, access: PlanAccess, action_id: Any) -> Htt
             },
         )
     _reference_beside(form, request, action)
+    attachments, attachment_count = selectors.attachments_shown(action=action)
     return render(
         request,
         "planning/action_edit.html",
@@ -89,6 +91,12 @@ def action_edit(request: HttpRequest, access: PlanAccess, action_id: Any) -> Htt
             "can_edit": access.can_edit,
             "next": request.POST.get("next") or request.GET.get("next", ""),
             "history": entity_history(plan=plan, entity_id=action.pk),
+            "attachments": attachments,
+            "attachment_count": attachment_count,
+            "upload_form": AttachmentUploadForm(),
+            "upload_url": reverse(
+                "planning:action_attachment_upload", args=[plan.number, action.pk]
+            ),
         },
     )
 

@@ -19,10 +19,11 @@ from planning.figures.key_figures import building_key_figures
 from planning.models import NodeKind, Plan, StructureNode
 from planning.plans import selectors
 from planning.plans.services import nodes as services
+from planning.plans.services.surveys import survey_record
 from planning.records.history import entity_history
 from planning.suggestions.selectors import suggestions_open_queryset
 from planning.tree.selectors import node_ancestors, node_search, node_subtree_ids, tree_children
-from planning.web.access import actions_url, plan_member_required, plan_url
+from planning.web.access import actions_url, plan_member_required, plan_url, request_user
 from planning.web.forms.catalog import CodeSearchForm
 from planning.web.forms.fields import form_submit
 from planning.web.forms.nodes import (
@@ -34,12 +35,15 @@ from planning.web.forms.nodes import (
     NodeMoveForm,
     NodeRenameForm,
 )
+from planning.web.forms.surveys import AttachmentUploadForm, SurveyForm
 from planning.web.pages import plan_detail_render
 
 # The node page lists the node's own actions and open suggestions up to these counts; the
 # Actions tab and the planning view (filtered to the node) have the rest.
 NODE_ACTIONS_SHOWN = 20
 NODE_SUGGESTIONS_SHOWN = 10
+# A component's latest surveys shown on its page (its grades over time).
+NODE_SURVEYS_SHOWN = 20
 
 
 def _node_url(node: StructureNode) -> str:
@@ -125,6 +129,7 @@ def _render_node_detail(
     request: HttpRequest, access: PlanAccess, node: StructureNode, **forms: Any
 ) -> HttpResponse:
     plan = access.plan
+    attachments, attachment_count = selectors.attachments_shown(node=node)
     search_form = CodeSearchForm(request.GET or None)
     query = search_form.cleaned_data["q"] if search_form.is_bound and search_form.is_valid() else ""
     return render(
@@ -183,6 +188,14 @@ def _render_node_detail(
                 ]
             ),
             "actions_url": actions_url(access.plan, node=node.pk),
+            "surveys": selectors.node_surveys(node=node, limit=NODE_SURVEYS_SHOWN)
+            if node.kind == NodeKind.COMPONENT
+            else [],
+            "survey_form": forms.get("survey_form") or SurveyForm(prefix="survey"),
+            "attachments": attachments,
+            "attachment_count": attachment_count,
+            "upload_form": AttachmentUploadForm(),
+            "upload_url": reverse("planning:node_attachment_upload", args=[plan.number, node.pk]),
         },
     )
 
@@ -245,6 +258,26 @@ def node_condition(request: HttpRequest, access: PlanAccess, node_id: Any) -> Ht
         return redirect(_node_url(node))
     node.refresh_from_db()
     return _render_node_detail(request, access, node, condition_form=form)
+
+
+@plan_member_required(edit=True)
+@require_POST
+def node_survey(request: HttpRequest, access: PlanAccess, node_id: Any) -> HttpResponse:
+    """Records a survey of the component (kept in its grades over time; the latest is current)."""
+    node = selectors.node_get(plan=access.plan, node_id=node_id)
+    form = SurveyForm(request.POST, prefix="survey")
+    by = request_user(request)
+    recorded = form_submit(form, lambda data: survey_record(node=node, by=by, **data))
+    if recorded:
+        survey = recorded[0]
+        current = node.condition_grade == survey.grade and (
+            node.condition_assessed_on == survey.assessed_on
+        )
+        said = "" if current else " It is older than the current grade, which stays."
+        messages.success(request, f"Survey of “{node.name}” saved.{said}")
+        return redirect(_node_url(node))
+    node.refresh_from_db()
+    return _render_node_detail(request, access, node, survey_form=form)
 
 
 @plan_member_required(edit=True)

@@ -3,6 +3,7 @@ from enum import StrEnum
 
 class ListPlanHistoryEntity(StrEnum):
     ACTION = "action"
+    ATTACHMENT = "attachment"
     COMPLETION = "completion"
     GRANT = "grant"
     NODE = "node"

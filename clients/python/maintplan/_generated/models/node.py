@@ -29,8 +29,11 @@ class Node:
         address (str):
         gross_floor_area_m2 (None | str):
         year_built (int | None):
-        condition_grade (int | None):
+        condition_grade (int | None): A component's current condition, 0-3 (its latest survey).
         condition_assessed_on (datetime.date | None):
+        condition_consequence (int | None): The consequence of the component's failure: 0 none, 1 small, 2 medium, 3
+            large.
+        condition_risk (int | None): condition_grade x condition_consequence (0-9); null unless both are known.
     """
 
     id: UUID
@@ -49,6 +52,8 @@ class Node:
     year_built: int | None
     condition_grade: int | None
     condition_assessed_on: datetime.date | None
+    condition_consequence: int | None
+    condition_risk: int | None
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -103,6 +108,12 @@ class Node:
         else:
             condition_assessed_on = self.condition_assessed_on
 
+        condition_consequence: int | None
+        condition_consequence = self.condition_consequence
+
+        condition_risk: int | None
+        condition_risk = self.condition_risk
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -123,6 +134,8 @@ class Node:
                 "year_built": year_built,
                 "condition_grade": condition_grade,
                 "condition_assessed_on": condition_assessed_on,
+                "condition_consequence": condition_consequence,
+                "condition_risk": condition_risk,
             }
         )
 
@@ -239,6 +252,22 @@ class Node:
             d.pop("condition_assessed_on")
         )
 
+        def _parse_condition_consequence(data: object) -> int | None:
+            if data is None:
+                return data
+            return cast(int | None, data)
+
+        condition_consequence = _parse_condition_consequence(
+            d.pop("condition_consequence")
+        )
+
+        def _parse_condition_risk(data: object) -> int | None:
+            if data is None:
+                return data
+            return cast(int | None, data)
+
+        condition_risk = _parse_condition_risk(d.pop("condition_risk"))
+
         node = cls(
             id=id,
             parent_id=parent_id,
@@ -256,6 +285,8 @@ class Node:
             year_built=year_built,
             condition_grade=condition_grade,
             condition_assessed_on=condition_assessed_on,
+            condition_consequence=condition_consequence,
+            condition_risk=condition_risk,
         )
 
         node.additional_properties = d
