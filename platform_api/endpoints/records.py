@@ -74,8 +74,7 @@ class NodeSerializer(serializers.Serializer):
     condition_assessed_on = serializers.DateField(allow_null=True)
     condition_consequence = serializers.IntegerField(
         allow_null=True,
-        help_text="The consequence of the component's failure: 0 none, 1 small, 2 medium, "
-        "3 large.",
+        help_text="The consequence of the component's failure: 0 none, 1 small, 2 medium, 3 large.",
     )
     condition_risk = serializers.IntegerField(
         allow_null=True,

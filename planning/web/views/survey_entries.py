@@ -18,7 +18,7 @@ from planning.models import ConditionSurvey, NodeKind, StructureNode
 from planning.plans.services.survey_photos import survey_photo_add
 from planning.plans.services.surveys import survey_record
 from planning.web.access import json_error, plan_member_required_json, request_user
-from planning.web.forms.survey import SurveyEntryForm, SurveyPhotoForm
+from planning.web.forms.survey_mode import SurveyEntryForm, SurveyPhotoForm
 
 
 def _messages(error: ValidationError) -> dict[str, list[str]]:

@@ -1,5 +1,5 @@
 {% autoescape off %}// Survey mode's service worker (docs/subsystems/survey-mode.md "Offline"), served by
-// planning.web.views.survey.survey_worker. It answers only for survey pages (network first,
+// planning.web.views.survey_mode.survey_worker. It answers only for survey pages (network first,
 // the kept copy without a connection) and the assets they load (kept copy first); every other
 // request of the site goes to the network untouched.
 "use strict";

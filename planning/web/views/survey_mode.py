@@ -22,7 +22,7 @@ from planning.models import ConditionConsequence, ConditionGrade, NodeKind, Plan
 from planning.tree.selectors import building_labels
 from planning.tree.walk import WalkStep, building_search, building_walk
 from planning.web.access import json_error, plan_member_required, plan_member_required_json
-from planning.web.forms.survey import BuildingSearchForm, ComponentPageForm
+from planning.web.forms.survey_mode import BuildingSearchForm, ComponentPageForm
 
 # The words on the big buttons: the grade's and the consequence's, after their number.
 GRADE_WORDS = {0: "none", 1: "minor", 2: "moderate", 3: "severe"}
