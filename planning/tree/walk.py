@@ -67,7 +67,7 @@ def building_walk(*, plan: Plan, building: StructureNode) -> list[WalkStep]:
         "condition_consequence",
         "condition_assessed_on",
     )
-    children: dict[Any, list[dict[str, Any]]] = defaultdict(list)
+    children: dict[Any, list[Any]] = defaultdict(list)
     for row in rows:
         if row["id"] != building.pk:
             children[row["parent_id"]].append(row)
@@ -76,7 +76,7 @@ def building_walk(*, plan: Plan, building: StructureNode) -> list[WalkStep]:
 
     steps: list[WalkStep] = []
     # An explicit stack: a structure may be 50 levels deep, and the walk must not recurse.
-    stack: list[tuple[dict[str, Any], tuple[str, ...]]] = [
+    stack: list[tuple[Any, tuple[str, ...]]] = [
         (row, ()) for row in reversed(children.get(building.pk, []))
     ]
     while stack:

@@ -123,6 +123,14 @@ def test_a_survey_offline_arrives_once_and_keeps_a_colleagues_grade(
     assert ConditionSurvey.objects.filter(idempotency_key__isnull=False).count() == 3
     assert Attachment.objects.count() == 1
 
+    # Without a connection the page opens again from the service worker's copy.
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page.context.set_offline(True)
+    assert page.reload().from_service_worker
+    expect(page.get_by_role("heading", name="Town hall")).to_be_visible()
+    expect(page.locator("#survey-progress")).to_have_text("3 of 4 graded in this survey")
+    page.context.set_offline(False)
+
 
 def test_survey_pages_pass_axe_at_both_widths(browser: Any, live_server: Any, user: Any) -> None:
     plan = PlanFactory.create()

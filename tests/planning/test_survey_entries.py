@@ -198,7 +198,8 @@ def test_a_photo_sent_twice_is_stored_once() -> None:
     ]
     assert [answer.status_code for answer in answers] == [201, 200]
     assert answers[0].json()["photo"] == answers[1].json()["photo"]
-    photo = Attachment.objects.get()
+    photo = Attachment.objects.select_related("survey").get()
+    assert photo.survey is not None
     assert (photo.node_id, photo.survey.idempotency_key) == (site.tiles.pk, entry_key)
 
 
@@ -246,3 +247,13 @@ def test_the_worker_is_served_under_plans_for_its_scope() -> None:
     assert response["Content-Type"].startswith("text/javascript")
     assert reverse("planning:survey_worker").startswith(reverse("planning:plan_list"))
     assert "/static/js/survey.js" in response.content.decode()
+
+
+def test_a_viewer_sees_the_survey_page_read_only() -> None:
+    site = Site(role=PlanRole.VIEWER)
+    page = site.client.get(
+        reverse("planning:survey_building", args=[site.plan.number, site.building.pk])
+    ).content.decode()
+    assert 'data-can-edit="false"' in page
+    assert "only an editor records a survey" in page
+    assert "Start a new survey" not in page
