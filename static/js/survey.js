@@ -301,7 +301,12 @@
     var button = el("survey-next");
     button.disabled = true;
     try {
-      if (!(await save())) return;
+      try {
+        if (!(await save())) return;
+      } catch (failure) {
+        error("This browser could not keep the entry on the device (" + failure + "): nothing was saved.");
+        return;
+      }
       queue.flush();
       if (at + 1 < components.length) show(at + 1, true);
       else {
