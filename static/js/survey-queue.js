@@ -65,14 +65,25 @@
     return request(tx.objectStore("entries").index("building").getAll(building));
   };
 
-  Queue.prototype.photoCount = async function () {
+  // How many photos wait per entry key, read from the photos themselves (never from a count
+  // kept on the entry, which a send and a new photo could both be writing).
+  Queue.prototype.photoCounts = async function () {
     var tx = await this.store(["photos"], "readonly");
-    return request(tx.objectStore("photos").count());
+    var cursor = tx.objectStore("photos").index("entry").openKeyCursor();
+    var counts = new Map();
+    return new Promise(function (resolve, reject) {
+      cursor.onsuccess = function () {
+        var at = cursor.result;
+        if (!at) return resolve(counts);
+        counts.set(at.key, (counts.get(at.key) || 0) + 1);
+        at.continue();
+      };
+      cursor.onerror = function () { reject(cursor.error); };
+    });
   };
 
   // Saves an entry and its photos in one transaction: both or neither.
   Queue.prototype.add = async function (entry, files) {
-    entry.photos = 0;
     entry.photoTotal = 0;
     return this.addPhotos(entry, files);
   };
@@ -80,7 +91,6 @@
   // Adds photos to an entry (waiting or sent: a sent entry's photos are sent on their own).
   Queue.prototype.addPhotos = async function (entry, files) {
     var tx = await this.store(["entries", "photos"], "readwrite");
-    entry.photos = (entry.photos || 0) + files.length;
     entry.photoTotal = (entry.photoTotal || 0) + files.length;
     tx.objectStore("entries").put(entry);
     files.forEach(function (file) {
@@ -172,8 +182,6 @@
       }
       await this.remove("photos", photos[i].key);
     }
-    entry.photos = 0;
-    await this.put("entries", entry);
     return { state: "done" };
   };
 
@@ -181,8 +189,6 @@
     var tx = await this.store(["photos"], "readwrite");
     var keys = await request(tx.objectStore("photos").index("entry").getAllKeys(entry.key));
     keys.forEach(function (key) { tx.objectStore("photos").delete(key); });
-    entry.photos = 0;
-    await this.put("entries", entry);
   };
 
   // Sends every waiting entry (oldest first), then its photos; stops at the first failure
@@ -200,6 +206,7 @@
     try {
       var tx = await this.store(["entries"], "readonly");
       var all = await request(tx.objectStore("entries").getAll());
+      var photos = await this.photoCounts();
       var mine = all
         .filter(function (entry) { return entry.user === this.options.user; }, this)
         .sort(function (a, b) { return a.madeAt < b.madeAt ? -1 : 1; });
@@ -208,8 +215,8 @@
         var result = { state: "done" };
         if (entry.state === "waiting") result = await this.sendEntry(entry);
         if (result.state === "later") { problem = result.message; break; }
-        if (entry.state === "refused" && entry.photos) await this.dropPhotos(entry);
-        if (entry.state === "sent" && entry.photos) {
+        if (entry.state === "refused" && photos.has(entry.key)) await this.dropPhotos(entry);
+        if (entry.state === "sent" && photos.has(entry.key)) {
           result = await this.sendPhotos(entry);
           if (result.state === "later") { problem = result.message; break; }
         }

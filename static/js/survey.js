@@ -166,6 +166,7 @@
   async function refresh() {
     var mine = ++refreshes;
     var entries = await queue.entries(d.building);
+    var photos = await queue.photoCounts();
     if (mine !== refreshes) return; // a later refresh read newer state
     byNode = new Map();
     waiting = 0;
@@ -176,7 +177,7 @@
       .forEach(function (entry) {
         byNode.set(entry.node, entry);
         if (entry.state === "waiting") waiting += 1;
-        waiting += entry.photos || 0;
+        waiting += photos.get(entry.key) || 0;
         if (entry.message) refused.push(entry);
       });
     var graded = 0;
