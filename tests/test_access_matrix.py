@@ -601,6 +601,9 @@ PLAN_ROUTES: dict[str, PlanRoute] = {
         kwargs=lambda w: [{"action_id": w.planned.pk}],
         body=lambda w, world: {"file": photo_upload("offer.jpg", jpeg_bytes())},
     ),
+    "building_survey_report": PlanRoute(
+        200, None, kwargs=lambda w: [{"node_id": w.building.pk, "fmt": f} for f in ("pdf", "xlsx")]
+    ),
     "attachment_download": PlanRoute(
         200, None, kwargs=lambda w: [{"attachment_id": w.attachment.pk}]
     ),

@@ -7,14 +7,25 @@ import datetime
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.utils import timezone
 
-from planning.models import ConditionSurvey, HistoryEntry, NodeKind, StructureNode
+from planning.models import (
+    ConditionSurvey,
+    HistoryEntry,
+    NodeKind,
+    StructureNode,
+    Suggestion,
+    SuggestionStatus,
+    SuggestionType,
+)
 from planning.plans.services.surveys import survey_record
+from planning.suggestions.sync.run import suggestion_sync
 from tests.factories import StructureNodeFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
-DAY = datetime.date(2026, 5, 4)
+# Surveys are dated up to tomorrow: the tests date theirs from the clock.
+DAY = timezone.localdate() - datetime.timedelta(days=60)
 
 
 def _record(node: StructureNode, **overrides: object) -> tuple[ConditionSurvey, bool]:
@@ -130,3 +141,28 @@ def test_the_node_history_records_the_new_consequence() -> None:
     _record(node)
     entry = HistoryEntry.objects.filter(entity_uuid=node.pk, operation="update").latest("id")
     assert entry.changes["condition_consequence"] == [None, 3]
+
+
+def test_rule_4_reads_the_current_grade_of_the_surveys() -> None:
+    node = StructureNodeFactory(name="Roof")
+    plan = node.plan
+
+    def condition_open() -> list[str]:
+        return list(
+            Suggestion.objects.filter(
+                plan=plan, suggestion_type=SuggestionType.CONDITION, status=SuggestionStatus.OPEN
+            ).values_list("severity", flat=True)
+        )
+
+    _record(node, grade=3, assessed_on=DAY)
+    suggestion_sync(plan=plan)
+    assert condition_open() == ["critical"]
+    _record(node, grade=0, assessed_on=DAY - datetime.timedelta(days=30))  # older: kept aside
+    suggestion_sync(plan=plan)
+    assert condition_open() == ["critical"]
+    _record(node, grade=2, assessed_on=DAY + datetime.timedelta(days=1))
+    suggestion_sync(plan=plan)
+    assert condition_open() == ["warning"]
+    _record(node, grade=1, assessed_on=DAY + datetime.timedelta(days=2))
+    suggestion_sync(plan=plan)
+    assert condition_open() == []

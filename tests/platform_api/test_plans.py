@@ -4,13 +4,13 @@ that stays, 304, and the errors."""
 
 from __future__ import annotations
 
-import datetime
 from decimal import Decimal
 from typing import Any
 
 import pytest
 from django.db.models import F
 from django.test import Client
+from django.utils import timezone
 
 from apikeys.models import ApiKey
 from apikeys.services import api_access_set, api_key_create
@@ -241,7 +241,7 @@ def test_a_nodes_condition_carries_its_consequence_and_risk(api: Any, plan: Plan
         grade=2,
         consequence=3,
         note="",
-        assessed_on=datetime.date(2026, 5, 4),
+        assessed_on=timezone.localdate(),
         by=None,
     )
     rows = {row["name"]: row for row in _walk(api, f"plans/{plan.number}/nodes", "nodes")}

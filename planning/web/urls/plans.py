@@ -19,6 +19,7 @@ from planning.web.views import (
     reports,
     survey_entries,
     survey_mode,
+    survey_reports,
     versions,
 )
 
@@ -72,6 +73,11 @@ urlpatterns = [
         name="node_condition",
     ),
     path("<int:number>/nodes/<uuid:node_id>/survey/", nodes.node_survey, name="node_survey"),
+    path(
+        "<int:number>/nodes/<uuid:node_id>/survey-report.<str:fmt>",
+        survey_reports.building_survey_report,
+        name="building_survey_report",
+    ),
     path(
         "<int:number>/nodes/<uuid:node_id>/files/",
         attachments.node_attachment_upload,
