@@ -103,9 +103,11 @@
     el("survey-place").textContent = component.place || "";
     el("survey-name").textContent = component.name;
     el("survey-code").textContent = component.code ? "Code " + component.code : "";
-    el("survey-last").textContent = component.assessed_on
-      ? "Last graded " + component.assessed_on + ": " + describe(component.grade, component.consequence) + "."
-      : "Not graded yet.";
+    el("survey-last").textContent =
+      component.grade === null || component.grade === undefined
+        ? "Not graded yet."
+        : "Now: " + describe(component.grade, component.consequence) +
+          (component.assessed_on ? " (assessed " + component.assessed_on + ")." : ".");
     setChecked("grade", entry ? entry.grade : null);
     setChecked("consequence", entry ? entry.consequence : null);
     el("survey-note").value = entry ? entry.note : "";
