@@ -72,7 +72,7 @@ def building_walk(*, plan: Plan, building: StructureNode) -> list[WalkStep]:
         if row["id"] != building.pk:
             children[row["parent_id"]].append(row)
     for kids in children.values():
-        kids.sort(key=lambda row: (natural_key(row["name"]), str(row["id"])))
+        kids.sort(key=lambda row: (natural_key(row["name"]), row["id"]))  # UUIDs compare
 
     steps: list[WalkStep] = []
     # An explicit stack: a structure may be 50 levels deep, and the walk must not recurse.
