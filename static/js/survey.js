@@ -248,41 +248,48 @@
       matched > shown ? "And " + (matched - shown) + " more: type a word of the name to find one." : matched ? "" : "No component matches.";
   }
 
+  async function fetchPage(offset) {
+    var response = await fetch(d.componentsUrl + "?offset=" + offset + "&limit=" + NEXT_PAGES, {
+      credentials: "same-origin",
+      headers: { Accept: "application/json" },
+    });
+    if (!response.ok) throw new Error("components " + response.status);
+    return response.json();
+  }
+
+  function take(page, wanted) {
+    page.rows.forEach(function (row) {
+      var component = {};
+      page.fields.forEach(function (name, i) { component[name] = row[i]; });
+      components.push(component);
+    });
+    total = page.total;
+    if (at < 0) {
+      var found = wanted ? components.findIndex(function (c) { return c.id === wanted; }) : -1;
+      if (found >= 0) show(found, false);
+      else if (page.next === null || !wanted) show(0, false);
+    }
+    el("survey-jump").hidden = components.length === 0;
+    refresh();
+  }
+
+  // The first page comes with the page itself; the others are asked for all at once, so the
+  // whole list takes one round trip more, not one per page.
   async function loadComponents() {
     var wanted = null;
     try { wanted = localStorage.getItem(atKey); } catch (e) { /* private mode */ }
-    var offset = 0;
-    var limit = NEXT_PAGES;
     var embedded = document.getElementById("survey-first-page");
-    for (;;) {
-      var page;
-      if (embedded) {
-        page = JSON.parse(embedded.textContent); // the first page, sent with the page
-        embedded = null;
-      } else {
-        var response = await fetch(d.componentsUrl + "?offset=" + offset + "&limit=" + limit, {
-          credentials: "same-origin",
-          headers: { Accept: "application/json" },
-        });
-        if (!response.ok) throw new Error("components " + response.status);
-        page = await response.json();
-      }
-      var fields = page.fields;
-      page.rows.forEach(function (row) {
-        var component = {};
-        fields.forEach(function (name, i) { component[name] = row[i]; });
-        components.push(component);
-      });
-      total = page.total;
-      if (at < 0) {
-        var found = components.findIndex(function (c) { return c.id === wanted; });
-        if (found >= 0) show(found, false);
-        else if (page.next === null || !wanted) show(0, false);
-      }
-      el("survey-jump").hidden = components.length === 0;
-      refresh();
-      if (page.next === null) break;
-      offset = page.next;
+    var first = embedded ? JSON.parse(embedded.textContent) : await fetchPage(0);
+    take(first, wanted);
+    var requests = [];
+    for (var offset = first.next; offset !== null && offset < first.total; offset += NEXT_PAGES) {
+      var request = fetchPage(offset);
+      request.catch(function () { /* reported when its turn comes */ });
+      requests.push(request);
+    }
+    for (var i = 0; i < requests.length; i++) {
+      var page = await requests[i];
+      take(page, wanted);
     }
     if (components.length === 0) {
       el("survey-progress").textContent = "This building has no components to survey.";
