@@ -142,7 +142,7 @@ def _component_page(steps: list[WalkStep], *, offset: int, limit: int) -> dict[s
 
 @plan_member_required_json()
 @require_GET
-@gzip_page  # 500 rows: 45 kB as JSON, about 8 kB compressed; no secret in it to guess at
+@gzip_page  # 500 rows: 45 kB as JSON, 13 kB compressed; no secret in it to guess at
 def survey_components(request: HttpRequest, access: PlanAccess, building_id: Any) -> JsonResponse:
     """One page of the building's components in tree order (`_component_page`)."""
     try:
