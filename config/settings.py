@@ -15,6 +15,7 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
 from core.env import env_bool, env_choice, env_int, env_list, env_ports, env_str
+from core.files import files_storage
 from core.mail import email_backend_writes_locally
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -278,33 +279,9 @@ STATIC_URL = "static/"
 STATIC_ROOT = DATA_DIR / "static"
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # whitenoise warns on every request otherwise
 STATICFILES_DIRS = [BASE_DIR / "static"]
-# Photos and documents (docs/subsystems/surveys-and-files.md "Storage"): the file system under
-# the data folder, or an S3-compatible store when STORAGE_S3_BUCKET is set. Never served from a
-# public URL: planning.web.views.attachments streams them to those who may see the plan.
-FILES_ROOT = DATA_DIR / "files"
-STORAGE_S3_BUCKET = env_str("STORAGE_S3_BUCKET", "")
-if STORAGE_S3_BUCKET:
-    _default_storage: dict[str, object] = {
-        "BACKEND": "storages.backends.s3.S3Storage",
-        "OPTIONS": {
-            "bucket_name": STORAGE_S3_BUCKET,
-            "endpoint_url": env_str("STORAGE_S3_ENDPOINT_URL", "") or None,
-            "region_name": env_str("STORAGE_S3_REGION", "") or None,
-            "access_key": env_str("STORAGE_S3_ACCESS_KEY", "") or None,
-            "secret_key": env_str("STORAGE_S3_SECRET_KEY", "") or None,
-            "default_acl": "private",
-            "querystring_auth": True,
-            "file_overwrite": False,
-        },
-    }
-else:
-    _default_storage = {
-        "BACKEND": "django.core.files.storage.FileSystemStorage",
-        # No base_url: nothing under it is served by the web server.
-        "OPTIONS": {"location": str(FILES_ROOT), "base_url": None},
-    }
+# Photos and documents: the data folder's files/, or S3 (core.files; never a public URL).
 STORAGES = {
-    "default": _default_storage,
+    "default": files_storage(files_root=DATA_DIR / "files"),
     "staticfiles": {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"

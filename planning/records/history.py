@@ -23,8 +23,10 @@ from django.utils import timezone
 from accounts.models import User
 from planning.core.money import money_format
 from planning.models import (
+    Action,
     ActionKind,
     ActionStatus,
+    AttachmentKind,
     Code,
     HistoryEntity,
     HistoryEntry,
@@ -62,6 +64,11 @@ FIELD_LABELS: dict[str, str] = {
     "year_built": "Year built",
     "condition_grade": "Condition grade",
     "condition_assessed_on": "Condition assessed on",
+    "condition_consequence": "Consequence grade",
+    "original_name": "File",
+    "content_type": "Type",
+    "size": "Size (bytes)",
+    "action_id": "Action",
     "node_id": "Node",
     "title": "Title",
     "planned_year": "Planned year",
@@ -80,13 +87,14 @@ FIELD_LABELS: dict[str, str] = {
 }
 MONEY_FIELDS = {"estimated_cost", "actual_cost", "annual_budget"}
 CHOICES: dict[str, dict[str, str]] = {
-    "kind": {**dict(NodeKind.choices), **dict(ActionKind.choices)},
+    "kind": {**dict(NodeKind.choices), **dict(ActionKind.choices), **dict(AttachmentKind.choices)},
     "status": {**dict(ActionStatus.choices), "open": "Open", "dismissed": "Dismissed"},
     "role": dict(PlanRole.choices),
 }
 REFERENCES: dict[str, type[Any]] = {
     "parent_id": StructureNode,
     "node_id": StructureNode,
+    "action_id": Action,
     "project_id": Project,
     "code_id": Code,
     "user_id": User,
@@ -232,7 +240,7 @@ def _names(model: type[Any], keys: set[str]) -> Iterator[tuple[str, str]]:
             ids.append(uuid.UUID(key))
         except ValueError:
             continue
-    label = "code" if model is Code else "name"
+    label = "code" if model is Code else "title" if model is Action else "name"
     for pk, name in model.objects.filter(pk__in=ids).values_list("pk", label):
         yield str(pk), name
         yield pk.hex, name  # SQLite's triggers write an id as 32 hex digits

@@ -1,19 +1,23 @@
 """The board report's condition summary (docs/subsystems/board-report.md): the plan's components
 per condition grade with the cost planned on them (ten years from this year, today's prices, as
-planning.figures sums it), and that cost on the components in poor condition (POOR_GRADES)."""
+planning.figures sums it), that cost on the components in poor condition (POOR_GRADES), and how
+many components are at a high risk (grade x consequence, HIGH_RISK or more). The grades are the
+components' current ones, their latest surveys (docs/subsystems/surveys-and-files.md "Condition
+surveys"), as a building's survey report (planning.reports.survey) lists them."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
 
-from django.db.models import Count
+from django.db.models import Count, F
 
 from planning.figures.occurrences import live_actions, year_cents
 from planning.figures.totals import planned_total
 from planning.models import Action, ConditionGrade, NodeKind, Plan, StructureNode
 
 POOR_GRADES = (2, 3)  # the condition summary's "moderate or worse"
+HIGH_RISK = 6  # grade x consequence from which a component counts as a high risk
 
 
 @dataclass(frozen=True)
@@ -51,3 +55,18 @@ def condition_summary(
         year_to=year_to,
     )
     return rows, poor, sum(counts.get(grade, 0) for grade in POOR_GRADES)
+
+
+def high_risk_components(*, plan: Plan) -> int:
+    """The plan's components whose grade x consequence is HIGH_RISK or more."""
+    return (
+        StructureNode.objects.filter(
+            plan=plan,
+            kind=NodeKind.COMPONENT,
+            condition_grade__isnull=False,
+            condition_consequence__isnull=False,
+        )
+        .annotate(risk=F("condition_grade") * F("condition_consequence"))
+        .filter(risk__gte=HIGH_RISK)
+        .count()
+    )

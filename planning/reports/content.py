@@ -64,7 +64,7 @@ from planning.reports.budget_tables import (
     table_pages,
 )
 from planning.reports.changes import ChangeRow, change_rows
-from planning.reports.condition import ConditionRow, condition_summary
+from planning.reports.condition import ConditionRow, condition_summary, high_risk_components
 from planning.reports.largest import LARGEST_ACTIONS_YEARS, Occurrence, largest_occurrences
 from planning.tree.selectors import building_sites
 
@@ -107,6 +107,7 @@ class ReportContent:
     condition: list[ConditionRow]
     poor_condition_cost: Decimal  # planned on components graded 2-3, ten years, today's prices
     poor_components: int
+    high_risk_components: int  # grade x consequence of 6 or more (the latest surveys)
     chart: Chart
     largest: list[Occurrence]
     largest_from: int
@@ -288,6 +289,7 @@ def report_content(
         condition=condition,
         poor_condition_cost=poor_cost,
         poor_components=poor_count,
+        high_risk_components=high_risk_components(plan=plan),
         chart=chart,
         largest=largest_occurrences(
             plan=plan, year_from=year_from, year_to=largest_to, prices=prices

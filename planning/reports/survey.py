@@ -28,13 +28,12 @@ from planning.models import (
     Plan,
     StructureNode,
 )
+from planning.reports.condition import HIGH_RISK
 from planning.reports.pdf import STYLESHEET, ReportFetchRefused, report_url_fetcher
 from planning.transfer.exports.title import title_block
 from planning.transfer.xlsx import Sheet
 
 PHOTOS_PER_COMPONENT = 3
-# Risk (grade x consequence) from which a component is counted as a high risk.
-HIGH_RISK = 6
 _THUMBNAIL = "thumbnail:"
 PATH_SEPARATOR = " \N{SINGLE RIGHT-POINTING ANGLE QUOTATION MARK} "
 
@@ -154,7 +153,7 @@ def _photos(*, node_ids: list[Any]) -> tuple[dict[Any, list[str]], dict[str, str
         shown = photos.setdefault(node_id, [])
         if len(shown) < PHOTOS_PER_COMPONENT:
             shown.append(str(attachment_id))
-            thumbnails[str(attachment_id)] = thumbnail
+            thumbnails[str(attachment_id)] = str(thumbnail)
     return photos, thumbnails
 
 

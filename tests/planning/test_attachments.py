@@ -37,17 +37,18 @@ from tests.planning.photos import (
 pytestmark = pytest.mark.django_db
 
 
-def _stored(name: str) -> bool:
-    return bool(name) and default_storage.exists(name)
+def _stored(name: str | None) -> bool:
+    return bool(name) and default_storage.exists(str(name))
 
 
-def _read(name: str) -> bytes:
+def _read(name: str | None) -> bytes:
+    assert name
     with default_storage.open(name, "rb") as stored:
         return stored.read()
 
 
 def test_a_photo_is_kept_with_a_thumbnail_and_without_its_location() -> None:
-    node = StructureNodeFactory()
+    node = StructureNodeFactory.create()
     original = jpeg_bytes((1600, 1200), orientation=6)
     assert Image.open(io.BytesIO(original)).getexif().get_ifd(GPS_IFD)  # it had one
 
@@ -67,11 +68,11 @@ def test_a_photo_is_kept_with_a_thumbnail_and_without_its_location() -> None:
     thumbnail = Image.open(io.BytesIO(_read(attachment.thumbnail.name)))
     assert thumbnail.format == "JPEG"
     assert thumbnail.size == (240, 320)  # upright (orientation 6 turns it) within 320 px
-    assert attachment.size == default_storage.size(attachment.file.name)
+    assert attachment.size == default_storage.size(str(attachment.file.name))
 
 
 def test_a_png_is_kept_with_a_thumbnail() -> None:
-    node = StructureNodeFactory()
+    node = StructureNodeFactory.create()
     attachment = attachment_add(
         plan=node.plan, node=node, upload=photo_upload("plan.png", png_bytes((900, 600))), by=None
     )
@@ -87,7 +88,7 @@ def test_a_heic_photo_is_kept_as_a_jpeg_without_its_location() -> None:
     exif.get_ifd(GPS_IFD)[2] = (59.0, 54.0, 41.0)
     out = io.BytesIO()
     pillow_heif.from_pillow(image).save(out, format="HEIF", exif=exif.tobytes())
-    node = StructureNodeFactory()
+    node = StructureNodeFactory.create()
     attachment = attachment_add(
         plan=node.plan, node=node, upload=photo_upload("IMG_1.HEIC", out.getvalue()), by=None
     )
@@ -99,7 +100,7 @@ def test_a_heic_photo_is_kept_as_a_jpeg_without_its_location() -> None:
 
 
 def test_a_document_is_kept_as_it_is() -> None:
-    action = ActionFactory()
+    action = ActionFactory.create()
     content = b"%PDF-1.7\n" + b"0" * 2000
     attachment = attachment_add(
         plan=action.plan,
@@ -147,7 +148,7 @@ class _Sized(io.BytesIO):
 def test_a_bad_file_is_refused_with_a_message_and_nothing_stored(
     upload: Any, message: str, tmp_path: Path
 ) -> None:
-    node = StructureNodeFactory()
+    node = StructureNodeFactory.create()
     files_before = sorted(_all_files())
     with pytest.raises(ValidationError) as raised:
         attachment_add(plan=node.plan, node=node, upload=upload, by=None)
@@ -164,10 +165,10 @@ def _all_files() -> list[str]:
 def test_deleting_a_node_deletes_its_files_and_its_subtrees(
     django_capture_on_commit_callbacks: Any,
 ) -> None:
-    building = StructureNodeFactory(kind=NodeKind.BUILDING)
-    component = StructureNodeFactory(plan=building.plan, parent=building)
-    action = ActionFactory(node=component)
-    kept = StructureNodeFactory(plan=building.plan)
+    building = StructureNodeFactory.create(kind=NodeKind.BUILDING)
+    component = StructureNodeFactory.create(plan=building.plan, parent=building)
+    action = ActionFactory.create(node=component)
+    kept = StructureNodeFactory.create(plan=building.plan)
     photos = [
         attachment_add(
             plan=building.plan, node=node, upload=photo_upload("a.jpg", jpeg_bytes()), by=None
@@ -192,7 +193,7 @@ def test_deleting_a_node_deletes_its_files_and_its_subtrees(
 
 
 def test_deleting_a_plan_deletes_its_files(django_capture_on_commit_callbacks: Any) -> None:
-    node = StructureNodeFactory()
+    node = StructureNodeFactory.create()
     attachment = attachment_add(
         plan=node.plan, node=node, upload=photo_upload("a.jpg", jpeg_bytes()), by=None
     )
@@ -203,7 +204,7 @@ def test_deleting_a_plan_deletes_its_files(django_capture_on_commit_callbacks: A
 
 
 def test_a_rolled_back_deletion_keeps_the_files(django_capture_on_commit_callbacks: Any) -> None:
-    node = StructureNodeFactory()
+    node = StructureNodeFactory.create()
     attachment = attachment_add(
         plan=node.plan, node=node, upload=photo_upload("a.jpg", jpeg_bytes()), by=None
     )
@@ -214,7 +215,7 @@ def test_a_rolled_back_deletion_keeps_the_files(django_capture_on_commit_callbac
 
 
 def test_the_history_records_an_upload_and_a_deletion() -> None:
-    node = StructureNodeFactory()
+    node = StructureNodeFactory.create()
     attachment = attachment_add(
         plan=node.plan, node=node, upload=photo_upload("roof.jpg", jpeg_bytes()), by=None
     )
@@ -227,8 +228,8 @@ def test_the_history_records_an_upload_and_a_deletion() -> None:
 
 
 def test_a_survey_photo_belongs_to_its_component() -> None:
-    node = StructureNodeFactory()
-    other = StructureNodeFactory(plan=node.plan)
+    node = StructureNodeFactory.create()
+    other = StructureNodeFactory.create(plan=node.plan)
     survey, _ = survey_record(
         node=node,
         grade=1,
@@ -259,14 +260,14 @@ def test_a_survey_photo_belongs_to_its_component() -> None:
 
 
 def _editor_client(client: Any, role: PlanRole = PlanRole.OWNER) -> tuple[Any, Any]:
-    membership = PlanMembershipFactory(role=role)
+    membership = PlanMembershipFactory.create(role=role)
     client.force_login(membership.user)
     return client, membership
 
 
 def test_the_node_page_uploads_lists_and_serves_a_photo(client: Any) -> None:
     client, membership = _editor_client(client)
-    node = StructureNodeFactory(plan=membership.plan, name="Roof")
+    node = StructureNodeFactory.create(plan=membership.plan, name="Roof")
     number = membership.plan.number
     upload_url = reverse("planning:node_attachment_upload", args=[number, node.pk])
 
@@ -286,7 +287,7 @@ def test_the_node_page_uploads_lists_and_serves_a_photo(client: Any) -> None:
 
 def test_the_page_says_why_a_file_was_refused(client: Any) -> None:
     client, membership = _editor_client(client)
-    node = StructureNodeFactory(plan=membership.plan)
+    node = StructureNodeFactory.create(plan=membership.plan)
     url = reverse("planning:node_attachment_upload", args=[membership.plan.number, node.pk])
     response = client.post(url, {"file": photo_upload("virus.exe", b"MZ\x90\x00")}, follow=True)
     assert "type Maintplan does not keep" in response.content.decode()
@@ -294,9 +295,9 @@ def test_the_page_says_why_a_file_was_refused(client: Any) -> None:
 
 
 def test_a_viewer_downloads_but_cannot_upload_or_delete(client: Any) -> None:
-    owner = PlanMembershipFactory(role=PlanRole.OWNER)
-    viewer = PlanMembershipFactory(plan=owner.plan, role=PlanRole.VIEWER)
-    node = StructureNodeFactory(plan=owner.plan)
+    owner = PlanMembershipFactory.create(role=PlanRole.OWNER)
+    viewer = PlanMembershipFactory.create(plan=owner.plan, role=PlanRole.VIEWER)
+    node = StructureNodeFactory.create(plan=owner.plan)
     attachment = attachment_add(
         plan=owner.plan, node=node, upload=photo_upload("a.jpg", jpeg_bytes()), by=owner.user
     )
@@ -313,9 +314,27 @@ def test_a_viewer_downloads_but_cannot_upload_or_delete(client: Any) -> None:
 
 def test_a_file_of_another_plan_is_missing(client: Any) -> None:
     client, membership = _editor_client(client)
-    elsewhere = StructureNodeFactory()
+    elsewhere = StructureNodeFactory.create()
     attachment = attachment_add(
         plan=elsewhere.plan, node=elsewhere, upload=photo_upload("a.jpg", jpeg_bytes()), by=None
     )
     url = reverse("planning:attachment_download", args=[membership.plan.number, attachment.pk])
     assert client.get(url).status_code == 404
+
+
+def test_the_history_tab_names_the_file_and_its_action(client: Any) -> None:
+    client, membership = _editor_client(client)
+    action = ActionFactory.create(node=StructureNodeFactory.create(plan=membership.plan))
+    action.title = "New gutter"
+    action.save()
+    attachment_add(
+        plan=membership.plan,
+        action=action,
+        upload=photo_upload("offer.pdf", b"%PDF-1.7\n%%EOF\n", "application/pdf"),
+        by=membership.user,
+    )
+    page = client.get(reverse("planning:plan_history", args=[membership.plan.number]))
+    text = " ".join(page.content.decode().split())
+    assert "offer.pdf" in text
+    assert "New gutter" in text
+    assert "Document" in text

@@ -729,3 +729,20 @@ def test_a_chosen_currency_is_checked_as_the_plan_model_checks_it(user: Any) -> 
     assert _messages(user, _document([_node("S1")], currency="EUR"), currency="E1R") == [
         "currency: Enter a 3-letter currency code such as EUR or USD."
     ]
+
+
+def test_a_components_consequence_grade_is_imported(user: Any) -> None:
+    component = _node("C1", "S1", kind="component", condition_grade=2, condition_consequence=3)
+    plan = _import(user, _document([_node("S1"), component]))
+
+    node = plan.nodes.get(ref="C1")
+    assert (node.condition_grade, node.condition_consequence, node.condition_risk) == (2, 3, 6)
+
+
+def test_a_consequence_grade_out_of_range_is_reported(user: Any) -> None:
+    component = _node("C1", "S1", kind="component", condition_consequence=4)
+    messages = _messages(user, _document([_node("S1"), component]))
+
+    assert messages == [
+        'node 2 (ref "C1"): condition_consequence: Enter a consequence grade from 0 to 3.'
+    ]

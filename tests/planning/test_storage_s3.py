@@ -80,13 +80,13 @@ def test_a_photo_goes_to_the_bucket_is_served_by_the_app_and_leaves_with_its_nod
     s3_endpoint: str, client: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
     assert type(storages["default"]).__name__ == "S3Storage"
-    membership = PlanMembershipFactory(role=PlanRole.VIEWER)
-    node = StructureNodeFactory(plan=membership.plan)
+    membership = PlanMembershipFactory.create(role=PlanRole.VIEWER)
+    node = StructureNodeFactory.create(plan=membership.plan)
     content = jpeg_bytes((800, 600), gps=False)
     attachment = attachment_add(
         plan=node.plan, node=node, upload=photo_upload("roof.jpg", content), by=None
     )
-    assert _keys(s3_endpoint) == sorted([attachment.file.name, attachment.thumbnail.name])
+    assert _keys(s3_endpoint) == sorted([str(attachment.file.name), str(attachment.thumbnail.name)])
 
     client.force_login(membership.user)
     url = reverse("planning:attachment_download", args=[node.plan.number, attachment.pk])

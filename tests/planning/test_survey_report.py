@@ -19,6 +19,8 @@ from planning.models import NodeKind, Plan, PlanRole, StructureNode
 from planning.plans.services.attachments import attachment_add
 from planning.plans.services.surveys import survey_record
 from planning.reports.condition import condition_summary
+from planning.reports.content import report_content
+from planning.reports.pdf import report_pdf
 from tests.factories import PlanFactory, PlanMembershipFactory, StructureNodeFactory, UserFactory
 from tests.planning.photos import jpeg_bytes, photo_upload
 from tests.planning.workbooks import exported_sheet
@@ -157,3 +159,12 @@ def test_the_board_reports_condition_summary_counts_the_current_grades(
     assert counts["1: minor symptoms"] == 1
     assert counts["not graded"] == 2
     assert poor == 1
+
+
+def test_the_board_report_counts_the_components_at_a_high_risk(
+    house: StructureNode, tmp_path: Path
+) -> None:
+    content = report_content(plan=house.plan)
+    assert content.high_risk_components == 1  # the roof: 3 x 3; the window has no consequence
+    text = " ".join(_pdf_text(report_pdf(plan=house.plan), tmp_path).split())
+    assert "from the latest surveys): 1 component." in text

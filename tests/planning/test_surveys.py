@@ -41,8 +41,8 @@ def _record(node: StructureNode, **overrides: object) -> tuple[ConditionSurvey, 
 
 
 def test_a_survey_becomes_the_components_current_condition() -> None:
-    node = StructureNodeFactory()
-    user = UserFactory()
+    node = StructureNodeFactory.create()
+    user = UserFactory.create()
     survey, created = _record(node, by=user)
     node.refresh_from_db()
     assert created
@@ -58,7 +58,7 @@ def test_a_survey_becomes_the_components_current_condition() -> None:
 
 
 def test_a_replay_with_the_same_key_returns_the_first_survey() -> None:
-    node = StructureNodeFactory()
+    node = StructureNodeFactory.create()
     first, created = _record(node, idempotency_key="entry-1")
     again, created_again = _record(node, grade=0, idempotency_key="entry-1")
     assert created and not created_again
@@ -69,8 +69,8 @@ def test_a_replay_with_the_same_key_returns_the_first_survey() -> None:
 
 
 def test_a_key_used_for_another_component_is_refused() -> None:
-    node = StructureNodeFactory()
-    other = StructureNodeFactory(plan=node.plan)
+    node = StructureNodeFactory.create()
+    other = StructureNodeFactory.create(plan=node.plan)
     _record(node, idempotency_key="entry-1")
     with pytest.raises(ValidationError, match="another component"):
         _record(other, idempotency_key="entry-1")
@@ -78,7 +78,7 @@ def test_a_key_used_for_another_component_is_refused() -> None:
 
 
 def test_an_older_survey_is_kept_but_leaves_the_current_grade() -> None:
-    node = StructureNodeFactory()
+    node = StructureNodeFactory.create()
     _record(node, grade=3, consequence=2, assessed_on=DAY)
     _, created = _record(node, grade=1, consequence=1, assessed_on=DAY - datetime.timedelta(3))
     node.refresh_from_db()
@@ -91,7 +91,7 @@ def test_an_older_survey_is_kept_but_leaves_the_current_grade() -> None:
 
 
 def test_a_later_survey_of_the_same_day_replaces_the_current_one() -> None:
-    node = StructureNodeFactory()
+    node = StructureNodeFactory.create()
     _record(node, grade=3)
     _record(node, grade=1, consequence=None)
     node.refresh_from_db()
@@ -113,7 +113,7 @@ def test_a_later_survey_of_the_same_day_replaces_the_current_one() -> None:
 def test_bad_input_is_refused_and_nothing_is_stored(
     overrides: dict[str, object], field: str
 ) -> None:
-    node = StructureNodeFactory()
+    node = StructureNodeFactory.create()
     with pytest.raises(ValidationError) as raised:
         _record(node, **overrides)
     assert field in raised.value.message_dict
@@ -123,28 +123,28 @@ def test_bad_input_is_refused_and_nothing_is_stored(
 
 
 def test_the_out_of_range_grade_says_what_to_enter() -> None:
-    node = StructureNodeFactory()
+    node = StructureNodeFactory.create()
     with pytest.raises(ValidationError) as raised:
         _record(node, grade=7)
     assert raised.value.message_dict["grade"] == ["Enter a condition grade from 0 to 3."]
 
 
 def test_only_a_component_is_surveyed() -> None:
-    building = StructureNodeFactory(kind=NodeKind.BUILDING)
+    building = StructureNodeFactory.create(kind=NodeKind.BUILDING)
     with pytest.raises(ValidationError, match="Only a component"):
         _record(building)
     assert not ConditionSurvey.objects.exists()
 
 
 def test_the_node_history_records_the_new_consequence() -> None:
-    node = StructureNodeFactory()
+    node = StructureNodeFactory.create()
     _record(node)
     entry = HistoryEntry.objects.filter(entity_uuid=node.pk, operation="update").latest("id")
     assert entry.changes["condition_consequence"] == [None, 3]
 
 
 def test_rule_4_reads_the_current_grade_of_the_surveys() -> None:
-    node = StructureNodeFactory(name="Roof")
+    node = StructureNodeFactory.create(name="Roof")
     plan = node.plan
 
     def condition_open() -> list[str]:

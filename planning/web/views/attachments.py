@@ -76,7 +76,9 @@ def action_attachment_upload(
     return _upload(request, access, node=None, action=action)
 
 
-def _served(name: str, *, content_type: str, filename: str, inline: bool) -> FileResponse:
+def _served(name: str | None, *, content_type: str, filename: str, inline: bool) -> FileResponse:
+    if not name:
+        raise Http404("No file")
     try:
         stream = default_storage.open(name, "rb")
     except (FileNotFoundError, OSError):
