@@ -71,6 +71,7 @@ from planning.models.plans import (
     PlanRole,
     plan_currency_default,
 )
+from planning.models.receipts import SurveyPhotoReceipt
 from planning.models.reports import PlanReport, PlanReportStatus
 from planning.models.structure import (
     BUILDING_FIELDS,
@@ -174,6 +175,7 @@ __all__ = [
     "Suggestion",
     "SuggestionStatus",
     "SuggestionType",
+    "SurveyPhotoReceipt",
     "VersionAction",
     "VersionNode",
     "VersionProject",

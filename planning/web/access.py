@@ -16,7 +16,7 @@ from urllib.parse import urlencode
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest
+from django.http import Http404, HttpRequest, JsonResponse
 from django.http.response import HttpResponseBase
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -47,6 +47,40 @@ def plan_member_required(
                     raise PermissionDenied("Only an owner of this plan can do this.")
                 if edit and not membership.can_edit:
                     raise PermissionDenied("You can view this plan but not change it.")
+            return view(request, membership, **kwargs)
+
+        return wrapped
+
+    return decorate
+
+
+def json_error(message: str, *, status: int, errors: dict[str, Any] | None = None) -> JsonResponse:
+    """The one error shape of the pages' JSON endpoints (survey mode): a sentence for the person,
+    and the fields' messages when a form refused the input."""
+    return JsonResponse({"message": message, "errors": errors or {}}, status=status)
+
+
+def plan_member_required_json(*, edit: bool = False) -> Callable[[PlanView], PlanView]:
+    """`plan_member_required` for the JSON endpoints of a page: the same access rule
+    (`plan_access_get`), answered in JSON a script can show: 401 when signed out (the script
+    keeps what waits and asks to sign in), 404 for a plan one may not see, 403 on a POST a
+    viewer may not make."""
+
+    def decorate(view: PlanView) -> PlanView:
+        @wraps(view)
+        def wrapped(request: HttpRequest, number: int, **kwargs: Any) -> HttpResponseBase:
+            if not request.user.is_authenticated:
+                return json_error("Sign in again to send this.", status=401)
+            try:
+                membership = selectors.plan_access_get(user=request.user, number=number)
+            except Http404:
+                return json_error("No such plan.", status=404)
+            if request.method == "POST" and edit and not membership.can_edit:
+                return json_error(
+                    "You can view this plan but not change it: ask an owner to make you an "
+                    "editor to record a survey.",
+                    status=403,
+                )
             return view(request, membership, **kwargs)
 
         return wrapped

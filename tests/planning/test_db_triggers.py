@@ -33,6 +33,7 @@ UNTRACKED_MODELS = {
     "VersionProject": "part of a version's snapshot",
     "ConditionSurvey": "a survey is itself a record of grades; the current grade it sets on its "
     "node is in the node's history",
+    "SurveyPhotoReceipt": "which photo keys of survey mode arrived: a photo resent is stored once",
 }
 
 # Columns of a model with history whose changes the history does not keep, and why.

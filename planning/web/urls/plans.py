@@ -19,6 +19,8 @@ from planning.web.views import (
     plans,
     projects,
     reports,
+    survey_entries,
+    survey_mode,
     survey_reports,
     versions,
 )
@@ -50,7 +52,22 @@ urlpatterns = [
         imports.plan_import_progress,
         name="plan_import_progress",
     ),
+    # Survey mode's service worker: under /plans/ so its scope covers every survey page.
+    path("survey-worker.js", survey_mode.survey_worker, name="survey_worker"),
     path("<int:number>/", plans.plan_detail, name="plan_detail"),
+    path("<int:number>/survey/", survey_mode.survey_buildings, name="survey_buildings"),
+    path("<int:number>/survey/entries/", survey_entries.survey_entry_record, name="survey_entry"),
+    path("<int:number>/survey/photos/", survey_entries.survey_photo_record, name="survey_photo"),
+    path(
+        "<int:number>/survey/<uuid:building_id>/",
+        survey_mode.survey_building,
+        name="survey_building",
+    ),
+    path(
+        "<int:number>/survey/<uuid:building_id>/components/",
+        survey_mode.survey_components,
+        name="survey_components",
+    ),
     path("<int:number>/settings/", plans.plan_settings, name="plan_settings"),
     path("<int:number>/settings/money/", plans.plan_money, name="plan_money"),
     path("<int:number>/delete/", plans.plan_delete, name="plan_delete"),
