@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('planning', '0033_surveys_attachments'),
+        ('planning', '0036_surveys_attachments'),
     ]
 
     operations = [
