@@ -67,7 +67,7 @@ def test_rolling_a_service_accounts_key_keeps_its_principal_id(
 def test_a_second_key_of_a_service_account_has_the_same_principal(
     organisation: Organisation,
 ) -> None:
-    first, raw = api_key_create(user=None, name="ERP", organisation=organisation)
+    first, _raw = api_key_create(user=None, name="ERP", organisation=organisation)
     service_account = first.service_account
     assert service_account is not None
     _second, second_raw = api_key_create(
