@@ -17,7 +17,8 @@ from django.views.decorators.http import require_http_methods
 from api.throttling import client_address
 from apikeys.forms import ApiKeyCreateForm, ServiceAccountRenameForm
 from apikeys.models import ServiceAccount
-from apikeys.services import api_key_create, service_account_rename
+from apikeys.service_accounts import service_account_rename
+from apikeys.services import api_key_create
 from apikeys.views import key_shown_once, organisation_scope
 from organisations.access import organisation_member_required
 from organisations.models import OrganisationMembership

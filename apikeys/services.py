@@ -21,6 +21,7 @@ from accounts.services import security_event_record
 from apikeys.holders import KeyHolder
 from apikeys.keys import key_generate, key_hash, key_hint
 from apikeys.models import ApiAccessRequest, ApiKey, ServiceAccount
+from apikeys.service_accounts import service_account_create
 from core.mail import site_link
 from organisations.models import Organisation
 from organisations.selectors import organisation_managers
@@ -30,8 +31,6 @@ from planning.models import Plan
 REMINDER_THRESHOLDS = {7: "reminder_7_days_sent_at", 1: "reminder_1_day_sent_at"}
 # How long a key's (key, address) pair is remembered in the cache before the log is asked again.
 SEEN_ADDRESS_SECONDS = 24 * 3600
-# Service accounts one organisation may have (live keys are limited by API_KEYS_MAX_ACTIVE).
-SERVICE_ACCOUNTS_MAX = 100
 
 
 def _key_words(api_key: ApiKey) -> str:
@@ -141,44 +140,6 @@ def _key_insert(
     if chosen:
         api_key.plans.set(chosen)
     return api_key, raw
-
-
-def service_account_create(
-    *, organisation: Organisation, name: str, user: User | None
-) -> ServiceAccount:
-    """A new service account of ``organisation``, with no key yet (``api_key_create`` with
-    ``service_account`` gives it keys). Refused beyond SERVICE_ACCOUNTS_MAX per organisation."""
-    name = _service_account_name(name)
-    with transaction.atomic():
-        KeyHolder(organisation=organisation).lock()
-        if ServiceAccount.objects.filter(organisation=organisation).count() >= (
-            SERVICE_ACCOUNTS_MAX
-        ):
-            raise ValidationError(
-                f"{organisation.name} already has {SERVICE_ACCOUNTS_MAX} service accounts, the "
-                "most one organisation may have."
-            )
-        return ServiceAccount.objects.create(organisation=organisation, name=name, created_by=user)
-
-
-def service_account_rename(
-    *, service_account: ServiceAccount, name: str, user: User | None = None
-) -> ServiceAccount:
-    """Renames a service account: its principal.name and the history's label from now on
-    (entries already written keep the name they were written with)."""
-    service_account.name = _service_account_name(name)
-    service_account.save(update_fields=["name"])
-    return service_account
-
-
-def _service_account_name(name: str) -> str:
-    name = name.strip()
-    if not name:
-        raise ValidationError({"name": "Give the service account a name."})
-    limit = ServiceAccount._meta.get_field("name").max_length or 100
-    if len(name) > limit:
-        raise ValidationError({"name": f"At most {limit} characters."})
-    return name
 
 
 def roll_over_limit_message(*, limit: int) -> str:

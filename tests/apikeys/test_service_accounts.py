@@ -13,7 +13,8 @@ import pytest
 from django.test import Client
 
 from apikeys.models import ApiKey, ServiceAccount
-from apikeys.services import api_key_create, api_key_revoke, api_key_roll, service_account_rename
+from apikeys.service_accounts import service_account_rename
+from apikeys.services import api_key_create, api_key_revoke, api_key_roll
 from organisations.models import Organisation
 from organisations.services import organisation_create
 from planning.models import HistoryEntry, NodeKind, Plan, Suggestion, SuggestionStatus
