@@ -91,7 +91,7 @@ class ServiceAccountPrincipal:
         self.api_key = api_key
 
     def __str__(self) -> str:
-        return f"service account {self.api_key.service_account.name}"
+        return f"service account {self.api_key.service_account or self.api_key.name}"
 
 
 # The name it had before service accounts were records (apikeys.models.ServiceAccount).

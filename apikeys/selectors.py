@@ -159,8 +159,8 @@ def service_accounts_with_keys(
         service_account.live_keys = []  # type: ignore[attr-defined]
         service_account.past_keys = []  # type: ignore[attr-defined]
     for api_key in api_keys:
-        service_account = by_id.get(api_key.service_account_id)
-        if service_account is not None:
+        holder = by_id.get(api_key.service_account_id) if api_key.service_account_id else None
+        if holder is not None:
             live = api_key.state_at(now) is ApiKey.State.ACTIVE
-            getattr(service_account, "live_keys" if live else "past_keys").append(api_key)
+            getattr(holder, "live_keys" if live else "past_keys").append(api_key)
     return service_accounts

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from django.apps.registry import Apps
@@ -59,7 +60,7 @@ def test_each_organisation_key_gets_its_own_service_account_and_a_persons_key_no
     start = timezone.now() - timedelta(days=2)
     raws: dict[str, str] = {}
 
-    def key(name: str, **fields: object) -> object:
+    def key(name: str, **fields: object) -> Any:
         raw = key_generate()
         made = OldApiKey.objects.create(
             name=name, key_hash=key_hash(raw), hint=key_hint(raw), **fields
@@ -99,7 +100,7 @@ def test_a_key_made_by_a_roll_joins_its_old_keys_service_account(before: Apps) -
     start = timezone.now() - timedelta(days=3)
     rolled_at = start + timedelta(days=1)
 
-    def key(**fields: object) -> object:
+    def key(**fields: object) -> Any:
         raw = key_generate()
         return OldApiKey.objects.create(
             organisation=co_op, name="ERP", key_hash=key_hash(raw), hint=key_hint(raw), **fields

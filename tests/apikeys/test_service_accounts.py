@@ -184,7 +184,7 @@ def test_another_organisations_service_account_is_a_missing_one(
     for page in ("keys/new", "rename"):
         response = client.post(f"{base}/{api_key.service_account_id}/{page}/", {"name": "Mine"})
         assert response.status_code == 404
-    assert ServiceAccount.objects.get(pk=api_key.service_account_id).name == "Their ERP"
+    assert ServiceAccount.objects.get(pk=str(api_key.service_account_id)).name == "Their ERP"
     assert ApiKey.objects.filter(service_account_id=api_key.service_account_id).count() == 1
 
 
@@ -202,4 +202,4 @@ def test_a_service_account_name_cannot_be_blank(organisation: Organisation) -> N
 
     assert response.status_code == 200
     assert "Give the service account a name." in response.content.decode()
-    assert ServiceAccount.objects.get(pk=api_key.service_account_id).name == "ERP"
+    assert ServiceAccount.objects.get(pk=str(api_key.service_account_id)).name == "ERP"
