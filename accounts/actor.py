@@ -30,7 +30,10 @@ class Actor:
 
     @classmethod
     def service(cls, key: Any) -> Actor:
-        return cls(kind=SERVICE, id=str(key.pk), label=f"service account “{key.name}”")
+        """The service account a key belongs to (apikeys.models.ServiceAccount): its id and
+        name, the same through its keys' rolls, so the history names it, never the key."""
+        account = key.service_account
+        return cls(kind=SERVICE, id=str(account.pk), label=f"service account “{account.name}”")
 
     @classmethod
     def of_principal(cls, principal: Any) -> Actor | None:

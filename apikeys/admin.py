@@ -21,6 +21,7 @@ class ApiKeyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     fields = (
         "name",
         "owner",
+        "service_account",
         "hint",
         "created_at",
         "last_used_at",
@@ -31,7 +32,7 @@ class ApiKeyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     )
     list_display = fields
     list_filter = ("revoked_at", "expires_at")
-    list_select_related = ("owner",)
+    list_select_related = ("owner", "service_account")
     search_fields = ("name", "owner__email", "hint")
     readonly_fields = fields
     actions = ("revoke_selected",)

@@ -77,9 +77,10 @@ def _plan_number_read(request: Request) -> int | None:
     return plan_number_of(raw) if isinstance(raw, str) else None
 
 
-class ServiceAccount:
-    """``request.user`` of a service-account key: authenticated, but no person. Views read
-    plans through the key (``request.auth``, apikeys.selectors.plan_for_key)."""
+class ServiceAccountPrincipal:
+    """``request.user`` of a service account's key: authenticated, but no person. Views read
+    plans through the key (``request.auth``, apikeys.selectors.plan_for_key); who acts is the
+    key's service account (accounts.actor.Actor.service)."""
 
     is_authenticated = True
     is_anonymous = False
@@ -90,11 +91,16 @@ class ServiceAccount:
         self.api_key = api_key
 
     def __str__(self) -> str:
-        return f"service account {self.api_key.name}"
+        return f"service account {self.api_key.service_account or self.api_key.name}"
+
+
+# The name it had before service accounts were records (apikeys.models.ServiceAccount).
+ServiceAccount = ServiceAccountPrincipal
 
 
 class ApiKeyAuthentication(BaseAuthentication):
-    """``request.user`` is the key's owner (or a ServiceAccount), ``request.auth`` the ApiKey."""
+    """``request.user`` is the key's owner (or a ServiceAccountPrincipal), ``request.auth`` the
+    ApiKey."""
 
     def authenticate(self, request: Request) -> tuple[Any, ApiKey]:
         api_key = api_key_authenticate(
@@ -102,7 +108,7 @@ class ApiKeyAuthentication(BaseAuthentication):
             plan_number=_plan_number_read(request),
         )
         api_key_address_note(api_key=api_key, ip_address=client_address(request._request))
-        return api_key.owner or ServiceAccount(api_key), api_key
+        return api_key.owner or ServiceAccountPrincipal(api_key), api_key
 
     def authenticate_header(self, request: Request) -> str:
         return BEARER_CHALLENGE["WWW-Authenticate"]

@@ -142,3 +142,11 @@ class ApiKeyRollForm(forms.Form):
                 "included: the old key can only stop now. To keep it working for a while, "
                 "revoke a key you no longer use first."
             )
+
+
+class ServiceAccountRenameForm(forms.Form):
+    name = forms.CharField(
+        max_length=100,
+        help_text="What the API and the history call it.",
+        error_messages={"required": "Give the service account a name."},
+    )

@@ -20,6 +20,10 @@ class ApiKeyQuerySet(models.QuerySet["ApiKey"]):
         """An organisation's service-account keys."""
         return self.filter(organisation=organisation)
 
+    def of_service_account(self, service_account: models.Model) -> ApiKeyQuerySet:
+        """One service account's keys."""
+        return self.filter(service_account=service_account)
+
     def active_at(self, now: datetime) -> ApiKeyQuerySet:
         """Keys that work at `now` as far as the key itself goes: not revoked, not expired."""
         return self.filter(
@@ -28,11 +32,46 @@ class ApiKeyQuerySet(models.QuerySet["ApiKey"]):
         )
 
 
+class ServiceAccount(models.Model):
+    """An organisation's integration identity: what its keys speak for. Its id is the API's
+    `principal.id` and the history's actor, so it stays the same through rolls, new keys and
+    revocations; it stays listed with no live key (docs/subsystems/api-keys.md "Service
+    accounts")."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    organisation = models.ForeignKey(
+        "organisations.Organisation", on_delete=models.CASCADE, related_name="service_accounts"
+    )
+    name = models.CharField(max_length=100)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        editable=False,
+    )
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ("name", "id")
+        constraints: ClassVar = [
+            models.CheckConstraint(
+                condition=GreaterThan(Length("name"), 0),
+                name="integrations_serviceaccount_name_set",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
 class ApiKey(models.Model):
-    """An API key: a person's own (`owner`), or a service account's, which belongs to an
-    organisation (`organisation`) and keeps working when the person who made it
-    (`created_by`) leaves. Only the SHA-256 hex of the raw key is stored (see
-    apikeys.keys); docs/subsystems/api-keys.md "The key"."""
+    """An API key: a person's own (`owner`), or one of a service account's
+    (`service_account`), which belongs to an organisation (`organisation`, the service
+    account's, kept on the key for the one-statement lookup and the per-organisation limit) and
+    keeps working when the person who made it (`created_by`) leaves. Only the SHA-256 hex of
+    the raw key is stored (see apikeys.keys); docs/subsystems/api-keys.md "The key"."""
 
     class State(models.TextChoices):
         ACTIVE = "active", "Active"
@@ -53,6 +92,13 @@ class ApiKey(models.Model):
     )
     organisation = models.ForeignKey(
         "organisations.Organisation",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="api_keys",
+    )
+    service_account = models.ForeignKey(
+        ServiceAccount,
         null=True,
         blank=True,
         on_delete=models.CASCADE,
@@ -104,8 +150,12 @@ class ApiKey(models.Model):
         ]
         constraints: ClassVar = [
             models.CheckConstraint(
-                condition=models.Q(owner__isnull=False, organisation__isnull=True)
-                | models.Q(owner__isnull=True, organisation__isnull=False),
+                condition=models.Q(
+                    owner__isnull=False, organisation__isnull=True, service_account__isnull=True
+                )
+                | models.Q(
+                    owner__isnull=True, organisation__isnull=False, service_account__isnull=False
+                ),
                 name="integrations_apikey_one_holder",
             ),
             models.CheckConstraint(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from apikeys import views
+from apikeys import service_account_views, views
 
 urlpatterns = [
     path("api-keys/", views.organisation_api_key_list_page, name="organisation_api_keys"),
@@ -27,6 +27,16 @@ urlpatterns = [
         "api-keys/<uuid:api_key_id>/revoke/",
         views.organisation_api_key_revoke_page,
         name="organisation_api_key_revoke",
+    ),
+    path(
+        "service-accounts/<uuid:service_account_id>/keys/new/",
+        service_account_views.organisation_service_account_key_create_page,
+        name="organisation_service_account_key_create",
+    ),
+    path(
+        "service-accounts/<uuid:service_account_id>/rename/",
+        service_account_views.organisation_service_account_rename_page,
+        name="organisation_service_account_rename",
     ),
     path("api-access/", views.organisation_api_access_page, name="organisation_api_access"),
     path(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.conf import settings
 from django.db.models import QuerySet
 from django.http import Http404
@@ -11,8 +13,8 @@ from accounts.models import User
 from api.errors import ApiError
 from apikeys.holders import KeyHolder
 from apikeys.lookup import key_and_plan, key_by_hash, plan_of_key
-from apikeys.models import ApiAccessRequest, ApiKey
-from organisations.models import OrganisationMembership, OrganisationRole
+from apikeys.models import ApiAccessRequest, ApiKey, ServiceAccount
+from organisations.models import Organisation, OrganisationMembership, OrganisationRole
 from organisations.selectors import memberships_for_user
 from planning.models import Plan
 from planning.plans.selectors import plan_access_get, plans_visible
@@ -142,3 +144,23 @@ def api_access_requests_pending(*, user: User) -> QuerySet[ApiAccessRequest]:
     return ApiAccessRequest.objects.filter(
         organisation__in=managed, decided_at__isnull=True
     ).select_related("organisation", "requested_by")
+
+
+def service_accounts_with_keys(
+    organisation: Organisation, api_keys: list[ApiKey], *, now: datetime
+) -> list[ServiceAccount]:
+    """The organisation's service accounts (at most SERVICE_ACCOUNTS_MAX), each with its live
+    keys and its past ones (revoked or expired: shown collapsed), newest first."""
+    service_accounts = list(
+        ServiceAccount.objects.filter(organisation=organisation).select_related("created_by")
+    )
+    by_id = {service_account.pk: service_account for service_account in service_accounts}
+    for service_account in service_accounts:
+        service_account.live_keys = []  # type: ignore[attr-defined]
+        service_account.past_keys = []  # type: ignore[attr-defined]
+    for api_key in api_keys:
+        holder = by_id.get(api_key.service_account_id) if api_key.service_account_id else None
+        if holder is not None:
+            live = api_key.state_at(now) is ApiKey.State.ACTIVE
+            getattr(holder, "live_keys" if live else "past_keys").append(api_key)
+    return service_accounts

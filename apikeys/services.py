@@ -20,7 +20,8 @@ from accounts.models import SecurityEvent, User
 from accounts.services import security_event_record
 from apikeys.holders import KeyHolder
 from apikeys.keys import key_generate, key_hash, key_hint
-from apikeys.models import ApiAccessRequest, ApiKey
+from apikeys.models import ApiAccessRequest, ApiKey, ServiceAccount
+from apikeys.service_accounts import service_account_create
 from core.mail import site_link
 from organisations.models import Organisation
 from organisations.selectors import organisation_managers
@@ -46,16 +47,20 @@ def api_key_create(
     ip_address: str | None = None,
     organisation: Organisation | None = None,
     permission: str = ApiKey.Permission.READ,
+    service_account: ServiceAccount | None = None,
 ) -> tuple[ApiKey, str]:
     """Creates a key and returns it with the raw key, which exists only here: ``user``'s own,
-    or with ``organisation`` a service account of it made by ``user`` (the caller checks that
-    they manage it).
+    or with ``service_account`` a new key of it made by ``user``, or with ``organisation``
+    alone a new service account of it named as the key, with this key (the caller checks that
+    ``user`` manages the organisation).
 
     ``plans`` limits the key to those plans (None: every plan its holder can see, now and
     later); each must be one of the holder's. The caller shows the raw key once and drops it;
     nothing keeps it (not a log line, not the database). Refused beyond API_KEYS_MAX_ACTIVE
     active keys per holder.
     """
+    if service_account is not None:
+        organisation = service_account.organisation
     holder = KeyHolder(organisation=organisation) if organisation else KeyHolder(user=user)
     now = timezone.now()
     limit: int = settings.API_KEYS_MAX_ACTIVE
@@ -65,6 +70,8 @@ def api_key_create(
             f"{who} {limit} active keys, the most one {holder.words} may have. "
             "Revoke a key you no longer use, then create the new one."
         )
+    if organisation is not None and service_account is None:
+        service_account = service_account_create(organisation=organisation, name=name, user=user)
     api_key, raw = _key_insert(
         holder=holder,
         name=name,
@@ -73,6 +80,7 @@ def api_key_create(
         plans=plans,
         created_by=user,
         permission=permission,
+        service_account=service_account,
     )
     holder.log(
         kind=SecurityEvent.Kind.API_KEY_CREATED,
@@ -101,6 +109,7 @@ def _key_insert(
     plans: Iterable[Plan] | None,
     created_by: User | None,
     permission: str = ApiKey.Permission.READ,
+    service_account: ServiceAccount | None = None,
 ) -> tuple[ApiKey, str]:
     name = name.strip()
     if not name:
@@ -115,6 +124,7 @@ def _key_insert(
     raw = key_generate()
     api_key = ApiKey(
         **holder.key_fields(),
+        service_account=service_account,
         created_by=created_by,
         name=name,
         key_hash=key_hash(raw),
@@ -171,6 +181,7 @@ def api_key_roll(
         now=now,
         plans=list(old.plans.all()) if old.limited_to_plans else None,
         permission=old.permission,
+        service_account=old.service_account,
     )
     grace_end = now + grace
     old.rolled_at = now

@@ -44,6 +44,7 @@ from apikeys.selectors import (
     api_access_requests_pending,
     api_keys_at_limit,
     organisations_without_api_access,
+    service_accounts_with_keys,
 )
 from apikeys.services import (
     api_access_request,
@@ -124,7 +125,7 @@ def _personal_scope(request: HttpRequest) -> KeyScope:
     )
 
 
-def _organisation_scope(request: HttpRequest, membership: OrganisationMembership) -> KeyScope:
+def organisation_scope(request: HttpRequest, membership: OrganisationMembership) -> KeyScope:
     organisation = membership.organisation
     return KeyScope(
         holder=KeyHolder(organisation=organisation),
@@ -152,12 +153,12 @@ def _personal(view: ScopedView) -> ScopedView:
 def _of_organisation(view: ScopedView) -> ScopedView:
     @organisation_member_required(manage=True)
     def wrapped(request: HttpRequest, membership: OrganisationMembership, **kwargs: Any) -> Any:
-        return view(request, _organisation_scope(request, membership), **kwargs)
+        return view(request, organisation_scope(request, membership), **kwargs)
 
     return wrapped
 
 
-def _shown_once(
+def key_shown_once(
     scope: KeyScope, request: HttpRequest, api_key: ApiKey, raw: str, *, rolled: bool
 ) -> HttpResponse:
     """The redirect to the page that shows `raw` once (accounts.shown_once)."""
@@ -167,17 +168,24 @@ def _shown_once(
 
 @require_http_methods(["GET"])
 def _list(request: HttpRequest, scope: KeyScope) -> HttpResponse:
+    now = timezone.now()
     api_keys = list(scope.holder.keys().prefetch_related("plans").select_related("created_by"))
     for api_key in api_keys:
         api_key.roll_url = scope.url("roll", api_key.pk)  # type: ignore[attr-defined]
         api_key.revoke_url = scope.url("revoke", api_key.pk)  # type: ignore[attr-defined]
+    context: dict[str, Any] = {}
+    if scope.holder.organisation is not None:
+        context["service_accounts"] = service_accounts_with_keys(
+            scope.holder.organisation, api_keys, now=now
+        )
     return render(
         request,
         "integrations/api_key_list.html",
         {
             "api_keys": api_keys,
             "form": ApiKeyCreateForm(plans=scope.holder.plans()),
-            "now": timezone.now(),
+            "now": now,
+            **context,
             **scope.page_context(request),
         },
     )
@@ -200,7 +208,7 @@ def _create(request: HttpRequest, scope: KeyScope) -> HttpResponse:
         except ValidationError as error:
             form.add_error(None, error)
         else:
-            return _shown_once(scope, request, api_key, raw_key, rolled=False)
+            return key_shown_once(scope, request, api_key, raw_key, rolled=False)
     return render(
         request, "integrations/api_key_create.html", {"form": form, **scope.page_context(request)}
     )
@@ -243,7 +251,7 @@ def _roll(request: HttpRequest, scope: KeyScope, api_key_id: uuid.UUID) -> HttpR
         except ValidationError as error:
             form.add_error(None, error)
         else:
-            return _shown_once(scope, request, new_key, raw_key, rolled=True)
+            return key_shown_once(scope, request, new_key, raw_key, rolled=True)
     return render(
         request,
         "integrations/api_key_roll.html",

@@ -42,7 +42,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from accounts.models import User
 from apikeys.keys import key_generate, key_hash, key_hint
-from apikeys.models import ApiKey
+from apikeys.models import ApiKey, ServiceAccount
 from apikeys.services import api_key_create
 from organisations.models import Organisation, OrganisationRole
 from organisations.selectors import personal_organisation
@@ -298,6 +298,7 @@ def _service_key(
     raw = key_generate()
     api_key = ApiKey.objects.create(
         organisation=organisation,
+        service_account=ServiceAccount.objects.create(organisation=organisation, name="ERP sync"),
         name="ERP sync",
         key_hash=key_hash(raw),
         hint=key_hint(raw),

@@ -20,6 +20,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from accounts.actor import current_actor
 from accounts.services import account_lock
 from core.chunks import chunked
 from core.tokens import random_base62
@@ -75,6 +76,16 @@ def suggestion_changes_receive(
 
 
 @transaction.atomic
+def event_actor() -> dict[str, str]:
+    """Who made the changes of an event, as the history names them (accounts.actor): a
+    person, a service account (its id and name, the same through its keys' rolls), an import,
+    or the system (the sync, a job)."""
+    actor = current_actor()
+    if actor is None:
+        return {"kind": "system", "id": "", "name": ""}
+    return {"kind": actor.kind, "id": actor.id, "name": actor.label}
+
+
 def suggestion_changes_record(*, plan_id: Any, changes: Sequence[tuple[str, UUID]]) -> None:
     """Records `suggestions.changed` events for the changes of one write to a plan.
 
@@ -95,6 +106,7 @@ def suggestion_changes_record(*, plan_id: Any, changes: Sequence[tuple[str, UUID
     if unknown:
         raise ValueError(f"unknown suggestion change(s): {sorted(unknown)}")
     plan_number = Plan.objects.filter(pk=plan_id).values_list("number", flat=True).get()
+    actor = event_actor()
     now = timezone.now()
     # A batch of events at a time: one read of their suggestions and one INSERT (a sync that
     # resolves 3,000 suggestions writes its 30 events with two queries), while a first sync
@@ -127,6 +139,7 @@ def suggestion_changes_record(*, plan_id: Any, changes: Sequence[tuple[str, UUID
                         data={
                             "plan_id": str(plan_id),
                             "plan_number": plan_number,
+                            "actor": actor,
                             "changes": event_changes,
                         },
                     ),

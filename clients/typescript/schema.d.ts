@@ -333,10 +333,11 @@ export interface components {
             } | null;
         };
         ApiKeyPrincipal: {
-            /** @description `user` (a person's own key) or `service_account` (a key that belongs to an organisation). More kinds may come: treat an unknown one like `service_account`. */
+            /** @description `user` (a person's own key) or `service_account` (a key of one of an organisation's service accounts). More kinds may come: treat an unknown one like `service_account`. */
             type: string;
-            /** @description The person's id, or the service account's (its key's id). */
+            /** @description The person's id, or the service account's: the same through its keys' rolls, new keys and revocations, so it is what to key an integration's identity on. */
             id: string;
+            /** @description The person's name, or the service account's. */
             name: string;
         };
         ApiKeySessionEnvelope: {
@@ -432,6 +433,14 @@ export interface components {
             created_at: string;
             /** @description For `suggestions.changed`; another type carries its own object. */
             data: components["schemas"]["SuggestionsChangedData"] | Record<string, never>;
+        };
+        EventActor: {
+            /** @description user, service, import or system, as the history's `actor.kind`. */
+            kind: string;
+            /** @description The person's id, the service account's (its `principal.id`), the import's; empty for the system. */
+            id: string;
+            /** @description As the history's `actor.name`; empty for the system. */
+            name: string;
         };
         /** @description What happened to a suggestion (`change`), and the suggestion after it. */
         EventChange: {
@@ -598,6 +607,8 @@ export interface components {
         HistoryActor: {
             /** @description user, service, import or system (more may come: treat others as unknown). */
             kind: string;
+            /** @description The person's id, the service account's (its `principal.id`, the same through its keys' rolls), the import's; empty for the system. */
+            id: string;
             /** @description An email, a service account's name, or empty. */
             name: string;
         };
@@ -1103,6 +1114,8 @@ export interface components {
             /** Format: uuid */
             plan_id: string;
             plan_number: number;
+            /** @description Who made the changes, as the history names them (absent from events written before it existed). */
+            actor?: components["schemas"]["EventActor"];
             /** @description At most 100, in the order they happened. */
             changes: components["schemas"]["EventChange"][];
         };

@@ -67,9 +67,25 @@ class EventChangeSerializer(serializers.Serializer):
     suggestion = SuggestionWithStatusSerializer(help_text="The suggestion after the change.")
 
 
+class EventActorSerializer(serializers.Serializer):
+    kind = serializers.CharField(
+        help_text="user, service, import or system, as the history's `actor.kind`."
+    )
+    id = serializers.CharField(
+        help_text="The person's id, the service account's (its `principal.id`), the import's; "
+        "empty for the system."
+    )
+    name = serializers.CharField(help_text="As the history's `actor.name`; empty for the system.")
+
+
 class SuggestionsChangedDataSerializer(serializers.Serializer):
     plan_id = serializers.UUIDField()
     plan_number = serializers.IntegerField(min_value=1)
+    actor = EventActorSerializer(
+        required=False,
+        help_text="Who made the changes, as the history names them (absent from events "
+        "written before it existed).",
+    )
     changes = EventChangeSerializer(many=True, help_text="At most 100, in the order they happened.")
 
 
@@ -104,6 +120,11 @@ _EXAMPLE_EVENT = {
     "data": {
         "plan_id": "6f1c2b9e-3d4a-4b8c-9e7f-1a2b3c4d5e6f",
         "plan_number": 1,
+        "actor": {
+            "kind": "service",
+            "id": "3c9d5e1f-7a2b-4c8d-9e0f-6a5b4c3d2e1f",
+            "name": "service account “ERP”",
+        },
         "changes": [
             {
                 "change": "opened",

@@ -59,6 +59,11 @@ class HistoryActorSerializer(serializers.Serializer):
         source="actor_kind",
         help_text="user, service, import or system (more may come: treat others as unknown).",
     )
+    id = serializers.CharField(
+        source="actor_id",
+        help_text="The person's id, the service account's (its `principal.id`, the same "
+        "through its keys' rolls), the import's; empty for the system.",
+    )
     name = serializers.CharField(
         source="actor_label", help_text="An email, a service account's name, or empty."
     )

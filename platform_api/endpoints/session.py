@@ -25,7 +25,8 @@ from platform_api.serializers import OrganisationSerializer, UtcDateTimeField
 @dataclass(frozen=True)
 class ServiceAccountUser:
     """A service account where the answer's first shape had a person (`user`, kept for its
-    clients): its key's id, an address that reaches no one, its name."""
+    clients): the service account's id (the same through its keys' rolls), an address that
+    reaches no one, its name."""
 
     id: str
     email: str
@@ -53,10 +54,12 @@ def key_identity(api_key: ApiKey) -> KeyIdentity:
             api_key=api_key, user=api_key.owner, principal_type="user", organisation=None
         )
     organisation = api_key.organisation
+    service_account = api_key.service_account
+    assert service_account is not None  # an organisation's key has one (one-holder constraint)
     user = ServiceAccountUser(
-        id=str(api_key.pk),
+        id=str(service_account.pk),
         email=f"service-account@{organisation.slug}.invalid",
-        name=api_key.name,
+        name=service_account.name,
     )
     return KeyIdentity(
         api_key=api_key,
@@ -116,13 +119,18 @@ class ApiKeySessionKeySerializer(serializers.Serializer):
 class ApiKeyPrincipalSerializer(serializers.Serializer):
     type = serializers.CharField(
         source="principal_type",
-        help_text="`user` (a person's own key) or `service_account` (a key that belongs to an "
-        "organisation). More kinds may come: treat an unknown one like `service_account`.",
+        help_text="`user` (a person's own key) or `service_account` (a key of one of an "
+        "organisation's service accounts). More kinds may come: treat an unknown one like "
+        "`service_account`.",
     )
     id = serializers.CharField(
-        source="user.id", help_text="The person's id, or the service account's (its key's id)."
+        source="user.id",
+        help_text="The person's id, or the service account's: the same through its keys' rolls, "
+        "new keys and revocations, so it is what to key an integration's identity on.",
     )
-    name = serializers.CharField(source="user.name")
+    name = serializers.CharField(
+        source="user.name", help_text="The person's name, or the service account's."
+    )
 
 
 class ApiKeyIdentitySerializer(serializers.Serializer):

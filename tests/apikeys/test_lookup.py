@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from accounts.models import User
 from apikeys.lookup import key_and_plan, key_by_hash, plan_of_key
-from apikeys.models import ApiKey
+from apikeys.models import ApiKey, ServiceAccount
 from apikeys.selectors import plans_for_key
 from organisations.models import Organisation, OrganisationMembership, OrganisationRole
 from planning.models import Plan, PlanChange, PlanMembership, PlanRole
@@ -66,6 +66,11 @@ def _key(*, owner: User | None, organisation: Organisation | None, plans: Any) -
     api_key = ApiKey.objects.create(
         owner=owner,
         organisation=organisation,
+        service_account=(
+            ServiceAccount.objects.create(organisation=organisation, name="key")
+            if organisation is not None
+            else None
+        ),
         name="key",
         key_hash=uuid.uuid4().hex * 2,
         hint="mp_test",

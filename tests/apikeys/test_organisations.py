@@ -123,7 +123,11 @@ def test_the_session_check_names_a_service_account_and_its_organisation(
     body = assert_envelope(session_check(client, f"Bearer {raw}"), 200, "auth.api_key_valid")
 
     data = body["data"]
-    assert data["principal"] == {"type": "service_account", "id": str(key.pk), "name": "ERP"}
+    assert data["principal"] == {
+        "type": "service_account",
+        "id": str(key.service_account_id),
+        "name": "ERP",
+    }
     assert data["organisation"] == {
         "id": str(world["co_op"].pk),
         "slug": world["co_op"].slug,

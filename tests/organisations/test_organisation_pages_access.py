@@ -35,6 +35,8 @@ OWNER_PAGES = {
 }
 # Pages of one service-account key: the sample id is no key, so managers get its 404 too.
 KEY_PAGES = "integrations:organisation_api_key_"
+# Pages of one service account: likewise, the sample id is none.
+SERVICE_ACCOUNT_PAGES = "integrations:organisation_service_account_"
 
 
 def _routes(patterns: list[Any], prefix: str = "", namespace: str = "") -> list[tuple[str, str]]:
@@ -72,6 +74,7 @@ def test_every_organisation_page_answers_by_role(client: Client, role: str) -> N
         "membership_id": organisation.memberships.get(user=owner).pk,
         "invitation_id": invitation.pk,
         "api_key_id": "00000000-0000-0000-0000-000000000000",
+        "service_account_id": "00000000-0000-0000-0000-000000000000",
         "request_id": access_request.pk,
         "code_id": CodeFactory.create().pk,  # a starter code: its catalog page
     }
@@ -102,13 +105,11 @@ def test_every_organisation_page_answers_by_role(client: Client, role: str) -> N
                     and "Secret Co-op" not in response.content.decode()
                 )
             elif (
-                name.startswith(KEY_PAGES)
-                and name != f"{KEY_PAGES}create"
-                and role
-                in (
-                    "owner",
-                    "admin",
-                )
+                (name.startswith(KEY_PAGES) and name != f"{KEY_PAGES}create")
+                or name.startswith(SERVICE_ACCOUNT_PAGES)
+            ) and role in (
+                "owner",
+                "admin",
             ):
                 ok = status in (404, 405)
             elif role == "owner" or name in MEMBER_PAGES:

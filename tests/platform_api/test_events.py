@@ -13,7 +13,7 @@ from django.test import Client
 from django.utils import timezone
 
 from apikeys.keys import key_generate, key_hash, key_hint
-from apikeys.models import ApiKey
+from apikeys.models import ApiKey, ServiceAccount
 from apikeys.services import api_access_set, api_key_create
 from planning.models import Plan, PlanMembership, PlanRole
 from planning.suggestions.sync.run import suggestion_sync
@@ -216,7 +216,11 @@ def test_a_key_limited_to_plans_and_a_service_account_see_exactly_their_plans(
     organisation.save()
     service = key_generate()
     ApiKey.objects.create(
-        organisation=organisation, name="ERP", key_hash=key_hash(service), hint=key_hint(service)
+        organisation=organisation,
+        service_account=ServiceAccount.objects.create(organisation=organisation, name="ERP"),
+        name="ERP",
+        key_hash=key_hash(service),
+        hint=key_hint(service),
     )
 
     def ids(raw: str, **params: Any) -> Any:

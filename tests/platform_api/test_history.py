@@ -73,7 +73,7 @@ def test_the_history_reads_oldest_first_in_pages_that_never_repeat(
     assert seen == all_ids
     last = api(f"{plan.number}/history", entity="node").json()["data"]["entries"][-1]
     assert last["operation"] == "update"
-    assert last["actor"] == {"kind": "user", "name": user.email}
+    assert last["actor"] == {"kind": "user", "id": str(user.pk), "name": user.email}
     assert last["changes"] == {"name": ["House", "Main house"]}
 
 

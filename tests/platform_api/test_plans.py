@@ -13,7 +13,7 @@ from django.db.models import F
 from django.test import Client
 from django.utils import timezone
 
-from apikeys.models import ApiKey
+from apikeys.models import ApiKey, ServiceAccount
 from apikeys.services import api_access_set, api_key_create
 from organisations.models import Organisation
 from planning.models import ActionStatus, NodeKind, Plan, PlanRole
@@ -97,7 +97,11 @@ def test_a_service_account_lists_its_organisations_plans(plan: Plan) -> None:
 
     raw = key_generate()
     ApiKey.objects.create(
-        organisation=organisation, name="ERP", key_hash=key_hash(raw), hint=key_hint(raw)
+        organisation=organisation,
+        service_account=ServiceAccount.objects.create(organisation=organisation, name="ERP"),
+        name="ERP",
+        key_hash=key_hash(raw),
+        hint=key_hint(raw),
     )
     response = Client().get("/api/v1/platform/plans", headers={"Authorization": f"Bearer {raw}"})
     numbers = [row["number"] for row in _data(response)["plans"]]

@@ -18,6 +18,7 @@ from .error_envelope import ErrorEnvelope
 from .error_envelope_data_type_0 import ErrorEnvelopeDataType0
 from .error_envelope_data_type_0_errors import ErrorEnvelopeDataType0Errors
 from .event import Event
+from .event_actor import EventActor
 from .event_change import EventChange
 from .event_data_type_1 import EventDataType1
 from .event_list_envelope import EventListEnvelope
@@ -112,6 +113,7 @@ __all__ = (
     "ErrorEnvelopeDataType0",
     "ErrorEnvelopeDataType0Errors",
     "Event",
+    "EventActor",
     "EventChange",
     "EventDataType1",
     "EventListEnvelope",

@@ -13,10 +13,11 @@ T = TypeVar("T", bound="ApiKeyPrincipal")
 class ApiKeyPrincipal:
     """
     Attributes:
-        type_ (str): `user` (a person's own key) or `service_account` (a key that belongs to an organisation). More
-            kinds may come: treat an unknown one like `service_account`.
-        id (str): The person's id, or the service account's (its key's id).
-        name (str):
+        type_ (str): `user` (a person's own key) or `service_account` (a key of one of an organisation's service
+            accounts). More kinds may come: treat an unknown one like `service_account`.
+        id (str): The person's id, or the service account's: the same through its keys' rolls, new keys and revocations,
+            so it is what to key an integration's identity on.
+        name (str): The person's name, or the service account's.
     """
 
     type_: str

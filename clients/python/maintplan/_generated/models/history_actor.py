@@ -14,15 +14,20 @@ class HistoryActor:
     """
     Attributes:
         kind (str): user, service, import or system (more may come: treat others as unknown).
+        id (str): The person's id, the service account's (its `principal.id`, the same through its keys' rolls), the
+            import's; empty for the system.
         name (str): An email, a service account's name, or empty.
     """
 
     kind: str
+    id: str
     name: str
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         kind = self.kind
+
+        id = self.id
 
         name = self.name
 
@@ -31,6 +36,7 @@ class HistoryActor:
         field_dict.update(
             {
                 "kind": kind,
+                "id": id,
                 "name": name,
             }
         )
@@ -42,10 +48,13 @@ class HistoryActor:
         d = dict(src_dict)
         kind = d.pop("kind")
 
+        id = d.pop("id")
+
         name = d.pop("name")
 
         history_actor = cls(
             kind=kind,
+            id=id,
             name=name,
         )
 

@@ -7,7 +7,10 @@ from uuid import UUID
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..types import UNSET, Unset
+
 if TYPE_CHECKING:
+    from ..models.event_actor import EventActor
     from ..models.event_change import EventChange
 
 
@@ -21,11 +24,13 @@ class SuggestionsChangedData:
         plan_id (UUID):
         plan_number (int):
         changes (list[EventChange]): At most 100, in the order they happened.
+        actor (EventActor | Unset):
     """
 
     plan_id: UUID
     plan_number: int
     changes: list[EventChange]
+    actor: EventActor | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -38,6 +43,10 @@ class SuggestionsChangedData:
             changes_item = changes_item_data.to_dict()
             changes.append(changes_item)
 
+        actor: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.actor, Unset):
+            actor = self.actor.to_dict()
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -47,11 +56,14 @@ class SuggestionsChangedData:
                 "changes": changes,
             }
         )
+        if actor is not UNSET:
+            field_dict["actor"] = actor
 
         return field_dict
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.event_actor import EventActor
         from ..models.event_change import EventChange
 
         d = dict(src_dict)
@@ -66,10 +78,18 @@ class SuggestionsChangedData:
 
             changes.append(changes_item)
 
+        _actor = d.pop("actor", UNSET)
+        actor: EventActor | Unset
+        if isinstance(_actor, Unset):
+            actor = UNSET
+        else:
+            actor = EventActor.from_dict(_actor)
+
         suggestions_changed_data = cls(
             plan_id=plan_id,
             plan_number=plan_number,
             changes=changes,
+            actor=actor,
         )
 
         suggestions_changed_data.additional_properties = d
