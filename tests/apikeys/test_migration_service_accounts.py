@@ -1,4 +1,4 @@
-"""Migration integrations 0033 on the keys of before it (docs/subsystems/api-keys.md "Service
+"""Migration integrations 0007 on the keys of before it (docs/subsystems/api-keys.md "Service
 accounts"): each organisation key gets its own service account, named as the key and made by
 whoever made it; the key made by a roll joins its old key's; a person's key gets none; every
 key keeps working.
