@@ -215,13 +215,9 @@ AUTH_USER_MODEL = "accounts.User"
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "planning:plan_list"
 LOGOUT_REDIRECT_URL = "accounts:login"
-# Every password check (web login, JSON login, admin login) goes through django-axes first: after
-# LOGIN_FAILURE_LIMIT failures of one (account, address) pair, that pair is locked out for
-# LOGIN_LOCKOUT_MINUTES. Across addresses, from LOGIN_ACCOUNT_FAILURE_LIMIT failures of one
-# account (forgotten a day after the last) each failure refuses the account everywhere for a
-# minute, doubling up to LOGIN_ACCOUNT_MAX_DELAY_MINUTES; a password reset lifts it
-# (accounts.lockout). The counters live in the default cache (Redis with REDIS_URL), so every
-# app server sees the same count; without REDIS_URL maintplan.W001 warns at --deploy.
+# Every password check goes through django-axes first: a lockout per (account, address) pair,
+# and across addresses a per-account delay (accounts.lockout; docs/subsystems/limits.md has
+# the numbers). The counters live in the default cache (Redis with REDIS_URL).
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
