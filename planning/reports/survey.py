@@ -33,7 +33,8 @@ from planning.reports.pdf import STYLESHEET, ReportFetchRefused, report_url_fetc
 from planning.transfer.exports.title import title_block
 from planning.transfer.xlsx import Sheet
 
-PHOTOS_PER_COMPONENT = 3
+PHOTOS_PER_COMPONENT = 3  # in the PDF
+PHOTOS_IN_WORKBOOK = 4  # in the workbook (planning.reports.survey_workbook)
 _THUMBNAIL = "thumbnail:"
 PATH_SEPARATOR = " \N{SINGLE RIGHT-POINTING ANGLE QUOTATION MARK} "
 
@@ -48,7 +49,8 @@ class SurveyRow:
     assessed_on: datetime.date | None
     note: str
     assessed_by: str
-    photos: tuple[str, ...] = ()  # attachment ids with a thumbnail, newest first
+    photos: tuple[str, ...] = ()  # the newest PHOTOS_IN_WORKBOOK with a thumbnail: their ids
+    photo_count: int = 0  # all its photos with a thumbnail
 
     @property
     def risk(self) -> int | None:
@@ -103,7 +105,7 @@ def survey_report(*, building: StructureNode, made_on: datetime.date) -> SurveyR
         .values_list("id", "name")
     )
     names[building.pk] = building.name
-    photos, thumbnails = _photos(node_ids=[node.pk for node in components])
+    photos, counts, thumbnails = _photos(node_ids=[node.pk for node in components])
 
     by_hex = {key.hex: value for key, value in names.items()}
 
@@ -131,16 +133,20 @@ def survey_report(*, building: StructureNode, made_on: datetime.date) -> SurveyR
             note=getattr(node, "latest_note", None) or "",
             assessed_by=getattr(node, "latest_by", None) or "",
             photos=tuple(photos.get(node.pk, ())),
+            photo_count=counts.get(node.pk, 0),
         )
         for _key, node, within in placed
     ]
     return SurveyReport(building.plan, building, made_on, rows, thumbnails)
 
 
-def _photos(*, node_ids: list[Any]) -> tuple[dict[Any, list[str]], dict[str, str]]:
-    """The newest PHOTOS_PER_COMPONENT photos of each node, and their thumbnails' storage
-    names."""
+def _photos(
+    *, node_ids: list[Any]
+) -> tuple[dict[Any, list[str]], dict[Any, int], dict[str, str]]:
+    """The newest PHOTOS_IN_WORKBOOK photos of each node, how many it has, and the shown ones'
+    thumbnails' storage names."""
     photos: dict[Any, list[str]] = {}
+    counts: dict[Any, int] = {}
     thumbnails: dict[str, str] = {}
     images = (
         Attachment.objects.filter(node_id__in=node_ids, kind=AttachmentKind.IMAGE)
@@ -150,17 +156,23 @@ def _photos(*, node_ids: list[Any]) -> tuple[dict[Any, list[str]], dict[str, str
         .values_list("id", "node_id", "thumbnail")
     )
     for attachment_id, node_id, thumbnail in images.iterator(chunk_size=2000):
+        counts[node_id] = counts.get(node_id, 0) + 1
         shown = photos.setdefault(node_id, [])
-        if len(shown) < PHOTOS_PER_COMPONENT:
+        if len(shown) < PHOTOS_IN_WORKBOOK:
             shown.append(str(attachment_id))
             thumbnails[str(attachment_id)] = str(thumbnail)
-    return photos, thumbnails
+    return photos, counts, thumbnails
 
 
 def survey_report_html(report: SurveyReport) -> str:
     return render_to_string(
         "planning/report/survey.html",
-        {"report": report, "plan": report.plan, "thumbnail": _THUMBNAIL},
+        {
+            "report": report,
+            "plan": report.plan,
+            "thumbnail": _THUMBNAIL,
+            "photos_shown": f":{PHOTOS_PER_COMPONENT}",
+        },
     )
 
 
@@ -185,8 +197,8 @@ def survey_report_pdf(report: SurveyReport) -> bytes:
 
 
 def survey_report_sheet(report: SurveyReport) -> Sheet:
-    """The workbook's one sheet: the title block, then a row per component (its photos as a
-    count: the PDF shows them)."""
+    """The workbook's one sheet: the title block, then a row per component; its Photos cell says
+    how many photos are not shown (planning.reports.survey_workbook anchors the shown ones)."""
     building = report.building
     return Sheet(
         name="Survey",
@@ -230,8 +242,15 @@ def _sheet_rows(report: SurveyReport) -> Iterator[tuple[Any, ...]]:
             row.assessed_on,
             row.assessed_by,
             row.note,
-            len(row.photos),
+            _photos_not_shown(row),
         )
+
+
+def _photos_not_shown(row: SurveyRow) -> str:
+    rest = row.photo_count - len(row.photos)
+    if rest <= 0:
+        return ""
+    return f"{rest} more photo" if rest == 1 else f"{rest} more photos"
 
 
 def survey_report_filename(building: StructureNode, made_on: datetime.date, fmt: str) -> str:

@@ -1,13 +1,15 @@
 """A building's survey report, as PDF or workbook (planning.reports.survey;
 docs/subsystems/surveys-and-files.md "Survey report"). Anyone who may see the plan may download
 it, as they may export it. Printed in the request: a building's components and their thumbnails
-are a few pages, not a plan's whole budget."""
+are a few pages, not a plan's whole budget; the workbook is written to a temporary file first
+(its photos are anchored by openpyxl, planning.reports.survey_workbook) and sent from there."""
 
 from __future__ import annotations
 
+import tempfile
 from typing import Any
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods
@@ -19,10 +21,10 @@ from planning.reports.survey import (
     survey_report,
     survey_report_filename,
     survey_report_pdf,
-    survey_report_sheet,
 )
+from planning.reports.survey_workbook import survey_report_workbook
+from planning.transfer import xlsx
 from planning.web.access import plan_member_required
-from planning.web.downloads import spreadsheet_download
 
 
 @plan_member_required()
@@ -37,13 +39,16 @@ def building_survey_report(
     report = survey_report(building=building, made_on=made_on)
     name = survey_report_filename(building, made_on, fmt)
     if fmt == "xlsx":
-        return spreadsheet_download(
-            fmt="xlsx",
-            name=name.removesuffix(".xlsx"),
-            rows=lambda: [],
-            sheets=lambda: [survey_report_sheet(report)],
-        )
-    response = HttpResponse(survey_report_pdf(report), content_type="application/pdf")
+        workbook = tempfile.TemporaryFile()  # the response closes it, and so removes it
+        try:
+            survey_report_workbook(report, workbook)
+        except BaseException:
+            workbook.close()
+            raise
+        workbook.seek(0)
+        response: HttpResponseBase = FileResponse(workbook, content_type=xlsx.CONTENT_TYPE)
+    else:
+        response = HttpResponse(survey_report_pdf(report), content_type="application/pdf")
     response["Content-Disposition"] = f'attachment; filename="{name}"'
     response["Cache-Control"] = "private, no-store"
     return response
