@@ -140,9 +140,7 @@ def survey_report(*, building: StructureNode, made_on: datetime.date) -> SurveyR
     return SurveyReport(building.plan, building, made_on, rows, thumbnails)
 
 
-def _photos(
-    *, node_ids: list[Any]
-) -> tuple[dict[Any, list[str]], dict[Any, int], dict[str, str]]:
+def _photos(*, node_ids: list[Any]) -> tuple[dict[Any, list[str]], dict[Any, int], dict[str, str]]:
     """The newest PHOTOS_IN_WORKBOOK photos of each node, how many it has, and the shown ones'
     thumbnails' storage names."""
     photos: dict[Any, list[str]] = {}

@@ -39,7 +39,8 @@ def building_survey_report(
     report = survey_report(building=building, made_on=made_on)
     name = survey_report_filename(building, made_on, fmt)
     if fmt == "xlsx":
-        workbook = tempfile.TemporaryFile()  # the response closes it, and so removes it
+        # Not a `with`: the response closes the file once sent, which removes it.
+        workbook = tempfile.TemporaryFile()  # noqa: SIM115
         try:
             survey_report_workbook(report, workbook)
         except BaseException:
