@@ -4,8 +4,9 @@
 
 Migrates the database of DATABASE_URL, stores the files in a temporary data folder, creates a
 plan whose one building holds `--components` components (default 2,000, in systems of 50), each
-with `--photos` photos (default 4) whose thumbnails are 320 x 240 JPEGs of camera-like noise
-(about as large as a real one's), then, in a fresh process as a worker would (production
+with `--photos` photos (default 4) whose thumbnails are 320 x 240 JPEGs (quality 80, as
+uploads make them) of noise of `--sigma` (default 10: about 18 KB, as a photo's; 40 is a worst
+case of about 37 KB), then, in a fresh process as a worker would (production
 settings), builds the report and writes its workbook (planning.reports.survey_workbook) into a
 temporary file: the time, the workbook's size and its images, and the process's memory: VmRSS
 before (Django, openpyxl and Pillow loaded) and its peak (VmHWM) after.
@@ -45,7 +46,7 @@ building.save()
 random.seed(1)
 thumbnails = []
 for n in range(16):  # a few different thumbnails, each stored once per photo below
-    image = Image.effect_noise((320, 240), 40 + n).convert("RGB")
+    image = Image.effect_noise((320, 240), {sigma} + n / 4).convert("RGB")
     out = io.BytesIO()
     image.save(out, "JPEG", quality=80)
     thumbnails.append(out.getvalue())
@@ -112,6 +113,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--components", type=int, default=2000)
     parser.add_argument("--photos", type=int, default=4)
+    parser.add_argument("--sigma", type=float, default=10)
     args = parser.parse_args()
     env = server_environment()
     with tempfile.TemporaryDirectory() as data:
@@ -124,13 +126,13 @@ def main() -> None:
                 "-v",
                 "0",
                 "-c",
-                BUILDING_SCRIPT.format(components=args.components, photos=args.photos),
+                BUILDING_SCRIPT.format(
+                    components=args.components, photos=args.photos, sigma=args.sigma
+                ),
             )
         )
         runs = [
-            json.loads(
-                manage(env, "shell", "-v", "0", "-c", MEASURE_SCRIPT.format(**made)).strip()
-            )
+            json.loads(manage(env, "shell", "-v", "0", "-c", MEASURE_SCRIPT.format(**made)).strip())
             for _ in range(2)
         ]
     print(

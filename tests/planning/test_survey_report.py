@@ -172,3 +172,20 @@ def test_the_board_report_counts_the_components_at_a_high_risk(
     assert content.high_risk_components == 1  # the roof: 3 x 3; the window has no consequence
     text = " ".join(_pdf_text(report_pdf(plan=house.plan), tmp_path).split())
     assert "from the latest surveys): 1 component." in text
+
+
+def test_the_pdf_shows_a_components_newest_three_photos(
+    house: StructureNode, client: Any, tmp_path: Path
+) -> None:
+    roof = StructureNode.objects.get(name="Roof")
+    for index in range(4):  # five in all; the workbook shows four
+        upload = photo_upload(f"roof-{index}.jpg", jpeg_bytes())
+        attachment_add(plan=house.plan, node=roof, upload=upload, by=None)
+    client = _client_of(house.plan, client)
+    url = reverse("planning:building_survey_report", args=[house.plan.number, house.pk, "pdf"])
+    path = tmp_path / "survey.pdf"
+    path.write_bytes(client.get(url).content)
+    listing = subprocess.run(
+        ["pdfimages", "-list", str(path)], check=True, capture_output=True, text=True
+    ).stdout
+    assert len(listing.strip().splitlines()) == 2 + 3  # a header, a rule, three thumbnails
