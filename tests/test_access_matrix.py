@@ -30,6 +30,7 @@ import re
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from datetime import date
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -75,6 +76,7 @@ from planning.models import (
 )
 from planning.plans.services.attachments import attachment_add
 from planning.plans.services.plans import plan_create
+from planning.plans.services.surveys import survey_record
 from planning.records.adoption import plan_adopt
 from planning.suggestions.services.dismissal import suggestions_dismiss
 from planning.suggestions.sync.run import suggestion_sync
@@ -184,6 +186,7 @@ class PlanWorld:
     version: PlanVersion  # an adopted version
     scenario: FundingScenario  # beside the plan's fund
     attachment: Attachment  # a photo of the component
+    survey_key: str  # the idempotency key of a survey entry recorded in survey mode
 
 
 @dataclass
@@ -276,7 +279,23 @@ def _plan_world(
         attachment=attachment_add(
             plan=plan, node=component, upload=photo_upload("roof.jpg", jpeg_bytes()), by=owner
         ),
+        survey_key=_survey_entry(component, owner),
     )
+
+
+def _survey_entry(component: StructureNode, owner: User) -> str:
+    """A survey entry recorded as survey mode sends it (with its key), for its photos' route."""
+    key = str(uuid.uuid4())
+    survey_record(
+        node=component,
+        grade=1,
+        consequence=1,
+        note="",
+        assessed_on=date(2026, 5, 1),
+        by=owner,
+        idempotency_key=key,
+    )
+    return key
 
 
 def _funding(plan: Plan) -> FundingScenario:
@@ -445,6 +464,10 @@ class PlanRoute:
     kwargs: Kwargs = _none
     body: Body = _empty
     query: str = ""
+    # A page's JSON endpoint (planning.web.access.plan_member_required_json): the body is sent
+    # as JSON (unless it holds a file), and a signed-out request is a 401 for the script to show
+    # rather than the login page.
+    json: bool = False
 
 
 def _fmts(w: PlanWorld) -> list[dict[str, Any]]:
@@ -613,6 +636,34 @@ PLAN_ROUTES: dict[str, PlanRoute] = {
         (Right.EDIT, 302),
         kwargs=lambda w: [{"action_id": w.planned.pk}],
         body=lambda w, world: {"file": photo_upload("offer.jpg", jpeg_bytes())},
+    ),
+    "survey_buildings": PlanRoute(200, None),
+    "survey_building": PlanRoute(200, None, kwargs=lambda w: [{"building_id": w.building.pk}]),
+    "survey_components": PlanRoute(
+        200, None, kwargs=lambda w: [{"building_id": w.building.pk}], json=True
+    ),
+    "survey_entry": PlanRoute(
+        None,
+        (Right.EDIT, 201),
+        body=lambda w, world: {
+            "key": str(uuid.uuid4()),
+            "node": str(w.component.pk),
+            "grade": 2,
+            "consequence": 1,
+            "note": "Moss",
+            "assessed_on": "2026-05-01",
+        },
+        json=True,
+    ),
+    "survey_photo": PlanRoute(
+        None,
+        (Right.EDIT, 201),
+        body=lambda w, world: {
+            "key": str(uuid.uuid4()),
+            "entry": w.survey_key,
+            "file": photo_upload("moss.jpg", jpeg_bytes()),
+        },
+        json=True,
     ),
     "building_survey_report": PlanRoute(
         200, None, kwargs=lambda w: [{"node_id": w.building.pk, "fmt": f} for f in ("pdf", "xlsx")]
@@ -806,6 +857,7 @@ OTHER_ROUTES: dict[str, OtherRoute] = {
     ),
     "plan_import": OtherRoute(Audience.SIGNED_IN, 302, 302, body=_import_upload),
     "plan_import_format": OtherRoute(Audience.PUBLIC, 200, None),
+    "survey_worker": OtherRoute(Audience.PUBLIC, 200, None),
     "plan_import_template": OtherRoute(
         Audience.PUBLIC, 200, None, kwargs=lambda world: {"filename": "plan.json"}
     ),
@@ -898,9 +950,17 @@ def assert_same_as_missing(
     assert secret.encode() not in response.body_bytes
 
 
-def _request(client: Client, method: str, url: str, body: dict[str, Any]) -> Any:
-    """The response, with its body read (a download's stream too) as `body_bytes`."""
-    response: Any = client.get(url) if method == "GET" else client.post(url, body)
+def _request(
+    client: Client, method: str, url: str, body: dict[str, Any], *, json: bool = False
+) -> Any:
+    """The response, with its body read (a download's stream too) as `body_bytes`; a JSON
+    route's body without a file goes as JSON."""
+    if method == "GET":
+        response: Any = client.get(url)
+    elif json and not any(hasattr(value, "read") for value in body.values()):
+        response = client.post(url, body, content_type="application/json")
+    else:
+        response = client.post(url, body)
     if response.streaming:  # the test client closes it once the stream is read
         response.body_bytes = b"".join(response.streaming_content)
     else:
@@ -971,7 +1031,7 @@ def _plan_request_check(
     where = (principal, role, method, url)
     before = _plan_state(target) if role is None or method == "POST" else None
 
-    response = _request(client, method, url, body)
+    response = _request(client, method, url, body, json=route.json)
 
     if role is not None and not PRINCIPALS[principal].anonymous:
         want = expected_status(route, method, role)
@@ -979,14 +1039,16 @@ def _plan_request_check(
         if want == 403:
             assert _plan_state(target) == before, where
         return
-    if PRINCIPALS[principal].anonymous:
+    if PRINCIPALS[principal].anonymous and route.json:
+        assert response.status_code == 401, where
+    elif PRINCIPALS[principal].anonymous:
         assert response.status_code == 302, where
         assert response["Location"].startswith(reverse("accounts:login")), where
     else:
         assert response.status_code == 404, where
     assert _plan_state(target) == before, where
     swap = (f"/plans/{number}/", f"/plans/{MISSING_NUMBER}/")
-    missing = _request(client, method, url.replace(*swap, 1), body)
+    missing = _request(client, method, url.replace(*swap, 1), body, json=route.json)
     assert_same_as_missing(response, missing, secret=target.plan.name, swap=swap)
 
 
