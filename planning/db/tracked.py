@@ -113,6 +113,7 @@ TRACKED: Final[tuple[Tracked, ...]] = (
                 "year_built",
                 "condition_grade",
                 "condition_assessed_on",
+                "replacement_value",
             ),
             plan="R.plan_id",
             entity_uuid="R.id",

@@ -62,6 +62,7 @@ FIELD_LABELS: dict[str, str] = {
     "year_built": "Year built",
     "condition_grade": "Condition grade",
     "condition_assessed_on": "Condition assessed on",
+    "replacement_value": "Replacement value",
     "node_id": "Node",
     "title": "Title",
     "planned_year": "Planned year",
@@ -78,7 +79,7 @@ FIELD_LABELS: dict[str, str] = {
     "dismiss_reason": "Reason",
     "dismiss_comment": "Comment",
 }
-MONEY_FIELDS = {"estimated_cost", "actual_cost", "annual_budget"}
+MONEY_FIELDS = {"estimated_cost", "actual_cost", "annual_budget", "replacement_value"}
 CHOICES: dict[str, dict[str, str]] = {
     "kind": {**dict(NodeKind.choices), **dict(ActionKind.choices)},
     "status": {**dict(ActionStatus.choices), "open": "Open", "dismissed": "Dismissed"},
