@@ -57,6 +57,7 @@ def plan_document(*, plan: Plan) -> dict[str, Any]:
             "year_built",
             "condition_grade",
             "condition_assessed_on",
+            "replacement_value",
         )
     )
     refs = {row[0]: row[1] or row[0].hex for row in nodes}
@@ -75,6 +76,7 @@ def plan_document(*, plan: Plan) -> dict[str, Any]:
             "year_built": year_built,
             "condition_grade": grade,
             "condition_assessed_on": assessed_on.isoformat() if assessed_on else None,
+            "replacement_value": _text(replacement_value),
         }
         for (
             node_id,
@@ -92,6 +94,7 @@ def plan_document(*, plan: Plan) -> dict[str, Any]:
             year_built,
             grade,
             assessed_on,
+            replacement_value,
         ) in sorted(nodes, key=lambda row: (len(path_ids(row[3])), refs[row[0]]))
     ]
     # Each action's latest completion, as the actions export shows it: a done one-off action,
@@ -165,6 +168,7 @@ _DECIMAL_FIELDS = frozenset(
     {
         "quantity",
         "gross_floor_area_m2",
+        "replacement_value",
         "estimated_cost",
         "actual_cost",
         "index_rate_percent",

@@ -18,6 +18,7 @@ NODE_FIELDS = (
     "year_built",
     "condition_grade",
     "condition_assessed_on",
+    "replacement_value",
 )
 ACTION_FIELDS = (
     "node_ref",
@@ -50,4 +51,6 @@ ACTION_REQUIRED = ("node_ref", "title", "kind", "planned_year")
 YEAR_FIELDS = frozenset(
     {"install_year", "planned_year", "interval_years", "year_built", "condition_grade"}
 )
-AMOUNT_FIELDS = frozenset({"quantity", "estimated_cost", "gross_floor_area_m2", "actual_cost"})
+AMOUNT_FIELDS = frozenset(
+    {"quantity", "estimated_cost", "gross_floor_area_m2", "actual_cost", "replacement_value"}
+)
