@@ -4,6 +4,8 @@ replacement value against the organisation's value per m2, and the plan's area-w
 
 from __future__ import annotations
 
+import csv
+import io
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
@@ -171,3 +173,28 @@ def test_many_plans_in_three_queries(django_assert_max_num_queries: Any) -> None
     assert {plan.pk: found[plan.pk].buildings[0].fci for plan in plans} == {
         plan.pk: Fraction(1) for plan in plans
     }
+
+
+def test_the_buildings_page_and_the_budget_export_show_the_fci(client: Any, user: Any) -> None:
+    from django.urls import reverse
+
+    from planning.models import PlanRole
+    from tests.factories import PlanMembershipFactory
+
+    plan = PlanFactory.create(price_base_year=Y)
+    PlanMembershipFactory.create(plan=plan, user=user, role=PlanRole.OWNER)
+    house = _building(plan, "House", area="100", value="100000")
+    ActionFactory.create(
+        node=_component(house), planned_year=Y - 1, estimated_cost=Decimal("10000.00")
+    )
+    client.force_login(user)
+
+    page = client.get(reverse("planning:node_detail", args=[plan.number, house.pk]))
+    assert b'data-figure="fci">10.00 %' in page.content
+    assert b'data-band="poor"' in page.content
+
+    export = client.get(reverse("planning:export_budget", args=[plan.number, "csv"]))
+    rows = list(csv.reader(io.StringIO(b"".join(export.streaming_content).decode("utf-8-sig"))))
+    header, house_row = rows[0], next(row for row in rows if row[0] == "House")
+    assert header[5].startswith("FCI %") and header[6] == "FCI band"
+    assert (house_row[5], house_row[6]) == ("10.00", "poor")
