@@ -11,8 +11,10 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
+from django.urls import reverse
 from django.utils import timezone
 
+from organisations.models import OrganisationRole
 from planning.figures.condition_index import (
     building_condition,
     fci_band,
@@ -20,8 +22,22 @@ from planning.figures.condition_index import (
     plans_condition,
 )
 from planning.figures.key_figures import plan_key_figures
-from planning.models import ActionStatus, NodeKind, OrganisationCatalog, Plan, StructureNode
-from tests.factories import ActionFactory, OrganisationFactory, PlanFactory, StructureNodeFactory
+from planning.models import (
+    ActionStatus,
+    NodeKind,
+    OrganisationCatalog,
+    Plan,
+    PlanRole,
+    StructureNode,
+)
+from tests.factories import (
+    ActionFactory,
+    OrganisationFactory,
+    OrganisationMembershipFactory,
+    PlanFactory,
+    PlanMembershipFactory,
+    StructureNodeFactory,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -176,11 +192,6 @@ def test_many_plans_in_three_queries(django_assert_max_num_queries: Any) -> None
 
 
 def test_the_buildings_page_and_the_budget_export_show_the_fci(client: Any, user: Any) -> None:
-    from django.urls import reverse
-
-    from planning.models import PlanRole
-    from tests.factories import PlanMembershipFactory
-
     plan = PlanFactory.create(price_base_year=Y)
     PlanMembershipFactory.create(plan=plan, user=user, role=PlanRole.OWNER)
     house = _building(plan, "House", area="100", value="100000")
@@ -198,3 +209,44 @@ def test_the_buildings_page_and_the_budget_export_show_the_fci(client: Any, user
     header, house_row = rows[0], next(row for row in rows if row[0] == "House")
     assert header[5].startswith("FCI %") and header[6] == "FCI band"
     assert (house_row[5], house_row[6]) == ("10.00", "poor")
+
+
+def test_an_admin_sets_the_value_per_m2_in_the_catalogs_currency(client: Any, user: Any) -> None:
+    organisation = OrganisationFactory.create()
+    OrganisationMembershipFactory.create(
+        organisation=organisation, user=user, role=OrganisationRole.ADMIN
+    )
+    OrganisationCatalog.objects.update_or_create(
+        organisation=organisation, defaults={"currency": "SEK"}
+    )
+    client.force_login(user)
+    url = reverse("catalog:value_per_m2", args=[organisation.slug])
+
+    refused = client.post(url, {"value-value_per_m2": "0"})
+    assert refused.status_code == 400
+    assert "Enter a value above 0." in refused.content.decode()
+    assert "Building value per m² (SEK)" in refused.content.decode()
+    assert client.post(url, {"value-value_per_m2": "abc"}).status_code == 400
+    organisation.refresh_from_db()
+    assert organisation.value_per_m2 is None
+
+    saved = client.post(url, {"value-value_per_m2": "25000.50"}, follow=True)
+    assert "Building value per m² set to 25000.50 SEK." in saved.content.decode()
+    organisation.refresh_from_db()
+    assert organisation.value_per_m2 == Decimal("25000.50")
+
+    client.post(url, {"value-value_per_m2": ""})
+    organisation.refresh_from_db()
+    assert organisation.value_per_m2 is None
+
+
+def test_a_planner_cannot_set_the_value_per_m2(client: Any, user: Any) -> None:
+    organisation = OrganisationFactory.create()
+    OrganisationMembershipFactory.create(
+        organisation=organisation, user=user, role=OrganisationRole.PLANNER
+    )
+    client.force_login(user)
+    url = reverse("catalog:value_per_m2", args=[organisation.slug])
+    assert client.post(url, {"value-value_per_m2": "100"}).status_code == 403
+    organisation.refresh_from_db()
+    assert organisation.value_per_m2 is None
