@@ -43,7 +43,7 @@ from planning.figures.prices import (
     plan_markups,
     year_span,
 )
-from planning.figures.totals import HORIZON_MAX, YEARS, plan_horizon
+from planning.figures.totals import HORIZON_MAX, YEARS, plan_horizon, years_over_budget
 from planning.models import (
     CENT,
     Action,
@@ -232,13 +232,11 @@ def report_content(
     ten_to = year_from + YEARS - 1
     today_budget, nominal_budget = plan_budgets(plan=plan, year_from=year_from, year_to=year_to)
     budget = nominal_budget if prices == NOMINAL else today_budget
-    over_budget = []
-    if plan.annual_budget is not None:
-        over_budget = [
-            year
-            for year, total in zip(today_budget.years, today_budget.year_totals, strict=True)
-            if total > plan.annual_budget
-        ]
+    over_budget = years_over_budget(
+        years=today_budget.years,
+        totals=today_budget.year_totals,
+        annual_budget=plan.annual_budget,
+    )
     chart = cost_chart(
         years=budget.years,
         series=budget.by_building(),

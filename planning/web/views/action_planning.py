@@ -35,6 +35,7 @@ from planning.figures.chart import cost_chart
 from planning.figures.condition_index import plan_condition
 from planning.figures.follow_up import plan_follow_up
 from planning.figures.prices import NOMINAL, TODAY, PriceIndex
+from planning.figures.totals import years_over_budget
 from planning.models import (
     DismissReason,
     NodeKind,
@@ -132,11 +133,9 @@ def action_planning(request: HttpRequest, access: PlanAccess) -> HttpResponse:
     over_budget: list[int] = []
     if plan.annual_budget is not None:
         today = budget_in(TODAY)
-        over_budget = [
-            year
-            for year, total in zip(today.years, today.year_totals, strict=True)
-            if total > plan.annual_budget
-        ]
+        over_budget = years_over_budget(
+            years=today.years, totals=today.year_totals, annual_budget=plan.annual_budget
+        )
     buildings_page = Paginator(budget.rows, BUILDINGS_PER_PAGE).get_page(request.GET.get("bpage"))
     key_figures = plan_key_figures_figure(plan=plan, version=version, year=this_year)
     # Planned and actual side by side for this year (planning.figures.follow_up), cached too.
