@@ -2,7 +2,16 @@ from __future__ import annotations
 
 from django.urls import path
 
-from platform_api.endpoints import acts, events, history, plans, records, session, suggestions
+from platform_api.endpoints import (
+    acts,
+    events,
+    history,
+    plans,
+    portfolio,
+    records,
+    session,
+    suggestions,
+)
 
 urlpatterns = [
     path(
@@ -12,6 +21,7 @@ urlpatterns = [
     ),
     path("platform/events", events.EventListApi.as_view(), name="api-events"),
     path("platform/plans", plans.PlanListApi.as_view(), name="api-plans"),
+    path("platform/portfolio", portfolio.PortfolioApi.as_view(), name="api-portfolio"),
     path(
         "platform/plans/<str:planNumber>",
         plans.PlanDetailApi.as_view(),

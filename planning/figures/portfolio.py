@@ -82,6 +82,7 @@ class Portfolio:
     totals: list[PortfolioTotal]  # one per currency, by currency
     condition: ConditionWeights  # over every matching plan's buildings
     funded_known: bool  # whether percent funded was read (the funding figures exist)
+    fci_inputs: tuple[Any, ...] = ()  # what the FCI read besides the plans (a cache key)
 
     @property
     def year_span(self) -> str:
@@ -209,4 +210,5 @@ def portfolio_build(
         totals=[totals[currency] for currency in sorted(totals)],
         condition=condition,
         funded_known=percent_funded is not None,
+        fci_inputs=fci_inputs,
     )
