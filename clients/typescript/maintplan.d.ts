@@ -115,6 +115,30 @@ export class Client {
         limit?: number;
     }): AsyncGenerator<Event, void, undefined>;
     /**
+     * Every plan of an organisation's portfolio (its ten-year planned cost, maintenance debt,
+     * FCI, open critical suggestions, years over budget), by number, every page. `organisation`
+     * (a slug) is required with a personal key; `q` keeps the plans whose name contains it.
+     * Its totals: `portfolioPage`.
+     * @param {{ organisation?: string, q?: string, limit?: number }} [options]
+     * @returns {AsyncGenerator<PortfolioPlan, void, undefined>}
+     */
+    portfolio(options?: {
+        organisation?: string;
+        q?: string;
+        limit?: number;
+    }): AsyncGenerator<PortfolioPlan, void, undefined>;
+    /**
+     * The first page of the portfolio with its years, prices and the totals over every matching
+     * plan (per currency).
+     * @param {{ organisation?: string, q?: string, limit?: number }} [options]
+     * @returns {Promise<PortfolioPage>}
+     */
+    portfolioPage(options?: {
+        organisation?: string;
+        q?: string;
+        limit?: number;
+    }): Promise<PortfolioPage>;
+    /**
      * A conditional GET: the `data` when it changed since this client's last poll of the same
      * path and parameters (the first poll always), null when the server answered 304 Not
      * Modified. The ETag is kept per URL, in memory.
@@ -154,6 +178,8 @@ export type Schemas = import("./schema.js").components["schemas"];
 export type Suggestion = Schemas["Suggestion"];
 export type SuggestionWithStatus = Schemas["SuggestionWithStatus"];
 export type Event = Schemas["Event"];
+export type PortfolioPlan = Schemas["PortfolioPlan"];
+export type PortfolioPage = Schemas["PortfolioPage"];
 export type DismissReason = Schemas["ReasonEnum"];
 export type Params = Record<string, string | number | null | undefined>;
 /**

@@ -9,6 +9,8 @@
 /** @typedef {Schemas["Suggestion"]} Suggestion */
 /** @typedef {Schemas["SuggestionWithStatus"]} SuggestionWithStatus */
 /** @typedef {Schemas["Event"]} Event */
+/** @typedef {Schemas["PortfolioPlan"]} PortfolioPlan */
+/** @typedef {Schemas["PortfolioPage"]} PortfolioPage */
 /** @typedef {Schemas["ReasonEnum"]} DismissReason */
 /** @typedef {Record<string, string | number | null | undefined>} Params */
 /** @typedef {Record<string, any>} PageData the `data` of one page of a list */
@@ -206,6 +208,28 @@ export class Client {
    */
   async *events(options = {}) {
     yield* this.items("/platform/events", { limit: 100, ...options }, "events");
+  }
+
+  /**
+   * Every plan of an organisation's portfolio (its ten-year planned cost, maintenance debt,
+   * FCI, open critical suggestions, years over budget), by number, every page. `organisation`
+   * (a slug) is required with a personal key; `q` keeps the plans whose name contains it.
+   * Its totals: `portfolioPage`.
+   * @param {{ organisation?: string, q?: string, limit?: number }} [options]
+   * @returns {AsyncGenerator<PortfolioPlan, void, undefined>}
+   */
+  async *portfolio(options = {}) {
+    yield* this.items("/platform/portfolio", { limit: 100, ...options }, "plans");
+  }
+
+  /**
+   * The first page of the portfolio with its years, prices and the totals over every matching
+   * plan (per currency).
+   * @param {{ organisation?: string, q?: string, limit?: number }} [options]
+   * @returns {Promise<PortfolioPage>}
+   */
+  async portfolioPage(options = {}) {
+    return /** @type {PortfolioPage} */ (await this.get("/platform/portfolio", { limit: 100, ...options }));
   }
 
   /**

@@ -17,6 +17,8 @@ from maintplan._generated.api.plans import dismiss_suggestion, restore_suggestio
 from maintplan._generated.models.dismiss_body import DismissBody
 from maintplan._generated.models.error_envelope import ErrorEnvelope
 from maintplan._generated.models.event import Event
+from maintplan._generated.models.portfolio_page import PortfolioPage
+from maintplan._generated.models.portfolio_plan import PortfolioPlan
 from maintplan._generated.models.reason_enum import ReasonEnum
 from maintplan._generated.models.restore_suggestion_body import RestoreSuggestionBody
 from maintplan._generated.models.suggestion import Suggestion
@@ -193,6 +195,29 @@ class Client:
         params: dict[str, ParamValue] = {"after": after, "plan": plan, "type": type}
         for item in self.items("/platform/events", {**params, "limit": limit}, key="events"):
             yield Event.from_dict(item)
+
+    def portfolio(
+        self,
+        *,
+        organisation: str | None = None,
+        q: str | None = None,
+        limit: int | None = 100,
+    ) -> Iterator[PortfolioPlan]:
+        """Every plan of an organisation's portfolio (its ten-year planned cost, maintenance
+        debt, FCI, open critical suggestions, years over budget), by number, every page, as the
+        generated `PortfolioPlan` model. `organisation` (a slug) is required with a personal
+        key; `q` keeps the plans whose name contains it. Its totals: `portfolio_page`."""
+        params: dict[str, ParamValue] = {"organisation": organisation, "q": q, "limit": limit}
+        for item in self.items("/platform/portfolio", params, key="plans"):
+            yield PortfolioPlan.from_dict(item)
+
+    def portfolio_page(
+        self, *, organisation: str | None = None, q: str | None = None, limit: int | None = 100
+    ) -> PortfolioPage:
+        """The first page of the portfolio with its years, prices and the totals over every
+        matching plan (per currency), as the generated `PortfolioPage` model."""
+        params = {"organisation": organisation, "q": q, "limit": limit}
+        return PortfolioPage.from_dict(self.get("/platform/portfolio", params))
 
     def poll(self, path: str, params: Params | None = None) -> dict[str, Any] | None:
         """A conditional GET: the `data` when it changed since this client's last poll of the
