@@ -33,6 +33,7 @@ CURSOR_OPERATIONS = (
     "GET /platform/plans/{planNumber}/history",
     "GET /platform/plans/{planNumber}/versions/{versionId}/actions",
     "GET /platform/events",
+    "GET /platform/portfolio",
 )
 CONFIG = "".join(
     f"""
