@@ -29,9 +29,11 @@ from typing import Any
 
 from django.utils import timezone
 
+from core.text_order import natural_key
 from planning.core.money import amount_of, half_up
 from planning.figures.budget import Budget, plan_budgets
 from planning.figures.chart import Chart, cost_chart
+from planning.figures.condition_index import BuildingCondition, PlanCondition, plans_condition
 from planning.figures.key_figures import PlanKeyFigures, plan_key_figures
 from planning.figures.prices import (
     NOMINAL,
@@ -69,6 +71,7 @@ from planning.reports.largest import LARGEST_ACTIONS_YEARS, Occurrence, largest_
 from planning.tree.selectors import building_sites
 
 CRITICAL_SUGGESTIONS = 25
+FCI_BUILDINGS = 40  # the buildings the FCI table lists, the highest FCI first
 EXAMPLE_COST = Decimal(100_000)  # the assumptions page's worked example of the nominal prices
 EXAMPLE_AFTER_YEARS = 5
 
@@ -107,6 +110,7 @@ class ReportContent:
     condition: list[ConditionRow]
     poor_condition_cost: Decimal  # planned on components graded 2-3, ten years, today's prices
     poor_components: int
+    fci: PlanCondition  # the FCI of each building (and the plan's), for year_from
     chart: Chart
     largest: list[Occurrence]
     largest_from: int
@@ -117,6 +121,19 @@ class ReportContent:
     changes: list[ChangeRow]  # the ones that move the most money, at most CHANGES_LISTED
     action_count: int
     node_count: int
+
+    @property
+    def fci_buildings(self) -> list[BuildingCondition]:
+        """The buildings with the highest FCI first (those without one last), at most
+        FCI_BUILDINGS of them; `fci_left_out` counts the others."""
+        ranked = sorted(
+            self.fci.buildings, key=lambda b: (b.fci is None, -(b.fci or 0), natural_key(b.name))
+        )
+        return ranked[:FCI_BUILDINGS]
+
+    @property
+    def fci_left_out(self) -> int:
+        return max(0, len(self.fci.buildings) - FCI_BUILDINGS)
 
     def wording(self, year_from: int, year_to: int, prices: str | None = None) -> str:
         return figure_wording(
@@ -286,6 +303,7 @@ def report_content(
         condition=condition,
         poor_condition_cost=poor_cost,
         poor_components=poor_count,
+        fci=plans_condition(plan_ids=[plan.pk], year=year_from)[plan.pk],
         chart=chart,
         largest=largest_occurrences(
             plan=plan, year_from=year_from, year_to=largest_to, prices=prices
