@@ -3860,7 +3860,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `organisations.not_found` */
+            /** @description `portfolio.not_found` */
             404: {
                 headers: {
                     /** @description The traceId of the request (also in the body). */

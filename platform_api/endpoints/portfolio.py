@@ -139,7 +139,7 @@ def _organisation_of(api_key: ApiKey, slug: str | None, errors: dict[str, list[s
         organisation = api_key.organisation
         assert organisation is not None
         if slug is not None and slug != organisation.slug:
-            raise ApiError("organisations.not_found")
+            raise ApiError("portfolio.not_found")
         return organisation
     if not slug:
         errors["organisation"] = ["Name the organisation (its slug): your key is a personal one."]
@@ -150,7 +150,7 @@ def _organisation_of(api_key: ApiKey, slug: str | None, errors: dict[str, list[s
         .first()
     )
     if membership is None:
-        raise ApiError("organisations.not_found")
+        raise ApiError("portfolio.not_found")
     return membership.organisation
 
 
@@ -168,7 +168,7 @@ class PortfolioApi(RecordApi):
                 description="One page of the portfolio, with its totals.",
             ),
             304: NOT_MODIFIED,
-            **error_responses({400: ["validation.query"], 404: ["organisations.not_found"]}),
+            **error_responses({400: ["validation.query"], 404: ["portfolio.not_found"]}),
         },
         tags=["portfolio"],
     )

@@ -50,4 +50,4 @@ def test_the_sdk_walks_the_portfolio_and_reads_its_totals() -> None:
     assert [(t.currency, t.plans, t.ten_year_cost) for t in page.totals] == [("EUR", 3, "600.00")]
     with pytest.raises(ApiError) as refused:
         client.portfolio_page(organisation="someone-else")
-    assert refused.value.message_key == "organisations.not_found"
+    assert refused.value.message_key == "portfolio.not_found"

@@ -126,7 +126,7 @@ def test_another_organisations_key_never_reads_its_plans(organisation: Organisat
     data = _data(_get(raw))
     assert [row["name"] for row in data["plans"]] == ["Theirs"]
     assert data["organisation"]["slug"] == other.slug
-    assert_envelope(_get(raw, organisation=organisation.slug), 404, "organisations.not_found")
+    assert_envelope(_get(raw, organisation=organisation.slug), 404, "portfolio.not_found")
 
 
 def test_a_members_personal_key_names_the_organisation(organisation: Organisation) -> None:
@@ -144,8 +144,8 @@ def test_a_members_personal_key_names_the_organisation(organisation: Organisatio
         organisation=OrganisationFactory.create(api_access_enabled=True), user=outsider
     )
     _key, outsiders = api_key_create(user=outsider, name="theirs")
-    assert_envelope(_get(outsiders, organisation=organisation.slug), 404, "organisations.not_found")
-    assert_envelope(_get(raw, organisation="no-such-one"), 404, "organisations.not_found")
+    assert_envelope(_get(outsiders, organisation=organisation.slug), 404, "portfolio.not_found")
+    assert_envelope(_get(raw, organisation="no-such-one"), 404, "portfolio.not_found")
 
 
 def test_the_api_gives_the_pages_figures(organisation: Organisation) -> None:
