@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from organisations.models import Organisation, OrganisationRole
 from planning.models import NodeKind, Plan, Severity, Suggestion, SuggestionStatus
+from planning.plans.services.actions import action_create
 from planning.web.views.portfolio import PLANS_PER_PAGE
 from tests.factories import (
     ActionFactory,
@@ -227,8 +228,6 @@ def test_a_page_costs_a_bounded_number_of_queries(
 def test_a_change_of_a_plan_shows_at_once(member: Client, organisation: Organisation) -> None:
     plan = _plan(organisation, "North", cost="100.00")
     assert _rows(member, organisation).context["portfolio"].rows[0].figures.debt == 0
-    from planning.plans.services.actions import action_create  # noqa: PLC0415
-
     action_create(
         plan=plan,
         node=plan.nodes.get(name="Roof"),
