@@ -75,7 +75,9 @@ def budget_rows(
     today_rows = {row.building_id: row for row in today.rows}
     nominal_rows = {row.building_id: row for row in nominal.rows}
     figures_of = {figures.building_id: figures for figures in key_figures.buildings}
-    conditions = {building.building_id: building for building in condition.buildings}
+    conditions: dict[Any, BuildingCondition] = {
+        building.building_id: building for building in condition.buildings
+    }
     # Every building of the range's budget, and those with debt only, in the page's order.
     shown = [row.building_id for row in today.rows]
     shown += [b for b, figures in figures_of.items() if figures.debt and b not in today_rows]
@@ -220,7 +222,9 @@ def _budget_sheet(
             "Debt per m2",
             *_fci_columns(plan_figures.year),
         )
-    conditions = {building.building_id: building for building in condition.buildings}
+    conditions: dict[Any, BuildingCondition] = {
+        building.building_id: building for building in condition.buildings
+    }
     header = (
         "Site",
         "Building",

