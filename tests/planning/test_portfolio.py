@@ -69,7 +69,7 @@ def _plan(
 
 
 def _critical(plan: Plan, count: int) -> None:
-    node = plan.nodes.first()
+    node = plan.nodes.order_by("pk")[0]
     for n in range(count):
         Suggestion.objects.create(
             plan=plan,
@@ -248,7 +248,7 @@ def test_the_downloads_hold_every_matching_plan_and_the_totals(
     response = member.get(
         reverse("portfolio:download", args=[organisation.slug, "csv"]), {"q": "block"}
     )
-    rows = list(csv.reader(io.StringIO(b"".join(response.streaming_content).decode("utf-8-sig"))))
+    rows = list(csv.reader(io.StringIO(response.getvalue().decode("utf-8-sig"))))
     assert rows[0][3] == f"Planned cost {Y}\u2013{Y + 9} (today's prices)"
     assert [row[1] for row in rows[1:]] == ["Block 2", "Block 10", "Total, 2 plans"]
     assert rows[-1][3:5] == ["460.00", "10000.00"]
