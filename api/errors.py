@@ -69,6 +69,10 @@ ERROR_CATALOG: dict[str, tuple[int, str]] = {
     "validation.query": (400, "Some query parameters are not valid; see data.errors."),
     "validation.unsupported_media_type": (415, "Send the request body as application/json."),
     "plans.not_found": (404, "No plan with this number is visible to you."),
+    "portfolio.not_found": (
+        404,
+        "No organisation's portfolio with this slug is visible to this key.",
+    ),
     "versions.not_found": (404, "This plan has no version with this id."),
     "pagination.cursor_expired": (
         410,

@@ -30,6 +30,7 @@ PUBLIC_OPERATIONS = {
     ("/api/v1/platform/plans/{planNumber}/versions", "GET"),
     ("/api/v1/platform/plans/{planNumber}/versions/{versionId}/actions", "GET"),
     ("/api/v1/platform/events", "GET"),
+    ("/api/v1/platform/portfolio", "GET"),
 }
 
 AUTH_ERRORS = {

@@ -50,6 +50,7 @@ urlpatterns = [
     path("profile/", include("accounts.profile_urls")),
     path("", include("webhooks.urls")),
     path("", include("planning.web.urls.catalog")),
+    path("", include("planning.web.urls.portfolio")),
     path("", include("apikeys.urls")),
     path("organisations/", include("organisations.urls")),
     path("invitations/", include("organisations.invitation_urls")),

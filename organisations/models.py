@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
+from decimal import Decimal
 from typing import ClassVar
 
 from django.conf import settings
+from django.core.validators import MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
@@ -48,10 +50,27 @@ class Organisation(models.Model):
     # With API_ACCESS_REQUIRES_GRANT on, keys reach this organisation's plans only while set
     # (owners and admins switch it; staff too, in the admin).
     api_access_enabled = models.BooleanField("API access enabled", default=False)
+    # What a m2 of its buildings costs to build again, in its catalog's currency: a building
+    # without its own replacement value is valued at its area times this
+    # (docs/subsystems/portfolio.md "Facility condition index").
+    value_per_m2 = models.DecimalField(
+        "building value per m²",
+        max_digits=12,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(Decimal("0.01"), message="Enter a value above 0.")],
+    )
     created_at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:
         ordering = ("name", "slug")
+        constraints: ClassVar = [
+            models.CheckConstraint(
+                condition=Q(value_per_m2__isnull=True) | Q(value_per_m2__gt=0),
+                name="organisation_value_per_m2_positive",
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.name

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.text import slugify
@@ -60,6 +62,18 @@ def organisation_rename(*, organisation: Organisation, name: str) -> Organisatio
         raise ValidationError({"name": "Give the organisation a name of at most 200 characters."})
     organisation.name = name
     organisation.save(update_fields=["name"])
+    return organisation
+
+
+def organisation_value_per_m2_set(
+    *, organisation: Organisation, value_per_m2: Decimal | None
+) -> Organisation:
+    """The building value per m2 (docs/subsystems/portfolio.md "Facility condition index"): a
+    positive amount, or None for none."""
+    organisation.value_per_m2 = value_per_m2
+    others = [f.name for f in Organisation._meta.concrete_fields if f.name != "value_per_m2"]
+    organisation.clean_fields(exclude=others)
+    organisation.save(update_fields=["value_per_m2"])
     return organisation
 
 

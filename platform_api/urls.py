@@ -8,6 +8,7 @@ from platform_api.endpoints import (
     funding,
     history,
     plans,
+    portfolio,
     records,
     session,
     suggestions,
@@ -21,6 +22,7 @@ urlpatterns = [
     ),
     path("platform/events", events.EventListApi.as_view(), name="api-events"),
     path("platform/plans", plans.PlanListApi.as_view(), name="api-plans"),
+    path("platform/portfolio", portfolio.PortfolioApi.as_view(), name="api-portfolio"),
     path(
         "platform/plans/<str:planNumber>",
         plans.PlanDetailApi.as_view(),

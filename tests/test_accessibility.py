@@ -55,6 +55,7 @@ def _pages(w: World) -> list[str]:
         reverse("organisations:list"),
         reverse("organisations:members", args=[slug]),
         reverse("organisations:invitations", args=[slug]),
+        reverse("portfolio:portfolio", args=[slug]),
         reverse("integrations:organisation_api_access", args=[slug]),
         reverse("integrations:organisation_api_keys", args=[slug]),
         reverse("integrations:organisation_api_key_create", args=[slug]),

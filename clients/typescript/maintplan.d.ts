@@ -28,6 +28,8 @@ export function verify(secret: string, body: Uint8Array | string, headers: Heade
 /** @typedef {Schemas["HistoryEntry"]} HistoryEntry */
 /** @typedef {Schemas["Version"]} Version */
 /** @typedef {Schemas["VersionAction"]} VersionAction */
+/** @typedef {Schemas["PortfolioPlan"]} PortfolioPlan */
+/** @typedef {Schemas["PortfolioPage"]} PortfolioPage */
 /** @typedef {Schemas["ReasonEnum"]} DismissReason */
 /** @typedef {Record<string, string | number | null | undefined>} Params */
 /** @typedef {Record<string, any>} PageData the `data` of one page of a list */
@@ -86,6 +88,8 @@ export const VERSION_ACTIONS: ListSpec<VersionAction>;
 export const SUGGESTIONS: ListSpec<Suggestion>;
 /** @type {ListSpec<Event>} */
 export const EVENTS: ListSpec<Event>;
+/** @type {ListSpec<PortfolioPlan>} */
+export const PORTFOLIO: ListSpec<PortfolioPlan>;
 /**
  * An error answer: `status`, the envelope's `messageKey`, `message`, `data` and `traceId`, the
  * answer's `headers` and `retryAfter` (seconds from its Retry-After header, or null).
@@ -346,6 +350,40 @@ export class Client {
         data: import("./schema.js").components["schemas"]["SuggestionsChangedData"] | Record<string, never>;
     }, void, undefined>;
     /**
+     * Every plan of an organisation's portfolio (its ten-year planned cost, maintenance debt,
+     * FCI, open critical suggestions, years over budget), by number, every page. `organisation`
+     * (a slug) is required with a personal key; `q` keeps the plans whose name contains it.
+     * Its totals: `portfolioPage`.
+     * @param {{ organisation?: string, q?: string, limit?: number }} [options]
+     */
+    portfolio(options?: {
+        organisation?: string;
+        q?: string;
+        limit?: number;
+    }): AsyncGenerator<{
+        fci_percent: string | null;
+        fci_band: (import("./schema.js").components["schemas"]["FciBandEnum"] | import("./schema.js").components["schemas"]["NullEnum"]) | null;
+        number: number;
+        name: string;
+        currency: string;
+        ten_year_cost: string;
+        maintenance_debt: string;
+        critical_open: number;
+        years_over_budget: number | null;
+        percent_funded: string | null;
+    }, void, undefined>;
+    /**
+     * The first page of the portfolio with its years, prices and the totals over every matching
+     * plan (per currency).
+     * @param {{ organisation?: string, q?: string, limit?: number }} [options]
+     * @returns {Promise<PortfolioPage>}
+     */
+    portfolioPage(options?: {
+        organisation?: string;
+        q?: string;
+        limit?: number;
+    }): Promise<PortfolioPage>;
+    /**
      * A conditional GET: the `data` when it changed since this client's last poll of the same
      * path and parameters (the first poll always); on 304 Not Modified null, or with
      * `keepLast: true` the data of the last poll. The ETag is kept per URL, in memory.
@@ -399,6 +437,8 @@ export type Project = Schemas["Project"];
 export type HistoryEntry = Schemas["HistoryEntry"];
 export type Version = Schemas["Version"];
 export type VersionAction = Schemas["VersionAction"];
+export type PortfolioPlan = Schemas["PortfolioPlan"];
+export type PortfolioPage = Schemas["PortfolioPage"];
 export type DismissReason = Schemas["ReasonEnum"];
 export type Params = Record<string, string | number | null | undefined>;
 /**

@@ -16,6 +16,8 @@
 /** @typedef {Schemas["HistoryEntry"]} HistoryEntry */
 /** @typedef {Schemas["Version"]} Version */
 /** @typedef {Schemas["VersionAction"]} VersionAction */
+/** @typedef {Schemas["PortfolioPlan"]} PortfolioPlan */
+/** @typedef {Schemas["PortfolioPage"]} PortfolioPage */
 /** @typedef {Schemas["ReasonEnum"]} DismissReason */
 /** @typedef {Record<string, string | number | null | undefined>} Params */
 /** @typedef {Record<string, any>} PageData the `data` of one page of a list */
@@ -99,6 +101,9 @@ export const VERSION_ACTIONS = list("/platform/plans/{plan}/versions/{version}/a
 export const SUGGESTIONS = list("/platform/plans/{plan}/suggestions", "suggestions");
 /** @type {ListSpec<Event>} */
 export const EVENTS = list("/platform/events", "events");
+// An organisation's portfolio (a personal key names the organisation): plans by number.
+/** @type {ListSpec<PortfolioPlan>} */
+export const PORTFOLIO = list("/platform/portfolio", "plans", "number");
 
 /**
  * Retry-After in seconds (delta-seconds or an HTTP date), null when absent or unreadable.
@@ -435,6 +440,27 @@ export class Client {
    */
   events(options = {}) {
     return this.walk(EVENTS, options);
+  }
+
+  /**
+   * Every plan of an organisation's portfolio (its ten-year planned cost, maintenance debt,
+   * FCI, open critical suggestions, years over budget), by number, every page. `organisation`
+   * (a slug) is required with a personal key; `q` keeps the plans whose name contains it.
+   * Its totals: `portfolioPage`.
+   * @param {{ organisation?: string, q?: string, limit?: number }} [options]
+   */
+  portfolio(options = {}) {
+    return this.walk(PORTFOLIO, options);
+  }
+
+  /**
+   * The first page of the portfolio with its years, prices and the totals over every matching
+   * plan (per currency).
+   * @param {{ organisation?: string, q?: string, limit?: number }} [options]
+   * @returns {Promise<PortfolioPage>}
+   */
+  async portfolioPage(options = {}) {
+    return /** @type {PortfolioPage} */ (await this.get("/platform/portfolio", { limit: 100, ...options }));
   }
 
   /**

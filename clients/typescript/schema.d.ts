@@ -284,6 +284,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/platform/portfolio": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an organisation's portfolio
+         * @description Every plan of the organisation this key may read with its ten-year planned cost, maintenance debt, FCI, open critical suggestions and years over budget, by number, paged, with the totals over every matching plan.
+         */
+        get: operations["getPortfolio"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -471,6 +491,14 @@ export interface components {
          * @enum {string}
          */
         EventTypeEnum: "suggestions.changed";
+        /**
+         * @description * `good` - good
+         *     * `fair` - fair
+         *     * `poor` - poor
+         *     * `critical` - critical
+         * @enum {string}
+         */
+        FciBandEnum: "good" | "fair" | "poor" | "critical";
         FundSettings: {
             /** Format: decimal */
             opening_balance: string;
@@ -754,6 +782,8 @@ export interface components {
             /** @description Null on the last page. */
             next_cursor: string | null;
         };
+        /** @enum {unknown} */
+        NullEnum: null;
         Organisation: {
             /** Format: uuid */
             id: string;
@@ -933,6 +963,101 @@ export interface components {
             messageKey: string;
             /** @description Trace identifier of the request. */
             traceId: string;
+        };
+        PortfolioEnvelope: {
+            data: components["schemas"]["PortfolioPage"];
+            /** @description Always true for a success. */
+            success: boolean;
+            /** @description Human-readable message. */
+            message: string;
+            /** @description Stable dotted key of the message. */
+            messageKey: string;
+            /** @description Trace identifier of the request. */
+            traceId: string;
+        };
+        PortfolioPage: {
+            organisation: components["schemas"]["Organisation"];
+            /** @description The first of the ten years (this year). */
+            year_from: number;
+            year_to: number;
+            /** @description Always `today`: today's prices, no index. */
+            prices: string;
+            /** @description By plan number. */
+            plans: components["schemas"]["PortfolioPlan"][];
+            /** @description Per currency, over every matching plan (not only this page). */
+            totals: components["schemas"]["PortfolioTotal"][];
+            /**
+             * Format: decimal
+             * @description Area-weighted over every matching plan's buildings.
+             */
+            fci_percent: string | null;
+            fci_band: (components["schemas"]["FciBandEnum"] | components["schemas"]["NullEnum"]) | null;
+            /** @description Null on the last page. */
+            next_cursor: string | null;
+        };
+        PortfolioPlan: {
+            /**
+             * Format: decimal
+             * @description The facility condition index in percent, area-weighted over the buildings with a replacement value and an area; null without any.
+             */
+            fci_percent: string | null;
+            /**
+             * @description good (< 5 %), fair (< 10 %), poor (< 30 %) or critical; null without an FCI.
+             *
+             *     * `good` - good
+             *     * `fair` - fair
+             *     * `poor` - poor
+             *     * `critical` - critical
+             */
+            fci_band: (components["schemas"]["FciBandEnum"] | components["schemas"]["NullEnum"]) | null;
+            number: number;
+            name: string;
+            currency: string;
+            /**
+             * Format: decimal
+             * @description Planned cost of year_from..year_to, today's prices (the plan list's figure).
+             */
+            ten_year_cost: string;
+            /**
+             * Format: decimal
+             * @description Live actions planned before year_from, today's prices (the key figures').
+             */
+            maintenance_debt: string;
+            /** @description Open critical suggestions as of the plan's last synchronisation. */
+            critical_open: number;
+            /** @description Years of year_from..year_to above the annual budget (today's prices); null without a budget. */
+            years_over_budget: number | null;
+            /**
+             * Format: decimal
+             * @description The plan's fund's percent funded in year_from (its balance at the end of the year before over the fully funded balance); null without a fund, before the fund's start, or when no component counts.
+             */
+            percent_funded: string | null;
+        };
+        PortfolioTotal: {
+            /**
+             * Format: decimal
+             * @description The facility condition index in percent, area-weighted over the buildings with a replacement value and an area; null without any.
+             */
+            fci_percent: string | null;
+            /**
+             * @description good (< 5 %), fair (< 10 %), poor (< 30 %) or critical; null without an FCI.
+             *
+             *     * `good` - good
+             *     * `fair` - fair
+             *     * `poor` - poor
+             *     * `critical` - critical
+             */
+            fci_band: (components["schemas"]["FciBandEnum"] | components["schemas"]["NullEnum"]) | null;
+            currency: string;
+            /** @description Matching plans in this currency. */
+            plans: number;
+            /** Format: decimal */
+            ten_year_cost: string;
+            /** Format: decimal */
+            maintenance_debt: string;
+            critical_open: number;
+            /** @description The plans' years over budget, added up. */
+            years_over_budget: number;
         };
         Project: {
             /** Format: uuid */
@@ -3941,6 +4066,208 @@ export interface operations {
                 };
             };
             /** @description `plans.not_found`, `versions.not_found` */
+            404: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `routing.method_not_allowed` */
+            405: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `routing.not_acceptable` */
+            406: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request.length_required` */
+            411: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request.too_large` */
+            413: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `throttle.rate_limited` */
+            429: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    /** @description Seconds to wait before the next request. */
+                    "Retry-After": number;
+                    /** @description The tightest limit that applies: its name ("key", "account" or "address"), quota `q` and window `w` in seconds, e.g. `"key";q=600;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of that limit: `r` requests in the next `t` seconds, e.g. `"key";r=597;t=42`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `server.error` */
+            500: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `server.unavailable` */
+            503: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getPortfolio: {
+        parameters: {
+            query?: {
+                /** @description The `next_cursor` of the previous page, with the same filters; an altered cursor or one of other filters is 400 `validation.query`. */
+                cursor?: string;
+                /** @description Page size (default 100). */
+                limit?: number;
+                /** @description The organisation's slug: required with a personal key (one of your organisations), optional with an organisation's key (its own). */
+                organisation?: string;
+                /** @description Only plans whose name contains this (any case). */
+                q?: string;
+            };
+            header?: {
+                /** @description The `ETag` of an answer you kept: while it is unchanged the answer is 304. */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the portfolio, with its totals. */
+            200: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description The tightest limit that applies: its name ("key", "account" or "address"), quota `q` and window `w` in seconds, e.g. `"key";q=600;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of that limit: `r` requests in the next `t` seconds, e.g. `"key";r=597;t=42`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PortfolioEnvelope"];
+                };
+            };
+            /** @description Not modified: the `If-None-Match` named this answer. */
+            304: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description The tightest limit that applies: its name ("key", "account" or "address"), quota `q` and window `w` in seconds, e.g. `"key";q=600;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of that limit: `r` requests in the next `t` seconds, e.g. `"key";r=597;t=42`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `validation.query` */
+            400: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `auth.missing_api_key`, `auth.malformed_authorization`, `auth.invalid_api_key`, `auth.api_key_revoked`, `auth.api_key_expired` */
+            401: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    /** @description Always `Bearer` with a realm. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `auth.account_inactive`, `auth.api_access_disabled`, `transport.https_required` */
+            403: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `portfolio.not_found` */
             404: {
                 headers: {
                     /** @description The traceId of the request (also in the body). */

@@ -139,6 +139,7 @@ TRACKED: Final[tuple[Tracked, ...]] = (
                 "condition_grade",
                 "condition_assessed_on",
                 "condition_consequence",
+                "replacement_value",
             ),
             plan="R.plan_id",
             entity_uuid="R.id",

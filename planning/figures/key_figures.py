@@ -18,12 +18,13 @@ building.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Collection
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from django.db.models import Sum
+from django.db.models import Q, Sum
 
 from core.text_order import natural_key
 from planning.core.money import amount_round
@@ -78,6 +79,25 @@ class PlanKeyFigures:
         return PlanSummary(self.plan, counted, self.buildings_with_area)
 
 
+def maintenance_debt_q(year: int) -> Q:
+    """The actions the maintenance debt of year Y = `year` counts: the live ones planned before
+    Y (a recurring one once, at its estimated cost: its one overdue occurrence)."""
+    return Q(status=ActionStatus.PLANNED, planned_year__lt=year)
+
+
+def plans_maintenance_debt(*, plan_ids: Collection[Any], year: int) -> dict[Any, Decimal]:
+    """Each plan's maintenance debt for year Y = `year` (the plan's key figure), by plan id:
+    one grouped query for all of them."""
+    debts = {
+        plan_id: Decimal(str(total or 0)).quantize(CENT)
+        for plan_id, total in Action.objects.filter(maintenance_debt_q(year), plan_id__in=plan_ids)
+        .order_by()
+        .values_list("plan_id")
+        .annotate(total=Sum("estimated_cost"))
+    }
+    return {plan_id: debts.get(plan_id, Decimal("0.00")) for plan_id in plan_ids}
+
+
 def ten_year_budget(*, plan: Plan, year: int) -> Budget:
     """The budget the key figures read: today's prices, the ten years from `year`."""
     return plan_budget(plan=plan, year_from=year, year_to=year + YEARS - 1)
@@ -89,9 +109,7 @@ def plan_key_figures(*, plan: Plan, year: int, budget: Budget | None = None) -> 
     ten_years: dict[Any, Decimal] = {row.building_id: row.total for row in budget.rows}
     debts: dict[Any, Decimal] = {
         _uuid(building_id): Decimal(str(total or 0)).quantize(CENT)
-        for building_id, total in Action.objects.filter(
-            plan=plan, status=ActionStatus.PLANNED, planned_year__lt=year
-        )
+        for building_id, total in Action.objects.filter(maintenance_debt_q(year), plan=plan)
         .order_by()
         .values_list("node__building_id")
         .annotate(total=Sum("estimated_cost"))
@@ -143,9 +161,9 @@ def building_key_figures(*, node: StructureNode, year: int) -> KeyFigures:
         year_from=year,
         year_to=year + YEARS - 1,
     )
-    debt = Action.objects.filter(
-        plan_id=node.plan_id, status=ActionStatus.PLANNED, planned_year__lt=year, **mine
-    ).aggregate(total=Sum("estimated_cost"))["total"]
+    debt = Action.objects.filter(maintenance_debt_q(year), plan_id=node.plan_id, **mine).aggregate(
+        total=Sum("estimated_cost")
+    )["total"]
     return KeyFigures(
         year=year,
         building_id=node.pk,

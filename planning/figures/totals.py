@@ -5,14 +5,14 @@ default to this year and the nine after it (docs/subsystems/money.md)."""
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from decimal import Decimal
 from typing import Any
 
 from django.db.models import Max, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce
 
-from planning.figures.occurrences import live_in_range, year_cents
+from planning.figures.occurrences import YearGrid, live_in_range, year_cents
 from planning.models import Action, ActionStatus, Plan
 
 YEARS = 10  # a figure's years when none are chosen: Y .. Y + 9
@@ -58,11 +58,29 @@ def plans_planned_cost(
 ) -> dict[Any, Decimal]:
     """`planned_total` of each of these plans, by plan id (a plan without live occurrences in the
     range has 0.00): one grouped query for all of them (the plan list's page of plans)."""
+    grid = plans_year_cents(plan_ids=plan_ids, year_from=year_from, year_to=year_to)
+    return {plan_id: grid.total(plan_id) for plan_id in plan_ids}
+
+
+def plans_year_cents(*, plan_ids: Collection[Any], year_from: int, year_to: int) -> YearGrid:
+    """The grid `plans_planned_cost` sums: each plan's today's prices per year of the range,
+    keyed by plan id (its years read against an annual budget: the portfolio's years over
+    budget). One grouped query."""
     live = live_in_range(
         Action.objects.filter(plan_id__in=list(plan_ids)), year_from=year_from, year_to=year_to
     )
-    grid = year_cents(live, key="plan_id", years=list(range(year_from, year_to + 1)))
-    return {plan_id: grid.total(plan_id) for plan_id in plan_ids}
+    return year_cents(live, key="plan_id", years=list(range(year_from, year_to + 1)))
+
+
+def years_over_budget(
+    *, years: Sequence[int], totals: Sequence[Decimal], annual_budget: Decimal | None
+) -> list[int]:
+    """The years whose planned cost (today's prices, as the annual budget is) is above the
+    annual budget; none without a budget. The planning page, the board report and the
+    portfolio read them here."""
+    if annual_budget is None:
+        return []
+    return [year for year, total in zip(years, totals, strict=True) if total > annual_budget]
 
 
 def project_cost() -> Coalesce:

@@ -250,8 +250,9 @@ def condition_q(value: str, *, node: str = "") -> models.Q:
 
 
 _AREA_MESSAGE = "Enter a floor area above 0 m²."
+_REPLACEMENT_VALUE_MESSAGE = "Enter a replacement value above 0."
 # Which kind of node may carry which of the building and component fields.
-BUILDING_FIELDS = ("address", "gross_floor_area_m2", "year_built")
+BUILDING_FIELDS = ("address", "gross_floor_area_m2", "year_built", "replacement_value")
 COMPONENT_FIELDS = ("condition_grade", "condition_assessed_on", "condition_consequence")
 
 
@@ -293,6 +294,17 @@ class StructureNode(models.Model):
         validators=[MinValueValidator(Decimal("0.01"), message=_AREA_MESSAGE)],
     )
     year_built = models.PositiveSmallIntegerField(null=True, blank=True, validators=YEAR_VALIDATORS)
+    # What building it again would cost today, in the plan's currency: the facility condition
+    # index divides by it (docs/subsystems/portfolio.md "Facility condition index"); empty, the
+    # area times the organisation's value per m2 stands in.
+    replacement_value = models.DecimalField(
+        "replacement value",
+        max_digits=14,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(Decimal("0.01"), message=_REPLACEMENT_VALUE_MESSAGE)],
+    )
     # A component's current condition: the latest of its surveys (planning.models.surveys),
     # kept here by planning.plans.services.surveys so the rules, imports, exports and the API
     # read one row (docs/subsystems/surveys-and-files.md "Condition surveys").
@@ -352,6 +364,10 @@ class StructureNode(models.Model):
             models.CheckConstraint(
                 condition=Q(gross_floor_area_m2__isnull=True) | Q(gross_floor_area_m2__gt=0),
                 name="structure_node_floor_area_positive",
+            ),
+            models.CheckConstraint(
+                condition=Q(replacement_value__isnull=True) | Q(replacement_value__gt=0),
+                name="structure_node_replacement_value_positive",
             ),
             models.CheckConstraint(
                 condition=Q(year_built__isnull=True)

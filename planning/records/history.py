@@ -70,6 +70,7 @@ FIELD_LABELS: dict[str, str] = {
     "content_type": "Type",
     "size": "Size (bytes)",
     "action_id": "Action",
+    "replacement_value": "Replacement value",
     "node_id": "Node",
     "title": "Title",
     "planned_year": "Planned year",
@@ -103,6 +104,7 @@ MONEY_FIELDS = {
     "opening_balance",
     "contribution",
     "threshold_amount",
+    "replacement_value",
 }
 CHOICES: dict[str, dict[str, str]] = {
     "kind": {**dict(NodeKind.choices), **dict(ActionKind.choices), **dict(AttachmentKind.choices)},

@@ -29,9 +29,11 @@ from typing import Any
 
 from django.utils import timezone
 
+from core.text_order import natural_key
 from planning.core.money import amount_of, half_up
 from planning.figures.budget import Budget, plan_budgets
 from planning.figures.chart import Chart, cost_chart
+from planning.figures.condition_index import BuildingCondition, PlanCondition, plans_condition
 from planning.figures.funding import FundingFigures, fund_figures
 from planning.figures.funding.cashflow import FundYear
 from planning.figures.funding.chart import FundChart, fund_chart
@@ -46,7 +48,7 @@ from planning.figures.prices import (
     plan_markups,
     year_span,
 )
-from planning.figures.totals import HORIZON_MAX, YEARS, plan_horizon
+from planning.figures.totals import HORIZON_MAX, YEARS, plan_horizon, years_over_budget
 from planning.models import (
     CENT,
     Action,
@@ -73,6 +75,7 @@ from planning.reports.largest import LARGEST_ACTIONS_YEARS, Occurrence, largest_
 from planning.tree.selectors import building_sites
 
 CRITICAL_SUGGESTIONS = 25
+FCI_BUILDINGS = 40  # the buildings the FCI table lists, the highest FCI first
 EXAMPLE_COST = Decimal(100_000)  # the assumptions page's worked example of the nominal prices
 EXAMPLE_AFTER_YEARS = 5
 
@@ -112,6 +115,7 @@ class ReportContent:
     poor_condition_cost: Decimal  # planned on components graded 2-3, ten years, today's prices
     poor_components: int
     high_risk_components: int  # grade x consequence of 6 or more (the latest surveys)
+    fci: PlanCondition  # the FCI of each building (and the plan's), for year_from
     chart: Chart
     largest: list[Occurrence]
     largest_from: int
@@ -124,6 +128,19 @@ class ReportContent:
     node_count: int
     funding: FundingFigures | None = None  # the plan's fund over its horizon, when it has one
     funding_chart: FundChart | None = None
+
+    @property
+    def fci_buildings(self) -> list[BuildingCondition]:
+        """The buildings with the highest FCI first (those without one last), at most
+        FCI_BUILDINGS of them; `fci_left_out` counts the others."""
+        ranked = sorted(
+            self.fci.buildings, key=lambda b: (b.fci is None, -(b.fci or 0), natural_key(b.name))
+        )
+        return ranked[:FCI_BUILDINGS]
+
+    @property
+    def fci_left_out(self) -> int:
+        return max(0, len(self.fci.buildings) - FCI_BUILDINGS)
 
     def wording(self, year_from: int, year_to: int, prices: str | None = None) -> str:
         return figure_wording(
@@ -248,13 +265,11 @@ def report_content(
     ten_to = year_from + YEARS - 1
     today_budget, nominal_budget = plan_budgets(plan=plan, year_from=year_from, year_to=year_to)
     budget = nominal_budget if prices == NOMINAL else today_budget
-    over_budget = []
-    if plan.annual_budget is not None:
-        over_budget = [
-            year
-            for year, total in zip(today_budget.years, today_budget.year_totals, strict=True)
-            if total > plan.annual_budget
-        ]
+    over_budget = years_over_budget(
+        years=today_budget.years,
+        totals=today_budget.year_totals,
+        annual_budget=plan.annual_budget,
+    )
     chart = cost_chart(
         years=budget.years,
         series=budget.by_building(),
@@ -305,6 +320,7 @@ def report_content(
         poor_condition_cost=poor_cost,
         poor_components=poor_count,
         high_risk_components=high_risk_components(plan=plan),
+        fci=plans_condition(plan_ids=[plan.pk], year=year_from)[plan.pk],
         chart=chart,
         largest=largest_occurrences(
             plan=plan, year_from=year_from, year_to=largest_to, prices=prices

@@ -25,9 +25,19 @@ GUIDE = (ROOT / "docs" / "integrators.md").read_text()
 BLOCKS = re.findall(r"```(sh|python)\n(.*?)```", GUIDE, flags=re.DOTALL)
 SH_BLOCKS = [code for lang, code in BLOCKS if lang == "sh"]
 PYTHON_BLOCKS = [code for lang, code in BLOCKS if lang == "python"]
-(SETUP, SESSION_CHECK, LIST, FILTERS, CONDITIONAL, GZIP, TRACE_ID, FUNDING, RECORD, EVENTS) = (
-    SH_BLOCKS
-)
+(
+    SETUP,
+    SESSION_CHECK,
+    LIST,
+    FILTERS,
+    CONDITIONAL,
+    GZIP,
+    TRACE_ID,
+    FUNDING,
+    RECORD,
+    EVENTS,
+    PORTFOLIO,
+) = SH_BLOCKS
 # The last two blocks, the webhook signature checks, run in tests/webhooks/test_integrator_guide.py.
 (PYTHON_LIST, PYTHON_PAGES, PYTHON_STANDARD_WEBHOOKS, PYTHON_WEBHOOK_SIGNATURE) = PYTHON_BLOCKS
 
@@ -158,6 +168,21 @@ def test_events_command_replays_after_the_last_event(guide_env):
 
 
 @pytest.mark.django_db(transaction=True)
+def test_portfolio_command_lists_the_organisations_plans(guide_env):
+    env, raw_key = guide_env
+    plan = Plan.objects.get(number=1)
+
+    body = json.loads(
+        run_shell_block(
+            PORTFOLIO, {**env, "MAINTPLAN_ORGANISATION": plan.organisation.slug}, raw_key
+        )
+    )
+
+    assert body["success"] is True
+    assert [row["number"] for row in body["data"]["plans"]] == [1]
+    assert body["data"]["totals"][0]["plans"] == 1
+
+
 def test_trace_id_command_echoes_the_request_id(guide_env):
     env, raw_key = guide_env
 

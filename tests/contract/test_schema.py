@@ -30,7 +30,19 @@ RESOURCES = [
 DISMISS = "/platform/plans/{planNumber}/suggestions/{suggestionId}/dismiss"
 RESTORE = "/platform/plans/{planNumber}/suggestions/{suggestionId}/restore"
 EVENTS = "/platform/events"
-PATHS = {LIST, SESSION, HISTORY, VERSIONS, VERSION_ACTIONS, DISMISS, RESTORE, EVENTS, *RESOURCES}
+PORTFOLIO = "/platform/portfolio"
+PATHS = {
+    LIST,
+    SESSION,
+    HISTORY,
+    VERSIONS,
+    VERSION_ACTIONS,
+    DISMISS,
+    RESTORE,
+    EVENTS,
+    PORTFOLIO,
+    *RESOURCES,
+}
 ERROR_STATUSES = {"400", "401", "403", "405", "406", "413", "429", "500", "503"}
 
 
@@ -96,6 +108,7 @@ def test_schema_has_exactly_the_integrator_operations(schema):
         (DISMISS, "post"),
         (RESTORE, "post"),
         (EVENTS, "get"),
+        (PORTFOLIO, "get"),
     }
     assert schema["servers"] == [{"url": "/api/v1", "description": "This server"}]
 

@@ -23,7 +23,8 @@ SCHEMATHESIS = Path(sys.executable).with_name("schemathesis")
 # express, so a schema-valid request may rightly get 400 `validation.query` there (what
 # schemathesis recommends for ST202). Every other status of that check stays as it was.
 # The same holds for the `cursor` of the plan's history and of a version's actions, and for the
-# events' `cursor` and `after` (an id among the key's events of the last 30 days).
+# events' `cursor` and `after` (an id among the key's events of the last 30 days), and for the
+# portfolio's `organisation` (the slug of one of the key holder's organisations: given below).
 CURSOR_OPERATIONS = (
     "GET /platform/plans",
     "GET /platform/plans/{planNumber}/nodes",
@@ -71,6 +72,13 @@ def test_schemathesis_finds_no_failure(live_server, plan_one_key, user, settings
 [[operations]]
 include-name = "GET /platform/plans/{{planNumber}}/versions/{{versionId}}/actions"
 parameters = {{ versionId = "{version.pk}" }}
+
+[[operations]]
+include-name = "GET /platform/portfolio"
+parameters = {{ organisation = "{plan.organisation.slug}" }}
+checks.positive_data_acceptance.expected-statuses = [
+    "2xx", "3xx", "400", "401", "403", "404", "409", "429", "5xx",
+]
 """
         + "".join(
             f"""

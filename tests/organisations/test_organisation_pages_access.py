@@ -26,6 +26,8 @@ MEMBER_PAGES = {
     "organisations:members",
     "integrations:organisation_api_access",
     "integrations:organisation_api_access_request",
+    "portfolio:portfolio",
+    "portfolio:download",
 }
 # Only an owner renames the organisation or changes an owner (the sample member is the owner).
 OWNER_PAGES = {
@@ -77,6 +79,7 @@ def test_every_organisation_page_answers_by_role(client: Client, role: str) -> N
         "service_account_id": "00000000-0000-0000-0000-000000000000",
         "request_id": access_request.pk,
         "code_id": CodeFactory.create().pk,  # a starter code: its catalog page
+        "fmt": "csv",  # the portfolio's download
     }
     client.force_login(person)
     routes = organisation_pages()

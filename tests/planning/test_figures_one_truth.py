@@ -261,8 +261,9 @@ def test_every_surface_equals_the_recomputation(spec: dict[str, Any]) -> None:
     # The budget export's total row: the years in today's prices, their total, then nominal.
     total_row = budget_export_total_row(client, plan, chosen)
     width = len(chosen)
-    today_cells = [Decimal(cell) for cell in total_row[5 : 5 + width + 1]]
-    nominal_cells = [Decimal(cell) for cell in total_row[6 + width : 6 + 2 * width + 1]]
+    # Building, then six key figures (area, cost per m2 per year, debt, debt per m2, FCI, band).
+    today_cells = [Decimal(cell) for cell in total_row[7 : 7 + width + 1]]
+    nominal_cells = [Decimal(cell) for cell in total_row[8 + width : 8 + 2 * width + 1]]
     want_today = expected(rows, chosen)
     want_nominal = expected(rows, chosen, plan=plan, markups=markups_of(plan))
     assert today_cells == [*want_today, sum(want_today, Decimal("0.00"))]

@@ -267,7 +267,7 @@ def test_the_budget_export_has_both_prices_and_its_nominal_columns_are_the_formu
     )
 
     years = list(range(2026, 2046))
-    rows = [[row[0], *row[5:]] for row in rows]  # past the key figures' four columns
+    rows = [[row[0], *row[7:]] for row in rows]  # past the key figures' six columns
     assert rows[0][1:21] == [str(year) for year in years]
     assert rows[0][22:42] == [f"{year} nominal" for year in years]
     expected: dict[str, list[Decimal]] = {}

@@ -46,6 +46,7 @@ def quay_plan(user: Any) -> Plan:
             address=f"Quay {number}",
             gross_floor_area_m2=Decimal("412.25") * number,
             year_built=1950 + number,
+            replacement_value=Decimal("1000000.50") if number == 2 else None,
         )
         door = node_create(
             plan=plan,
@@ -141,11 +142,12 @@ def test_the_export_carries_the_money_settings_and_the_new_columns(
         "annual_budget": "150000.00",
     }
     shed = next(node for node in document["nodes"] if node["name"] == "Shed 2")
-    assert (shed["address"], shed["gross_floor_area_m2"], shed["year_built"]) == (
-        "Quay 2",
-        "824.50",
-        1952,
-    )
+    assert (
+        shed["address"],
+        shed["gross_floor_area_m2"],
+        shed["year_built"],
+        shed["replacement_value"],
+    ) == ("Quay 2", "824.50", 1952, "1000000.50")
     doors = [node for node in document["nodes"] if node["name"] == "Door"]
     assert sorted(node["condition_assessed_on"] for node in doors) == ["2025-04-01", "2025-04-02"]
     assert sorted(node["condition_consequence"] for node in doors) == [2, 3]
@@ -176,6 +178,10 @@ def test_export_import_export_gives_the_same_file(client: Client, user: Any, pla
     assert copy.number != plan.number
     assert second == first
     assert _completions(copy) == _completions(plan)
+    assert sorted(
+        copy.nodes.filter(kind=NodeKind.BUILDING).values_list("replacement_value", flat=True),
+        key=str,
+    ) == [Decimal("1000000.50"), None]
     copy.refresh_from_db()
     assert (copy.index_rate_percent, copy.annual_budget, copy.currency) == (
         Decimal("2.75"),

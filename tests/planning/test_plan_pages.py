@@ -465,9 +465,9 @@ def test_budget_export_sums_planned_cost_per_building_and_year(
         {"year_from": 2027, "year_to": 2031},
     )
 
-    # the building, then its key figures (four columns), then the years
+    # the building, then its key figures (six columns), then the years
     rows = [
-        [row[0], *row[5:11]]
+        [row[0], *row[7:13]]  # past the six key figures
         for row in csv.reader(io.StringIO(response.getvalue().decode("utf-8-sig")))
     ]
     inspect_cost = f"{estate['inspect_pump'].estimated_cost:.2f}"

@@ -626,3 +626,22 @@ def test_the_funding_page_shows_the_funds_table_and_lowest_balance(
         " ".join(text.split())
     )
     assert "1,234.56" in text
+
+
+def test_the_pdf_shows_each_buildings_fci_with_its_band(plan: Plan, tmp_path: Path) -> None:
+    east = plan.nodes.get(name="East house")
+    east.replacement_value = Decimal("400000")
+    east.gross_floor_area_m2 = Decimal("200")
+    east.save()
+    roof = plan.nodes.get(name="Roof")
+    roof.condition_grade = 3  # its new roof (80,000) is the need: 20 %
+    roof.save()
+    content = report_content(plan=plan)
+    assert [(b.name, b.fci_percent, b.band) for b in content.fci_buildings] == [
+        ("East house", Decimal("20.00"), "poor"),
+        ("West house", None, None),
+    ]
+    text = _pdf_text(report_pdf(plan=plan), tmp_path)
+    assert "Facility condition index" in text
+    assert re.search(r"East house\s+80,000\.00\s+400,000\.00\s+20\.00 %\s+poor", text)
+    assert "20.00 % (poor)" in text  # the plan's, area-weighted over its one building

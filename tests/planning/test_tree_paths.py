@@ -313,19 +313,19 @@ def test_two_buildings_with_one_name_stay_two_rows_in_both_budget_exports(
     )
 
     total = "Total 2031 (EUR, today's prices)"
-    assert [[row[0], *row[5:7]] for row in csv_rows] == [
+    assert [[row[0], *row[7:9]] for row in csv_rows] == [
         ["Building", "2031", total],
         ["House (North)", "100.00", "100.00"],
         ["House (South)", "250.00", "250.00"],
         ["Total", "350.00", "350.00"],
     ]
     # the workbook names each building's site too, and sums the sites below the table
-    assert [[*row[:2], *row[6:8]] for row in today.table] == [
+    assert [[*row[:2], *row[8:10]] for row in today.table] == [
         ["Site", "Building", 2031, total],
         ["North", "House (North)", 100, 100],
         ["South", "House (South)", 250, 250],
     ]
-    assert [[*row[:2], *row[6:8]] for row in today.below[1:]] == [
+    assert [[*row[:2], *row[8:10]] for row in today.below[1:]] == [
         ["North", "Subtotal, 1 building", 100, 100],
         ["South", "Subtotal, 1 building", 250, 250],
         ["Total", None, 350, 350],

@@ -17,6 +17,7 @@ from maintplan._generated.models.event import Event
 from maintplan._generated.models.history_entry import HistoryEntry
 from maintplan._generated.models.node import Node
 from maintplan._generated.models.plan_item import PlanItem
+from maintplan._generated.models.portfolio_plan import PortfolioPlan
 from maintplan._generated.models.project import Project
 from maintplan._generated.models.suggestion import Suggestion
 from maintplan._generated.models.suggestion_with_status import SuggestionWithStatus
@@ -174,7 +175,7 @@ class ListSpec(Generic[T]):
     id_field: str = "id"
 
 
-# Every list of the schema; a new list is one line here (and a one-line method per client).
+# Every list of the schema is one line here (and a one-line method per client).
 PLANS = ListSpec("/platform/plans", "plans", PlanItem.from_dict)
 NODES = ListSpec("/platform/plans/{plan}/nodes", "nodes", Node.from_dict)
 ACTIONS = ListSpec("/platform/plans/{plan}/actions", "actions", Action.from_dict)
@@ -189,6 +190,9 @@ VERSION_ACTIONS = ListSpec(
 )
 SUGGESTIONS = ListSpec("/platform/plans/{plan}/suggestions", "suggestions", Suggestion.from_dict)
 EVENTS = ListSpec("/platform/events", "events", Event.from_dict)
+# An organisation's portfolio (a personal key names the organisation): plans by number.
+PORTFOLIO = ListSpec("/platform/portfolio", "plans", PortfolioPlan.from_dict, "number")
+# The lists a key reads without naming an organisation (the SDK's own tests walk each of them).
 LISTS: tuple[ListSpec[Any], ...] = (
     PLANS,
     NODES,

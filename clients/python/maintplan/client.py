@@ -20,6 +20,7 @@ from maintplan._core import (
     HISTORY,
     NODES,
     PLANS,
+    PORTFOLIO,
     PROJECTS,
     SUGGESTIONS,
     USER_AGENT,
@@ -45,6 +46,8 @@ from maintplan._generated.models.event import Event
 from maintplan._generated.models.history_entry import HistoryEntry
 from maintplan._generated.models.node import Node
 from maintplan._generated.models.plan_item import PlanItem
+from maintplan._generated.models.portfolio_page import PortfolioPage
+from maintplan._generated.models.portfolio_plan import PortfolioPlan
 from maintplan._generated.models.project import Project
 from maintplan._generated.models.suggestion import Suggestion
 from maintplan._generated.models.suggestion_with_status import SuggestionWithStatus
@@ -241,6 +244,17 @@ class Client:
     def suggestions(self, plan: int, **filters: ParamValue) -> Iterator[Suggestion]:
         """A plan's open suggestions (filters: severity, suggestion_type, structure_node_id)."""
         return self.walk(SUGGESTIONS, filters, plan=plan)
+
+    def portfolio(self, **params: ParamValue) -> Iterator[PortfolioPlan]:
+        """Every plan of an organisation's portfolio by number, typed (params: `organisation`, a
+        slug, needed with a personal key; `q`, a part of the name; `limit`). Its years, prices
+        and totals: `portfolio_page`."""
+        return self.walk(PORTFOLIO, params)
+
+    def portfolio_page(self, **params: ParamValue) -> PortfolioPage:
+        """The portfolio's first page with its years, prices and the totals over every matching
+        plan (per currency)."""
+        return PortfolioPage.from_dict(self.get("/platform/portfolio", params))
 
     def events(
         self,

@@ -99,12 +99,14 @@ def node_building_update(
     address: str,
     gross_floor_area_m2: Decimal | None,
     year_built: int | None,
+    replacement_value: Decimal | None = None,
 ) -> StructureNode:
-    """A building's address, gross floor area (m2, the key figures divide by it) and year
-    built; refused on a node that is not a building."""
+    """A building's address, gross floor area (m2, the key figures divide by it), year built
+    and replacement value (the FCI divides by it); refused on a node that is not a building."""
     node.address = (address or "").strip()
     node.gross_floor_area_m2 = gross_floor_area_m2
     node.year_built = year_built
+    node.replacement_value = replacement_value
     validated(node)
     with plan_write(plan_id=node.plan_id, data_changed=True):
         node.save(update_fields=list(BUILDING_FIELDS))

@@ -18,6 +18,7 @@ from django.db.models import Max, Min
 
 from core.text_order import natural_key
 from planning.figures.budget import YEARS_DEFAULT, Budget
+from planning.figures.condition_index import BuildingCondition, ConditionWeights, PlanCondition
 from planning.figures.key_figures import KeyFigures, PlanKeyFigures
 from planning.figures.prices import NOMINAL, TODAY, PriceIndex, year_span
 from planning.figures.sites import site_subtotals
@@ -42,15 +43,20 @@ def budget_years(*, plan: Plan, this_year: int) -> tuple[int, int]:
 
 
 def budget_rows(
-    *, plan: Plan, today: Budget, nominal: Budget, key_figures: PlanKeyFigures
+    *,
+    plan: Plan,
+    today: Budget,
+    nominal: Budget,
+    key_figures: PlanKeyFigures,
+    condition: PlanCondition,
 ) -> Iterator[tuple[Any, ...]]:
     """Planned cost (live actions, every occurrence) per building and year, from `today` and
     `nominal` (planning.figures.budget.plan_budget of one range in both prices), with each
     building's key figures: a header, one row per building by its label (a building with
     debt but no cost in the range too; actions outside any building under "(no building)"),
     and a total row with the plan's figures. A row holds the building's area and key
-    figures, then the years in today's prices and their total, then the same years nominal
-    and their total."""
+    figures (the FCI of `condition`, planning.figures.condition_index, among them), then the
+    years in today's prices and their total, then the same years nominal and their total."""
     years = today.years
     span = key_figures.plan.year_span
     yield (
@@ -59,6 +65,7 @@ def budget_rows(
         f"Planned cost per m2 per year ({span}, today's prices)",
         f"Maintenance debt (planned before {key_figures.year}, today's prices)",
         "Debt per m2",
+        *_fci_columns(key_figures.year),
         *years,
         f"Total {year_span(years[0], years[-1])} ({today_unit(plan)})",
         *(f"{year} nominal" for year in years),
@@ -68,6 +75,9 @@ def budget_rows(
     today_rows = {row.building_id: row for row in today.rows}
     nominal_rows = {row.building_id: row for row in nominal.rows}
     figures_of = {figures.building_id: figures for figures in key_figures.buildings}
+    conditions: dict[Any, BuildingCondition] = {
+        building.building_id: building for building in condition.buildings
+    }
     # Every building of the range's budget, and those with debt only, in the page's order.
     shown = [row.building_id for row in today.rows]
     shown += [b for b, figures in figures_of.items() if figures.debt and b not in today_rows]
@@ -78,7 +88,11 @@ def budget_rows(
         figures = figures_of.get(building_id)
         yield (
             row.name if row is not None else figures.name if figures is not None else "",
-            *(_key_figure_cells(figures) if figures is not None else ("", "", "", "")),
+            *(
+                _key_figure_cells(figures, conditions.get(building_id))
+                if figures is not None
+                else ("",) * KEY_COLUMNS
+            ),
             *(row.cells if row else zeros),
             row.total if row else Decimal("0.00"),
             *(other.cells if other else zeros),
@@ -86,7 +100,7 @@ def budget_rows(
         )
     yield (
         "Total",
-        *_key_figure_cells(key_figures.plan),
+        *_key_figure_cells(key_figures.plan, condition.weights),
         *today.year_totals,
         today.total,
         *nominal.year_totals,
@@ -99,8 +113,17 @@ def _label(building_id: Any, figures_of: dict[Any, KeyFigures], rows: dict[Any, 
     return found.name if found is not None else ""
 
 
-def _key_figure_cells(figures: KeyFigures) -> tuple[Any, ...]:
-    def cell(value: Decimal | None) -> Decimal | str:
+KEY_COLUMNS = 6  # area, cost per m2 per year, debt, debt per m2, FCI, its band
+
+
+def _fci_columns(year: int) -> tuple[str, str]:
+    return (f"FCI % ({year}, the plan's area-weighted)", "FCI band")
+
+
+def _key_figure_cells(
+    figures: KeyFigures, condition: BuildingCondition | ConditionWeights | None
+) -> tuple[Any, ...]:
+    def cell(value: Decimal | str | None) -> Decimal | str:
         return "" if value is None else value
 
     return (
@@ -108,6 +131,8 @@ def _key_figure_cells(figures: KeyFigures) -> tuple[Any, ...]:
         cell(figures.cost_per_m2_year),
         figures.debt,
         cell(figures.debt_per_m2),
+        cell(condition.fci_percent if condition is not None else None),
+        cell(condition.band if condition is not None else None),
     )
 
 
@@ -117,6 +142,7 @@ def budget_sheets(
     today: Budget,
     nominal: Budget,
     key_figures: PlanKeyFigures,
+    condition: PlanCondition,
     made_on: datetime.date,
 ) -> list[Sheet]:
     """The budget workbook: a sheet in today's prices (each building's area and key figures
@@ -161,6 +187,7 @@ def budget_sheets(
             sites=sites,
             figures_of=figures_of if prices == TODAY else None,
             plan_figures=key_figures if prices == TODAY else None,
+            condition=condition,
         )
         for budget, prices, name in (
             (today, TODAY, "Today's prices"),
@@ -179,6 +206,7 @@ def _budget_sheet(
     sites: dict[Any, Site | None],
     figures_of: dict[Any, KeyFigures] | None,
     plan_figures: PlanKeyFigures | None,
+    condition: PlanCondition,
 ) -> Sheet:
     """One price basis's sheet: `buildings` are its rows' building ids and labels, in order;
     `figures_of` and `plan_figures` the key figures' columns, on the sheet in today's prices
@@ -192,7 +220,11 @@ def _budget_sheet(
             f"Planned cost per m2 per year ({plan_figures.plan.year_span}, today's prices)",
             f"Maintenance debt (planned before {plan_figures.year}, today's prices)",
             "Debt per m2",
+            *_fci_columns(plan_figures.year),
         )
+    conditions: dict[Any, BuildingCondition] = {
+        building.building_id: building for building in condition.buildings
+    }
     header = (
         "Site",
         "Building",
@@ -213,7 +245,11 @@ def _budget_sheet(
                 site.name if site is not None else "",
                 label,
                 *(
-                    (_key_figure_cells(figures) if figures is not None else ("",) * 4)
+                    (
+                        _key_figure_cells(figures, conditions.get(building_id))
+                        if figures is not None
+                        else ("",) * KEY_COLUMNS
+                    )
                     if key_columns
                     else ()
                 ),
@@ -236,6 +272,8 @@ def _budget_sheet(
                 )
             )
         )
-    plan_cells = _key_figure_cells(plan_figures.plan) if plan_figures is not None else ()
+    plan_cells = (
+        _key_figure_cells(plan_figures.plan, condition.weights) if plan_figures is not None else ()
+    )
     below.append(Bold(("Total", "", *plan_cells, *budget.year_totals, budget.total)))
     return Sheet(name=name, title=title, table=table(), below=below)

@@ -58,6 +58,7 @@ def plan_document(*, plan: Plan) -> dict[str, Any]:
             "condition_grade",
             "condition_assessed_on",
             "condition_consequence",
+            "replacement_value",
         )
     )
     refs = {row[0]: row[1] or row[0].hex for row in nodes}
@@ -77,6 +78,7 @@ def plan_document(*, plan: Plan) -> dict[str, Any]:
             "condition_grade": grade,
             "condition_assessed_on": assessed_on.isoformat() if assessed_on else None,
             "condition_consequence": consequence,
+            "replacement_value": _text(replacement_value),
         }
         for (
             node_id,
@@ -95,6 +97,7 @@ def plan_document(*, plan: Plan) -> dict[str, Any]:
             grade,
             assessed_on,
             consequence,
+            replacement_value,
         ) in sorted(nodes, key=lambda row: (len(path_ids(row[3])), refs[row[0]]))
     ]
     # Each action's latest completion, as the actions export shows it: a done one-off action,
@@ -168,6 +171,7 @@ _DECIMAL_FIELDS = frozenset(
     {
         "quantity",
         "gross_floor_area_m2",
+        "replacement_value",
         "estimated_cost",
         "actual_cost",
         "index_rate_percent",

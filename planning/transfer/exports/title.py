@@ -9,6 +9,7 @@ import datetime
 from collections.abc import Sequence
 from typing import Any
 
+from organisations.models import Organisation
 from planning.models import Plan
 
 
@@ -29,5 +30,26 @@ def title_block(
         ("Date", made_on),
         ("Prices", prices),
         ("Currency", plan.currency),
+        *more,
+    ]
+
+
+def organisation_title_block(
+    *,
+    organisation: Organisation,
+    title: str,
+    prices: str,
+    made_on: datetime.date,
+    currencies: Sequence[str],
+    more: Sequence[tuple[str, Any]] = (),
+) -> list[tuple[Any, ...]]:
+    """The title block of a workbook over many plans of an organisation (the portfolio): as a
+    plan's, with the organisation in place of the plan and every currency its plans are in."""
+    return [
+        (title,),
+        ("Organisation", organisation.name),
+        ("Date", made_on),
+        ("Prices", prices),
+        ("Currency", ", ".join(currencies) or "none"),
         *more,
     ]

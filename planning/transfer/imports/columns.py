@@ -19,6 +19,7 @@ NODE_FIELDS = (
     "condition_grade",
     "condition_assessed_on",
     "condition_consequence",
+    "replacement_value",
 )
 ACTION_FIELDS = (
     "node_ref",
@@ -58,4 +59,6 @@ YEAR_FIELDS = frozenset(
         "condition_consequence",
     }
 )
-AMOUNT_FIELDS = frozenset({"quantity", "estimated_cost", "gross_floor_area_m2", "actual_cost"})
+AMOUNT_FIELDS = frozenset(
+    {"quantity", "estimated_cost", "gross_floor_area_m2", "actual_cost", "replacement_value"}
+)

@@ -40,6 +40,7 @@ class NodeRow:
     condition_grade: int | None = None
     condition_assessed_on: datetime.date | None = None
     condition_consequence: int | None = None
+    replacement_value: Decimal | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +89,7 @@ def node_row_read(
         "address": reader.text("address"),
         "gross_floor_area_m2": reader.amount("gross_floor_area_m2"),
         "year_built": reader.year("year_built"),
+        "replacement_value": reader.amount("replacement_value"),
     }
     grade = reader.year("condition_grade", meaning="a grade from 0 to 3")
     assessed_on = reader.date("condition_assessed_on")
@@ -126,6 +128,7 @@ def node_row_read(
         address=building["address"] or "",
         gross_floor_area_m2=building["gross_floor_area_m2"],
         year_built=building["year_built"],
+        replacement_value=building["replacement_value"],
         condition_grade=grade,
         condition_assessed_on=assessed_on,
         condition_consequence=consequence,

@@ -176,6 +176,7 @@ def _plan_rows_write(
                     address=node.address,
                     gross_floor_area_m2=node.gross_floor_area_m2,
                     year_built=node.year_built,
+                    replacement_value=node.replacement_value,
                     condition_grade=node.condition_grade,
                     condition_assessed_on=node.condition_assessed_on,
                     condition_consequence=node.condition_consequence,

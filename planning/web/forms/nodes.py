@@ -37,8 +37,12 @@ class NodeDetailsForm(ModelRulesForm):
 class NodeBuildingForm(ModelRulesForm):
     class Meta(ModelRulesForm.Meta):
         model = StructureNode
-        fields = ("address", "gross_floor_area_m2", "year_built")
+        fields = ("address", "gross_floor_area_m2", "year_built", "replacement_value")
         labels: ClassVar = {"gross_floor_area_m2": "Gross floor area (m²)"}
+        help_texts: ClassVar = {
+            "replacement_value": "What building it again would cost today, in the plan's "
+            "currency. Empty: its area times the organisation's value per m² (if set)."
+        }
 
 
 class NodeConditionForm(ModelRulesForm):

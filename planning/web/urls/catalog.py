@@ -17,6 +17,11 @@ urlpatterns = [
         catalog.catalog_currency_change,
         name="currency",
     ),
+    path(
+        "organisations/<slug:slug>/catalog/value-per-m2/",
+        catalog.catalog_value_per_m2,
+        name="value_per_m2",
+    ),
     path("organisations/<slug:slug>/catalog/learned/", catalog.catalog_learned, name="learned"),
     path(
         "organisations/<slug:slug>/catalog/learned/<uuid:code_id>/use/",

@@ -32,8 +32,10 @@ from planning.figures.cache import (
     plan_key_figures_figure,
 )
 from planning.figures.chart import cost_chart
+from planning.figures.condition_index import plan_condition
 from planning.figures.follow_up import plan_follow_up
 from planning.figures.prices import NOMINAL, TODAY, PriceIndex
+from planning.figures.totals import years_over_budget
 from planning.models import (
     DismissReason,
     NodeKind,
@@ -131,11 +133,9 @@ def action_planning(request: HttpRequest, access: PlanAccess) -> HttpResponse:
     over_budget: list[int] = []
     if plan.annual_budget is not None:
         today = budget_in(TODAY)
-        over_budget = [
-            year
-            for year, total in zip(today.years, today.year_totals, strict=True)
-            if total > plan.annual_budget
-        ]
+        over_budget = years_over_budget(
+            years=today.years, totals=today.year_totals, annual_budget=plan.annual_budget
+        )
     buildings_page = Paginator(budget.rows, BUILDINGS_PER_PAGE).get_page(request.GET.get("bpage"))
     key_figures = plan_key_figures_figure(plan=plan, version=version, year=this_year)
     # Planned and actual side by side for this year (planning.figures.follow_up), cached too.
@@ -232,6 +232,9 @@ def action_planning(request: HttpRequest, access: PlanAccess) -> HttpResponse:
             "page_query": query.urlencode(),
             "building_query": building_query.urlencode(),
             "key_figures": key_figures,
+            # Not cached: the organisation's value per m2 and its catalog's currency, which it
+            # reads, change without the plan's version.
+            "condition": plan_condition(plan=plan, year=this_year).weights,
             "follow_up": this_year_follow_up,
             # A dismiss of every match sends the list's filters along (planning.web.bulk).
             "bulk_filters": [
@@ -278,7 +281,15 @@ def key_figures_list(request: HttpRequest, access: PlanAccess) -> HttpResponse:
     figures = key_figures_figure(plan=plan, version=synced_data_version(plan=plan), year=this_year)
     page = Paginator(figures.buildings, KEY_FIGURES_PER_PAGE).get_page(request.GET.get("page"))
     context = plan_tab_context(access, "planning")
-    context.update({"key_figures": figures, "page": page})
+    condition = plan_condition(plan=plan, year=this_year)
+    context.update(
+        {
+            "key_figures": figures,
+            "page": page,
+            "condition": {b.building_id: b for b in condition.buildings},
+            "plan_fci": condition.weights,
+        }
+    )
     return render(request, "planning/suggestions/key_figures.html", context)
 
 

@@ -17,7 +17,9 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
 from organisations.access import organisation_context, organisation_member_required
+from organisations.forms import OrganisationValueForm
 from organisations.models import OrganisationMembership
+from organisations.services import organisation_value_per_m2_set
 from planning.catalog import services as catalog_services
 from planning.catalog.currency import catalog_currency
 from planning.catalog.starter import STARTER_CURRENCY
@@ -45,6 +47,7 @@ def _catalog_render(
     add_form: OwnCodeForm | None = None,
     upload_form: CatalogUploadForm | None = None,
     currency_form: CatalogCurrencyForm | None = None,
+    value_form: OrganisationValueForm | None = None,
     problems: list[Any] | None = None,
     problems_more: int = 0,
     status: int = 200,
@@ -66,6 +69,7 @@ def _catalog_render(
             "starter_currency": STARTER_CURRENCY,
             "currency_form": currency_form
             or CatalogCurrencyForm(prefix="currency", initial={"currency": currency}),
+            "value_form": value_form or _value_form(membership, currency),
             "add_form": add_form or _own_code_form(currency, prefix="add"),
             "upload_form": upload_form
             or CatalogUploadForm(prefix="upload", initial={"currency": currency}),
@@ -133,6 +137,43 @@ def catalog_currency_change(
         "their costs with them.",
     )
     return redirect("catalog:catalog", slug=membership.organisation.slug)
+
+
+def _value_form(
+    membership: OrganisationMembership, currency: str, data: Any = None
+) -> OrganisationValueForm:
+    form = OrganisationValueForm(data, instance=membership.organisation, prefix="value")
+    form.fields["value_per_m2"].label = f"Building value per m² ({currency})"
+    return form
+
+
+@organisation_member_required(manage=True)
+@require_POST
+def catalog_value_per_m2(request: HttpRequest, membership: OrganisationMembership) -> HttpResponse:
+    """Sets the organisation's building value per m2, in its catalog's currency: the facility
+    condition index of a building without its own replacement value divides by its area times
+    it (docs/subsystems/portfolio.md "Facility condition index")."""
+    organisation = membership.organisation
+    currency = catalog_currency(organisation_id=organisation.pk)
+    form = _value_form(membership, currency, request.POST)
+    saved = form_submit(
+        form,
+        lambda data: organisation_value_per_m2_set(
+            organisation=organisation, value_per_m2=data["value_per_m2"]
+        ),
+    )
+    if saved is None:
+        organisation.refresh_from_db(fields=["value_per_m2"])
+        return _catalog_render(request, membership, value_form=form, status=400)
+    value = saved.value_per_m2
+    messages.success(
+        request,
+        f"Building value per m² set to {value} {currency}."
+        if value is not None
+        else "Building value per m² cleared: only buildings with their own replacement value "
+        "have a condition index.",
+    )
+    return redirect("catalog:catalog", slug=organisation.slug)
 
 
 @organisation_member_required(manage=True)

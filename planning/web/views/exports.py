@@ -14,6 +14,7 @@ from django.views.decorators.http import require_http_methods
 
 from planning.core.access import PlanAccess
 from planning.figures.cache import budget_figure, key_figures_figure
+from planning.figures.condition_index import plan_condition
 from planning.figures.prices import NOMINAL, TODAY
 from planning.suggestions.sync.due import synced_data_version
 from planning.transfer import xlsx
@@ -113,11 +114,19 @@ def export_budget(request: HttpRequest, access: PlanAccess, fmt: str) -> Streami
         for p in (NOMINAL, TODAY)
     )
     key_figures = key_figures_figure(plan=plan, version=version, year=this_year)
+    condition = plan_condition(plan=plan, year=this_year)
     return spreadsheet_download(
         fmt=fmt,
         name=_stem(access, "budget"),
-        rows=lambda: budget_rows(plan=plan, today=today, nominal=nominal, key_figures=key_figures),
+        rows=lambda: budget_rows(
+            plan=plan, today=today, nominal=nominal, key_figures=key_figures, condition=condition
+        ),
         sheets=lambda: budget_sheets(
-            plan=plan, today=today, nominal=nominal, key_figures=key_figures, made_on=_today()
+            plan=plan,
+            today=today,
+            nominal=nominal,
+            key_figures=key_figures,
+            condition=condition,
+            made_on=_today(),
         ),
     )

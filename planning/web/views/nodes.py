@@ -15,6 +15,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from planning.catalog.currency import reference_elsewhere, usable_unit_cost
 from planning.core.access import PlanAccess
 from planning.core.money import money_format
+from planning.figures.condition_index import building_condition
 from planning.figures.key_figures import building_key_figures
 from planning.models import NodeKind, Plan, StructureNode
 from planning.plans import selectors
@@ -163,6 +164,7 @@ def _render_node_detail(
             "key_figures": building_key_figures(node=node, year=timezone.localdate().year)
             if node.kind == NodeKind.BUILDING
             else None,
+            "condition": building_condition(node=node, year=timezone.localdate().year),
             "move_form": forms.get("move_form") or NodeMoveForm(prefix="move", node=node),
             "child_form": forms.get("child_form")
             or NodeCreateForm(prefix="child", initial={"kind": _child_kind(node)}),

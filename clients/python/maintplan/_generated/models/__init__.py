@@ -24,6 +24,7 @@ from .event_data_type_1 import EventDataType1
 from .event_list_envelope import EventListEnvelope
 from .event_page import EventPage
 from .event_type_enum import EventTypeEnum
+from .fci_band_enum import FciBandEnum
 from .fund_settings import FundSettings
 from .funding_flow import FundingFlow
 from .funding_goal_enum import FundingGoalEnum
@@ -70,6 +71,10 @@ from .plan_page import PlanPage
 from .plan_projects_envelope import PlanProjectsEnvelope
 from .plan_version_actions_envelope import PlanVersionActionsEnvelope
 from .plan_version_list_envelope import PlanVersionListEnvelope
+from .portfolio_envelope import PortfolioEnvelope
+from .portfolio_page import PortfolioPage
+from .portfolio_plan import PortfolioPlan
+from .portfolio_total import PortfolioTotal
 from .project import Project
 from .project_page import ProjectPage
 from .reason_enum import ReasonEnum
@@ -119,6 +124,7 @@ __all__ = (
     "EventListEnvelope",
     "EventPage",
     "EventTypeEnum",
+    "FciBandEnum",
     "FundSettings",
     "FundingFlow",
     "FundingGoalEnum",
@@ -163,6 +169,10 @@ __all__ = (
     "PlanProjectsEnvelope",
     "PlanVersionActionsEnvelope",
     "PlanVersionListEnvelope",
+    "PortfolioEnvelope",
+    "PortfolioPage",
+    "PortfolioPlan",
+    "PortfolioTotal",
     "Project",
     "ProjectPage",
     "ReasonEnum",
