@@ -2,7 +2,16 @@ from __future__ import annotations
 
 from django.urls import path
 
-from platform_api.endpoints import acts, events, history, plans, records, session, suggestions
+from platform_api.endpoints import (
+    action_acts,
+    acts,
+    events,
+    history,
+    plans,
+    records,
+    session,
+    suggestions,
+)
 
 urlpatterns = [
     path(
@@ -24,8 +33,18 @@ urlpatterns = [
     ),
     path(
         "platform/plans/<str:planNumber>/actions",
-        records.PlanActionListApi.as_view(),
+        action_acts.PlanActionsApi.as_view(),
         name="api-plan-actions",
+    ),
+    path(
+        "platform/plans/<str:planNumber>/actions/<str:actionId>",
+        action_acts.PlanActionApi.as_view(),
+        name="api-plan-action",
+    ),
+    path(
+        "platform/plans/<str:planNumber>/actions/<str:actionId>/complete",
+        action_acts.PlanActionCompleteApi.as_view(),
+        name="api-plan-action-complete",
     ),
     path(
         "platform/plans/<str:planNumber>/projects",
@@ -41,6 +60,11 @@ urlpatterns = [
         "platform/plans/<str:planNumber>/suggestions/<str:suggestionId>/dismiss",
         acts.SuggestionDismissApi.as_view(),
         name="api-suggestion-dismiss",
+    ),
+    path(
+        "platform/plans/<str:planNumber>/suggestions/<str:suggestionId>/apply",
+        action_acts.SuggestionApplyApi.as_view(),
+        name="api-suggestion-apply",
     ),
     path(
         "platform/plans/<str:planNumber>/suggestions/<str:suggestionId>/restore",

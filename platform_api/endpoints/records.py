@@ -39,11 +39,13 @@ from platform_api.paging import (
 )
 from platform_api.params import (
     PLAN_NUMBER,
+    UPDATED_SINCE,
     choice_parse,
     plan_number_parse,
     query_enum,
     query_uuid,
     query_year,
+    since_parse,
     uuid_parse,
     year_parse,
 )
@@ -214,6 +216,7 @@ class PlanActionListApi(RecordApi):
             query_enum("kind", ActionKind.values, "Only actions of this kind."),
             query_uuid("structure_node_id", "Only actions on this node or below it."),
             query_uuid("project_id", "Only the actions of this project."),
+            UPDATED_SINCE,
             LIMIT,
             CURSOR,
             IF_NONE_MATCH,
@@ -238,12 +241,13 @@ class PlanActionListApi(RecordApi):
         kind = choice_parse(params, "kind", ActionKind.values, errors)
         node = uuid_parse(params, "structure_node_id", errors)
         project = uuid_parse(params, "project_id", errors)
+        updated_since = since_parse(params, errors, "updated_since")
         if year_from is not None and year_to is not None and year_to < year_from:
             errors["year_to"] = ["The last year comes before the first."]
         limit = limit_parse(params, errors)
         binding = (
             f"actions|{number}|{year_from or ''}|{year_to or ''}|{status or ''}|{kind or ''}|"
-            f"{node or ''}|{project or ''}"
+            f"{node or ''}|{project or ''}|{updated_since.isoformat() if updated_since else ''}"
         )
         after = uuid_cursor_parse(params, binding, errors)
         if errors:
@@ -260,6 +264,8 @@ class PlanActionListApi(RecordApi):
                 project=str(project) if project else "",
             ),
         )
+        if updated_since is not None:
+            actions = actions.filter(updated_at__gte=updated_since)
         etag = etag_of("actions", plan.pk, plan_data_state(plan=plan), binding, after, limit)
         index = PriceIndex.of(plan)
 
