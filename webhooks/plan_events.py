@@ -17,8 +17,8 @@ An adopted version is no history entry: `version_adopted_receive` writes its eve
 from __future__ import annotations
 
 import re
-from datetime import timedelta
 from collections.abc import Iterable
+from datetime import timedelta
 from typing import Any
 
 from django.utils import timezone
