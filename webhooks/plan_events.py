@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from datetime import timedelta
+from decimal import Decimal
 from typing import Any
 
 from django.utils import timezone
@@ -36,8 +37,15 @@ _VERB = {"create": "created", "update": "updated", "delete": "deleted"}
 _HEX_UUID = re.compile(r"[0-9a-f]{32}")
 
 
-def _uuid_text(value: Any) -> Any:
-    """An id as every id of the API is written (SQLite's history keeps 32 hex digits)."""
+# Decimal columns, written as the API writes them ("480.00"; the history keeps JSON numbers).
+_DECIMAL_FIELDS = {"estimated_cost", "actual_cost", "quantity", "gross_floor_area_m2"}
+
+
+def _value(name: str, value: Any) -> Any:
+    """A field's value as the API's lists write it: ids with dashes (SQLite's history keeps 32
+    hex digits), decimals as text with two places."""
+    if name in _DECIMAL_FIELDS and isinstance(value, (int, float, str)) and value != "":
+        return f"{Decimal(str(value)):.2f}"
     if isinstance(value, str) and _HEX_UUID.fullmatch(value):
         return f"{value[:8]}-{value[8:12]}-{value[12:16]}-{value[16:20]}-{value[20:]}"
     return value
@@ -56,7 +64,7 @@ def _change(entry: HistoryEntry) -> dict[str, Any]:
     completion = entry.entity == "completion"
     entity_id = entry.subject_uuid if completion else entry.entity_uuid
     fields = {
-        name: {"before": _uuid_text(pair[0]), "after": _uuid_text(pair[1])}
+        name: {"before": _value(name, pair[0]), "after": _value(name, pair[1])}
         for name, pair in (entry.changes or {}).items()
     }
     return {
