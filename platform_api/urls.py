@@ -3,7 +3,7 @@ from __future__ import annotations
 from django.urls import path
 
 from platform_api.endpoints import (
-    action_acts,
+    actions,
     acts,
     events,
     history,
@@ -33,17 +33,17 @@ urlpatterns = [
     ),
     path(
         "platform/plans/<str:planNumber>/actions",
-        action_acts.PlanActionsApi.as_view(),
+        actions.PlanActionsApi.as_view(),
         name="api-plan-actions",
     ),
     path(
         "platform/plans/<str:planNumber>/actions/<str:actionId>",
-        action_acts.PlanActionApi.as_view(),
+        actions.PlanActionApi.as_view(),
         name="api-plan-action",
     ),
     path(
         "platform/plans/<str:planNumber>/actions/<str:actionId>/complete",
-        action_acts.PlanActionCompleteApi.as_view(),
+        actions.PlanActionCompleteApi.as_view(),
         name="api-plan-action-complete",
     ),
     path(
@@ -63,7 +63,7 @@ urlpatterns = [
     ),
     path(
         "platform/plans/<str:planNumber>/suggestions/<str:suggestionId>/apply",
-        action_acts.SuggestionApplyApi.as_view(),
+        acts.SuggestionApplyApi.as_view(),
         name="api-suggestion-apply",
     ),
     path(

@@ -1,16 +1,14 @@
-"""Changing a plan's actions, and applying a suggestion, over the API
-(docs/subsystems/integrator-api.md "Acts"):
+"""A plan's actions over the API (docs/subsystems/integrator-api.md "Platform resources", "Acts"):
 
-- `POST .../plans/{planNumber}/actions` creates an action; `PATCH .../actions/{actionId}`
-  changes some of its fields; `POST .../actions/{actionId}/complete` records the work
-  (`{"completed_on", "actual_cost"}`); `DELETE .../actions/{actionId}` deletes it;
-- `POST .../suggestions/{suggestionId}/apply` does what the web app's Apply does (`{"code_id"}`
-  for a missing code, `{"fix": "cost" | "year"}` for a deviation, `{}` otherwise).
+- `GET .../plans/{planNumber}/actions`: the paged list, with its filters and `updated_since`;
+- `POST .../actions` creates an action; `PATCH .../actions/{actionId}` changes the fields sent;
+  `POST .../actions/{actionId}/complete` records the work (`{"completed_on", "actual_cost"}`);
+  `DELETE .../actions/{actionId}` deletes it.
 
-Each runs the web app's services (planning.plans.services.actions,
-planning.suggestions.services.apply), so the bounds, the history (with the key's principal as
-actor) and the webhooks' events are the web app's; each takes an `Idempotency-Key`, and a key
-acts with at most its holder's rights (platform_api.endpoints.acts._may_act).
+The acts run the web app's services (planning.plans.services.actions), so the bounds, the
+history (with the key's principal as actor) and the webhooks' events are the web app's; each
+takes an `Idempotency-Key`, and a key acts with at most its holder's rights
+(platform_api.acting.may_act).
 """
 
 from __future__ import annotations
@@ -29,15 +27,8 @@ from api.openapi import envelope_serializer, error_responses
 from apikeys.selectors import plan_for_key
 from planning.core.writes import plan_write
 from planning.figures.prices import PriceIndex
-from planning.models import (
-    Action,
-    ActionKind,
-    ActionStatus,
-    Plan,
-    Project,
-    StructureNode,
-    SuggestionType,
-)
+from planning.models import Action, ActionKind, ActionStatus, Plan, Project, StructureNode
+from planning.plans.action_filters import ActionFilters, actions_filtered
 from planning.plans.services.actions import (
     action_cancel,
     action_create,
@@ -46,28 +37,123 @@ from planning.plans.services.actions import (
     action_reopen,
     action_update,
 )
-from planning.suggestions.services.apply import (
-    suggestion_apply_code,
-    suggestion_apply_cost,
-    suggestion_apply_due_year,
-    suggestion_apply_move,
-    suggestion_apply_project,
-    suggestion_apply_repair,
-)
-from platform_api.base import key_of
-from platform_api.endpoints.acts import (
-    SUGGESTION_ID,
-    _ActApi,
-    _body,
-    _may_act,
-    _suggestion,
-    _suggestion_shown,
-    _uuid_or_none,
-)
-from platform_api.endpoints.records import ActionSerializer, PlanActionListApi
+from planning.suggestions.selectors import plan_data_state
+from platform_api.acting import ActApi, acting_plan, body_fields, body_validated, uuid_or_none
+from platform_api.base import IF_NONE_MATCH, NOT_MODIFIED, RecordApi, etag_of, key_of
 from platform_api.idempotency import IDEMPOTENCY_KEY, idempotent
-from platform_api.params import PLAN_NUMBER, plan_number_parse
-from platform_api.serializers import SuggestionWithStatusSerializer
+from platform_api.paging import (
+    CURSOR,
+    LIMIT,
+    limit_parse,
+    next_cursor,
+    page_by_pk,
+    uuid_cursor_parse,
+)
+from platform_api.params import (
+    PLAN_NUMBER,
+    UPDATED_SINCE,
+    choice_parse,
+    plan_number_parse,
+    query_enum,
+    query_uuid,
+    query_year,
+    since_parse,
+    uuid_parse,
+    year_parse,
+)
+from platform_api.serializers import ActionSerializer
+
+
+def _list_errors() -> dict[int, OpenApiResponse]:
+    return error_responses(
+        {400: ["validation.plan_number", "validation.query"], 404: ["plans.not_found"]}
+    )
+
+
+class ActionPageSerializer(serializers.Serializer):
+    actions = ActionSerializer(many=True)
+    next_cursor = serializers.CharField(allow_null=True, help_text="Null on the last page.")
+
+
+class PlanActionListApi(RecordApi):
+    @extend_schema(
+        operation_id="listPlanActions",
+        summary="List the actions of a plan",
+        description=(
+            "The plan's actions in a fixed order, paged; filters narrow them. `year_from` and "
+            "`year_to` keep the actions that occur in those years (a recurring action in any "
+            "of its occurrences)."
+        ),
+        parameters=[
+            PLAN_NUMBER,
+            query_year("year_from", "Only actions occurring in this year or later."),
+            query_year("year_to", "Only actions occurring in this year or earlier."),
+            query_enum("status", ActionStatus.values, "Only actions with this status."),
+            query_enum("kind", ActionKind.values, "Only actions of this kind."),
+            query_uuid("structure_node_id", "Only actions on this node or below it."),
+            query_uuid("project_id", "Only the actions of this project."),
+            UPDATED_SINCE,
+            LIMIT,
+            CURSOR,
+            IF_NONE_MATCH,
+        ],
+        responses={
+            200: OpenApiResponse(
+                response=envelope_serializer("PlanActionsEnvelope", ActionPageSerializer()),
+                description="One page of actions.",
+            ),
+            304: NOT_MODIFIED,
+            **_list_errors(),
+        },
+        tags=["plans"],
+    )
+    def get(self, request: Request, planNumber: str) -> Response:
+        number = plan_number_parse(planNumber)
+        params = request.query_params
+        errors: dict[str, list[str]] = {}
+        year_from = year_parse(params, "year_from", errors)
+        year_to = year_parse(params, "year_to", errors)
+        status = choice_parse(params, "status", ActionStatus.values, errors)
+        kind = choice_parse(params, "kind", ActionKind.values, errors)
+        node = uuid_parse(params, "structure_node_id", errors)
+        project = uuid_parse(params, "project_id", errors)
+        updated_since = since_parse(params, errors, "updated_since")
+        if year_from is not None and year_to is not None and year_to < year_from:
+            errors["year_to"] = ["The last year comes before the first."]
+        limit = limit_parse(params, errors)
+        binding = (
+            f"actions|{number}|{year_from or ''}|{year_to or ''}|{status or ''}|{kind or ''}|"
+            f"{node or ''}|{project or ''}|{updated_since.isoformat() if updated_since else ''}"
+        )
+        after = uuid_cursor_parse(params, binding, errors)
+        if errors:
+            raise ApiError("validation.query", errors=errors)
+        plan = plan_for_key(api_key=key_of(request), number=number)
+        actions = actions_filtered(
+            plan=plan,
+            filters=ActionFilters(
+                kind=kind or "",
+                status=status or "",
+                year_from=year_from,
+                year_to=year_to,
+                node_id=node,
+                project=str(project) if project else "",
+            ),
+        )
+        if updated_since is not None:
+            actions = actions.filter(updated_at__gte=updated_since)
+        etag = etag_of("actions", plan.pk, plan_data_state(plan=plan), binding, after, limit)
+        index = PriceIndex.of(plan)
+
+        def build() -> dict[str, Any]:
+            page, more = page_by_pk(actions, after, limit)
+            cursor = next_cursor(binding, page, limit, more, key=lambda a: str(a.pk))
+            return ActionPageSerializer(
+                {"actions": page, "next_cursor": cursor}, context={"price_index": index}
+            ).data
+
+        return self.answer(request, etag, build)
+
 
 ACTION_FIELDS = (
     "title",
@@ -121,32 +207,15 @@ class CompleteBodySerializer(serializers.Serializer):
     )
 
 
-class ApplyBodySerializer(serializers.Serializer):
-    code_id = serializers.UUIDField(
-        required=False, help_text="A missing code: one of the suggestion's prefill_code_ids."
-    )
-    fix = serializers.ChoiceField(
-        choices=["cost", "year"],
-        required=False,
-        help_text="A cost or timing deviation: set the reference cost, or move to the due year.",
-    )
-
-
 def _errors(error: ValidationError) -> dict[str, list[str]]:
     if not hasattr(error, "error_dict"):
         return {"non_field_errors": list(error.messages)}
     return {_API_FIELD.get(name, name): messages for name, messages in error.message_dict.items()}
 
 
-def _parsed(serializer: serializers.Serializer) -> dict[str, Any]:
-    if not serializer.is_valid():
-        raise ApiError("validation.failed", errors=serializer.errors)
-    return dict(serializer.validated_data)
-
-
 def _action(plan: Plan, action_id: str) -> Action:
     action = (
-        Action.objects.filter(plan=plan, pk=_uuid_or_none(action_id))
+        Action.objects.filter(plan=plan, pk=uuid_or_none(action_id))
         .select_related("node", "project")
         .first()
     )
@@ -202,12 +271,6 @@ def _action_answer(name: str, description: str) -> OpenApiResponse:
     )
 
 
-def _acting_plan(request: Request, planNumber: str) -> Plan:
-    plan = plan_for_key(api_key=key_of(request), number=plan_number_parse(planNumber))
-    _may_act(request, plan)
-    return plan
-
-
 def _status_set(action: Action, status: str | None) -> None:
     if status is None or status == action.status:
         return
@@ -217,7 +280,7 @@ def _status_set(action: Action, status: str | None) -> None:
         action_reopen(action=action)
 
 
-class PlanActionCreateApi(_ActApi):
+class PlanActionCreateApi(ActApi):
     @extend_schema(
         operation_id="createAction",
         summary="Create an action",
@@ -228,8 +291,8 @@ class PlanActionCreateApi(_ActApi):
         tags=["plans"],
     )
     def post(self, request: Request, planNumber: str) -> Response:
-        plan = _acting_plan(request, planNumber)
-        fields = _parsed(ActionBodySerializer(data=_body(request, set(ACTION_FIELDS))))
+        plan = acting_plan(request, planNumber)
+        fields = body_validated(ActionBodySerializer(data=body_fields(request, set(ACTION_FIELDS))))
 
         def act() -> tuple[Any, str, str]:
             related = _relations(plan, fields)
@@ -252,7 +315,7 @@ class PlanActionCreateApi(_ActApi):
         return idempotent(request, act)
 
 
-class PlanActionApi(_ActApi):
+class PlanActionApi(ActApi):
     @extend_schema(
         operation_id="updateAction",
         summary="Change an action",
@@ -269,9 +332,9 @@ class PlanActionApi(_ActApi):
         tags=["plans"],
     )
     def patch(self, request: Request, planNumber: str, actionId: str) -> Response:
-        plan = _acting_plan(request, planNumber)
-        body = _body(request, set(ACTION_FIELDS))
-        fields = _parsed(ActionBodySerializer(data=body, partial=True))
+        plan = acting_plan(request, planNumber)
+        body = body_fields(request, set(ACTION_FIELDS))
+        fields = body_validated(ActionBodySerializer(data=body, partial=True))
         action = _action(plan, actionId)
 
         def act() -> tuple[Any, str, str]:
@@ -310,7 +373,7 @@ class PlanActionApi(_ActApi):
         tags=["plans"],
     )
     def delete(self, request: Request, planNumber: str, actionId: str) -> Response:
-        plan = _acting_plan(request, planNumber)
+        plan = acting_plan(request, planNumber)
 
         def act() -> tuple[Any, str, str]:  # looked up inside: a replay finds it gone
             action = _action(plan, actionId)
@@ -321,7 +384,7 @@ class PlanActionApi(_ActApi):
         return idempotent(request, act)
 
 
-class PlanActionCompleteApi(_ActApi):
+class PlanActionCompleteApi(ActApi):
     @extend_schema(
         operation_id="completeAction",
         summary="Record the work on an action",
@@ -338,9 +401,9 @@ class PlanActionCompleteApi(_ActApi):
         tags=["plans"],
     )
     def post(self, request: Request, planNumber: str, actionId: str) -> Response:
-        plan = _acting_plan(request, planNumber)
-        fields = _parsed(
-            CompleteBodySerializer(data=_body(request, {"completed_on", "actual_cost"}))
+        plan = acting_plan(request, planNumber)
+        fields = body_validated(
+            CompleteBodySerializer(data=body_fields(request, {"completed_on", "actual_cost"}))
         )
         action = _action(plan, actionId)
         user = request.user if getattr(request.user, "pk", None) is not None else None
@@ -358,77 +421,6 @@ class PlanActionCompleteApi(_ActApi):
                     raise ApiError("actions.state_conflict", " ".join(error.messages)) from None
                 raise ApiError("validation.failed", errors=_errors(error)) from None
             return _shown(action), "Work recorded.", "actions.completed"
-
-        return idempotent(request, act)
-
-
-def _apply(suggestion: Any, fields: dict[str, Any]) -> None:
-    kind = suggestion.suggestion_type
-    if kind == SuggestionType.MISSING_CODE:
-        offered = suggestion.recommended_action_json.get("prefill_code_ids", [])
-        code_id = fields.get("code_id")
-        if code_id is None or str(code_id) not in [str(pk) for pk in offered]:
-            raise ApiError(
-                "validation.failed",
-                errors={"code_id": ["One of the suggestion's prefill_code_ids."]},
-            )
-        suggestion_apply_code(suggestion=suggestion, code_id=code_id)
-    elif kind == SuggestionType.PROJECT_GROUPING:
-        suggestion_apply_project(suggestion=suggestion)
-    elif kind == SuggestionType.CONDITION:
-        suggestion_apply_repair(suggestion=suggestion)
-    elif kind == SuggestionType.BUDGET_PEAK:
-        suggestion_apply_move(suggestion=suggestion)
-    elif fields.get("fix") == "cost":
-        suggestion_apply_cost(suggestion=suggestion)
-    elif fields.get("fix") == "year":
-        suggestion_apply_due_year(suggestion=suggestion)
-    else:
-        raise ApiError("validation.failed", errors={"fix": ["cost or year."]})
-
-
-class SuggestionApplyApi(_ActApi):
-    @extend_schema(
-        operation_id="applySuggestion",
-        summary="Apply an open suggestion",
-        description=(
-            "Does what the web app's Apply does: assigns the chosen code (`code_id`, one of "
-            "the suggestion's `prefill_code_ids`), creates the proposed project, plans the "
-            "repair, moves the actions of a budget peak, or fixes a deviation (`fix`: `cost` "
-            "sets the reference cost, `year` moves the action to its due year)."
-        ),
-        parameters=[PLAN_NUMBER, SUGGESTION_ID, IDEMPOTENCY_KEY],
-        request=ApplyBodySerializer,
-        responses={
-            200: OpenApiResponse(
-                response=envelope_serializer(
-                    "SuggestionApplyEnvelope", SuggestionWithStatusSerializer()
-                ),
-                description="The suggestion, now applied.",
-            ),
-            **error_responses(
-                {
-                    400: ["validation.plan_number", "validation.failed"],
-                    403: ["auth.insufficient_permission"],
-                    404: ["plans.not_found", "suggestions.not_found"],
-                    409: ["suggestions.state_conflict", "idempotency.mismatch"],
-                    415: ["validation.unsupported_media_type"],
-                }
-            ),
-        },
-        tags=["plans"],
-    )
-    def post(self, request: Request, planNumber: str, suggestionId: str) -> Response:
-        plan = _acting_plan(request, planNumber)
-        fields = _parsed(ApplyBodySerializer(data=_body(request, {"code_id", "fix"})))
-        suggestion = _suggestion(plan, suggestionId)
-
-        def act() -> tuple[Any, str, str]:
-            try:
-                _apply(suggestion, fields)
-            except ValidationError as error:
-                raise ApiError("suggestions.state_conflict", " ".join(error.messages)) from None
-            return _suggestion_shown(plan, suggestion.pk), "Applied.", "suggestions.applied"
 
         return idempotent(request, act)
 
