@@ -135,7 +135,7 @@ def plan_data_events_record(*, plan_id: Any) -> int:
 def _events_write(*, plan_id: Any, groups: dict[str, list[dict[str, Any]]]) -> int:
     plan_number = Plan.objects.filter(pk=plan_id).values_list("number", flat=True).get()
     now = timezone.now()
-    events = []
+    events: list[WebhookEvent] = []
     for event_type, changes in groups.items():
         for chunk in chunked(changes, MAX_CHANGES_PER_EVENT):
             # A microsecond apart: the events API numbers events by (created_at, id), so the

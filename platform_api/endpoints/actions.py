@@ -22,6 +22,7 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from accounts.models import User
 from api.errors import ApiError
 from api.openapi import envelope_serializer, error_responses
 from apikeys.selectors import plan_for_key
@@ -406,7 +407,7 @@ class PlanActionCompleteApi(ActApi):
             CompleteBodySerializer(data=body_fields(request, {"completed_on", "actual_cost"}))
         )
         action = _action(plan, actionId)
-        user = request.user if getattr(request.user, "pk", None) is not None else None
+        user = request.user if isinstance(request.user, User) else None
 
         def act() -> tuple[Any, str, str]:
             try:

@@ -87,7 +87,10 @@ class FieldChangeSerializer(serializers.Serializer):
 
 class ActorSerializer(serializers.Serializer):
     kind = serializers.CharField(help_text="user, service or system (more may come).")
-    label = serializers.CharField(allow_blank=True, help_text="The person's email or the name.")
+    # DRF's metaclass takes declared fields off the class, so `label` shadows nothing at runtime.
+    label = serializers.CharField(  # type: ignore[assignment]
+        allow_blank=True, help_text="The person's email or the name."
+    )
 
 
 class PlanDataChangeSerializer(serializers.Serializer):
@@ -99,7 +102,7 @@ class PlanDataChangeSerializer(serializers.Serializer):
     )
     at = serializers.DateTimeField()
     actor = ActorSerializer()
-    fields = serializers.DictField(
+    fields = serializers.DictField(  # type: ignore[assignment]  # taken off the class, as `label`
         child=FieldChangeSerializer(), help_text="Each changed field, before and after."
     )
 
