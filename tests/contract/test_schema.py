@@ -29,7 +29,23 @@ RESOURCES = [
 DISMISS = "/platform/plans/{planNumber}/suggestions/{suggestionId}/dismiss"
 RESTORE = "/platform/plans/{planNumber}/suggestions/{suggestionId}/restore"
 EVENTS = "/platform/events"
-PATHS = {LIST, SESSION, HISTORY, VERSIONS, VERSION_ACTIONS, DISMISS, RESTORE, EVENTS, *RESOURCES}
+APPLY = "/platform/plans/{planNumber}/suggestions/{suggestionId}/apply"
+ACTION = "/platform/plans/{planNumber}/actions/{actionId}"
+COMPLETE = "/platform/plans/{planNumber}/actions/{actionId}/complete"
+PATHS = {
+    LIST,
+    SESSION,
+    HISTORY,
+    VERSIONS,
+    VERSION_ACTIONS,
+    DISMISS,
+    RESTORE,
+    EVENTS,
+    APPLY,
+    ACTION,
+    COMPLETE,
+    *RESOURCES,
+}
 ERROR_STATUSES = {"400", "401", "403", "405", "406", "413", "429", "500", "503"}
 
 
@@ -95,6 +111,11 @@ def test_schema_has_exactly_the_integrator_operations(schema):
         (DISMISS, "post"),
         (RESTORE, "post"),
         (EVENTS, "get"),
+        (APPLY, "post"),
+        ("/platform/plans/{planNumber}/actions", "post"),
+        (ACTION, "patch"),
+        (ACTION, "delete"),
+        (COMPLETE, "post"),
     }
     assert schema["servers"] == [{"url": "/api/v1", "description": "This server"}]
 
