@@ -181,7 +181,7 @@ class ActionBodySerializer(serializers.Serializer):
     """An action's fields as a client sends them; the bounds are the model's (checked by the
     service, as in the web app)."""
 
-    title = serializers.CharField(max_length=200)
+    title = serializers.CharField(min_length=1, max_length=200)
     kind = serializers.ChoiceField(choices=ActionKind.choices)
     planned_year = serializers.IntegerField()
     interval_years = serializers.IntegerField(allow_null=True, required=False, default=None)

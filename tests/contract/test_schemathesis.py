@@ -31,6 +31,7 @@ CURSOR_OPERATIONS = (
     "GET /platform/plans/{planNumber}/projects",
     "GET /platform/plans/{planNumber}/suggestions",
     "GET /platform/plans/{planNumber}/history",
+    "GET /platform/plans/{planNumber}/versions",
     "GET /platform/plans/{planNumber}/versions/{versionId}/actions",
     "GET /platform/events",
 )
@@ -65,6 +66,8 @@ def test_schemathesis_finds_no_failure(live_server, plan_one_key, user, settings
     suggestion_sync(plan=plan)
     suggestion = Suggestion.objects.filter(plan=plan).order_by("pk").first()
     assert suggestion is not None
+    action = plan.actions.order_by("pk").first()
+    assert action is not None
     config = (
         CONFIG
         + f"""
@@ -81,7 +84,26 @@ checks.positive_data_acceptance.expected-statuses = [
     "2xx", "3xx", "400", "401", "403", "404", "409", "429", "5xx",
 ]
 """
-            for act in ("dismiss", "restore")
+            for act in ("dismiss", "restore", "apply")
+        )
+        # The action acts: bounds that move with today's year, a node or project that must be
+        # the plan's, a code among the suggestion's: 400 `validation.failed` for schema-valid
+        # bodies is their answer, as for the suggestion acts.
+        + "".join(
+            f"""
+[[operations]]
+include-name = "{name}"
+parameters = {{ actionId = "{action.pk}" }}
+checks.positive_data_acceptance.expected-statuses = [
+    "2xx", "3xx", "400", "401", "403", "404", "409", "429", "5xx",
+]
+"""
+            for name in (
+                "POST /platform/plans/{planNumber}/actions",
+                "PATCH /platform/plans/{planNumber}/actions/{actionId}",
+                "DELETE /platform/plans/{planNumber}/actions/{actionId}",
+                "POST /platform/plans/{planNumber}/actions/{actionId}/complete",
+            )
         )
     )
     (tmp_path / "schemathesis.toml").write_text(config)  # read from the working directory
