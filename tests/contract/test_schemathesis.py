@@ -83,6 +83,7 @@ parameters = {{ suggestionId = "{suggestion.pk}" }}
 checks.positive_data_acceptance.expected-statuses = [
     "2xx", "3xx", "400", "401", "403", "404", "409", "429", "5xx",
 ]
+{WARNINGS_OFF if act == "apply" else ""}
 """
             for act in ("dismiss", "restore", "apply")
         )
@@ -100,9 +101,17 @@ checks.positive_data_acceptance.expected-statuses = [
 {extra}
 """
             for name, action_id, extra in (
-                ("POST /platform/plans/{planNumber}/actions", action.pk, ""),
+                # Random node ids, years outside today's bounds and a first completion that
+                # makes every later one a 409: schemathesis warns of 404s and of "mostly
+                # rejected" data, which for these acts is the right answer (the tests of
+                # platform_api cover their successes).
+                ("POST /platform/plans/{planNumber}/actions", action.pk, WARNINGS_OFF),
                 ("PATCH /platform/plans/{planNumber}/actions/{actionId}", action.pk, ""),
-                ("POST /platform/plans/{planNumber}/actions/{actionId}/complete", action.pk, ""),
+                (
+                    "POST /platform/plans/{planNumber}/actions/{actionId}/complete",
+                    action.pk,
+                    WARNINGS_OFF,
+                ),
                 # Its own action, which its first success deletes: a 404 from then on is right.
                 ("DELETE /platform/plans/{planNumber}/actions/{actionId}", doomed.pk, WARNINGS_OFF),
             )
@@ -136,5 +145,5 @@ checks.positive_data_acceptance.expected-statuses = [
     )
 
     assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-2000:]
-    assert "No issues found" in result.stdout
+    assert "No issues found" in result.stdout, result.stdout[-4000:]
     assert raw_key not in result.stdout  # schemathesis filters the header in its reports
