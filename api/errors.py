@@ -58,6 +58,8 @@ ERROR_CATALOG: dict[str, tuple[int, str]] = {
         "This Idempotency-Key was used for another request within 24 hours: use a new key.",
     ),
     "suggestions.not_found": (404, "This plan has no suggestion with this id."),
+    "actions.not_found": (404, "This plan has no action with this id."),
+    "actions.state_conflict": (409, "The action is not in a state this act applies to."),
     "suggestions.state_conflict": (
         409,
         "The suggestion is not in a state this act applies to.",

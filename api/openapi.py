@@ -31,6 +31,11 @@ PUBLIC_OPERATIONS = {
     ("/api/v1/platform/plans/{planNumber}/versions/{versionId}/actions", "GET"),
     ("/api/v1/platform/events", "GET"),
     ("/api/v1/platform/portfolio", "GET"),
+    ("/api/v1/platform/plans/{planNumber}/suggestions/{suggestionId}/apply", "POST"),
+    ("/api/v1/platform/plans/{planNumber}/actions", "POST"),
+    ("/api/v1/platform/plans/{planNumber}/actions/{actionId}", "PATCH"),
+    ("/api/v1/platform/plans/{planNumber}/actions/{actionId}", "DELETE"),
+    ("/api/v1/platform/plans/{planNumber}/actions/{actionId}/complete", "POST"),
 }
 
 AUTH_ERRORS = {

@@ -54,9 +54,11 @@ def year_parse(params: QueryDict, name: str, errors: dict[str, list[str]]) -> in
     return int(raw)
 
 
-def since_parse(params: QueryDict, errors: dict[str, list[str]]) -> datetime | None:
-    """`since`: a time with a time zone, in UTC."""
-    raw = params.get("since")
+def since_parse(
+    params: QueryDict, errors: dict[str, list[str]], name: str = "since"
+) -> datetime | None:
+    """`since` (or `name`): a time with a time zone, in UTC."""
+    raw = params.get(name)
     if raw is None:
         return None
     try:  # ISO 8601 as RFC 3339 writes it (a lowercase t or z included)
@@ -64,7 +66,7 @@ def since_parse(params: QueryDict, errors: dict[str, list[str]]) -> datetime | N
     except ValueError:
         value = None
     if value is None or value.tzinfo is None:
-        errors["since"] = ["An ISO 8601 time with a time zone, e.g. 2026-01-01T00:00:00Z."]
+        errors[name] = ["An ISO 8601 time with a time zone, e.g. 2026-01-01T00:00:00Z."]
         return None
     # In UTC: PostgreSQL refuses offsets past 15:59 (-17:59 is valid ISO 8601), and a time at
     # the ends of the calendar that UTC cannot hold is before or after every entry anyway.
@@ -106,3 +108,14 @@ def query_year(name: str, text: str) -> OpenApiParameter:
         OpenApiParameter.QUERY,
         description=text,
     )
+
+
+UPDATED_SINCE = OpenApiParameter(
+    "updated_since",
+    {"type": "string", "format": "date-time"},
+    OpenApiParameter.QUERY,
+    description=(
+        "Only rows created or changed at or after this time (ISO 8601 with a time zone), for "
+        "incremental reads; deleted rows are not listed: the plan data events say which."
+    ),
+)

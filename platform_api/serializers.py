@@ -13,6 +13,8 @@ from typing import Any
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
+from planning.core.money import amount_of, cents_of
+from planning.figures.prices import PriceIndex
 from planning.models import Severity, SuggestionType
 
 
@@ -203,3 +205,35 @@ class SuggestionSerializer(serializers.Serializer):
 
 class SuggestionWithStatusSerializer(SuggestionSerializer):
     status = serializers.CharField(help_text="open, dismissed or resolved (more may come).")
+
+
+class _NominalCostField(DecimalTextField):
+    """An action's cost in its planned year, by the plan's PriceIndex (the serializer's
+    context's `price_index`)."""
+
+    def get_attribute(self, instance: Any) -> Any:
+        index: PriceIndex = self.context["price_index"]
+        return amount_of(
+            index.nominal_cents(cents_of(instance.estimated_cost), instance.planned_year)
+        )
+
+
+class ActionSerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    node_id = serializers.UUIDField()
+    title = serializers.CharField()
+    kind = serializers.CharField(help_text="The action's kind (more may come).")
+    planned_year = serializers.IntegerField()
+    interval_years = serializers.IntegerField(allow_null=True, help_text="Null: a one-off.")
+    estimated_cost = DecimalTextField(
+        max_digits=14, decimal_places=2, coerce_to_string=True, help_text="Today's prices."
+    )
+    nominal_cost = _NominalCostField(
+        source="*",
+        max_digits=16,
+        decimal_places=2,
+        coerce_to_string=True,
+        help_text="Of its planned year, indexed and with the plan's markups.",
+    )
+    status = serializers.CharField(help_text="planned, done or cancelled (more may come).")
+    project_id = serializers.UUIDField(allow_null=True)

@@ -3,6 +3,7 @@ from __future__ import annotations
 from django.urls import path
 
 from platform_api.endpoints import (
+    actions,
     acts,
     events,
     funding,
@@ -35,8 +36,18 @@ urlpatterns = [
     ),
     path(
         "platform/plans/<str:planNumber>/actions",
-        records.PlanActionListApi.as_view(),
+        actions.PlanActionsApi.as_view(),
         name="api-plan-actions",
+    ),
+    path(
+        "platform/plans/<str:planNumber>/actions/<str:actionId>",
+        actions.PlanActionApi.as_view(),
+        name="api-plan-action",
+    ),
+    path(
+        "platform/plans/<str:planNumber>/actions/<str:actionId>/complete",
+        actions.PlanActionCompleteApi.as_view(),
+        name="api-plan-action-complete",
     ),
     path(
         "platform/plans/<str:planNumber>/projects",
@@ -52,6 +63,11 @@ urlpatterns = [
         "platform/plans/<str:planNumber>/suggestions/<str:suggestionId>/dismiss",
         acts.SuggestionDismissApi.as_view(),
         name="api-suggestion-dismiss",
+    ),
+    path(
+        "platform/plans/<str:planNumber>/suggestions/<str:suggestionId>/apply",
+        acts.SuggestionApplyApi.as_view(),
+        name="api-suggestion-apply",
     ),
     path(
         "platform/plans/<str:planNumber>/suggestions/<str:suggestionId>/restore",

@@ -198,3 +198,16 @@ def run_queued_jobs() -> int:
         result.set_successful(None)
         count += 1
     return count
+
+
+@pytest.fixture
+def suggestion_events_only() -> Any:
+    """Only `suggestions.changed` events are written (the plan data events' receiver is off),
+    for tests that count the outbox's suggestion events; tests/webhooks/test_plan_events.py
+    covers the plan data events."""
+    from planning.core.writes import plan_changed
+    from webhooks.plan_events import plan_data_changes_receive
+
+    plan_changed.disconnect(dispatch_uid="webhooks.plan_data")
+    yield
+    plan_changed.connect(plan_data_changes_receive, dispatch_uid="webhooks.plan_data")

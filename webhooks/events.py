@@ -48,7 +48,7 @@ def event_id_generate() -> str:
     return "evt_" + random_base62(EVENT_ID_RANDOM_LENGTH)
 
 
-def _event_body(*, event_id: str, event_type: str, created_at: str, data: dict[str, Any]) -> str:
+def event_body(*, event_id: str, event_type: str, created_at: str, data: dict[str, Any]) -> str:
     return json.dumps(
         {"id": event_id, "type": event_type, "created_at": created_at, "data": data},
         separators=(",", ":"),
@@ -132,7 +132,7 @@ def suggestion_changes_record(*, plan_id: Any, changes: Sequence[tuple[str, UUID
                     event_type=EVENT_TYPE_SUGGESTIONS_CHANGED,
                     plan_id=plan_id,
                     created_at=now,
-                    body=_event_body(
+                    body=event_body(
                         event_id=event_id,
                         event_type=EVENT_TYPE_SUGGESTIONS_CHANGED,
                         created_at=iso_utc(now),
@@ -192,7 +192,7 @@ def endpoint_test_event_send(*, endpoint: WebhookEndpoint) -> WebhookEvent:
         event_type=EVENT_TYPE_TEST,
         plan=None,
         created_at=now,
-        body=_event_body(
+        body=event_body(
             event_id=event_id,
             event_type=EVENT_TYPE_TEST,
             created_at=iso_utc(now),

@@ -105,6 +105,20 @@ class WebhookEndpoint(models.Model):
 # event an owner sends from the endpoint page, delivered even to a disabled endpoint).
 EVENT_TYPE_SUGGESTIONS_CHANGED = "suggestions.changed"
 EVENT_TYPE_TEST = "webhook.test"
+# Plan data events (webhooks.plan_events), derived from the plan's history entries.
+PLAN_DATA_EVENT_TYPES = (
+    "actions.created",
+    "actions.updated",
+    "actions.deleted",
+    "actions.completed",
+    "nodes.created",
+    "nodes.updated",
+    "nodes.deleted",
+    "projects.created",
+    "projects.updated",
+    "projects.deleted",
+    "versions.adopted",
+)
 
 
 class WebhookEvent(models.Model):
@@ -199,3 +213,14 @@ class WebhookAttempt(models.Model):
     @property
     def succeeded(self) -> bool:
         return self.status_code is not None and 200 <= self.status_code < 300
+
+
+class PlanEventMark(models.Model):
+    """How far a plan's history entries have been turned into plan data events
+    (webhooks.plan_events): the id of the last entry read. Advanced under the plan's lock."""
+
+    plan = models.OneToOneField(Plan, primary_key=True, on_delete=models.CASCADE, related_name="+")
+    history_id = models.BigIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"{self.plan_id}: {self.history_id}"

@@ -347,7 +347,7 @@ export class Client {
         id: string;
         type: import("./schema.js").components["schemas"]["EventTypeEnum"] | string;
         created_at: string;
-        data: import("./schema.js").components["schemas"]["SuggestionsChangedData"] | Record<string, never>;
+        data: import("./schema.js").components["schemas"]["EventData"] | Record<string, never>;
     }, void, undefined>;
     /**
      * Every plan of an organisation's portfolio (its ten-year planned cost, maintenance debt,

@@ -97,7 +97,55 @@ export interface paths {
          */
         get: operations["listPlanActions"];
         put?: never;
+        /**
+         * Create an action
+         * @description Adds an action to the plan, as the web app's form does.
+         */
+        post: operations["createAction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/platform/plans/{planNumber}/actions/{actionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
         post?: never;
+        /**
+         * Delete an action
+         * @description Deletes the action and its completions (the history keeps them).
+         */
+        delete: operations["deleteAction"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an action
+         * @description Changes the fields sent (any of title, kind, planned_year, interval_years, estimated_cost, status, node_id, project_id), as the web app's form does.
+         */
+        patch: operations["updateAction"];
+        trace?: never;
+    };
+    "/platform/plans/{planNumber}/actions/{actionId}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record the work on an action
+         * @description Marks a planned action done, as the web app's Mark done does: a one-off action is done, a recurring one moves to its next occurrence.
+         */
+        post: operations["completeAction"];
         delete?: never;
         options?: never;
         head?: never;
@@ -198,6 +246,26 @@ export interface paths {
         get: operations["listPlanSuggestions"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/platform/plans/{planNumber}/suggestions/{suggestionId}/apply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply an open suggestion
+         * @description Does what the web app's Apply does: assigns the chosen code (`code_id`, one of the suggestion's `prefill_code_ids`), creates the proposed project, plans the repair, moves the actions of a budget peak, or fixes a deviation (`fix`: `cost` sets the reference cost, `year` moves the action to its due year).
+         */
+        post: operations["applySuggestion"];
         delete?: never;
         options?: never;
         head?: never;
@@ -334,10 +402,86 @@ export interface components {
             /** Format: uuid */
             project_id: string | null;
         };
+        /**
+         * @description An action's fields as a client sends them; the bounds are the model's (checked by the
+         *     service, as in the web app).
+         */
+        ActionBody: {
+            title: string;
+            kind: components["schemas"]["KindEnum"];
+            planned_year: number;
+            interval_years?: number | null;
+            /**
+             * Format: decimal
+             * @default 0.00
+             */
+            estimated_cost: string;
+            /**
+             * @description planned or cancelled; record the work with .../complete.
+             *
+             *     * `planned` - planned
+             *     * `cancelled` - cancelled
+             */
+            status?: components["schemas"]["StatusEnum"];
+            /** Format: uuid */
+            node_id: string;
+            /** Format: uuid */
+            project_id?: string | null;
+        };
+        ActionCompleteEnvelope: {
+            data: components["schemas"]["Action"];
+            /** @description Always true for a success. */
+            success: boolean;
+            /** @description Human-readable message. */
+            message: string;
+            /** @description Stable dotted key of the message. */
+            messageKey: string;
+            /** @description Trace identifier of the request. */
+            traceId: string;
+        };
+        ActionDeleteEnvelope: {
+            data: components["schemas"]["Deleted"];
+            /** @description Always true for a success. */
+            success: boolean;
+            /** @description Human-readable message. */
+            message: string;
+            /** @description Stable dotted key of the message. */
+            messageKey: string;
+            /** @description Trace identifier of the request. */
+            traceId: string;
+        };
+        ActionEnvelope: {
+            data: components["schemas"]["Action"];
+            /** @description Always true for a success. */
+            success: boolean;
+            /** @description Human-readable message. */
+            message: string;
+            /** @description Stable dotted key of the message. */
+            messageKey: string;
+            /** @description Trace identifier of the request. */
+            traceId: string;
+        };
         ActionPage: {
             actions: components["schemas"]["Action"][];
             /** @description Null on the last page. */
             next_cursor: string | null;
+        };
+        ActionUpdateEnvelope: {
+            data: components["schemas"]["Action"];
+            /** @description Always true for a success. */
+            success: boolean;
+            /** @description Human-readable message. */
+            message: string;
+            /** @description Stable dotted key of the message. */
+            messageKey: string;
+            /** @description Trace identifier of the request. */
+            traceId: string;
+        };
+        Actor: {
+            /** @description user, service or system (more may come). */
+            kind: string;
+            /** @description The person's email or the name. */
+            label: string;
         };
         ApiKeyIdentity: {
             user: components["schemas"]["ApiKeySessionUser"];
@@ -393,6 +537,20 @@ export interface components {
             email: string;
             name: string;
         };
+        ApplyBody: {
+            /**
+             * Format: uuid
+             * @description A missing code: one of the suggestion's prefill_code_ids.
+             */
+            code_id?: string;
+            /**
+             * @description A cost or timing deviation: set the reference cost, or move to the due year.
+             *
+             *     * `cost` - cost
+             *     * `year` - year
+             */
+            fix?: components["schemas"]["FixEnum"];
+        };
         /** @description missing_code: assign one of the prefilled catalog codes to the node. */
         AssignCodeAction: {
             action: components["schemas"]["AssignCodeActionActionEnum"];
@@ -404,6 +562,15 @@ export interface components {
          * @enum {string}
          */
         AssignCodeActionActionEnum: "assign_code";
+        CompleteBody: {
+            /**
+             * Format: date
+             * @description Defaults to today.
+             */
+            completed_on?: string;
+            /** Format: decimal */
+            actual_cost?: string | null;
+        };
         /** @description project_grouping: create one project from the grouped actions. */
         CreateProjectAction: {
             action: components["schemas"]["CreateProjectActionActionEnum"];
@@ -419,6 +586,13 @@ export interface components {
          * @enum {string}
          */
         CreateProjectActionActionEnum: "create_project";
+        Deleted: {
+            /**
+             * Format: uuid
+             * @description The deleted action's id.
+             */
+            id: string;
+        };
         DismissBody: {
             reason: components["schemas"]["ReasonEnum"];
             /** @default  */
@@ -451,8 +625,8 @@ export interface components {
              * @description ISO 8601, UTC (Z)
              */
             created_at: string;
-            /** @description For `suggestions.changed`; another type carries its own object. */
-            data: components["schemas"]["SuggestionsChangedData"] | Record<string, never>;
+            /** @description `suggestions.changed` carries suggestions; actions.*, nodes.* and projects.* carry the changed rows' fields; a type added later carries its own object. */
+            data: components["schemas"]["EventData"] | Record<string, never>;
         };
         EventActor: {
             /** @description user, service, import or system, as the history's `actor.kind`. */
@@ -469,6 +643,7 @@ export interface components {
             /** @description The suggestion after the change. */
             suggestion: components["schemas"]["SuggestionWithStatus"];
         };
+        EventData: components["schemas"]["SuggestionsChangedData"] | components["schemas"]["PlanDataChangedData"];
         EventListEnvelope: {
             data: components["schemas"]["EventPage"];
             /** @description Always true for a success. */
@@ -488,9 +663,20 @@ export interface components {
         };
         /**
          * @description * `suggestions.changed` - suggestions.changed
+         *     * `actions.created` - actions.created
+         *     * `actions.updated` - actions.updated
+         *     * `actions.deleted` - actions.deleted
+         *     * `actions.completed` - actions.completed
+         *     * `nodes.created` - nodes.created
+         *     * `nodes.updated` - nodes.updated
+         *     * `nodes.deleted` - nodes.deleted
+         *     * `projects.created` - projects.created
+         *     * `projects.updated` - projects.updated
+         *     * `projects.deleted` - projects.deleted
+         *     * `versions.adopted` - versions.adopted
          * @enum {string}
          */
-        EventTypeEnum: "suggestions.changed";
+        EventTypeEnum: "suggestions.changed" | "actions.created" | "actions.updated" | "actions.deleted" | "actions.completed" | "nodes.created" | "nodes.updated" | "nodes.deleted" | "projects.created" | "projects.updated" | "projects.deleted" | "versions.adopted";
         /**
          * @description * `good` - good
          *     * `fair` - fair
@@ -499,6 +685,18 @@ export interface components {
          * @enum {string}
          */
         FciBandEnum: "good" | "fair" | "poor" | "critical";
+        FieldChange: {
+            /** @description Null when the row was created. */
+            before: unknown;
+            /** @description Null when the row was deleted. */
+            after: unknown;
+        };
+        /**
+         * @description * `cost` - cost
+         *     * `year` - year
+         * @enum {string}
+         */
+        FixEnum: "cost" | "year";
         FundSettings: {
             /** Format: decimal */
             opening_balance: string;
@@ -686,6 +884,13 @@ export interface components {
             /** Format: decimal */
             gross_floor_area_m2: string | null;
         };
+        /**
+         * @description * `inspection` - Inspection
+         *     * `repair` - Repair
+         *     * `replacement` - Replacement
+         * @enum {string}
+         */
+        KindEnum: "inspection" | "repair" | "replacement";
         Markup: {
             name: string;
             /** Format: decimal */
@@ -790,6 +995,32 @@ export interface components {
             slug: string;
             name: string;
         };
+        /**
+         * @description An action's fields as a client sends them; the bounds are the model's (checked by the
+         *     service, as in the web app).
+         */
+        PatchedActionBody: {
+            title?: string;
+            kind?: components["schemas"]["KindEnum"];
+            planned_year?: number;
+            interval_years?: number | null;
+            /**
+             * Format: decimal
+             * @default 0.00
+             */
+            estimated_cost: string;
+            /**
+             * @description planned or cancelled; record the work with .../complete.
+             *
+             *     * `planned` - planned
+             *     * `cancelled` - cancelled
+             */
+            status?: components["schemas"]["StatusEnum"];
+            /** Format: uuid */
+            node_id?: string;
+            /** Format: uuid */
+            project_id?: string | null;
+        };
         /** @description condition: plan a repair or replacement of the component by `latest_year`. */
         PlanAction: {
             action: components["schemas"]["PlanActionActionEnum"];
@@ -818,6 +1049,30 @@ export interface components {
             messageKey: string;
             /** @description Trace identifier of the request. */
             traceId: string;
+        };
+        /** @description One change of a node, action or project, from the plan's history. */
+        PlanDataChange: {
+            /**
+             * Format: uuid
+             * @description The node's, action's or project's id.
+             */
+            id: string;
+            /** @description actions.completed only: the completion recorded. */
+            completion_id?: number;
+            /** Format: date-time */
+            at: string;
+            actor: components["schemas"]["Actor"];
+            /** @description Each changed field, before and after. */
+            fields: {
+                [key: string]: components["schemas"]["FieldChange"];
+            };
+        };
+        PlanDataChangedData: {
+            /** Format: uuid */
+            plan_id: string;
+            plan_number: number;
+            /** @description At most 100, in the order they happened. */
+            changes: components["schemas"]["PlanDataChange"][];
         };
         PlanDetail: {
             /** Format: uuid */
@@ -1130,6 +1385,12 @@ export interface components {
          * @enum {string}
          */
         SeverityEnum: "info" | "warning" | "critical";
+        /**
+         * @description * `planned` - planned
+         *     * `cancelled` - cancelled
+         * @enum {string}
+         */
+        StatusEnum: "planned" | "cancelled";
         /** @description One open suggestion: what the platform proposes for a node of the plan. */
         Suggestion: {
             /** Format: uuid */
@@ -1151,6 +1412,17 @@ export interface components {
             created_at: string;
         };
         SuggestionActEnvelope: {
+            data: components["schemas"]["SuggestionWithStatus"];
+            /** @description Always true for a success. */
+            success: boolean;
+            /** @description Human-readable message. */
+            message: string;
+            /** @description Stable dotted key of the message. */
+            messageKey: string;
+            /** @description Trace identifier of the request. */
+            traceId: string;
+        };
+        SuggestionApplyEnvelope: {
             data: components["schemas"]["SuggestionWithStatus"];
             /** @description Always true for a success. */
             success: boolean;
@@ -1516,7 +1788,7 @@ export interface operations {
                 /** @description Only this plan's events (its number). A plan the key may not read is 404 `plans.not_found`, as for a missing one. */
                 plan?: number;
                 /** @description Only events of this type. */
-                type?: "suggestions.changed";
+                type?: "suggestions.changed" | "actions.created" | "actions.updated" | "actions.deleted" | "actions.completed" | "nodes.created" | "nodes.updated" | "nodes.deleted" | "projects.created" | "projects.updated" | "projects.deleted" | "versions.adopted";
             };
             header?: {
                 /** @description The `ETag` of an answer you kept: while it is unchanged the answer is 304. */
@@ -2104,6 +2376,8 @@ export interface operations {
                 status?: "planned" | "done" | "cancelled";
                 /** @description Only actions on this node or below it. */
                 structure_node_id?: string;
+                /** @description Only rows created or changed at or after this time (ISO 8601 with a time zone), for incremental reads; deleted rows are not listed: the plan data events say which. */
+                updated_since?: string;
                 /** @description Only actions occurring in this year or later. */
                 year_from?: number;
                 /** @description Only actions occurring in this year or earlier. */
@@ -2244,6 +2518,860 @@ export interface operations {
             };
             /** @description `request.too_large` */
             413: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `throttle.rate_limited` */
+            429: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    /** @description Seconds to wait before the next request. */
+                    "Retry-After": number;
+                    /** @description The tightest limit that applies: its name ("key", "account" or "address"), quota `q` and window `w` in seconds, e.g. `"key";q=600;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of that limit: `r` requests in the next `t` seconds, e.g. `"key";r=597;t=42`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `server.error` */
+            500: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `server.unavailable` */
+            503: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createAction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 hours gets the first answer again (`Idempotent-Replayed: true`); with another request 409 `idempotency.mismatch`. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The plan's number, as shown in the web app. */
+                planNumber: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ActionBody"];
+            };
+        };
+        responses: {
+            /** @description The new action. */
+            200: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description The tightest limit that applies: its name ("key", "account" or "address"), quota `q` and window `w` in seconds, e.g. `"key";q=600;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of that limit: `r` requests in the next `t` seconds, e.g. `"key";r=597;t=42`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActionEnvelope"];
+                };
+            };
+            /** @description `validation.plan_number`, `validation.malformed_json`, `validation.body_not_object`, `validation.failed` */
+            400: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `auth.missing_api_key`, `auth.malformed_authorization`, `auth.invalid_api_key`, `auth.api_key_revoked`, `auth.api_key_expired` */
+            401: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    /** @description Always `Bearer` with a realm. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `auth.account_inactive`, `auth.api_access_disabled`, `transport.https_required`, `auth.insufficient_permission` */
+            403: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `plans.not_found` */
+            404: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `routing.method_not_allowed` */
+            405: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `routing.not_acceptable` */
+            406: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `actions.state_conflict`, `idempotency.mismatch` */
+            409: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request.length_required` */
+            411: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request.too_large` */
+            413: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `validation.unsupported_media_type` */
+            415: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `throttle.rate_limited` */
+            429: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    /** @description Seconds to wait before the next request. */
+                    "Retry-After": number;
+                    /** @description The tightest limit that applies: its name ("key", "account" or "address"), quota `q` and window `w` in seconds, e.g. `"key";q=600;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of that limit: `r` requests in the next `t` seconds, e.g. `"key";r=597;t=42`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `server.error` */
+            500: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `server.unavailable` */
+            503: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteAction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 hours gets the first answer again (`Idempotent-Replayed: true`); with another request 409 `idempotency.mismatch`. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The action's id (from the list). */
+                actionId: string;
+                /** @description The plan's number, as shown in the web app. */
+                planNumber: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; `data` names the action. */
+            200: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description The tightest limit that applies: its name ("key", "account" or "address"), quota `q` and window `w` in seconds, e.g. `"key";q=600;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of that limit: `r` requests in the next `t` seconds, e.g. `"key";r=597;t=42`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActionDeleteEnvelope"];
+                };
+            };
+            /** @description `validation.plan_number`, `validation.malformed_json`, `validation.body_not_object`, `validation.failed` */
+            400: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `auth.missing_api_key`, `auth.malformed_authorization`, `auth.invalid_api_key`, `auth.api_key_revoked`, `auth.api_key_expired` */
+            401: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    /** @description Always `Bearer` with a realm. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `auth.account_inactive`, `auth.api_access_disabled`, `transport.https_required`, `auth.insufficient_permission` */
+            403: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `plans.not_found`, `actions.not_found` */
+            404: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `routing.method_not_allowed` */
+            405: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `routing.not_acceptable` */
+            406: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `actions.state_conflict`, `idempotency.mismatch` */
+            409: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request.length_required` */
+            411: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request.too_large` */
+            413: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `validation.unsupported_media_type` */
+            415: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `throttle.rate_limited` */
+            429: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    /** @description Seconds to wait before the next request. */
+                    "Retry-After": number;
+                    /** @description The tightest limit that applies: its name ("key", "account" or "address"), quota `q` and window `w` in seconds, e.g. `"key";q=600;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of that limit: `r` requests in the next `t` seconds, e.g. `"key";r=597;t=42`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `server.error` */
+            500: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `server.unavailable` */
+            503: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    updateAction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 hours gets the first answer again (`Idempotent-Replayed: true`); with another request 409 `idempotency.mismatch`. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The action's id (from the list). */
+                actionId: string;
+                /** @description The plan's number, as shown in the web app. */
+                planNumber: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PatchedActionBody"];
+            };
+        };
+        responses: {
+            /** @description The action as changed. */
+            200: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description The tightest limit that applies: its name ("key", "account" or "address"), quota `q` and window `w` in seconds, e.g. `"key";q=600;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of that limit: `r` requests in the next `t` seconds, e.g. `"key";r=597;t=42`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActionUpdateEnvelope"];
+                };
+            };
+            /** @description `validation.plan_number`, `validation.malformed_json`, `validation.body_not_object`, `validation.failed` */
+            400: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `auth.missing_api_key`, `auth.malformed_authorization`, `auth.invalid_api_key`, `auth.api_key_revoked`, `auth.api_key_expired` */
+            401: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    /** @description Always `Bearer` with a realm. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `auth.account_inactive`, `auth.api_access_disabled`, `transport.https_required`, `auth.insufficient_permission` */
+            403: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `plans.not_found`, `actions.not_found` */
+            404: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `routing.method_not_allowed` */
+            405: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `routing.not_acceptable` */
+            406: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `actions.state_conflict`, `idempotency.mismatch` */
+            409: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request.length_required` */
+            411: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request.too_large` */
+            413: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `validation.unsupported_media_type` */
+            415: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `throttle.rate_limited` */
+            429: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    /** @description Seconds to wait before the next request. */
+                    "Retry-After": number;
+                    /** @description The tightest limit that applies: its name ("key", "account" or "address"), quota `q` and window `w` in seconds, e.g. `"key";q=600;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of that limit: `r` requests in the next `t` seconds, e.g. `"key";r=597;t=42`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `server.error` */
+            500: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `server.unavailable` */
+            503: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    completeAction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 hours gets the first answer again (`Idempotent-Replayed: true`); with another request 409 `idempotency.mismatch`. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The action's id (from the list). */
+                actionId: string;
+                /** @description The plan's number, as shown in the web app. */
+                planNumber: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CompleteBody"];
+            };
+        };
+        responses: {
+            /** @description The action after the work. */
+            200: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description The tightest limit that applies: its name ("key", "account" or "address"), quota `q` and window `w` in seconds, e.g. `"key";q=600;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of that limit: `r` requests in the next `t` seconds, e.g. `"key";r=597;t=42`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActionCompleteEnvelope"];
+                };
+            };
+            /** @description `validation.plan_number`, `validation.malformed_json`, `validation.body_not_object`, `validation.failed` */
+            400: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `auth.missing_api_key`, `auth.malformed_authorization`, `auth.invalid_api_key`, `auth.api_key_revoked`, `auth.api_key_expired` */
+            401: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    /** @description Always `Bearer` with a realm. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `auth.account_inactive`, `auth.api_access_disabled`, `transport.https_required`, `auth.insufficient_permission` */
+            403: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `plans.not_found`, `actions.not_found` */
+            404: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `routing.method_not_allowed` */
+            405: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `routing.not_acceptable` */
+            406: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `actions.state_conflict`, `idempotency.mismatch` */
+            409: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request.length_required` */
+            411: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request.too_large` */
+            413: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `validation.unsupported_media_type` */
+            415: {
                 headers: {
                     /** @description The traceId of the request (also in the body). */
                     "X-Request-ID"?: string;
@@ -3285,6 +4413,221 @@ export interface operations {
             };
             /** @description `request.too_large` */
             413: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `throttle.rate_limited` */
+            429: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    /** @description Seconds to wait before the next request. */
+                    "Retry-After": number;
+                    /** @description The tightest limit that applies: its name ("key", "account" or "address"), quota `q` and window `w` in seconds, e.g. `"key";q=600;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of that limit: `r` requests in the next `t` seconds, e.g. `"key";r=597;t=42`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `server.error` */
+            500: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `server.unavailable` */
+            503: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    applySuggestion: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 hours gets the first answer again (`Idempotent-Replayed: true`); with another request 409 `idempotency.mismatch`. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The plan's number, as shown in the web app. */
+                planNumber: number;
+                /** @description The suggestion's id (from the list). */
+                suggestionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ApplyBody"];
+            };
+        };
+        responses: {
+            /** @description The suggestion, now applied. */
+            200: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description The tightest limit that applies: its name ("key", "account" or "address"), quota `q` and window `w` in seconds, e.g. `"key";q=600;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of that limit: `r` requests in the next `t` seconds, e.g. `"key";r=597;t=42`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuggestionApplyEnvelope"];
+                };
+            };
+            /** @description `validation.plan_number`, `validation.failed` */
+            400: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `auth.missing_api_key`, `auth.malformed_authorization`, `auth.invalid_api_key`, `auth.api_key_revoked`, `auth.api_key_expired` */
+            401: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    /** @description Always `Bearer` with a realm. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `auth.account_inactive`, `auth.api_access_disabled`, `transport.https_required`, `auth.insufficient_permission` */
+            403: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `plans.not_found`, `suggestions.not_found` */
+            404: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `routing.method_not_allowed` */
+            405: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `routing.not_acceptable` */
+            406: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `suggestions.state_conflict`, `idempotency.mismatch` */
+            409: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request.length_required` */
+            411: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request.too_large` */
+            413: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `validation.unsupported_media_type` */
+            415: {
                 headers: {
                     /** @description The traceId of the request (also in the body). */
                     "X-Request-ID"?: string;

@@ -94,7 +94,11 @@ class Action(models.Model):
 
     class Meta:
         ordering = ("planned_year", "title")
-        indexes: ClassVar = [models.Index(fields=["plan", "planned_year"])]
+        indexes: ClassVar = [
+            models.Index(fields=["plan", "planned_year"]),
+            # the API's `updated_since` (platform_api.endpoints.records)
+            models.Index(fields=["plan", "updated_at"], name="action_plan_updated"),
+        ]
         constraints: ClassVar = [
             models.CheckConstraint(
                 condition=Q(kind__in=ActionKind.values), name="action_kind_valid"

@@ -20,6 +20,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 from django.db.models import Max
+from django.dispatch import Signal
 from django.utils import timezone
 
 from accounts.models import User
@@ -33,6 +34,10 @@ from planning.models import (
     StructureNode,
     VersionAction,
 )
+
+# Sent inside the adoption's transaction with `plan_id` and `version` (the webhooks' outbox
+# writes its `versions.adopted` event; planning never imports its listeners).
+version_adopted = Signal()
 
 NAME_MAX = 200
 NOTE_MAX = 2000
@@ -86,6 +91,7 @@ def plan_adopt(
         _snapshot(version, plan)
         version.total_cost = version_planned_cost(version=version)
         version.save(update_fields=["total_cost"])
+        version_adopted.send(sender=PlanVersion, plan_id=plan.pk, version=version)
     return version
 
 

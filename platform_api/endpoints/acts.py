@@ -13,7 +13,6 @@ history with the key's principal as actor (accounts.actor) and in the webhooks' 
 
 from __future__ import annotations
 
-import uuid
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -22,55 +21,43 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from api.base import IntegratorApiView
 from api.errors import ApiError
 from api.openapi import envelope_serializer, error_responses
-from api.parsers import json_object_body
-from apikeys.authentication import ApiKeyAuthentication
-from apikeys.models import ApiKey
-from apikeys.selectors import key_holder_may_change_plan, plan_for_key
-from planning.models import DismissReason, Plan, Suggestion
+from apikeys.selectors import plan_for_key
+from planning.models import DismissReason, Plan, Suggestion, SuggestionType
 from planning.suggestions.selectors import suggestion_payloads_with_status
+from planning.suggestions.services.apply import (
+    suggestion_apply_code,
+    suggestion_apply_cost,
+    suggestion_apply_due_year,
+    suggestion_apply_move,
+    suggestion_apply_project,
+    suggestion_apply_repair,
+)
 from planning.suggestions.services.dismissal import (
     DISMISS_COMMENT_MAX,
     suggestion_restore,
     suggestions_dismiss,
+)
+from platform_api.acting import (
+    ActApi,
+    acting_plan,
+    body_fields,
+    body_validated,
+    may_act,
+    uuid_or_none,
 )
 from platform_api.base import key_of
 from platform_api.idempotency import IDEMPOTENCY_KEY, idempotent
 from platform_api.params import PLAN_NUMBER, plan_number_parse
 from platform_api.serializers import SuggestionWithStatusSerializer
 
-# A read_write key whose holder may only view the plan.
-HOLDER_MAY_NOT_CHANGE = (
-    "You may view this plan but not change it: a key acts with at most its holder's rights "
-    "on the plan."
-)
-
-
-def _may_act(request: Request, plan: Plan) -> None:
-    """A key with the read_write permission whose holder may change the plan (the web app's
-    rule). Checked once the plan is known to be one the key may read, so a plan it may not see
-    is exactly a missing plan's 404 for any key."""
-    api_key = key_of(request)
-    if api_key.permission != ApiKey.Permission.READ_WRITE:
-        raise ApiError("auth.insufficient_permission")
-    if not key_holder_may_change_plan(api_key=api_key, plan=plan):
-        raise ApiError("auth.insufficient_permission", HOLDER_MAY_NOT_CHANGE)
-
 
 def _suggestion(plan: Plan, suggestion_id: str) -> Suggestion:
-    suggestion = Suggestion.objects.filter(plan=plan, pk=_uuid_or_none(suggestion_id)).first()
+    suggestion = Suggestion.objects.filter(plan=plan, pk=uuid_or_none(suggestion_id)).first()
     if suggestion is None:
         raise ApiError("suggestions.not_found")
     return suggestion
-
-
-def _uuid_or_none(raw: str) -> Any:
-    try:
-        return uuid.UUID(raw)
-    except ValueError:
-        return None
 
 
 def _suggestion_shown(plan: Plan, suggestion_id: Any) -> dict[str, Any]:
@@ -111,18 +98,7 @@ def _act_errors() -> dict[int, OpenApiResponse]:
     )
 
 
-class _ActApi(IntegratorApiView):
-    authentication_classes = [ApiKeyAuthentication]
-
-
-def _body(request: Request, fields: set[str]) -> dict[str, Any]:
-    """The body's `fields`; a field the request does not know is ignored, as on the session
-    check and as the schema allows (a client may send fields a later version reads)."""
-    body = json_object_body(request)
-    return {name: value for name, value in body.items() if name in fields}
-
-
-class SuggestionDismissApi(_ActApi):
+class SuggestionDismissApi(ActApi):
     @extend_schema(
         operation_id="dismissSuggestion",
         summary="Dismiss an open suggestion",
@@ -146,8 +122,8 @@ class SuggestionDismissApi(_ActApi):
     def post(self, request: Request, planNumber: str, suggestionId: str) -> Response:
         number = plan_number_parse(planNumber)
         plan = plan_for_key(api_key=key_of(request), number=number)
-        _may_act(request, plan)
-        body = _body(request, {"reason", "comment"})
+        may_act(request, plan)
+        body = body_fields(request, {"reason", "comment"})
         form = DismissBodySerializer(data=body)
         if not form.is_valid():
             raise ApiError("validation.failed", errors=form.errors)
@@ -174,7 +150,7 @@ class SuggestionDismissApi(_ActApi):
         return idempotent(request, act)
 
 
-class SuggestionRestoreApi(_ActApi):
+class SuggestionRestoreApi(ActApi):
     @extend_schema(
         operation_id="restoreSuggestion",
         summary="Restore a dismissed suggestion",
@@ -205,8 +181,8 @@ class SuggestionRestoreApi(_ActApi):
     def post(self, request: Request, planNumber: str, suggestionId: str) -> Response:
         number = plan_number_parse(planNumber)
         plan = plan_for_key(api_key=key_of(request), number=number)
-        _may_act(request, plan)
-        _body(request, set())
+        may_act(request, plan)
+        body_fields(request, set())
         suggestion = _suggestion(plan, suggestionId)
 
         def act() -> tuple[Any, str, str]:
@@ -217,5 +193,87 @@ class SuggestionRestoreApi(_ActApi):
                     "suggestions.state_conflict", "Only a dismissed suggestion can be restored."
                 ) from None
             return _suggestion_shown(plan, suggestion.pk), "Restored.", "suggestions.restored"
+
+        return idempotent(request, act)
+
+
+class ApplyBodySerializer(serializers.Serializer):
+    code_id = serializers.UUIDField(
+        required=False, help_text="A missing code: one of the suggestion's prefill_code_ids."
+    )
+    fix = serializers.ChoiceField(
+        choices=["cost", "year"],
+        required=False,
+        help_text="A cost or timing deviation: set the reference cost, or move to the due year.",
+    )
+
+
+def _apply(suggestion: Any, fields: dict[str, Any]) -> None:
+    kind = suggestion.suggestion_type
+    if kind == SuggestionType.MISSING_CODE:
+        offered = suggestion.recommended_action_json.get("prefill_code_ids", [])
+        code_id = fields.get("code_id")
+        if code_id is None or str(code_id) not in [str(pk) for pk in offered]:
+            raise ApiError(
+                "validation.failed",
+                errors={"code_id": ["One of the suggestion's prefill_code_ids."]},
+            )
+        suggestion_apply_code(suggestion=suggestion, code_id=code_id)
+    elif kind == SuggestionType.PROJECT_GROUPING:
+        suggestion_apply_project(suggestion=suggestion)
+    elif kind == SuggestionType.CONDITION:
+        suggestion_apply_repair(suggestion=suggestion)
+    elif kind == SuggestionType.BUDGET_PEAK:
+        suggestion_apply_move(suggestion=suggestion)
+    elif fields.get("fix") == "cost":
+        suggestion_apply_cost(suggestion=suggestion)
+    elif fields.get("fix") == "year":
+        suggestion_apply_due_year(suggestion=suggestion)
+    else:
+        raise ApiError("validation.failed", errors={"fix": ["cost or year."]})
+
+
+class SuggestionApplyApi(ActApi):
+    @extend_schema(
+        operation_id="applySuggestion",
+        summary="Apply an open suggestion",
+        description=(
+            "Does what the web app's Apply does: assigns the chosen code (`code_id`, one of "
+            "the suggestion's `prefill_code_ids`), creates the proposed project, plans the "
+            "repair, moves the actions of a budget peak, or fixes a deviation (`fix`: `cost` "
+            "sets the reference cost, `year` moves the action to its due year)."
+        ),
+        parameters=[PLAN_NUMBER, SUGGESTION_ID, IDEMPOTENCY_KEY],
+        request=ApplyBodySerializer,
+        responses={
+            200: OpenApiResponse(
+                response=envelope_serializer(
+                    "SuggestionApplyEnvelope", SuggestionWithStatusSerializer()
+                ),
+                description="The suggestion, now applied.",
+            ),
+            **error_responses(
+                {
+                    400: ["validation.plan_number", "validation.failed"],
+                    403: ["auth.insufficient_permission"],
+                    404: ["plans.not_found", "suggestions.not_found"],
+                    409: ["suggestions.state_conflict", "idempotency.mismatch"],
+                    415: ["validation.unsupported_media_type"],
+                }
+            ),
+        },
+        tags=["plans"],
+    )
+    def post(self, request: Request, planNumber: str, suggestionId: str) -> Response:
+        plan = acting_plan(request, planNumber)
+        fields = body_validated(ApplyBodySerializer(data=body_fields(request, {"code_id", "fix"})))
+        suggestion = _suggestion(plan, suggestionId)
+
+        def act() -> tuple[Any, str, str]:
+            try:
+                _apply(suggestion, fields)
+            except ValidationError as error:
+                raise ApiError("suggestions.state_conflict", " ".join(error.messages)) from None
+            return _suggestion_shown(plan, suggestion.pk), "Applied.", "suggestions.applied"
 
         return idempotent(request, act)

@@ -16,7 +16,13 @@ from typing import Any
 import orjson
 from django.db.models import QuerySet
 from django.utils import timezone
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    OpenApiResponse,
+    PolymorphicProxySerializer,
+    extend_schema,
+)
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -31,11 +37,12 @@ from platform_api.paging import CURSOR, LIMIT, int_cursor_parse, limit_parse, ne
 from platform_api.params import choice_parse, plan_number_parse, query_enum
 from platform_api.serializers import SuggestionWithStatusSerializer
 from webhooks.events import EVENT_TYPE_SUGGESTIONS_CHANGED
+from webhooks.models import PLAN_DATA_EVENT_TYPES
 from webhooks.selectors import event_position, events_page
 from webhooks.services import EVENTS_KEEP, events_sequence
 
 # The types this list holds (a test event belongs to no plan and is never listed).
-LISTED_EVENT_TYPES = [EVENT_TYPE_SUGGESTIONS_CHANGED]
+LISTED_EVENT_TYPES = [EVENT_TYPE_SUGGESTIONS_CHANGED, *PLAN_DATA_EVENT_TYPES]
 _EVENT_ID = re.compile(r"evt_[0-9A-Za-z]{1,36}")
 _NOT_AN_EVENT = "Not an event id (evt_ followed by letters and digits)."
 
@@ -89,6 +96,41 @@ class SuggestionsChangedDataSerializer(serializers.Serializer):
     changes = EventChangeSerializer(many=True, help_text="At most 100, in the order they happened.")
 
 
+class FieldChangeSerializer(serializers.Serializer):
+    before = serializers.JSONField(allow_null=True, help_text="Null when the row was created.")
+    after = serializers.JSONField(allow_null=True, help_text="Null when the row was deleted.")
+
+
+class ActorSerializer(serializers.Serializer):
+    kind = serializers.CharField(help_text="user, service or system (more may come).")
+    # DRF's metaclass takes declared fields off the class, so `label` shadows nothing at runtime.
+    label = serializers.CharField(  # type: ignore[assignment]
+        allow_blank=True, help_text="The person's email or the name."
+    )
+
+
+class PlanDataChangeSerializer(serializers.Serializer):
+    """One change of a node, action or project, from the plan's history."""
+
+    id = serializers.UUIDField(help_text="The node's, action's or project's id.")
+    completion_id = serializers.IntegerField(
+        required=False, help_text="actions.completed only: the completion recorded."
+    )
+    at = serializers.DateTimeField()
+    actor = ActorSerializer()
+    fields = serializers.DictField(  # type: ignore[assignment]  # taken off the class, as `label`
+        child=FieldChangeSerializer(), help_text="Each changed field, before and after."
+    )
+
+
+class PlanDataChangedDataSerializer(serializers.Serializer):
+    plan_id = serializers.UUIDField()
+    plan_number = serializers.IntegerField(min_value=1)
+    changes = PlanDataChangeSerializer(
+        many=True, help_text="At most 100, in the order they happened."
+    )
+
+
 class EventSerializer(serializers.Serializer):
     """One event: exactly the JSON body its webhook deliveries post."""
 
@@ -96,8 +138,14 @@ class EventSerializer(serializers.Serializer):
     type = serializers.ChoiceField(choices=LISTED_EVENT_TYPES)
     created_at = serializers.DateTimeField(help_text="ISO 8601, UTC (Z)")
     # The event's payload is called `data`, which shadows Serializer.data on purpose.
-    data = SuggestionsChangedDataSerializer(  # type: ignore[assignment]
-        help_text="For `suggestions.changed`; another type carries its own object."
+    data = PolymorphicProxySerializer(  # type: ignore[assignment]
+        component_name="EventData",
+        serializers=[SuggestionsChangedDataSerializer, PlanDataChangedDataSerializer],
+        resource_type_field_name=None,
+        help_text=(
+            "`suggestions.changed` carries suggestions; actions.*, nodes.* and projects.* "
+            "carry the changed rows' fields; a type added later carries its own object."
+        ),
     )
 
     # An event is rendered as the body stored when it was written (webhooks.events builds it

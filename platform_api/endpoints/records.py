@@ -15,16 +15,11 @@ from rest_framework.response import Response
 from api.errors import ApiError
 from api.openapi import envelope_serializer, error_responses
 from apikeys.selectors import plan_for_key
-from planning.core.money import amount_of, cents_of
-from planning.figures.prices import PriceIndex
 from planning.models import (
-    ActionKind,
-    ActionStatus,
     NodeKind,
     Project,
     StructureNode,
 )
-from planning.plans.action_filters import ActionFilters, actions_filtered
 from planning.suggestions.selectors import plan_data_state
 from planning.tree.paths import path_ids
 from planning.tree.selectors import node_subtree
@@ -43,9 +38,7 @@ from platform_api.params import (
     plan_number_parse,
     query_enum,
     query_uuid,
-    query_year,
     uuid_parse,
-    year_parse,
 )
 from platform_api.serializers import DecimalTextField
 
@@ -96,43 +89,6 @@ class NodeSerializer(serializers.Serializer):
 
 class NodePageSerializer(serializers.Serializer):
     nodes = NodeSerializer(many=True)
-    next_cursor = serializers.CharField(allow_null=True, help_text="Null on the last page.")
-
-
-class _NominalCostField(DecimalTextField):
-    """An action's cost in its planned year, by the plan's PriceIndex (the serializer's
-    context's `price_index`)."""
-
-    def get_attribute(self, instance: Any) -> Any:
-        index: PriceIndex = self.context["price_index"]
-        return amount_of(
-            index.nominal_cents(cents_of(instance.estimated_cost), instance.planned_year)
-        )
-
-
-class ActionSerializer(serializers.Serializer):
-    id = serializers.UUIDField()
-    node_id = serializers.UUIDField()
-    title = serializers.CharField()
-    kind = serializers.CharField(help_text="The action's kind (more may come).")
-    planned_year = serializers.IntegerField()
-    interval_years = serializers.IntegerField(allow_null=True, help_text="Null: a one-off.")
-    estimated_cost = DecimalTextField(
-        max_digits=14, decimal_places=2, coerce_to_string=True, help_text="Today's prices."
-    )
-    nominal_cost = _NominalCostField(
-        source="*",
-        max_digits=16,
-        decimal_places=2,
-        coerce_to_string=True,
-        help_text="Of its planned year, indexed and with the plan's markups.",
-    )
-    status = serializers.CharField(help_text="planned, done or cancelled (more may come).")
-    project_id = serializers.UUIDField(allow_null=True)
-
-
-class ActionPageSerializer(serializers.Serializer):
-    actions = ActionSerializer(many=True)
     next_cursor = serializers.CharField(allow_null=True, help_text="Null on the last page.")
 
 
@@ -203,82 +159,6 @@ class PlanNodeListApi(RecordApi):
             page, more = page_by_pk(nodes.select_related("code"), after, limit)
             cursor = next_cursor(binding, page, limit, more, key=lambda n: str(n.pk))
             return NodePageSerializer({"nodes": page, "next_cursor": cursor}).data
-
-        return self.answer(request, etag, build)
-
-
-class PlanActionListApi(RecordApi):
-    @extend_schema(
-        operation_id="listPlanActions",
-        summary="List the actions of a plan",
-        description=(
-            "The plan's actions in a fixed order, paged; filters narrow them. `year_from` and "
-            "`year_to` keep the actions that occur in those years (a recurring action in any "
-            "of its occurrences)."
-        ),
-        parameters=[
-            PLAN_NUMBER,
-            query_year("year_from", "Only actions occurring in this year or later."),
-            query_year("year_to", "Only actions occurring in this year or earlier."),
-            query_enum("status", ActionStatus.values, "Only actions with this status."),
-            query_enum("kind", ActionKind.values, "Only actions of this kind."),
-            query_uuid("structure_node_id", "Only actions on this node or below it."),
-            query_uuid("project_id", "Only the actions of this project."),
-            LIMIT,
-            CURSOR,
-            IF_NONE_MATCH,
-        ],
-        responses={
-            200: OpenApiResponse(
-                response=envelope_serializer("PlanActionsEnvelope", ActionPageSerializer()),
-                description="One page of actions.",
-            ),
-            304: NOT_MODIFIED,
-            **_list_errors(),
-        },
-        tags=["plans"],
-    )
-    def get(self, request: Request, planNumber: str) -> Response:
-        number = plan_number_parse(planNumber)
-        params = request.query_params
-        errors: dict[str, list[str]] = {}
-        year_from = year_parse(params, "year_from", errors)
-        year_to = year_parse(params, "year_to", errors)
-        status = choice_parse(params, "status", ActionStatus.values, errors)
-        kind = choice_parse(params, "kind", ActionKind.values, errors)
-        node = uuid_parse(params, "structure_node_id", errors)
-        project = uuid_parse(params, "project_id", errors)
-        if year_from is not None and year_to is not None and year_to < year_from:
-            errors["year_to"] = ["The last year comes before the first."]
-        limit = limit_parse(params, errors)
-        binding = (
-            f"actions|{number}|{year_from or ''}|{year_to or ''}|{status or ''}|{kind or ''}|"
-            f"{node or ''}|{project or ''}"
-        )
-        after = uuid_cursor_parse(params, binding, errors)
-        if errors:
-            raise ApiError("validation.query", errors=errors)
-        plan = plan_for_key(api_key=key_of(request), number=number)
-        actions = actions_filtered(
-            plan=plan,
-            filters=ActionFilters(
-                kind=kind or "",
-                status=status or "",
-                year_from=year_from,
-                year_to=year_to,
-                node_id=node,
-                project=str(project) if project else "",
-            ),
-        )
-        etag = etag_of("actions", plan.pk, plan_data_state(plan=plan), binding, after, limit)
-        index = PriceIndex.of(plan)
-
-        def build() -> dict[str, Any]:
-            page, more = page_by_pk(actions, after, limit)
-            cursor = next_cursor(binding, page, limit, more, key=lambda a: str(a.pk))
-            return ActionPageSerializer(
-                {"actions": page, "next_cursor": cursor}, context={"price_index": index}
-            ).data
 
         return self.answer(request, etag, build)
 

@@ -14,7 +14,8 @@ import pytest
 
 from api.errors import ERROR_CATALOG
 from api.openapi import AUTH_ERRORS
-from planning.models import Plan
+from apikeys.services import api_key_create
+from planning.models import Action, Plan
 from planning.records.adoption import plan_adopt
 from planning.suggestions.sync.run import suggestion_sync
 from tests.factories import StructureNodeFactory
@@ -37,6 +38,7 @@ PYTHON_BLOCKS = [code for lang, code in BLOCKS if lang == "python"]
     RECORD,
     EVENTS,
     PORTFOLIO,
+    ACTIONS,
 ) = SH_BLOCKS
 # The last two blocks, the webhook signature checks, run in tests/webhooks/test_integrator_guide.py.
 (PYTHON_LIST, PYTHON_PAGES, PYTHON_STANDARD_WEBHOOKS, PYTHON_WEBHOOK_SIGNATURE) = PYTHON_BLOCKS
@@ -183,6 +185,21 @@ def test_portfolio_command_lists_the_organisations_plans(guide_env):
     assert body["data"]["totals"][0]["plans"] == 1
 
 
+@pytest.mark.django_db(transaction=True)
+def test_action_commands_create_change_and_list_the_event(guide_env, user):
+    env, _read_key = guide_env
+    _api_key, raw_key = api_key_create(user=user, name="acts", permission="read_write")
+
+    body = json.loads(run_shell_block(ACTIONS, env, raw_key).lstrip())
+
+    [event] = body["data"]["events"]
+    [change] = event["data"]["changes"]
+    assert change["fields"] == {"estimated_cost": {"before": "0.00", "after": "480.00"}}
+    action = Action.objects.get(pk=change["id"])
+    assert (action.title, action.plan.number) == ("Service the boiler", 1)
+
+
+@pytest.mark.django_db(transaction=True)
 def test_trace_id_command_echoes_the_request_id(guide_env):
     env, raw_key = guide_env
 

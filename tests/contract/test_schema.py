@@ -31,6 +31,9 @@ DISMISS = "/platform/plans/{planNumber}/suggestions/{suggestionId}/dismiss"
 RESTORE = "/platform/plans/{planNumber}/suggestions/{suggestionId}/restore"
 EVENTS = "/platform/events"
 PORTFOLIO = "/platform/portfolio"
+APPLY = "/platform/plans/{planNumber}/suggestions/{suggestionId}/apply"
+ACTION = "/platform/plans/{planNumber}/actions/{actionId}"
+COMPLETE = "/platform/plans/{planNumber}/actions/{actionId}/complete"
 PATHS = {
     LIST,
     SESSION,
@@ -41,6 +44,9 @@ PATHS = {
     RESTORE,
     EVENTS,
     PORTFOLIO,
+    APPLY,
+    ACTION,
+    COMPLETE,
     *RESOURCES,
 }
 ERROR_STATUSES = {"400", "401", "403", "405", "406", "413", "429", "500", "503"}
@@ -109,6 +115,11 @@ def test_schema_has_exactly_the_integrator_operations(schema):
         (RESTORE, "post"),
         (EVENTS, "get"),
         (PORTFOLIO, "get"),
+        (APPLY, "post"),
+        ("/platform/plans/{planNumber}/actions", "post"),
+        (ACTION, "patch"),
+        (ACTION, "delete"),
+        (COMPLETE, "post"),
     }
     assert schema["servers"] == [{"url": "/api/v1", "description": "This server"}]
 

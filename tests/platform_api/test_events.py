@@ -28,7 +28,7 @@ from webhooks.events import (
 from webhooks.models import WebhookEvent
 from webhooks.services import events_expire, events_retention
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("suggestion_events_only")]
 
 
 def _data(response: Any, status: int = 200, key: str = "ok") -> Any:

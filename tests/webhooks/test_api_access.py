@@ -26,7 +26,7 @@ from webhooks.selectors import endpoint_covers_plan
 from webhooks.services import endpoint_create
 from webhooks.tasks import webhook_deliver
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("suggestion_events_only")]
 
 
 @pytest.fixture(autouse=True)

@@ -17,7 +17,10 @@ from tests.webhooks.conftest import Receiver, run_worker
 from tests.webhooks.test_end_to_end import PLAN_DOCUMENT
 from webhooks.services import endpoint_create
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("private_targets")]
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("private_targets", "suggestion_events_only"),
+]
 
 
 @pytest.fixture

@@ -23,7 +23,7 @@ from webhooks.events import suggestion_changes_record
 from webhooks.models import WebhookDelivery, WebhookEvent
 from webhooks.services import endpoint_disable
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("suggestion_events_only")]
 
 
 @pytest.fixture

@@ -101,6 +101,12 @@ def action_update(
         return _action_save(action)
 
 
+def action_delete(*, action: Action) -> None:
+    """Deletes the action with its completions (the history keeps them)."""
+    with plan_write(plan_id=action.plan_id, data_changed=True):
+        action.delete()
+
+
 def action_cancel(*, action: Action) -> Action:
     with plan_write(plan_id=action.plan_id, data_changed=True):
         action.status = ActionStatus.CANCELLED

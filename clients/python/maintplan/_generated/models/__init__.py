@@ -1,18 +1,27 @@
 """Contains all the data models used in inputs/outputs"""
 
 from .action import Action
+from .action_body import ActionBody
+from .action_complete_envelope import ActionCompleteEnvelope
+from .action_delete_envelope import ActionDeleteEnvelope
+from .action_envelope import ActionEnvelope
 from .action_page import ActionPage
+from .action_update_envelope import ActionUpdateEnvelope
+from .actor import Actor
 from .api_key_identity import ApiKeyIdentity
 from .api_key_identity_organisation_type_0 import ApiKeyIdentityOrganisationType0
 from .api_key_principal import ApiKeyPrincipal
 from .api_key_session_envelope import ApiKeySessionEnvelope
 from .api_key_session_key import ApiKeySessionKey
 from .api_key_session_user import ApiKeySessionUser
+from .apply_body import ApplyBody
 from .assign_code_action import AssignCodeAction
 from .assign_code_action_action_enum import AssignCodeActionActionEnum
 from .check_api_key_session_body import CheckApiKeySessionBody
+from .complete_body import CompleteBody
 from .create_project_action import CreateProjectAction
 from .create_project_action_action_enum import CreateProjectActionActionEnum
+from .deleted import Deleted
 from .dismiss_body import DismissBody
 from .error_envelope import ErrorEnvelope
 from .error_envelope_data_type_0 import ErrorEnvelopeDataType0
@@ -25,6 +34,8 @@ from .event_list_envelope import EventListEnvelope
 from .event_page import EventPage
 from .event_type_enum import EventTypeEnum
 from .fci_band_enum import FciBandEnum
+from .field_change import FieldChange
+from .fix_enum import FixEnum
 from .fund_settings import FundSettings
 from .funding_flow import FundingFlow
 from .funding_goal_enum import FundingGoalEnum
@@ -37,6 +48,7 @@ from .history_entry import HistoryEntry
 from .history_entry_changes import HistoryEntryChanges
 from .history_page import HistoryPage
 from .key_figures import KeyFigures
+from .kind_enum import KindEnum
 from .list_events_type import ListEventsType
 from .list_plan_actions_kind import ListPlanActionsKind
 from .list_plan_actions_status import ListPlanActionsStatus
@@ -54,9 +66,13 @@ from .node import Node
 from .node_page import NodePage
 from .organisation import Organisation
 from .other_recommended_action import OtherRecommendedAction
+from .patched_action_body import PatchedActionBody
 from .plan_action import PlanAction
 from .plan_action_action_enum import PlanActionActionEnum
 from .plan_actions_envelope import PlanActionsEnvelope
+from .plan_data_change import PlanDataChange
+from .plan_data_change_fields import PlanDataChangeFields
+from .plan_data_changed_data import PlanDataChangedData
 from .plan_detail import PlanDetail
 from .plan_envelope import PlanEnvelope
 from .plan_fund import PlanFund
@@ -85,8 +101,10 @@ from .review_action_cost_reference import ReviewActionCostReference
 from .review_action_timing_reference import ReviewActionTimingReference
 from .review_filter import ReviewFilter
 from .severity_enum import SeverityEnum
+from .status_enum import StatusEnum
 from .suggestion import Suggestion
 from .suggestion_act_envelope import SuggestionActEnvelope
+from .suggestion_apply_envelope import SuggestionApplyEnvelope
 from .suggestion_change_enum import SuggestionChangeEnum
 from .suggestion_list import SuggestionList
 from .suggestion_list_envelope import SuggestionListEnvelope
@@ -101,18 +119,27 @@ from .version_list import VersionList
 
 __all__ = (
     "Action",
+    "ActionBody",
+    "ActionCompleteEnvelope",
+    "ActionDeleteEnvelope",
+    "ActionEnvelope",
     "ActionPage",
+    "ActionUpdateEnvelope",
+    "Actor",
     "ApiKeyIdentity",
     "ApiKeyIdentityOrganisationType0",
     "ApiKeyPrincipal",
     "ApiKeySessionEnvelope",
     "ApiKeySessionKey",
     "ApiKeySessionUser",
+    "ApplyBody",
     "AssignCodeAction",
     "AssignCodeActionActionEnum",
     "CheckApiKeySessionBody",
+    "CompleteBody",
     "CreateProjectAction",
     "CreateProjectActionActionEnum",
+    "Deleted",
     "DismissBody",
     "ErrorEnvelope",
     "ErrorEnvelopeDataType0",
@@ -125,6 +152,8 @@ __all__ = (
     "EventPage",
     "EventTypeEnum",
     "FciBandEnum",
+    "FieldChange",
+    "FixEnum",
     "FundSettings",
     "FundingFlow",
     "FundingGoalEnum",
@@ -137,6 +166,7 @@ __all__ = (
     "HistoryEntryChanges",
     "HistoryPage",
     "KeyFigures",
+    "KindEnum",
     "ListEventsType",
     "ListPlanActionsKind",
     "ListPlanActionsStatus",
@@ -152,9 +182,13 @@ __all__ = (
     "NodePage",
     "Organisation",
     "OtherRecommendedAction",
+    "PatchedActionBody",
     "PlanAction",
     "PlanActionActionEnum",
     "PlanActionsEnvelope",
+    "PlanDataChange",
+    "PlanDataChangeFields",
+    "PlanDataChangedData",
     "PlanDetail",
     "PlanEnvelope",
     "PlanFund",
@@ -183,8 +217,10 @@ __all__ = (
     "ReviewActionTimingReference",
     "ReviewFilter",
     "SeverityEnum",
+    "StatusEnum",
     "Suggestion",
     "SuggestionActEnvelope",
+    "SuggestionApplyEnvelope",
     "SuggestionChangeEnum",
     "SuggestionList",
     "SuggestionListEnvelope",

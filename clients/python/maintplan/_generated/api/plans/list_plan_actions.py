@@ -1,3 +1,4 @@
+import datetime
 from http import HTTPStatus
 from typing import Any, cast
 from urllib.parse import quote
@@ -23,6 +24,7 @@ def _get_kwargs(
     project_id: UUID | Unset = UNSET,
     status: ListPlanActionsStatus | Unset = UNSET,
     structure_node_id: UUID | Unset = UNSET,
+    updated_since: datetime.datetime | Unset = UNSET,
     year_from: int | Unset = UNSET,
     year_to: int | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
@@ -58,6 +60,11 @@ def _get_kwargs(
     if not isinstance(structure_node_id, Unset):
         json_structure_node_id = str(structure_node_id)
     params["structure_node_id"] = json_structure_node_id
+
+    json_updated_since: str | Unset = UNSET
+    if not isinstance(updated_since, Unset):
+        json_updated_since = updated_since.isoformat()
+    params["updated_since"] = json_updated_since
 
     params["year_from"] = year_from
 
@@ -171,6 +178,7 @@ def sync_detailed(
     project_id: UUID | Unset = UNSET,
     status: ListPlanActionsStatus | Unset = UNSET,
     structure_node_id: UUID | Unset = UNSET,
+    updated_since: datetime.datetime | Unset = UNSET,
     year_from: int | Unset = UNSET,
     year_to: int | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
@@ -188,6 +196,7 @@ def sync_detailed(
         project_id (UUID | Unset):
         status (ListPlanActionsStatus | Unset):
         structure_node_id (UUID | Unset):
+        updated_since (datetime.datetime | Unset):
         year_from (int | Unset):
         year_to (int | Unset):
         if_none_match (str | Unset):
@@ -208,6 +217,7 @@ def sync_detailed(
         project_id=project_id,
         status=status,
         structure_node_id=structure_node_id,
+        updated_since=updated_since,
         year_from=year_from,
         year_to=year_to,
         if_none_match=if_none_match,
@@ -230,6 +240,7 @@ def sync(
     project_id: UUID | Unset = UNSET,
     status: ListPlanActionsStatus | Unset = UNSET,
     structure_node_id: UUID | Unset = UNSET,
+    updated_since: datetime.datetime | Unset = UNSET,
     year_from: int | Unset = UNSET,
     year_to: int | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
@@ -247,6 +258,7 @@ def sync(
         project_id (UUID | Unset):
         status (ListPlanActionsStatus | Unset):
         structure_node_id (UUID | Unset):
+        updated_since (datetime.datetime | Unset):
         year_from (int | Unset):
         year_to (int | Unset):
         if_none_match (str | Unset):
@@ -268,6 +280,7 @@ def sync(
         project_id=project_id,
         status=status,
         structure_node_id=structure_node_id,
+        updated_since=updated_since,
         year_from=year_from,
         year_to=year_to,
         if_none_match=if_none_match,
@@ -284,6 +297,7 @@ async def asyncio_detailed(
     project_id: UUID | Unset = UNSET,
     status: ListPlanActionsStatus | Unset = UNSET,
     structure_node_id: UUID | Unset = UNSET,
+    updated_since: datetime.datetime | Unset = UNSET,
     year_from: int | Unset = UNSET,
     year_to: int | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
@@ -301,6 +315,7 @@ async def asyncio_detailed(
         project_id (UUID | Unset):
         status (ListPlanActionsStatus | Unset):
         structure_node_id (UUID | Unset):
+        updated_since (datetime.datetime | Unset):
         year_from (int | Unset):
         year_to (int | Unset):
         if_none_match (str | Unset):
@@ -321,6 +336,7 @@ async def asyncio_detailed(
         project_id=project_id,
         status=status,
         structure_node_id=structure_node_id,
+        updated_since=updated_since,
         year_from=year_from,
         year_to=year_to,
         if_none_match=if_none_match,
@@ -341,6 +357,7 @@ async def asyncio(
     project_id: UUID | Unset = UNSET,
     status: ListPlanActionsStatus | Unset = UNSET,
     structure_node_id: UUID | Unset = UNSET,
+    updated_since: datetime.datetime | Unset = UNSET,
     year_from: int | Unset = UNSET,
     year_to: int | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
@@ -358,6 +375,7 @@ async def asyncio(
         project_id (UUID | Unset):
         status (ListPlanActionsStatus | Unset):
         structure_node_id (UUID | Unset):
+        updated_since (datetime.datetime | Unset):
         year_from (int | Unset):
         year_to (int | Unset):
         if_none_match (str | Unset):
@@ -380,6 +398,7 @@ async def asyncio(
             project_id=project_id,
             status=status,
             structure_node_id=structure_node_id,
+            updated_since=updated_since,
             year_from=year_from,
             year_to=year_to,
             if_none_match=if_none_match,
