@@ -14,10 +14,12 @@ from django.utils import timezone
 
 from apikeys.services import api_key_create
 from organisations.models import Organisation, OrganisationRole
-from planning.models import NodeKind, Plan
+from planning.figures.funding import fund_figures
+from planning.models import ActionKind, Fund, NodeKind, Plan
 from tests.envelope import assert_envelope
 from tests.factories import (
     ActionFactory,
+    CodeFactory,
     OrganisationFactory,
     OrganisationMembershipFactory,
     PlanFactory,
@@ -104,6 +106,32 @@ def test_an_organisations_key_reads_its_portfolio_paged_with_every_plans_totals(
         "fci_band": "critical",
         "critical_open": 0,
         "years_over_budget": None,
+        "percent_funded": None,  # no fund
+    }
+
+
+def test_a_plan_with_a_fund_shows_the_funding_tabs_percent_funded(
+    organisation: Organisation,
+) -> None:
+    annex = Plan.objects.get(organisation=organisation, name="Annex")
+    roof = StructureNodeFactory.create(
+        plan=annex, install_year=Y - 10, code=CodeFactory.create(service_life_years=20)
+    )
+    ActionFactory.create(
+        node=roof, kind=ActionKind.REPLACEMENT, planned_year=Y + 10, estimated_cost=Decimal("8000")
+    )
+    fund = Fund.objects.create(
+        plan=annex, opening_balance=Decimal("1000.00"), start_year=Y, contribution=Decimal("500")
+    )
+    this_year = next(row for row in fund_figures(fund=fund).years if row.year == Y)
+    assert this_year.percent_funded == Decimal("25.00")  # 1,000 of 8,000 x 10 / 20
+
+    rows = _data(_get(_service_key(organisation)))["plans"]
+
+    assert {row["name"]: row["percent_funded"] for row in rows} == {
+        "Block 2": None,
+        "Block 10": None,
+        "Annex": "25.00",
     }
 
 
