@@ -13,9 +13,10 @@ import subprocess
 import sys
 import time
 import venv
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 import pytest
@@ -48,6 +49,16 @@ MODELS = {
 @pytest.fixture
 def user_agents() -> Iterator[sdk_support.UserAgents]:
     yield from sdk_support.user_agents()
+
+
+T = TypeVar("T")
+
+
+def run_async(coroutine: Coroutine[Any, Any, T]) -> T:
+    """`asyncio.run` in a thread of its own: in the whole suite a browser test's Playwright
+    leaves an event loop running in this thread, where `asyncio.run` refuses to start."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 def _statuses(seen: list[int]) -> dict[str, Any]:
@@ -96,7 +107,7 @@ def test_typed_iterators_for_every_list_sync_and_async(
                 for (name, walk), spec in zip(walks.items(), maintplan.LISTS, strict=True)
             }
 
-    assert asyncio.run(walk_async()) == {
+    assert run_async(walk_async()) == {
         name: [row_id(spec, row) for row in rows[name]]
         for name, spec in zip(walks, maintplan.LISTS, strict=True)
     }
@@ -184,7 +195,7 @@ def test_a_walk_whose_cursor_expired_starts_again_and_yields_no_row_twice(
                     sdk_support.walks_expire()
             return rows
 
-    assert asyncio.run(expired_async()) == every
+    assert run_async(expired_async()) == every
 
 
 def test_poll_keeps_the_last_data_on_304_when_asked(sdk_server: SdkServer) -> None:
