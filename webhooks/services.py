@@ -22,7 +22,7 @@ from webhooks.models import (
     WebhookEvent,
 )
 from webhooks.selectors import plans_visible
-from webhooks.signing import secret_encrypt, secret_generate, secret_hint
+from webhooks.signing import SECRET_OVERLAP, secret_encrypt, secret_generate, secret_hint
 from webhooks.targets import TargetRefused, target_check
 from webhooks.tasks import delivery_attempt_enqueue
 
@@ -90,11 +90,22 @@ def endpoint_create(
 
 
 def endpoint_secret_roll(*, endpoint: WebhookEndpoint) -> str:
-    """A new signing secret, used from the next attempt on; the old one stops at once."""
+    """A new signing secret, used from the next attempt on; the old one keeps signing beside
+    it for SECRET_OVERLAP (24 hours), so the receiver can switch without refusing a delivery.
+    The web page's roll and the API's rotate-secret both run this."""
     secret = secret_generate()
+    endpoint.previous_secret_encrypted = endpoint.secret_encrypted
+    endpoint.previous_secret_until = timezone.now() + SECRET_OVERLAP
     endpoint.secret_encrypted = secret_encrypt(secret)
     endpoint.secret_hint = secret_hint(secret)
-    endpoint.save(update_fields=["secret_encrypted", "secret_hint"])
+    endpoint.save(
+        update_fields=[
+            "secret_encrypted",
+            "secret_hint",
+            "previous_secret_encrypted",
+            "previous_secret_until",
+        ]
+    )
     return secret
 
 
