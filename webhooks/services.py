@@ -43,6 +43,27 @@ def endpoint_url_check(url: str) -> str:
     return url
 
 
+def endpoint_plans_check(
+    *, plans: Collection[Plan] | None, user: User | None, organisation: Organisation | None
+) -> None:
+    """Refuses an empty choice and a plan the holder cannot see (an organisation: a plan that
+    is not its own)."""
+    if plans is None:
+        return
+    if not plans:
+        raise ValidationError({"plans": "Choose at least one plan, or every plan."})
+    allowed = (
+        Plan.objects.filter(organisation=organisation)
+        if organisation is not None
+        else plans_visible(user=user)
+    )
+    visible = set(allowed.filter(pk__in=[p.pk for p in plans]))
+    if len(visible) != len(set(plans)):
+        if organisation is not None:
+            raise ValidationError({"plans": "You can only choose the organisation's own plans."})
+        raise ValidationError({"plans": "You can only choose plans you are a member of."})
+
+
 @transaction.atomic
 def endpoint_create(
     *,
@@ -60,17 +81,7 @@ def endpoint_create(
     which the holder must be able to see now.
     """
     url = endpoint_url_check(url)
-    if plans is not None:
-        if not plans:
-            raise ValidationError({"plans": "Choose at least one plan, or every plan."})
-        allowed = (
-            Plan.objects.filter(organisation=organisation)
-            if organisation is not None
-            else plans_visible(user=user)
-        )
-        visible = set(allowed.filter(pk__in=[p.pk for p in plans]))
-        if len(visible) != len(set(plans)):
-            raise ValidationError({"plans": "You can only choose plans you are a member of."})
+    endpoint_plans_check(plans=plans, user=user, organisation=organisation)
     secret = secret_generate()
     endpoint = WebhookEndpoint(
         owner=None if organisation is not None else user,
@@ -87,6 +98,37 @@ def endpoint_create(
     if plans is not None:
         endpoint.plans.set(plans)
     return endpoint, secret
+
+
+@transaction.atomic
+def endpoint_update(
+    *,
+    endpoint: WebhookEndpoint,
+    url: str | None = None,
+    description: str | None = None,
+    change_plans: bool = False,
+    plans: Collection[Plan] | None = None,
+) -> WebhookEndpoint:
+    """Changes what is given (`url` or `description` None: unchanged; with `change_plans`,
+    `plans` as endpoint_create takes them, None: every plan), with endpoint_create's rules: the
+    SSRF guard on a new URL, only plans the holder may choose."""
+    fields = []
+    if url is not None:
+        endpoint.url = endpoint_url_check(url)
+        fields.append("url")
+    if description is not None:
+        endpoint.description = description.strip()
+        fields.append("description")
+    if change_plans:
+        endpoint_plans_check(plans=plans, user=endpoint.owner, organisation=endpoint.organisation)
+        endpoint.all_plans = plans is None
+        fields.append("all_plans")
+    endpoint.full_clean(validate_unique=False, validate_constraints=False)
+    if fields:
+        endpoint.save(update_fields=fields)
+    if change_plans:
+        endpoint.plans.set(plans or [])
+    return endpoint
 
 
 def endpoint_secret_roll(*, endpoint: WebhookEndpoint) -> str:
