@@ -30,7 +30,30 @@ RESOURCES = [
 DISMISS = "/platform/plans/{planNumber}/suggestions/{suggestionId}/dismiss"
 RESTORE = "/platform/plans/{planNumber}/suggestions/{suggestionId}/restore"
 EVENTS = "/platform/events"
-PATHS = {LIST, SESSION, HISTORY, VERSIONS, VERSION_ACTIONS, DISMISS, RESTORE, EVENTS, *RESOURCES}
+WEBHOOK = "/platform/webhooks/{webhookId}"
+WEBHOOK_OPERATIONS = {
+    ("/platform/webhooks", "get"),
+    ("/platform/webhooks", "post"),
+    (WEBHOOK, "get"),
+    (WEBHOOK, "patch"),
+    (WEBHOOK, "delete"),
+    (f"{WEBHOOK}/rotate-secret", "post"),
+    (f"{WEBHOOK}/test", "post"),
+    (f"{WEBHOOK}/deliveries", "get"),
+    (f"{WEBHOOK}/deliveries/{{deliveryId}}/redeliver", "post"),
+}
+PATHS = {
+    LIST,
+    SESSION,
+    HISTORY,
+    VERSIONS,
+    VERSION_ACTIONS,
+    DISMISS,
+    RESTORE,
+    EVENTS,
+    *RESOURCES,
+    *(path for path, _method in WEBHOOK_OPERATIONS),
+}
 ERROR_STATUSES = {"400", "401", "403", "405", "406", "413", "429", "500", "503"}
 
 
@@ -96,6 +119,7 @@ def test_schema_has_exactly_the_integrator_operations(schema):
         (DISMISS, "post"),
         (RESTORE, "post"),
         (EVENTS, "get"),
+        *WEBHOOK_OPERATIONS,
     }
     assert schema["servers"] == [{"url": "/api/v1", "description": "This server"}]
 
