@@ -14,10 +14,10 @@ carries two signatures:
   so every secret ever issued decodes, to 24 bytes, and verifies with
   `standardwebhooks.Webhook(secret)` as shown to its owner.
 
-For 24 hours after a roll (SECRET_OVERLAP) a delivery is signed with the new and the old secret:
-`Maintplan-Signature: t=<t>,v1=<new>,v1=<old>` and `webhook-signature: v1,<new> v1,<old>`
+For 24 hours after a roll (SECRET_OVERLAP) a delivery is signed with the old and the new secret:
+`Maintplan-Signature: t=<t>,v1=<old>,v1=<new>` and `webhook-signature: v1,<old> v1,<new>`
 (space-separated, as the Standard Webhooks specification allows); a receiver accepts the
-delivery when any one signature matches its secret.
+delivery when any one signature matches its secret. The current secret's comes last.
 """
 
 from __future__ import annotations
@@ -93,8 +93,8 @@ def delivery_headers(
     *, secrets: Sequence[str], event_id: str, timestamp: int, body: bytes
 ) -> dict[str, str]:
     """The identifying and signature headers of one delivery attempt: Maintplan's own and the
-    Standard Webhooks ones, over the same timestamp, one signature per secret (the current
-    first, then the one before a roll while it still signs)."""
+    Standard Webhooks ones, over the same timestamp, one signature per secret in the order
+    given."""
     return {
         "Maintplan-Event-Id": event_id,
         "Maintplan-Signature": f"t={timestamp},"

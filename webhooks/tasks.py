@@ -105,11 +105,14 @@ def _attempt_make(delivery_id: int, attempt: int, lease: Lease) -> None:
 
 
 def _signing_secrets(endpoint: WebhookEndpoint) -> list[str]:
-    """The current secret, and the one before the last roll while it still signs."""
-    secrets = [secret_decrypt(endpoint.secret_encrypted)]
+    """The secret before the last roll while it still signs, then the current one (last: a
+    receiver that reads only the last `v1=` of Maintplan-Signature, as the guide's check once
+    did, verifies with the current secret as it did before the overlap existed)."""
+    secrets = []
     until = endpoint.previous_secret_until
     if endpoint.previous_secret_encrypted and until is not None and timezone.now() < until:
         secrets.append(secret_decrypt(endpoint.previous_secret_encrypted))
+    secrets.append(secret_decrypt(endpoint.secret_encrypted))
     return secrets
 
 
