@@ -47,18 +47,18 @@ def managing_organisation(request: Request) -> Organisation:
 
 
 def organisation_endpoint(organisation: Organisation, endpoint_id: str) -> WebhookEndpoint:
-    """The organisation's endpoint; another's, or none, is 404 `webhooks.not_found`."""
+    """The organisation's endpoint; another's, or none, is 404 `webhook_endpoints.not_found`."""
     try:
         pk = uuid.UUID(endpoint_id)
     except ValueError:
-        raise ApiError("webhooks.not_found") from None
+        raise ApiError("webhook_endpoints.not_found") from None
     endpoint = (
         WebhookEndpoint.objects.filter(organisation=organisation, pk=pk)
         .select_related("organisation")
         .first()
     )
     if endpoint is None:
-        raise ApiError("webhooks.not_found")
+        raise ApiError("webhook_endpoints.not_found")
     return endpoint
 
 

@@ -4813,7 +4813,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `webhooks.not_found` */
+            /** @description `webhook_endpoints.not_found` */
             404: {
                 headers: {
                     /** @description The traceId of the request (also in the body). */
@@ -4983,7 +4983,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `webhooks.not_found` */
+            /** @description `webhook_endpoints.not_found` */
             404: {
                 headers: {
                     /** @description The traceId of the request (also in the body). */
@@ -5183,7 +5183,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `webhooks.not_found` */
+            /** @description `webhook_endpoints.not_found` */
             404: {
                 headers: {
                     /** @description The traceId of the request (also in the body). */
@@ -5394,7 +5394,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `webhooks.not_found` */
+            /** @description `webhook_endpoints.not_found` */
             404: {
                 headers: {
                     /** @description The traceId of the request (also in the body). */
@@ -5583,7 +5583,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `webhooks.not_found`, `webhooks.delivery_not_found` */
+            /** @description `webhook_endpoints.not_found`, `webhook_endpoints.delivery_not_found` */
             404: {
                 headers: {
                     /** @description The traceId of the request (also in the body). */
@@ -5796,7 +5796,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `webhooks.not_found` */
+            /** @description `webhook_endpoints.not_found` */
             404: {
                 headers: {
                     /** @description The traceId of the request (also in the body). */
@@ -6009,7 +6009,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `webhooks.not_found` */
+            /** @description `webhook_endpoints.not_found` */
             404: {
                 headers: {
                     /** @description The traceId of the request (also in the body). */
@@ -6048,7 +6048,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `idempotency.mismatch`, `webhooks.test_events_pending` */
+            /** @description `idempotency.mismatch`, `webhook_endpoints.test_events_pending` */
             409: {
                 headers: {
                     /** @description The traceId of the request (also in the body). */

@@ -68,10 +68,10 @@ DELIVERY_ID = OpenApiParameter(
 
 def _delivery(endpoint: WebhookEndpoint, raw: str) -> WebhookDelivery:
     if not raw.isascii() or not raw.isdigit() or not 1 <= int(raw) < _ID_MAX:
-        raise ApiError("webhooks.delivery_not_found")
+        raise ApiError("webhook_endpoints.delivery_not_found")
     delivery = endpoint_delivery(endpoint=endpoint, delivery_id=int(raw))
     if delivery is None:
-        raise ApiError("webhooks.delivery_not_found")
+        raise ApiError("webhook_endpoints.delivery_not_found")
     return delivery
 
 
@@ -90,7 +90,7 @@ class WebhookDeliveryListApi(WebhookApi):
                 {
                     400: ["validation.query"],
                     403: ["auth.insufficient_permission"],
-                    404: ["webhooks.not_found"],
+                    404: ["webhook_endpoints.not_found"],
                 }
             ),
         },
@@ -140,7 +140,7 @@ class WebhookRedeliverApi(WebhookApi):
                         "validation.failed",
                     ],
                     403: ["auth.insufficient_permission"],
-                    404: ["webhooks.not_found", "webhooks.delivery_not_found"],
+                    404: ["webhook_endpoints.not_found", "webhook_endpoints.delivery_not_found"],
                     409: ["idempotency.mismatch"],
                     415: ["validation.unsupported_media_type"],
                 }
@@ -156,6 +156,6 @@ class WebhookRedeliverApi(WebhookApi):
         def act() -> tuple[Any, str, str]:
             delivery_redeliver(delivery=delivery)
             shown = DeliverySerializer(_delivery(endpoint, deliveryId)).data
-            return shown, "Redelivery queued.", "webhooks.redelivery_queued"
+            return shown, "Redelivery queued.", "webhook_endpoints.redelivery_queued"
 
         return idempotent(request, act)

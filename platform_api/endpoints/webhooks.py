@@ -166,7 +166,7 @@ _WRITE = [
     (409, "idempotency.mismatch"),
     (415, "validation.unsupported_media_type"),
 ]
-_ONE = (404, "webhooks.not_found")
+_ONE = (404, "webhook_endpoints.not_found")
 
 
 class WebhookListApi(WebhookApi):
@@ -238,7 +238,7 @@ class WebhookListApi(WebhookApi):
                 )
             except ValidationError as error:
                 raise _refused(error) from None
-            return endpoint_shown(endpoint, secret), "Endpoint added.", "webhooks.created"
+            return endpoint_shown(endpoint, secret), "Endpoint added.", "webhook_endpoints.created"
 
         return idempotent(request, act, seal=_seal, unseal=_unseal)
 
@@ -297,7 +297,7 @@ class WebhookDetailApi(WebhookApi):
                     endpoint_disable(endpoint=endpoint)
             except ValidationError as error:
                 raise _refused(error) from None
-            return endpoint_shown(endpoint), "Endpoint changed.", "webhooks.updated"
+            return endpoint_shown(endpoint), "Endpoint changed.", "webhook_endpoints.updated"
 
         return idempotent(request, act)
 
@@ -322,7 +322,7 @@ class WebhookDetailApi(WebhookApi):
             endpoint = organisation_endpoint(organisation, webhookId)
             data = {"id": str(endpoint.pk), "deleted": True}
             endpoint_delete(endpoint=endpoint)
-            return data, "Endpoint deleted.", "webhooks.deleted"
+            return data, "Endpoint deleted.", "webhook_endpoints.deleted"
 
         return idempotent(request, act)
 
@@ -363,7 +363,11 @@ class WebhookRotateSecretApi(WebhookApi):
 
         def act() -> tuple[Any, str, str]:
             secret = endpoint_secret_roll(endpoint=endpoint)
-            return endpoint_shown(endpoint, secret), "Secret rotated.", "webhooks.secret_rotated"
+            return (
+                endpoint_shown(endpoint, secret),
+                "Secret rotated.",
+                "webhook_endpoints.secret_rotated",
+            )
 
         return idempotent(request, act, seal=_seal, unseal=_unseal)
 
@@ -383,7 +387,7 @@ class WebhookTestApi(WebhookApi):
                 response=envelope_serializer("WebhookTestEnvelope", WebhookTestSerializer()),
                 description="The test event is queued.",
             ),
-            **_errors(*_WRITE, _ONE, (409, "webhooks.test_events_pending")),
+            **_errors(*_WRITE, _ONE, (409, "webhook_endpoints.test_events_pending")),
         },
         tags=["webhooks"],
     )
@@ -395,9 +399,9 @@ class WebhookTestApi(WebhookApi):
             try:
                 event = endpoint_test_event_send(endpoint=endpoint)
             except PendingTestEventsFull:
-                raise ApiError("webhooks.test_events_pending") from None
+                raise ApiError("webhook_endpoints.test_events_pending") from None
             delivery = WebhookDelivery.objects.get(event=event, endpoint=endpoint)
             data = {"event_id": event.pk, "delivery_id": delivery.pk}
-            return data, "Test event queued.", "webhooks.test_queued"
+            return data, "Test event queued.", "webhook_endpoints.test_queued"
 
         return idempotent(request, act)

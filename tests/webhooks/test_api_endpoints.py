@@ -54,7 +54,7 @@ def test_create_shows_the_secret_once_and_the_list_and_detail_show_the_endpoint(
     response = call(
         raw, "POST", "", {"url": PUBLIC_URL, "description": " ERP ", "colour": "ignored"}
     )
-    created = assert_envelope(response, 200, "webhooks.created")["data"]
+    created = assert_envelope(response, 200, "webhook_endpoints.created")["data"]
     assert created["secret"].startswith("whsec_")
     assert created["secret_hint"] == created["secret"][:10]
     assert (created["url"], created["description"], created["plans"]) == (PUBLIC_URL, "ERP", None)
@@ -129,37 +129,39 @@ def test_patch_changes_the_fields_sent_with_the_same_rules(raw: str, organisatio
     number = Plan.objects.filter(organisation=organisation).values_list("number", flat=True)[0]
     path = f"/{created['id']}"
     changed = call(raw, "PATCH", path, {"plans": [number], "enabled": False, "extra": 1})
-    data = assert_envelope(changed, 200, "webhooks.updated")["data"]
+    data = assert_envelope(changed, 200, "webhook_endpoints.updated")["data"]
     assert (data["plans"], data["enabled"], data["description"]) == ([number], False, "first")
     assert data["disabled_reason"] == "owner"
     assert _errors(call(raw, "PATCH", path, {"url": PRIVATE_URL}))["url"]
     assert _errors(call(raw, "PATCH", path, {"enabled": "maybe"}))["enabled"]
     again = call(raw, "PATCH", path, {"plans": None, "enabled": True, "url": PUBLIC_URL + "/2"})
-    data = assert_envelope(again, 200, "webhooks.updated")["data"]
+    data = assert_envelope(again, 200, "webhook_endpoints.updated")["data"]
     assert (data["plans"], data["enabled"], data["url"]) == (None, True, PUBLIC_URL + "/2")
 
 
 def test_delete_removes_the_endpoint(raw: str) -> None:
     created = create(raw)
     gone = call(raw, "DELETE", f"/{created['id']}")
-    assert assert_envelope(gone, 200, "webhooks.deleted")["data"] == {
+    assert assert_envelope(gone, 200, "webhook_endpoints.deleted")["data"] == {
         "id": created["id"],
         "deleted": True,
     }
-    assert_envelope(call(raw, "GET", f"/{created['id']}"), 404, "webhooks.not_found")
+    assert_envelope(call(raw, "GET", f"/{created['id']}"), 404, "webhook_endpoints.not_found")
 
 
 def test_rotate_shows_a_new_secret_and_the_old_one_until_tomorrow(raw: str) -> None:
     created = create(raw)
     rotated = call(raw, "POST", f"/{created['id']}/rotate-secret")
-    data = assert_envelope(rotated, 200, "webhooks.secret_rotated")["data"]
+    data = assert_envelope(rotated, 200, "webhook_endpoints.secret_rotated")["data"]
     assert data["secret"].startswith("whsec_") and data["secret"] != created["secret"]
     assert data["previous_secret_until"] is not None
 
 
 def test_test_queues_a_webhook_test_event_and_the_deliveries_list_shows_it(raw: str) -> None:
     created = create(raw)
-    sent = assert_envelope(call(raw, "POST", f"/{created['id']}/test"), 200, "webhooks.test_queued")
+    sent = assert_envelope(
+        call(raw, "POST", f"/{created['id']}/test"), 200, "webhook_endpoints.test_queued"
+    )
     delivery = WebhookDelivery.objects.get(pk=sent["data"]["delivery_id"])
     assert delivery.event.event_type == "webhook.test"
     assert delivery.event_id == sent["data"]["event_id"]
@@ -177,8 +179,8 @@ def test_test_queues_a_webhook_test_event_and_the_deliveries_list_shows_it(raw: 
 def test_test_events_have_the_pages_ceiling(raw: str, settings: Any) -> None:
     settings.WEBHOOK_TEST_EVENTS_PENDING_MAX = 1
     path = f"/{create(raw)['id']}/test"
-    assert_envelope(call(raw, "POST", path), 200, "webhooks.test_queued")
-    assert_envelope(call(raw, "POST", path), 409, "webhooks.test_events_pending")
+    assert_envelope(call(raw, "POST", path), 200, "webhook_endpoints.test_queued")
+    assert_envelope(call(raw, "POST", path), 409, "webhook_endpoints.test_events_pending")
 
 
 def test_the_deliveries_come_newest_first_in_pages(raw: str) -> None:
@@ -195,10 +197,13 @@ def test_redeliver_queues_the_delivery_again(raw: str) -> None:
     delivery_id = call(raw, "POST", f"{path}/test").json()["data"]["delivery_id"]
     WebhookDelivery.objects.filter(pk=delivery_id).update(status="failed")
     answer = call(raw, "POST", f"{path}/deliveries/{delivery_id}/redeliver")
-    assert assert_envelope(answer, 200, "webhooks.redelivery_queued")["data"]["status"] == "pending"
+    assert (
+        assert_envelope(answer, 200, "webhook_endpoints.redelivery_queued")["data"]["status"]
+        == "pending"
+    )
     for missing in ("0", "999999", "x"):
         refused = call(raw, "POST", f"{path}/deliveries/{missing}/redeliver")
-        assert_envelope(refused, 404, "webhooks.delivery_not_found")
+        assert_envelope(refused, 404, "webhook_endpoints.delivery_not_found")
 
 
 def _operations(endpoint_id: str, delivery_id: int) -> list[tuple[str, str, Any]]:
@@ -245,10 +250,10 @@ def test_another_organisations_endpoint_is_404_on_every_operation(
 ) -> None:
     stranger = service_key(organisation_with_plans(1))
     for method, path, body in _operations(*existing)[2:]:
-        assert_envelope(call(stranger, method, path, body), 404, "webhooks.not_found")
+        assert_envelope(call(stranger, method, path, body), 404, "webhook_endpoints.not_found")
     missing = str(uuid.uuid4())
-    assert_envelope(call(stranger, "GET", f"/{missing}"), 404, "webhooks.not_found")
-    assert_envelope(call(stranger, "GET", "/not-an-id"), 404, "webhooks.not_found")
+    assert_envelope(call(stranger, "GET", f"/{missing}"), 404, "webhook_endpoints.not_found")
+    assert_envelope(call(stranger, "GET", "/not-an-id"), 404, "webhook_endpoints.not_found")
     assert WebhookEndpoint.objects.filter(pk=existing[0]).exists()
 
 
