@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import sys
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,6 +23,9 @@ from tests.webhooks.factories import endpoint_for
 from webhooks.events import endpoint_test_event_send
 from webhooks.models import WebhookEndpoint
 from webhooks.services import endpoint_secret_roll
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "clients" / "python"))
+from maintplan import verify as sdk_verify  # the SDK is not installed into the venv
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("private_targets")]
 
@@ -57,9 +62,12 @@ def test_after_a_rotation_both_secrets_verify_for_24_hours_then_only_the_new(
 
     delivery = _send_test(raw, created["id"], receiver)
     assert len(delivery.headers["webhook-signature"].split(" ")) == 2
+    own = {"Maintplan-Signature": delivery.headers["Maintplan-Signature"]}
     for secret in (new, old):
         assert Webhook(secret).verify(delivery.body, delivery.headers)["type"] == "webhook.test"
         assert _maintplan_verifies(delivery, secret)
+        for headers in (delivery.headers, own):  # the Python SDK, both header kinds
+            assert sdk_verify(secret, delivery.body, headers).type_ == "webhook.test"
 
     time_machine.move_to(timezone.now() + timedelta(hours=24, minutes=1))
     later = _send_test(raw, created["id"], receiver)
