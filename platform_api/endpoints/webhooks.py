@@ -25,6 +25,7 @@ from api.openapi import envelope_serializer, error_responses
 from api.parsers import json_object_body
 from organisations.models import Organisation
 from planning.models import MAX_PLAN_NUMBER, Plan
+from platform_api.base import key_of
 from platform_api.idempotency import IDEMPOTENCY_KEY, idempotent
 from platform_api.paging import CURSOR, LIMIT, limit_parse, next_cursor, uuid_cursor_parse
 from platform_api.webhook_access import (
@@ -134,7 +135,18 @@ def _flat(errors: Any) -> dict[str, list[str]]:
     return flat
 
 
-def _plans(organisation: Organisation, numbers: list[int] | None) -> list[Plan] | None:
+def _plans(
+    request: Request, organisation: Organisation, numbers: list[int] | None
+) -> list[Plan] | None:
+    """The plans chosen by number; a key limited to plans chooses among them only (never
+    every plan), so no endpoint it makes hears of a plan it may not read."""
+    reachable = key_of(request).plan_numbers()
+    if reachable is not None and (numbers is None or not set(numbers) <= set(reachable)):
+        listed = ", ".join(str(number) for number in reachable)
+        raise ApiError(
+            "validation.failed",
+            errors={"plans": [f"This key reaches only plans {listed}: choose among them."]},
+        )
     if numbers is None:
         return None
     plans = list(Plan.objects.filter(number__in=numbers, organisation=organisation))
@@ -224,7 +236,7 @@ class WebhookListApi(WebhookApi):
     def post(self, request: Request) -> Response:
         organisation = managing_organisation(request)
         body = _valid(WebhookCreateSerializer, request)
-        plans = _plans(organisation, body["plans"])
+        plans = _plans(request, organisation, body["plans"])
         user = request.user if getattr(request.user, "pk", None) is not None else None
 
         def act() -> tuple[Any, str, str]:
@@ -286,7 +298,7 @@ class WebhookDetailApi(WebhookApi):
         changes: dict[str, Any] = {k: body[k] for k in ("url", "description") if k in body}
         if "plans" in body:
             changes["change_plans"] = True
-            changes["plans"] = _plans(organisation, body["plans"])
+            changes["plans"] = _plans(request, organisation, body["plans"])
 
         def act() -> tuple[Any, str, str]:
             try:

@@ -12,6 +12,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from apikeys.models import ApiKey, IdempotentRequest
+from apikeys.services import api_key_create
 from planning.models import Plan
 from tests.envelope import assert_envelope
 from tests.factories import PlanFactory
@@ -285,3 +286,18 @@ def test_every_write_replays_with_an_idempotency_key(
     assert (again.status_code, again["Idempotent-Replayed"]) == (200, "true")
     assert again.json()["data"] == first.json()["data"]
     assert WebhookDelivery.objects.count() == attempts  # a replayed test sends nothing new
+
+
+def test_a_key_limited_to_plans_chooses_among_them_only(organisation: Any) -> None:
+    mine, other = Plan.objects.filter(organisation=organisation).order_by("number")
+    _key, limited = api_key_create(
+        user=None,
+        name="limited",
+        organisation=organisation,
+        permission=ApiKey.Permission.READ_WRITE,
+        plans=[mine],
+    )
+    for plans in (None, [other.number], [mine.number, other.number]):
+        errors = _errors(call(limited, "POST", "", {"url": PUBLIC_URL, "plans": plans}))
+        assert errors["plans"] == [f"This key reaches only plans {mine.number}: choose among them."]
+    assert create(limited, plans=[mine.number])["plans"] == [mine.number]
