@@ -4955,6 +4955,19 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDeletedEnvelope"];
                 };
             };
+            /** @description `validation.failed` */
+            400: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description `auth.missing_api_key`, `auth.malformed_authorization`, `auth.invalid_api_key`, `auth.api_key_revoked`, `auth.api_key_expired` */
             401: {
                 headers: {

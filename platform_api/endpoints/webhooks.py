@@ -323,7 +323,7 @@ class WebhookDetailApi(WebhookApi):
                 response=envelope_serializer("WebhookDeletedEnvelope", WebhookDeletedSerializer()),
                 description="The endpoint is deleted.",
             ),
-            **_errors(_ONE, (409, "idempotency.mismatch")),
+            **_errors(_ONE, (400, "validation.failed"), (409, "idempotency.mismatch")),
         },
         tags=["webhooks"],
     )
