@@ -57,6 +57,16 @@ ERROR_CATALOG: dict[str, tuple[int, str]] = {
         409,
         "This Idempotency-Key was used for another request within 24 hours: use a new key.",
     ),
+    "webhook_endpoints.not_found": (404, "Your organisation has no webhook endpoint with this id."),
+    "webhook_endpoints.delivery_not_found": (
+        404,
+        "This webhook endpoint has no delivery with this id.",
+    ),
+    "webhook_endpoints.test_events_pending": (
+        409,
+        "Too many test events of your organisation are still waiting to be delivered: wait for "
+        "them (see the deliveries) or redeliver one.",
+    ),
     "suggestions.not_found": (404, "This plan has no suggestion with this id."),
     "actions.not_found": (404, "This plan has no action with this id."),
     "actions.state_conflict": (409, "The action is not in a state this act applies to."),

@@ -36,6 +36,15 @@ PUBLIC_OPERATIONS = {
     ("/api/v1/platform/plans/{planNumber}/actions/{actionId}", "PATCH"),
     ("/api/v1/platform/plans/{planNumber}/actions/{actionId}", "DELETE"),
     ("/api/v1/platform/plans/{planNumber}/actions/{actionId}/complete", "POST"),
+    ("/api/v1/platform/webhooks", "GET"),
+    ("/api/v1/platform/webhooks", "POST"),
+    ("/api/v1/platform/webhooks/{webhookId}", "GET"),
+    ("/api/v1/platform/webhooks/{webhookId}", "PATCH"),
+    ("/api/v1/platform/webhooks/{webhookId}", "DELETE"),
+    ("/api/v1/platform/webhooks/{webhookId}/rotate-secret", "POST"),
+    ("/api/v1/platform/webhooks/{webhookId}/test", "POST"),
+    ("/api/v1/platform/webhooks/{webhookId}/deliveries", "GET"),
+    ("/api/v1/platform/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver", "POST"),
 }
 
 AUTH_ERRORS = {

@@ -34,10 +34,12 @@ def _fingerprint(request: Request) -> str:
     return hashlib.sha256("\n".join([str(request.method), request.path, body]).encode()).hexdigest()
 
 
-def _replay(request: Request, record: IdempotentRequest) -> Response:
+def _replay(
+    request: Request, record: IdempotentRequest, unseal: Callable[[Any], Any] | None
+) -> Response:
     response = api_response(
         request,
-        record.data,
+        record.data if unseal is None else unseal(record.data),
         message=record.message,
         message_key=record.message_key,
         status=record.status,
@@ -46,8 +48,17 @@ def _replay(request: Request, record: IdempotentRequest) -> Response:
     return response
 
 
-def idempotent(request: Request, act: Callable[[], tuple[Any, str, str]]) -> Response:
-    """`act()` (returning data, message, messageKey of a 200) once per Idempotency-Key."""
+def idempotent(
+    request: Request,
+    act: Callable[[], tuple[Any, str, str]],
+    *,
+    seal: Callable[[Any], Any] | None = None,
+    unseal: Callable[[Any], Any] | None = None,
+) -> Response:
+    """`act()` (returning data, message, messageKey of a 200) once per Idempotency-Key.
+
+    `seal` turns the data into what is stored for a replay and `unseal` back (an answer that
+    shows a secret once stores it encrypted, never as plain text)."""
     raw = request.headers.get("Idempotency-Key")
     if raw is None:
         data, message, key = act()
@@ -77,9 +88,10 @@ def idempotent(request: Request, act: Callable[[], tuple[Any, str, str]]) -> Res
             first = IdempotentRequest.objects.get(api_key=api_key, key=raw)
             if first.fingerprint != fingerprint:
                 raise ApiError("idempotency.mismatch") from None
-            return _replay(request, first)
+            return _replay(request, first, unseal)
         data, message, message_key = act()
-        record.data, record.message, record.message_key = data, message, message_key
+        record.data = data if seal is None else seal(data)
+        record.message, record.message_key = message, message_key
         record.save(update_fields=["data", "message", "message_key"])
     return api_response(request, data, message=message, message_key=message_key)
 

@@ -13,6 +13,8 @@ from platform_api.endpoints import (
     records,
     session,
     suggestions,
+    webhook_deliveries,
+    webhooks,
 )
 
 urlpatterns = [
@@ -24,6 +26,32 @@ urlpatterns = [
     path("platform/events", events.EventListApi.as_view(), name="api-events"),
     path("platform/plans", plans.PlanListApi.as_view(), name="api-plans"),
     path("platform/portfolio", portfolio.PortfolioApi.as_view(), name="api-portfolio"),
+    path("platform/webhooks", webhooks.WebhookListApi.as_view(), name="api-webhooks"),
+    path(
+        "platform/webhooks/<str:webhookId>",
+        webhooks.WebhookDetailApi.as_view(),
+        name="api-webhook",
+    ),
+    path(
+        "platform/webhooks/<str:webhookId>/rotate-secret",
+        webhooks.WebhookRotateSecretApi.as_view(),
+        name="api-webhook-rotate-secret",
+    ),
+    path(
+        "platform/webhooks/<str:webhookId>/test",
+        webhooks.WebhookTestApi.as_view(),
+        name="api-webhook-test",
+    ),
+    path(
+        "platform/webhooks/<str:webhookId>/deliveries",
+        webhook_deliveries.WebhookDeliveryListApi.as_view(),
+        name="api-webhook-deliveries",
+    ),
+    path(
+        "platform/webhooks/<str:webhookId>/deliveries/<str:deliveryId>/redeliver",
+        webhook_deliveries.WebhookRedeliverApi.as_view(),
+        name="api-webhook-redeliver",
+    ),
     path(
         "platform/plans/<str:planNumber>",
         plans.PlanDetailApi.as_view(),

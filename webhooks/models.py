@@ -66,6 +66,10 @@ class WebhookEndpoint(models.Model):
     plans = models.ManyToManyField(Plan, blank=True, related_name="+")
     secret_encrypted = models.TextField(editable=False)
     secret_hint = models.CharField(max_length=16, editable=False)
+    # The secret before the last roll, which still signs (beside the current one) until
+    # `previous_secret_until`: a receiver switches secrets without a gap (webhooks.signing).
+    previous_secret_encrypted = models.TextField(blank=True, default="", editable=False)
+    previous_secret_until = models.DateTimeField(null=True, blank=True, editable=False)
     created_at = models.DateTimeField(default=timezone.now, editable=False)
     disabled_at = models.DateTimeField(null=True, blank=True)
     disabled_reason = models.CharField(max_length=10, choices=DisabledReason.choices, blank=True)

@@ -176,3 +176,31 @@ def events_page(
         )[: limit + 1]
     ]
     return found[:limit], len(found) > limit
+
+
+def deliveries_page(
+    *, endpoint: WebhookEndpoint, before: int | None, limit: int
+) -> tuple[list[WebhookDelivery], bool]:
+    """Up to `limit` of the endpoint's deliveries, newest first (by id, which only grows),
+    those with an id below `before` if given, and whether more follow. Each carries its event's
+    type and its last attempt's `last_status_code`, `last_attempted_at` and `last_error`."""
+    last = WebhookAttempt.objects.filter(delivery=OuterRef("pk")).order_by("-number", "-id")
+    deliveries = (
+        WebhookDelivery.objects.filter(endpoint=endpoint)
+        .select_related("event")
+        .annotate(
+            last_status_code=Subquery(last.values("status_code")[:1]),
+            last_attempted_at=Subquery(last.values("attempted_at")[:1]),
+            last_error=Subquery(last.values("error")[:1]),
+        )
+    )
+    if before is not None:
+        deliveries = deliveries.filter(pk__lt=before)
+    found: list[WebhookDelivery] = list(deliveries.order_by("-pk")[: limit + 1])
+    return found[:limit], len(found) > limit
+
+
+def endpoint_delivery(*, endpoint: WebhookEndpoint, delivery_id: int) -> WebhookDelivery | None:
+    """The endpoint's delivery `delivery_id` with its last attempt's facts, or None."""
+    found, _more = deliveries_page(endpoint=endpoint, before=delivery_id + 1, limit=1)
+    return found[0] if found and found[0].pk == delivery_id else None

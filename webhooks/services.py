@@ -22,7 +22,7 @@ from webhooks.models import (
     WebhookEvent,
 )
 from webhooks.selectors import plans_visible
-from webhooks.signing import secret_encrypt, secret_generate, secret_hint
+from webhooks.signing import SECRET_OVERLAP, secret_encrypt, secret_generate, secret_hint
 from webhooks.targets import TargetRefused, target_check
 from webhooks.tasks import delivery_attempt_enqueue
 
@@ -43,6 +43,27 @@ def endpoint_url_check(url: str) -> str:
     return url
 
 
+def endpoint_plans_check(
+    *, plans: Collection[Plan] | None, user: User | None, organisation: Organisation | None
+) -> None:
+    """Refuses an empty choice and a plan the holder cannot see (an organisation: a plan that
+    is not its own)."""
+    if plans is None:
+        return
+    if not plans:
+        raise ValidationError({"plans": "Choose at least one plan, or every plan."})
+    allowed = (
+        Plan.objects.filter(organisation=organisation)
+        if organisation is not None
+        else plans_visible(user=user)
+    )
+    visible = set(allowed.filter(pk__in=[p.pk for p in plans]))
+    if len(visible) != len(set(plans)):
+        if organisation is not None:
+            raise ValidationError({"plans": "You can only choose the organisation's own plans."})
+        raise ValidationError({"plans": "You can only choose plans you are a member of."})
+
+
 @transaction.atomic
 def endpoint_create(
     *,
@@ -60,17 +81,7 @@ def endpoint_create(
     which the holder must be able to see now.
     """
     url = endpoint_url_check(url)
-    if plans is not None:
-        if not plans:
-            raise ValidationError({"plans": "Choose at least one plan, or every plan."})
-        allowed = (
-            Plan.objects.filter(organisation=organisation)
-            if organisation is not None
-            else plans_visible(user=user)
-        )
-        visible = set(allowed.filter(pk__in=[p.pk for p in plans]))
-        if len(visible) != len(set(plans)):
-            raise ValidationError({"plans": "You can only choose plans you are a member of."})
+    endpoint_plans_check(plans=plans, user=user, organisation=organisation)
     secret = secret_generate()
     endpoint = WebhookEndpoint(
         owner=None if organisation is not None else user,
@@ -89,12 +100,54 @@ def endpoint_create(
     return endpoint, secret
 
 
+@transaction.atomic
+def endpoint_update(
+    *,
+    endpoint: WebhookEndpoint,
+    url: str | None = None,
+    description: str | None = None,
+    change_plans: bool = False,
+    plans: Collection[Plan] | None = None,
+) -> WebhookEndpoint:
+    """Changes what is given (`url` or `description` None: unchanged; with `change_plans`,
+    `plans` as endpoint_create takes them, None: every plan), with endpoint_create's rules: the
+    SSRF guard on a new URL, only plans the holder may choose."""
+    fields = []
+    if url is not None:
+        endpoint.url = endpoint_url_check(url)
+        fields.append("url")
+    if description is not None:
+        endpoint.description = description.strip()
+        fields.append("description")
+    if change_plans:
+        endpoint_plans_check(plans=plans, user=endpoint.owner, organisation=endpoint.organisation)
+        endpoint.all_plans = plans is None
+        fields.append("all_plans")
+    endpoint.full_clean(validate_unique=False, validate_constraints=False)
+    if fields:
+        endpoint.save(update_fields=fields)
+    if change_plans:
+        endpoint.plans.set(plans or [])
+    return endpoint
+
+
 def endpoint_secret_roll(*, endpoint: WebhookEndpoint) -> str:
-    """A new signing secret, used from the next attempt on; the old one stops at once."""
+    """A new signing secret, used from the next attempt on; the old one keeps signing beside
+    it for SECRET_OVERLAP (24 hours), so the receiver can switch without refusing a delivery.
+    The web page's roll and the API's rotate-secret both run this."""
     secret = secret_generate()
+    endpoint.previous_secret_encrypted = endpoint.secret_encrypted
+    endpoint.previous_secret_until = timezone.now() + SECRET_OVERLAP
     endpoint.secret_encrypted = secret_encrypt(secret)
     endpoint.secret_hint = secret_hint(secret)
-    endpoint.save(update_fields=["secret_encrypted", "secret_hint"])
+    endpoint.save(
+        update_fields=[
+            "secret_encrypted",
+            "secret_hint",
+            "previous_secret_encrypted",
+            "previous_secret_until",
+        ]
+    )
     return secret
 
 

@@ -13,6 +13,11 @@ carries two signatures:
   base62 characters are valid base64 (62 of its 64 letters, a multiple of 4 long, no padding),
   so every secret ever issued decodes, to 24 bytes, and verifies with
   `standardwebhooks.Webhook(secret)` as shown to its owner.
+
+For 24 hours after a roll (SECRET_OVERLAP) a delivery is signed with the old and the new secret:
+`Maintplan-Signature: t=<t>,v1=<old>,v1=<new>` and `webhook-signature: v1,<old> v1,<new>`
+(space-separated, as the Standard Webhooks specification allows); a receiver accepts the
+delivery when any one signature matches its secret. The current secret's comes last.
 """
 
 from __future__ import annotations
@@ -20,6 +25,8 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+from collections.abc import Sequence
+from datetime import timedelta
 
 from cryptography.fernet import Fernet, MultiFernet
 from django.conf import settings
@@ -30,6 +37,8 @@ SECRET_PREFIX = "whsec_"  # noqa: S105 (a prefix, not a secret)
 SECRET_RANDOM_LENGTH = 32
 HINT_RANDOM_CHARS = 4
 _KEY_PURPOSE = b"maintplan.webhooks.signing-secret:"
+# How long the secret before a roll keeps signing beside the new one.
+SECRET_OVERLAP = timedelta(hours=24)
 
 
 def secret_generate() -> str:
@@ -80,16 +89,23 @@ def standard_signature(*, secret: str, event_id: str, timestamp: int, body: byte
     return "v1," + base64.b64encode(digest).decode()
 
 
-def delivery_headers(*, secret: str, event_id: str, timestamp: int, body: bytes) -> dict[str, str]:
+def delivery_headers(
+    *, secrets: Sequence[str], event_id: str, timestamp: int, body: bytes
+) -> dict[str, str]:
     """The identifying and signature headers of one delivery attempt: Maintplan's own and the
-    Standard Webhooks ones, over the same timestamp."""
+    Standard Webhooks ones, over the same timestamp, one signature per secret in the order
+    given."""
     return {
         "Maintplan-Event-Id": event_id,
-        "Maintplan-Signature": signature_header(secret=secret, timestamp=timestamp, body=body),
+        "Maintplan-Signature": f"t={timestamp},"
+        + ",".join(
+            f"v1={signature(secret=secret, timestamp=timestamp, body=body)}" for secret in secrets
+        ),
         "webhook-id": event_id,
         "webhook-timestamp": str(timestamp),
-        "webhook-signature": standard_signature(
-            secret=secret, event_id=event_id, timestamp=timestamp, body=body
+        "webhook-signature": " ".join(
+            standard_signature(secret=secret, event_id=event_id, timestamp=timestamp, body=body)
+            for secret in secrets
         ),
     }
 

@@ -91,15 +91,29 @@ def _attempt_make(delivery_id: int, attempt: int, lease: Lease) -> None:
         outcome = PostOutcome(status_code=None, duration_ms=0, error=str(refused)[:200])
     else:
         body = event.body.encode()
-        secret = secret_decrypt(endpoint.secret_encrypted)
         outcome = post(
             target,
             body=body,
             headers=delivery_headers(
-                secret=secret, event_id=event.pk, timestamp=int(time.time()), body=body
+                secrets=_signing_secrets(endpoint),
+                event_id=event.pk,
+                timestamp=int(time.time()),
+                body=body,
             ),
         )
     _record(delivery, attempt, outcome, lease)
+
+
+def _signing_secrets(endpoint: WebhookEndpoint) -> list[str]:
+    """The secret before the last roll while it still signs, then the current one (last: a
+    receiver that reads only the last `v1=` of Maintplan-Signature, as the guide's check once
+    did, verifies with the current secret as it did before the overlap existed)."""
+    secrets = []
+    until = endpoint.previous_secret_until
+    if endpoint.previous_secret_encrypted and until is not None and timezone.now() < until:
+        secrets.append(secret_decrypt(endpoint.previous_secret_encrypted))
+    secrets.append(secret_decrypt(endpoint.secret_encrypted))
+    return secrets
 
 
 def delivery_attempt_enqueue(

@@ -650,20 +650,24 @@ export async function verify(secret, body, headers, options = {}) {
     }
     if (!valid) throw new WebhookVerificationError("no matching signature");
   } else if (own !== undefined) {
-    const fields = new Map(
-      own
-        .split(",")
-        .filter((part) => part.includes("="))
-        .map((part) => /** @type {[string, string]} */ ([part.slice(0, part.indexOf("=")), part.slice(part.indexOf("=") + 1)])),
-    );
-    const sent = fields.get("t");
+    const fields = own
+      .split(",")
+      .filter((part) => part.includes("="))
+      .map((part) => /** @type {[string, string]} */ ([part.slice(0, part.indexOf("=")), part.slice(part.indexOf("=") + 1)]));
+    const sent = fields.find(([name]) => name === "t")?.[1];
     if (sent === undefined) throw new WebhookVerificationError("no timestamp in Maintplan-Signature");
     const seconds = timestamp(sent, tolerance, now);
-    const digest = hexBytes(fields.get("v1") ?? "");
     const signed = concat(encoder.encode(`${seconds}.`), bytes);
-    if (digest === null || !(await hmacValid(encoder.encode(secret), signed, digest))) {
-      throw new WebhookVerificationError("no matching signature");
+    // One `v1=` per secret while a rolled secret still signs (24 hours): any one may match.
+    let matched = false;
+    for (const [name, value] of fields) {
+      const digest = name === "v1" ? hexBytes(value) : null;
+      if (digest !== null && (await hmacValid(encoder.encode(secret), signed, digest))) {
+        matched = true;
+        break;
+      }
     }
+    if (!matched) throw new WebhookVerificationError("no matching signature");
   } else {
     throw new WebhookVerificationError("no signature header");
   }

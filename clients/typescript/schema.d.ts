@@ -372,6 +372,145 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/platform/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the organisation's webhook endpoints
+         * @description Oldest first, paged. Needs a service-account key with read_write.
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Add a webhook endpoint
+         * @description As the organisation's Webhooks page: the URL passes the SSRF guard, the plans are the organisation's. The answer shows the signing secret, once.
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/platform/webhooks/{webhookId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a webhook endpoint
+         * @description Permission, throttling and content negotiation of every integrator operation.
+         *
+         *     The authentication comes from the view: the app that owns the Bearer keys (integrations)
+         *     sets ``authentication_classes`` on each of its views, since this platform layer sits below
+         *     it and never imports it. A view that names none is refused at its first request (no silent
+         *     anonymous route). The authentication raises on every failure, so a view never sees an
+         *     anonymous request; the throttles count per key and per account across its keys.
+         *     drf-spectacular reads the security scheme from ``get_authenticators()``.
+         */
+        get: operations["getWebhook"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description With its deliveries and their log.
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a webhook endpoint
+         * @description Changes the fields sent: `url` (the SSRF guard again), `description`, `plans` (null: every plan), `enabled`.
+         */
+        patch: operations["updateWebhook"];
+        trace?: never;
+    };
+    "/platform/webhooks/{webhookId}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an endpoint's deliveries
+         * @description Newest first, paged: each event sent (or to be sent) to the endpoint.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/platform/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery's event again
+         * @description The same event (same id) again now, as the delivery's next attempt, as the page's Redeliver.
+         */
+        post: operations["redeliverWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/platform/webhooks/{webhookId}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate an endpoint's signing secret
+         * @description A new secret, shown once in this answer. For 24 hours each delivery carries signatures with the new and the old secret, so the receiver switches without a gap.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/platform/webhooks/{webhookId}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event
+         * @description A `webhook.test` event to this endpoint (even a disabled one), as the page's Send test event; its delivery appears in the deliveries.
+         */
+        post: operations["sendWebhookTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -592,6 +731,30 @@ export interface components {
              * @description The deleted action's id.
              */
             id: string;
+        };
+        Delivery: {
+            id: number;
+            event_id: string;
+            /** @description suggestions.changed, webhook.test, ... (more may come). */
+            event_type: string;
+            /** @description pending, delivered, failed (gave up) or skipped (not sent); more may come. */
+            status: string;
+            attempts: number;
+            /** @description The HTTP status of the last attempt; null: no answer (yet). */
+            last_status_code: number | null;
+            /** Format: date-time */
+            last_attempted_at: string | null;
+            /** @description Why the last attempt failed, in a few words. */
+            last_error: string | null;
+            /** Format: date-time */
+            next_attempt_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        DeliveryPage: {
+            deliveries: components["schemas"]["Delivery"][];
+            /** @description Null on the last page. */
+            next_cursor: string | null;
         };
         DismissBody: {
             reason: components["schemas"]["ReasonEnum"];
@@ -1020,6 +1183,14 @@ export interface components {
             node_id?: string;
             /** Format: uuid */
             project_id?: string | null;
+        };
+        PatchedWebhookUpdate: {
+            url?: string;
+            description?: string;
+            /** @description Plan numbers of the organisation; null: every plan it owns, now and later. */
+            plans?: number[] | null;
+            /** @description false: no events until enabled again. */
+            enabled?: boolean;
         };
         /** @description condition: plan a repair or replacement of the component by `latest_year`. */
         PlanAction: {
@@ -1580,6 +1751,175 @@ export interface components {
             versions: components["schemas"]["Version"][];
             /** @description Null on the last page. */
             next_cursor: string | null;
+        };
+        WebhookCreate: {
+            /** @description https, port 443 or 8443. */
+            url: string;
+            /** @default  */
+            description: string;
+            /** @description Plan numbers of the organisation; null: every plan it owns, now and later. */
+            plans?: number[] | null;
+        };
+        WebhookCreatedEnvelope: {
+            data: components["schemas"]["WebhookEndpointWithSecret"];
+            /** @description Always true for a success. */
+            success: boolean;
+            /** @description Human-readable message. */
+            message: string;
+            /** @description Stable dotted key of the message. */
+            messageKey: string;
+            /** @description Trace identifier of the request. */
+            traceId: string;
+        };
+        WebhookDeleted: {
+            /** Format: uuid */
+            id: string;
+            deleted: boolean;
+        };
+        WebhookDeletedEnvelope: {
+            data: components["schemas"]["WebhookDeleted"];
+            /** @description Always true for a success. */
+            success: boolean;
+            /** @description Human-readable message. */
+            message: string;
+            /** @description Stable dotted key of the message. */
+            messageKey: string;
+            /** @description Trace identifier of the request. */
+            traceId: string;
+        };
+        WebhookDeliveriesEnvelope: {
+            data: components["schemas"]["DeliveryPage"];
+            /** @description Always true for a success. */
+            success: boolean;
+            /** @description Human-readable message. */
+            message: string;
+            /** @description Stable dotted key of the message. */
+            messageKey: string;
+            /** @description Trace identifier of the request. */
+            traceId: string;
+        };
+        WebhookEndpoint: {
+            /** Format: uuid */
+            id: string;
+            url: string;
+            description: string;
+            /** @description The numbers of the plans it covers; null: every plan of the organisation. */
+            plans: number[] | null;
+            enabled: boolean;
+            /** @description owner or failing (more may come); empty while enabled. */
+            disabled_reason: string;
+            /** @description The first characters of the secret. */
+            secret_hint: string;
+            /**
+             * Format: date-time
+             * @description Until then deliveries are signed with the secret before the last rotation too.
+             */
+            previous_secret_until: string | null;
+            /** Format: date-time */
+            failing_since: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        WebhookEndpointWithSecret: {
+            /** Format: uuid */
+            id: string;
+            url: string;
+            description: string;
+            /** @description The numbers of the plans it covers; null: every plan of the organisation. */
+            plans: number[] | null;
+            enabled: boolean;
+            /** @description owner or failing (more may come); empty while enabled. */
+            disabled_reason: string;
+            /** @description The first characters of the secret. */
+            secret_hint: string;
+            /**
+             * Format: date-time
+             * @description Until then deliveries are signed with the secret before the last rotation too.
+             */
+            previous_secret_until: string | null;
+            /** Format: date-time */
+            failing_since: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** @description The signing secret, shown only in this answer. */
+            secret: string;
+        };
+        WebhookEnvelope: {
+            data: components["schemas"]["WebhookEndpoint"];
+            /** @description Always true for a success. */
+            success: boolean;
+            /** @description Human-readable message. */
+            message: string;
+            /** @description Stable dotted key of the message. */
+            messageKey: string;
+            /** @description Trace identifier of the request. */
+            traceId: string;
+        };
+        WebhookPage: {
+            webhooks: components["schemas"]["WebhookEndpoint"][];
+            /** @description Null on the last page. */
+            next_cursor: string | null;
+        };
+        WebhookRedeliverEnvelope: {
+            data: components["schemas"]["Delivery"];
+            /** @description Always true for a success. */
+            success: boolean;
+            /** @description Human-readable message. */
+            message: string;
+            /** @description Stable dotted key of the message. */
+            messageKey: string;
+            /** @description Trace identifier of the request. */
+            traceId: string;
+        };
+        WebhookRotatedEnvelope: {
+            data: components["schemas"]["WebhookEndpointWithSecret"];
+            /** @description Always true for a success. */
+            success: boolean;
+            /** @description Human-readable message. */
+            message: string;
+            /** @description Stable dotted key of the message. */
+            messageKey: string;
+            /** @description Trace identifier of the request. */
+            traceId: string;
+        };
+        WebhookTest: {
+            /** @description The webhook.test event's id (evt_...). */
+            event_id: string;
+            /** @description Its delivery, in the deliveries list. */
+            delivery_id: number;
+        };
+        WebhookTestEnvelope: {
+            data: components["schemas"]["WebhookTest"];
+            /** @description Always true for a success. */
+            success: boolean;
+            /** @description Human-readable message. */
+            message: string;
+            /** @description Stable dotted key of the message. */
+            messageKey: string;
+            /** @description Trace identifier of the request. */
+            traceId: string;
+        };
+        WebhookUpdatedEnvelope: {
+            data: components["schemas"]["WebhookEndpoint"];
+            /** @description Always true for a success. */
+            success: boolean;
+            /** @description Human-readable message. */
+            message: string;
+            /** @description Stable dotted key of the message. */
+            messageKey: string;
+            /** @description Trace identifier of the request. */
+            traceId: string;
+        };
+        WebhooksEnvelope: {
+            data: components["schemas"]["WebhookPage"];
+            /** @description Always true for a success. */
+            success: boolean;
+            /** @description Human-readable message. */
+            message: string;
+            /** @description Stable dotted key of the message. */
+            messageKey: string;
+            /** @description Trace identifier of the request. */
+            traceId: string;
         };
         /** @description A kind of recommended action this description does not know yet: read `action` and ignore the rest if you do not handle it. */
         OtherRecommendedAction: {
@@ -5664,6 +6004,1774 @@ export interface operations {
             };
             /** @description `request.too_large` */
             413: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `throttle.rate_limited` */
+            429: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    /** @description Seconds to wait before the next request. */
+                    "Retry-After": number;
+                    /** @description The tightest limit that applies: its name ("key", "account" or "address"), quota `q` and window `w` in seconds, e.g. `"key";q=600;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of that limit: `r` requests in the next `t` seconds, e.g. `"key";r=597;t=42`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `server.error` */
+            500: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `server.unavailable` */
+            503: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: {
+                /** @description The `next_cursor` of the previous page, with the same filters; an altered cursor or one of other filters is 400 `validation.query`. */
+                cursor?: string;
+                /** @description Page size (default 100). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of endpoints. */
+            200: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description The tightest limit that applies: its name ("key", "account" or "address"), quota `q` and window `w` in seconds, e.g. `"key";q=600;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of that limit: `r` requests in the next `t` seconds, e.g. `"key";r=597;t=42`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhooksEnvelope"];
+                };
+            };
+            /** @description `validation.query` */
+            400: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `auth.missing_api_key`, `auth.malformed_authorization`, `auth.invalid_api_key`, `auth.api_key_revoked`, `auth.api_key_expired` */
+            401: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    /** @description Always `Bearer` with a realm. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `auth.account_inactive`, `auth.api_access_disabled`, `transport.https_required`, `auth.insufficient_permission` */
+            403: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `routing.method_not_allowed` */
+            405: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `routing.not_acceptable` */
+            406: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request.length_required` */
+            411: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request.too_large` */
+            413: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `throttle.rate_limited` */
+            429: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    /** @description Seconds to wait before the next request. */
+                    "Retry-After": number;
+                    /** @description The tightest limit that applies: its name ("key", "account" or "address"), quota `q` and window `w` in seconds, e.g. `"key";q=600;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of that limit: `r` requests in the next `t` seconds, e.g. `"key";r=597;t=42`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `server.error` */
+            500: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `server.unavailable` */
+            503: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 hours gets the first answer again (`Idempotent-Replayed: true`); with another request 409 `idempotency.mismatch`. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookCreate"];
+            };
+        };
+        responses: {
+            /** @description The endpoint with its signing secret (shown only here). */
+            200: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description The tightest limit that applies: its name ("key", "account" or "address"), quota `q` and window `w` in seconds, e.g. `"key";q=600;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of that limit: `r` requests in the next `t` seconds, e.g. `"key";r=597;t=42`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookCreatedEnvelope"];
+                };
+            };
+            /** @description `validation.malformed_json`, `validation.body_not_object`, `validation.failed` */
+            400: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `auth.missing_api_key`, `auth.malformed_authorization`, `auth.invalid_api_key`, `auth.api_key_revoked`, `auth.api_key_expired` */
+            401: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    /** @description Always `Bearer` with a realm. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `auth.account_inactive`, `auth.api_access_disabled`, `transport.https_required`, `auth.insufficient_permission` */
+            403: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `routing.method_not_allowed` */
+            405: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `routing.not_acceptable` */
+            406: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `idempotency.mismatch` */
+            409: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request.length_required` */
+            411: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request.too_large` */
+            413: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `validation.unsupported_media_type` */
+            415: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `throttle.rate_limited` */
+            429: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    /** @description Seconds to wait before the next request. */
+                    "Retry-After": number;
+                    /** @description The tightest limit that applies: its name ("key", "account" or "address"), quota `q` and window `w` in seconds, e.g. `"key";q=600;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of that limit: `r` requests in the next `t` seconds, e.g. `"key";r=597;t=42`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `server.error` */
+            500: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `server.unavailable` */
+            503: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint's id (from the list). */
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description The tightest limit that applies: its name ("key", "account" or "address"), quota `q` and window `w` in seconds, e.g. `"key";q=600;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of that limit: `r` requests in the next `t` seconds, e.g. `"key";r=597;t=42`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEnvelope"];
+                };
+            };
+            /** @description `auth.missing_api_key`, `auth.malformed_authorization`, `auth.invalid_api_key`, `auth.api_key_revoked`, `auth.api_key_expired` */
+            401: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    /** @description Always `Bearer` with a realm. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `auth.account_inactive`, `auth.api_access_disabled`, `transport.https_required`, `auth.insufficient_permission` */
+            403: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `webhook_endpoints.not_found` */
+            404: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `routing.method_not_allowed` */
+            405: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `routing.not_acceptable` */
+            406: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request.length_required` */
+            411: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request.too_large` */
+            413: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `throttle.rate_limited` */
+            429: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    /** @description Seconds to wait before the next request. */
+                    "Retry-After": number;
+                    /** @description The tightest limit that applies: its name ("key", "account" or "address"), quota `q` and window `w` in seconds, e.g. `"key";q=600;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of that limit: `r` requests in the next `t` seconds, e.g. `"key";r=597;t=42`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `server.error` */
+            500: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `server.unavailable` */
+            503: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 hours gets the first answer again (`Idempotent-Replayed: true`); with another request 409 `idempotency.mismatch`. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The endpoint's id (from the list). */
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint is deleted. */
+            200: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description The tightest limit that applies: its name ("key", "account" or "address"), quota `q` and window `w` in seconds, e.g. `"key";q=600;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of that limit: `r` requests in the next `t` seconds, e.g. `"key";r=597;t=42`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeletedEnvelope"];
+                };
+            };
+            /** @description `validation.failed` */
+            400: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `auth.missing_api_key`, `auth.malformed_authorization`, `auth.invalid_api_key`, `auth.api_key_revoked`, `auth.api_key_expired` */
+            401: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    /** @description Always `Bearer` with a realm. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `auth.account_inactive`, `auth.api_access_disabled`, `transport.https_required`, `auth.insufficient_permission` */
+            403: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `webhook_endpoints.not_found` */
+            404: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `routing.method_not_allowed` */
+            405: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `routing.not_acceptable` */
+            406: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `idempotency.mismatch` */
+            409: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request.length_required` */
+            411: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request.too_large` */
+            413: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `throttle.rate_limited` */
+            429: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    /** @description Seconds to wait before the next request. */
+                    "Retry-After": number;
+                    /** @description The tightest limit that applies: its name ("key", "account" or "address"), quota `q` and window `w` in seconds, e.g. `"key";q=600;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of that limit: `r` requests in the next `t` seconds, e.g. `"key";r=597;t=42`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `server.error` */
+            500: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `server.unavailable` */
+            503: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 hours gets the first answer again (`Idempotent-Replayed: true`); with another request 409 `idempotency.mismatch`. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The endpoint's id (from the list). */
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PatchedWebhookUpdate"];
+            };
+        };
+        responses: {
+            /** @description The endpoint as changed. */
+            200: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description The tightest limit that applies: its name ("key", "account" or "address"), quota `q` and window `w` in seconds, e.g. `"key";q=600;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of that limit: `r` requests in the next `t` seconds, e.g. `"key";r=597;t=42`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookUpdatedEnvelope"];
+                };
+            };
+            /** @description `validation.malformed_json`, `validation.body_not_object`, `validation.failed` */
+            400: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `auth.missing_api_key`, `auth.malformed_authorization`, `auth.invalid_api_key`, `auth.api_key_revoked`, `auth.api_key_expired` */
+            401: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    /** @description Always `Bearer` with a realm. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `auth.account_inactive`, `auth.api_access_disabled`, `transport.https_required`, `auth.insufficient_permission` */
+            403: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `webhook_endpoints.not_found` */
+            404: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `routing.method_not_allowed` */
+            405: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `routing.not_acceptable` */
+            406: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `idempotency.mismatch` */
+            409: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request.length_required` */
+            411: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request.too_large` */
+            413: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `validation.unsupported_media_type` */
+            415: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `throttle.rate_limited` */
+            429: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    /** @description Seconds to wait before the next request. */
+                    "Retry-After": number;
+                    /** @description The tightest limit that applies: its name ("key", "account" or "address"), quota `q` and window `w` in seconds, e.g. `"key";q=600;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of that limit: `r` requests in the next `t` seconds, e.g. `"key";r=597;t=42`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `server.error` */
+            500: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `server.unavailable` */
+            503: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description The `next_cursor` of the previous page, with the same filters; an altered cursor or one of other filters is 400 `validation.query`. */
+                cursor?: string;
+                /** @description Page size (default 100). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The endpoint's id (from the list). */
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of deliveries. */
+            200: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description The tightest limit that applies: its name ("key", "account" or "address"), quota `q` and window `w` in seconds, e.g. `"key";q=600;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of that limit: `r` requests in the next `t` seconds, e.g. `"key";r=597;t=42`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveriesEnvelope"];
+                };
+            };
+            /** @description `validation.query` */
+            400: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `auth.missing_api_key`, `auth.malformed_authorization`, `auth.invalid_api_key`, `auth.api_key_revoked`, `auth.api_key_expired` */
+            401: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    /** @description Always `Bearer` with a realm. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `auth.account_inactive`, `auth.api_access_disabled`, `transport.https_required`, `auth.insufficient_permission` */
+            403: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `webhook_endpoints.not_found` */
+            404: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `routing.method_not_allowed` */
+            405: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `routing.not_acceptable` */
+            406: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request.length_required` */
+            411: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request.too_large` */
+            413: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `throttle.rate_limited` */
+            429: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    /** @description Seconds to wait before the next request. */
+                    "Retry-After": number;
+                    /** @description The tightest limit that applies: its name ("key", "account" or "address"), quota `q` and window `w` in seconds, e.g. `"key";q=600;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of that limit: `r` requests in the next `t` seconds, e.g. `"key";r=597;t=42`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `server.error` */
+            500: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `server.unavailable` */
+            503: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    redeliverWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 hours gets the first answer again (`Idempotent-Replayed: true`); with another request 409 `idempotency.mismatch`. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The delivery's id (from the deliveries list). */
+                deliveryId: number;
+                /** @description The endpoint's id (from the list). */
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The delivery, pending again. */
+            200: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description The tightest limit that applies: its name ("key", "account" or "address"), quota `q` and window `w` in seconds, e.g. `"key";q=600;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of that limit: `r` requests in the next `t` seconds, e.g. `"key";r=597;t=42`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookRedeliverEnvelope"];
+                };
+            };
+            /** @description `validation.malformed_json`, `validation.body_not_object`, `validation.failed` */
+            400: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `auth.missing_api_key`, `auth.malformed_authorization`, `auth.invalid_api_key`, `auth.api_key_revoked`, `auth.api_key_expired` */
+            401: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    /** @description Always `Bearer` with a realm. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `auth.account_inactive`, `auth.api_access_disabled`, `transport.https_required`, `auth.insufficient_permission` */
+            403: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `webhook_endpoints.not_found`, `webhook_endpoints.delivery_not_found` */
+            404: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `routing.method_not_allowed` */
+            405: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `routing.not_acceptable` */
+            406: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `idempotency.mismatch` */
+            409: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request.length_required` */
+            411: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request.too_large` */
+            413: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `validation.unsupported_media_type` */
+            415: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `throttle.rate_limited` */
+            429: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    /** @description Seconds to wait before the next request. */
+                    "Retry-After": number;
+                    /** @description The tightest limit that applies: its name ("key", "account" or "address"), quota `q` and window `w` in seconds, e.g. `"key";q=600;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of that limit: `r` requests in the next `t` seconds, e.g. `"key";r=597;t=42`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `server.error` */
+            500: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `server.unavailable` */
+            503: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 hours gets the first answer again (`Idempotent-Replayed: true`); with another request 409 `idempotency.mismatch`. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The endpoint's id (from the list). */
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The endpoint with its new secret (shown only here). */
+            200: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description The tightest limit that applies: its name ("key", "account" or "address"), quota `q` and window `w` in seconds, e.g. `"key";q=600;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of that limit: `r` requests in the next `t` seconds, e.g. `"key";r=597;t=42`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookRotatedEnvelope"];
+                };
+            };
+            /** @description `validation.malformed_json`, `validation.body_not_object`, `validation.failed` */
+            400: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `auth.missing_api_key`, `auth.malformed_authorization`, `auth.invalid_api_key`, `auth.api_key_revoked`, `auth.api_key_expired` */
+            401: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    /** @description Always `Bearer` with a realm. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `auth.account_inactive`, `auth.api_access_disabled`, `transport.https_required`, `auth.insufficient_permission` */
+            403: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `webhook_endpoints.not_found` */
+            404: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `routing.method_not_allowed` */
+            405: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `routing.not_acceptable` */
+            406: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `idempotency.mismatch` */
+            409: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request.length_required` */
+            411: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request.too_large` */
+            413: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `validation.unsupported_media_type` */
+            415: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `throttle.rate_limited` */
+            429: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    /** @description Seconds to wait before the next request. */
+                    "Retry-After": number;
+                    /** @description The tightest limit that applies: its name ("key", "account" or "address"), quota `q` and window `w` in seconds, e.g. `"key";q=600;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of that limit: `r` requests in the next `t` seconds, e.g. `"key";r=597;t=42`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `server.error` */
+            500: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `server.unavailable` */
+            503: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    sendWebhookTest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 hours gets the first answer again (`Idempotent-Replayed: true`); with another request 409 `idempotency.mismatch`. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The endpoint's id (from the list). */
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The test event is queued. */
+            200: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description The tightest limit that applies: its name ("key", "account" or "address"), quota `q` and window `w` in seconds, e.g. `"key";q=600;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of that limit: `r` requests in the next `t` seconds, e.g. `"key";r=597;t=42`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookTestEnvelope"];
+                };
+            };
+            /** @description `validation.malformed_json`, `validation.body_not_object`, `validation.failed` */
+            400: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `auth.missing_api_key`, `auth.malformed_authorization`, `auth.invalid_api_key`, `auth.api_key_revoked`, `auth.api_key_expired` */
+            401: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    /** @description Always `Bearer` with a realm. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `auth.account_inactive`, `auth.api_access_disabled`, `transport.https_required`, `auth.insufficient_permission` */
+            403: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `webhook_endpoints.not_found` */
+            404: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `routing.method_not_allowed` */
+            405: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `routing.not_acceptable` */
+            406: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `idempotency.mismatch`, `webhook_endpoints.test_events_pending` */
+            409: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request.length_required` */
+            411: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `request.too_large` */
+            413: {
+                headers: {
+                    /** @description The traceId of the request (also in the body). */
+                    "X-Request-ID"?: string;
+                    /** @description `no-store` on every error: no cache may keep one. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `validation.unsupported_media_type` */
+            415: {
                 headers: {
                     /** @description The traceId of the request (also in the body). */
                     "X-Request-ID"?: string;

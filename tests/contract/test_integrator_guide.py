@@ -14,12 +14,13 @@ import pytest
 
 from api.errors import ERROR_CATALOG
 from api.openapi import AUTH_ERRORS
+from apikeys.models import ApiKey
 from apikeys.services import api_key_create
 from planning.models import Action, Plan
 from planning.records.adoption import plan_adopt
 from planning.suggestions.sync.run import suggestion_sync
 from tests.factories import StructureNodeFactory
-from webhooks.models import WebhookEvent
+from webhooks.models import WebhookEndpoint, WebhookEvent
 
 ROOT = Path(__file__).resolve().parents[2]
 GUIDE = (ROOT / "docs" / "integrators.md").read_text()
@@ -34,6 +35,7 @@ PYTHON_BLOCKS = [code for lang, code in BLOCKS if lang == "python"]
     CONDITIONAL,
     GZIP,
     TRACE_ID,
+    WEBHOOKS_API,
     FUNDING,
     RECORD,
     EVENTS,
@@ -261,6 +263,29 @@ def test_compressed_command_gets_gzip(big_plan_one):
     output = run_shell_block(GZIP, env, raw_key)
 
     assert re.search(r"^Content-Encoding: gzip\r?$", output, flags=re.MULTILINE | re.IGNORECASE)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_webhooks_api_commands_add_an_endpoint_test_it_and_list_its_delivery(guide_env, settings):
+    """Section 12's block with a service account's read_write key and a receiver on loopback
+    (a server started with WEBHOOK_ALLOW_PRIVATE_TARGETS, as the guide says)."""
+    env, _person_key = guide_env
+    settings.WEBHOOK_ALLOW_PRIVATE_TARGETS = True
+    organisation = Plan.objects.get(number=1).organisation
+    organisation.api_access_enabled = True
+    organisation.save(update_fields=["api_access_enabled"])
+    _key, service_key = api_key_create(
+        user=None, name="ERP", organisation=organisation, permission=ApiKey.Permission.READ_WRITE
+    )
+    env = {**env, "RECEIVER_URL": "http://127.0.0.1:9/maintplan"}
+
+    output = run_shell_block(WEBHOOKS_API, env, service_key)
+
+    endpoint = WebhookEndpoint.objects.get(organisation=organisation)
+    assert "Secret (store it now): whsec_" in output
+    assert endpoint.url == "http://127.0.0.1:9/maintplan" and endpoint.description == "ERP"
+    deliveries = json.loads(output[output.rindex('{"success"') :])["data"]["deliveries"]
+    assert [row["event_type"] for row in deliveries] == ["webhook.test"]
 
 
 def test_error_table_matches_the_error_catalog():

@@ -34,6 +34,18 @@ PORTFOLIO = "/platform/portfolio"
 APPLY = "/platform/plans/{planNumber}/suggestions/{suggestionId}/apply"
 ACTION = "/platform/plans/{planNumber}/actions/{actionId}"
 COMPLETE = "/platform/plans/{planNumber}/actions/{actionId}/complete"
+WEBHOOK = "/platform/webhooks/{webhookId}"
+WEBHOOK_OPERATIONS = {
+    ("/platform/webhooks", "get"),
+    ("/platform/webhooks", "post"),
+    (WEBHOOK, "get"),
+    (WEBHOOK, "patch"),
+    (WEBHOOK, "delete"),
+    (f"{WEBHOOK}/rotate-secret", "post"),
+    (f"{WEBHOOK}/test", "post"),
+    (f"{WEBHOOK}/deliveries", "get"),
+    (f"{WEBHOOK}/deliveries/{{deliveryId}}/redeliver", "post"),
+}
 PATHS = {
     LIST,
     SESSION,
@@ -48,6 +60,7 @@ PATHS = {
     ACTION,
     COMPLETE,
     *RESOURCES,
+    *(path for path, _method in WEBHOOK_OPERATIONS),
 }
 ERROR_STATUSES = {"400", "401", "403", "405", "406", "413", "429", "500", "503"}
 
@@ -120,6 +133,7 @@ def test_schema_has_exactly_the_integrator_operations(schema):
         (ACTION, "patch"),
         (ACTION, "delete"),
         (COMPLETE, "post"),
+        *WEBHOOK_OPERATIONS,
     }
     assert schema["servers"] == [{"url": "/api/v1", "description": "This server"}]
 

@@ -35,6 +35,8 @@ CURSOR_OPERATIONS = (
     "GET /platform/plans/{planNumber}/versions",
     "GET /platform/plans/{planNumber}/versions/{versionId}/actions",
     "GET /platform/events",
+    "GET /platform/webhooks",
+    "GET /platform/webhooks/{webhookId}/deliveries",
 )
 WARNINGS_OFF = "warnings = false"
 CONFIG = "".join(
@@ -125,6 +127,30 @@ checks.positive_data_acceptance.expected-statuses = [
             )
         )
     )
+    # The webhook operations answer only a service account's read_write key (a person's key is
+    # 403): they run with one of plan 1's organisation. A schema-valid URL may rightly be
+    # refused (400: not https, or a host that does not resolve to public addresses), and a
+    # test event 409 once the pending ceiling is reached. Their warnings are off: most random
+    # URLs are refused by design (the SSRF guard) and random ids are 404 (the same answer as
+    # another organisation's endpoint); their answers are checked as every operation's.
+    organisation = plan.organisation
+    organisation.api_access_enabled = True
+    organisation.save(update_fields=["api_access_enabled"])
+    _service, service_key = api_key_create(
+        user=None,
+        name="contract webhooks",
+        organisation=organisation,
+        permission=ApiKey.Permission.READ_WRITE,
+    )
+    config += f"""
+[[operations]]
+include-path-regex = "^/platform/webhooks"
+headers = {{ Authorization = "Bearer {service_key}" }}
+warnings = false
+checks.positive_data_acceptance.expected-statuses = [
+    "2xx", "3xx", "400", "401", "403", "404", "409", "429", "5xx",
+]
+"""
     (tmp_path / "schemathesis.toml").write_text(config)  # read from the working directory
 
     result = subprocess.run(

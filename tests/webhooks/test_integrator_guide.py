@@ -17,6 +17,7 @@ from tests.contract.test_integrator_guide import (
 from tests.webhooks.conftest import Receiver, run_worker
 from tests.webhooks.factories import endpoint_for
 from webhooks.events import endpoint_test_event_send
+from webhooks.services import endpoint_secret_roll
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("private_targets")]
 
@@ -66,3 +67,20 @@ def test_the_guides_check_accepts_a_real_delivery_and_refuses_forgeries(
     later = time.time() + 600
     monkeypatch.setattr(time, "time", lambda: later)
     assert not signature_valid(secret, delivery.body, header)
+
+
+def test_after_a_roll_both_guide_checks_accept_the_old_and_the_new_secret(
+    user: Any, receiver: Receiver, signature_valid: Any, maintplan_event: Any
+) -> None:
+    endpoint, old = endpoint_for(user, url=receiver.url)
+    new = endpoint_secret_roll(endpoint=endpoint)
+    endpoint_test_event_send(endpoint=endpoint)
+    run_worker()
+    (delivery,) = receiver.received
+    header = delivery.headers["Maintplan-Signature"]
+
+    assert header.count("v1=") == 2
+    for secret in (old, new):
+        assert signature_valid(secret, delivery.body, header)
+        assert maintplan_event(secret, delivery.body, delivery.headers)["type"] == "webhook.test"
+    assert not signature_valid("whsec_" + "0" * 32, delivery.body, header)

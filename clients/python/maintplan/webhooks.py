@@ -81,11 +81,13 @@ def _verify_standard(
 
 
 def _verify_maintplan(secret: str, body: bytes, header: str, tolerance: int, now: float) -> None:
-    fields = dict(part.split("=", 1) for part in header.split(",") if "=" in part)
-    if "t" not in fields:
+    fields = [part.split("=", 1) for part in header.split(",") if "=" in part]
+    timestamps = [value for name, value in fields if name == "t"]
+    if not timestamps:
         raise WebhookVerificationError("no timestamp in Maintplan-Signature")
-    timestamp = _timestamp(fields["t"], tolerance, now)
+    timestamp = _timestamp(timestamps[0], tolerance, now)
     signed = str(timestamp).encode() + b"." + body
     expected = hmac.new(secret.encode(), signed, hashlib.sha256).hexdigest()
-    if not hmac.compare_digest(expected, fields.get("v1", "")):
+    # One `v1=` per secret while a rolled secret still signs (24 hours): any one may match.
+    if not any(hmac.compare_digest(expected, value) for name, value in fields if name == "v1"):
         raise WebhookVerificationError("no matching signature")

@@ -22,6 +22,8 @@ from .complete_body import CompleteBody
 from .create_project_action import CreateProjectAction
 from .create_project_action_action_enum import CreateProjectActionActionEnum
 from .deleted import Deleted
+from .delivery import Delivery
+from .delivery_page import DeliveryPage
 from .dismiss_body import DismissBody
 from .error_envelope import ErrorEnvelope
 from .error_envelope_data_type_0 import ErrorEnvelopeDataType0
@@ -67,6 +69,7 @@ from .node_page import NodePage
 from .organisation import Organisation
 from .other_recommended_action import OtherRecommendedAction
 from .patched_action_body import PatchedActionBody
+from .patched_webhook_update import PatchedWebhookUpdate
 from .plan_action import PlanAction
 from .plan_action_action_enum import PlanActionActionEnum
 from .plan_actions_envelope import PlanActionsEnvelope
@@ -94,12 +97,15 @@ from .portfolio_total import PortfolioTotal
 from .project import Project
 from .project_page import ProjectPage
 from .reason_enum import ReasonEnum
+from .redeliver_webhook_delivery_body import RedeliverWebhookDeliveryBody
 from .restore_suggestion_body import RestoreSuggestionBody
 from .review_action import ReviewAction
 from .review_action_action_enum import ReviewActionActionEnum
 from .review_action_cost_reference import ReviewActionCostReference
 from .review_action_timing_reference import ReviewActionTimingReference
 from .review_filter import ReviewFilter
+from .rotate_webhook_secret_body import RotateWebhookSecretBody
+from .send_webhook_test_body import SendWebhookTestBody
 from .severity_enum import SeverityEnum
 from .status_enum import StatusEnum
 from .suggestion import Suggestion
@@ -116,6 +122,21 @@ from .version import Version
 from .version_action import VersionAction
 from .version_action_page import VersionActionPage
 from .version_list import VersionList
+from .webhook_create import WebhookCreate
+from .webhook_created_envelope import WebhookCreatedEnvelope
+from .webhook_deleted import WebhookDeleted
+from .webhook_deleted_envelope import WebhookDeletedEnvelope
+from .webhook_deliveries_envelope import WebhookDeliveriesEnvelope
+from .webhook_endpoint import WebhookEndpoint
+from .webhook_endpoint_with_secret import WebhookEndpointWithSecret
+from .webhook_envelope import WebhookEnvelope
+from .webhook_page import WebhookPage
+from .webhook_redeliver_envelope import WebhookRedeliverEnvelope
+from .webhook_rotated_envelope import WebhookRotatedEnvelope
+from .webhook_test import WebhookTest
+from .webhook_test_envelope import WebhookTestEnvelope
+from .webhook_updated_envelope import WebhookUpdatedEnvelope
+from .webhooks_envelope import WebhooksEnvelope
 
 __all__ = (
     "Action",
@@ -140,6 +161,8 @@ __all__ = (
     "CreateProjectAction",
     "CreateProjectActionActionEnum",
     "Deleted",
+    "Delivery",
+    "DeliveryPage",
     "DismissBody",
     "ErrorEnvelope",
     "ErrorEnvelopeDataType0",
@@ -183,6 +206,7 @@ __all__ = (
     "Organisation",
     "OtherRecommendedAction",
     "PatchedActionBody",
+    "PatchedWebhookUpdate",
     "PlanAction",
     "PlanActionActionEnum",
     "PlanActionsEnvelope",
@@ -210,12 +234,15 @@ __all__ = (
     "Project",
     "ProjectPage",
     "ReasonEnum",
+    "RedeliverWebhookDeliveryBody",
     "RestoreSuggestionBody",
     "ReviewAction",
     "ReviewActionActionEnum",
     "ReviewActionCostReference",
     "ReviewActionTimingReference",
     "ReviewFilter",
+    "RotateWebhookSecretBody",
+    "SendWebhookTestBody",
     "SeverityEnum",
     "StatusEnum",
     "Suggestion",
@@ -232,4 +259,19 @@ __all__ = (
     "VersionAction",
     "VersionActionPage",
     "VersionList",
+    "WebhookCreate",
+    "WebhookCreatedEnvelope",
+    "WebhookDeleted",
+    "WebhookDeletedEnvelope",
+    "WebhookDeliveriesEnvelope",
+    "WebhookEndpoint",
+    "WebhookEndpointWithSecret",
+    "WebhookEnvelope",
+    "WebhookPage",
+    "WebhookRedeliverEnvelope",
+    "WebhookRotatedEnvelope",
+    "WebhookTest",
+    "WebhookTestEnvelope",
+    "WebhookUpdatedEnvelope",
+    "WebhooksEnvelope",
 )

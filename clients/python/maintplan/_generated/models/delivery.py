@@ -1,0 +1,180 @@
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import Any, Self, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+T = TypeVar("T", bound="Delivery")
+
+
+@_attrs_define
+class Delivery:
+    """
+    Attributes:
+        id (int):
+        event_id (str):
+        event_type (str): suggestions.changed, webhook.test, ... (more may come).
+        status (str): pending, delivered, failed (gave up) or skipped (not sent); more may come.
+        attempts (int):
+        last_status_code (int | None): The HTTP status of the last attempt; null: no answer (yet).
+        last_attempted_at (datetime.datetime | None):
+        last_error (None | str): Why the last attempt failed, in a few words.
+        next_attempt_at (datetime.datetime | None):
+        created_at (datetime.datetime):
+    """
+
+    id: int
+    event_id: str
+    event_type: str
+    status: str
+    attempts: int
+    last_status_code: int | None
+    last_attempted_at: datetime.datetime | None
+    last_error: None | str
+    next_attempt_at: datetime.datetime | None
+    created_at: datetime.datetime
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        id = self.id
+
+        event_id = self.event_id
+
+        event_type = self.event_type
+
+        status = self.status
+
+        attempts = self.attempts
+
+        last_status_code: int | None
+        last_status_code = self.last_status_code
+
+        last_attempted_at: None | str
+        if isinstance(self.last_attempted_at, datetime.datetime):
+            last_attempted_at = self.last_attempted_at.isoformat()
+        else:
+            last_attempted_at = self.last_attempted_at
+
+        last_error: None | str
+        last_error = self.last_error
+
+        next_attempt_at: None | str
+        if isinstance(self.next_attempt_at, datetime.datetime):
+            next_attempt_at = self.next_attempt_at.isoformat()
+        else:
+            next_attempt_at = self.next_attempt_at
+
+        created_at = self.created_at.isoformat()
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "id": id,
+                "event_id": event_id,
+                "event_type": event_type,
+                "status": status,
+                "attempts": attempts,
+                "last_status_code": last_status_code,
+                "last_attempted_at": last_attempted_at,
+                "last_error": last_error,
+                "next_attempt_at": next_attempt_at,
+                "created_at": created_at,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        d = dict(src_dict)
+        id = d.pop("id")
+
+        event_id = d.pop("event_id")
+
+        event_type = d.pop("event_type")
+
+        status = d.pop("status")
+
+        attempts = d.pop("attempts")
+
+        def _parse_last_status_code(data: object) -> int | None:
+            if data is None:
+                return data
+            return cast(int | None, data)
+
+        last_status_code = _parse_last_status_code(d.pop("last_status_code"))
+
+        def _parse_last_attempted_at(data: object) -> datetime.datetime | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                last_attempted_at_type_0 = datetime.datetime.fromisoformat(data)
+
+                return last_attempted_at_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None, data)
+
+        last_attempted_at = _parse_last_attempted_at(d.pop("last_attempted_at"))
+
+        def _parse_last_error(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        last_error = _parse_last_error(d.pop("last_error"))
+
+        def _parse_next_attempt_at(data: object) -> datetime.datetime | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                next_attempt_at_type_0 = datetime.datetime.fromisoformat(data)
+
+                return next_attempt_at_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None, data)
+
+        next_attempt_at = _parse_next_attempt_at(d.pop("next_attempt_at"))
+
+        created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
+
+        delivery = cls(
+            id=id,
+            event_id=event_id,
+            event_type=event_type,
+            status=status,
+            attempts=attempts,
+            last_status_code=last_status_code,
+            last_attempted_at=last_attempted_at,
+            last_error=last_error,
+            next_attempt_at=next_attempt_at,
+            created_at=created_at,
+        )
+
+        delivery.additional_properties = d
+        return delivery
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties
