@@ -107,6 +107,15 @@ def test_a_grade_out_of_range_is_refused_with_a_message_and_nothing_stored() -> 
     assert site.tiles.condition_grade is None
 
 
+@pytest.mark.parametrize("date", [5, True, {"year": 2026}, ["2026-05-01"]])
+def test_a_date_that_is_no_text_is_its_fields_error_not_a_crash(date: object) -> None:
+    site = Site()
+    response = site.post_entry(assessed_on=date)
+    assert response.status_code == 400
+    assert "assessed_on" in response.json()["errors"]
+    assert not ConditionSurvey.objects.exists()
+
+
 def test_a_body_that_is_no_json_object_is_refused_with_a_message() -> None:
     site = Site()
     response = site.client.post(
@@ -215,6 +224,21 @@ def test_a_photo_that_is_no_image_is_refused_and_nothing_stored() -> None:
     )
     assert response.status_code == 400
     assert response.json()["message"].startswith("The photo was not kept:")
+    assert not Attachment.objects.exists()
+
+
+def test_a_document_is_no_survey_photo() -> None:
+    site = Site()
+    entry_key = str(uuid.uuid4())
+    site.post_entry(key=entry_key)
+    document = io.BytesIO(b"%PDF-1.7\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n")
+    document.name = "offer.pdf"
+    response = site.client.post(
+        reverse("planning:survey_photo", args=[site.plan.number]),
+        {"entry": entry_key, "key": str(uuid.uuid4()), "file": document},
+    )
+    assert response.status_code == 400
+    assert "must be an image" in response.json()["message"]
     assert not Attachment.objects.exists()
 
 

@@ -51,8 +51,9 @@ def attachment_add(
     survey: ConditionSurvey | None = None,
 ) -> Attachment:
     """Attaches `upload` (a Django UploadedFile) to `node` or `action` of `plan` (exactly one),
-    optionally as a photo of `survey` (of the same node). Raises ValidationError with a message
-    for the person on a file of another type, too large or damaged, storing nothing."""
+    optionally as a photo of `survey` (of the same node; an image only). Raises ValidationError
+    with a message for the person on a file of another type, too large or damaged, storing
+    nothing."""
     if (node is None) == (action is None):
         raise ValidationError("Attach the file to a node or to an action.")
     target: StructureNode | Action = node if node is not None else action  # type: ignore[assignment]
@@ -61,6 +62,8 @@ def attachment_add(
     if survey is not None and (node is None or survey.node_id != node.pk):
         raise ValidationError("A survey's photo belongs to the survey's component.")
     prepared = upload_prepare(upload)
+    if survey is not None and not prepared.is_image:
+        raise ValidationError("A survey's photo must be an image (JPEG, PNG or HEIC).")
     attachment = Attachment(
         id=uuid.uuid4(),
         plan=plan,

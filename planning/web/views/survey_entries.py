@@ -48,7 +48,14 @@ def survey_entry_record(request: HttpRequest, access: PlanAccess) -> JsonRespons
         payload = None
     if not isinstance(payload, dict):
         return json_error("The entry could not be read: send it as a JSON object.", status=400)
-    form = SurveyEntryForm(payload)
+    # A form's fields read text: a number, boolean or object where text belongs is that
+    # field's error, never a crash of its parser (a date field strips what it gets).
+    form = SurveyEntryForm(
+        {
+            name: value if value is None or isinstance(value, str) else json.dumps(value)
+            for name, value in payload.items()
+        }
+    )
     if not form.is_valid():
         return _refused("The entry was not recorded:", _form_errors(form))
     data = form.cleaned_data
