@@ -6,6 +6,7 @@ currency from the file or the form, and the file refused whole with every proble
 from __future__ import annotations
 
 import io
+import zipfile
 from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
@@ -135,6 +136,44 @@ def test_the_preview_lists_problems_by_the_rows_a_person_counts(client: Client, 
         "row 4: Kostnad: Cannot be negative.",
     ]
     assert "problems in these rows" in page.content.decode()
+
+
+def test_a_cost_of_nan_or_infinity_is_a_problem_of_its_row_not_a_crash(
+    client: Client, user: Any
+) -> None:
+    client.force_login(user)
+    lines = [";".join(str(cell) for cell in HEADER)]
+    lines += [f"Norra;Hus 1;Tak;Takpapp;Byte;{Y};{cost};" for cost in ("NaN", "Infinity")]
+    _upload(client, "\n".join(lines).encode(), name="plan.csv")
+    upload = PlanImport.objects.get()
+
+    page = client.get(reverse("planning:plan_import_mapping", args=[upload.pk]))
+
+    assert page.status_code == 200
+    problems = page.context["preview"].problems
+    assert [problem.split(":")[0] for problem in problems] == ["row 2", "row 3"]
+    assert all("Kostnad" in problem for problem in problems)
+
+
+def test_a_row_numbered_with_other_digits_is_read_not_a_crash(client: Client, user: Any) -> None:
+    """`str.isdigit` is true of "²", which `int` cannot read: the reader takes such a row as the
+    next one, as openpyxl does a row without a number."""
+    client.force_login(user)
+    source = io.BytesIO(_workbook([HEADER, *ROWS]))
+    patched = io.BytesIO()
+    with zipfile.ZipFile(source) as original, zipfile.ZipFile(patched, "w") as copy:
+        for item in original.infolist():
+            data = original.read(item.filename)
+            if item.filename == "xl/worksheets/sheet1.xml":
+                data = data.replace(b'<row r="2"', '<row r="\u00b2"'.encode())
+            copy.writestr(item, data)
+
+    _upload(client, patched.getvalue())
+    upload = PlanImport.objects.get()
+    page = client.get(reverse("planning:plan_import_mapping", args=[upload.pk]))
+
+    assert page.status_code == 200
+    assert len(page.context["preview"].rows) == len(ROWS)
 
 
 def test_a_mapping_without_a_place_is_refused_beside_the_columns(

@@ -125,7 +125,7 @@ class Walk:
                     raise Refused(f"has more than {limits.max_units:,} {self.word}s")
                 self.unit_started, self.unit_elements = position, 0
                 number = attributes.get("r", "")
-                if not number.isdigit():
+                if not (number.isascii() and number.isdigit()):
                     self.row += 1  # openpyxl counts it on from the row before
                 else:
                     self.row = int(number) if len(number) <= 9 else SHEET_MAX_ROWS + 1

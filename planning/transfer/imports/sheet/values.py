@@ -10,6 +10,7 @@ read it, so the import's checks name the problem with the model's own message.
 from __future__ import annotations
 
 import datetime
+import math
 import re
 from decimal import Decimal, InvalidOperation
 
@@ -51,9 +52,9 @@ def money(value: object, *, decimal_comma: bool) -> object:
     if value is None or isinstance(value, bool):
         return value
     if isinstance(value, float):
-        return Decimal(repr(round(value, 6)))
+        return Decimal(repr(round(value, 6))) if math.isfinite(value) else value
     if isinstance(value, int | Decimal):
-        return Decimal(value)
+        return Decimal(value) if Decimal(value).is_finite() else value
     if not isinstance(value, str):
         return value
     text = _MONEY_WORDS.sub("", value)
@@ -74,9 +75,10 @@ def money(value: object, *, decimal_comma: bool) -> object:
     elif text.count(".") > 1 or (decimal_comma and _GROUPED.fullmatch(text)):
         text = text.replace(".", "")  # 1.234.567, or 1.234 where the comma is the decimal mark
     try:
-        return Decimal(text)
+        amount = Decimal(text)
     except InvalidOperation:
         return value
+    return amount if amount.is_finite() else value  # "NaN", "Infinity": not an amount
 
 
 _WHOLE = re.compile(r"\s*-?\d+\s*")

@@ -136,7 +136,7 @@ class _SheetRows:
     def start(self, name: str, attributes: dict[str, str]) -> None:
         if name == _ROW:
             number = attributes.get("r", "")
-            self.number = int(number) if number.isdigit() and len(number) < 9 else self.number + 1
+            self.number = int(number) if _digits(number) and len(number) < 9 else self.number + 1
             self.row, self.column = [], 0
         elif name == _C:
             self.column += 1
@@ -155,7 +155,7 @@ class _SheetRows:
             column, kind, style = self.cell
             if column <= TABLE_MAX_COLUMNS:
                 self.row.append((column, kind, style, "".join(self.text)))
-                if kind == "s" and self.wanted is not None and "".join(self.text).isdigit():
+                if kind == "s" and self.wanted is not None and _digits("".join(self.text)):
                     self.strings.add(int("".join(self.text)))
             self.cell = None
         elif name == _ROW:
@@ -227,9 +227,14 @@ def _date_styles(archive: zipfile.ZipFile, part: str) -> set[str]:
     }
 
 
+def _digits(text: str) -> bool:
+    """ASCII digits only: `str.isdigit` is true of "²" and other digits `int` cannot read."""
+    return text.isascii() and text.isdigit()
+
+
 def _value(kind: str, style: str, text: str, strings: list[str], dates: set[str]) -> object:
     if kind == "s":
-        index = int(text) if text.strip().isdigit() else -1
+        index = int(text) if _digits(text.strip()) else -1
         return strings[index] if 0 <= index < len(strings) else None
     if kind in ("inlineStr", "str", "e"):
         return text
