@@ -7,6 +7,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+from django.db.models import QuerySet
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -16,6 +17,7 @@ from api.errors import ApiError
 from apikeys.authentication import ApiKeyAuthentication
 from apikeys.models import ApiKey
 from organisations.models import Organisation
+from planning.models import Plan
 from platform_api.base import key_of
 from webhooks.models import WebhookEndpoint
 
@@ -46,16 +48,29 @@ def managing_organisation(request: Request) -> Organisation:
     return api_key.organisation
 
 
-def organisation_endpoint(organisation: Organisation, endpoint_id: str) -> WebhookEndpoint:
-    """The organisation's endpoint; another's, or none, is 404 `webhook_endpoints.not_found`."""
+def endpoints_of_key(request: Request, organisation: Organisation) -> QuerySet[WebhookEndpoint]:
+    """The organisation's endpoints the key may see and manage: every one, or for a key limited
+    to some plans only those covering chosen plans among them (never one covering every plan,
+    whose events reach plans the key may not read)."""
+    endpoints = WebhookEndpoint.objects.filter(organisation=organisation)
+    reachable = key_of(request).plan_numbers()
+    if reachable is None:
+        return endpoints
+    outside = Plan.objects.filter(organisation=organisation).exclude(number__in=reachable)
+    return endpoints.filter(all_plans=False).exclude(plans__in=outside)
+
+
+def organisation_endpoint(
+    request: Request, organisation: Organisation, endpoint_id: str
+) -> WebhookEndpoint:
+    """The organisation's endpoint as the key sees it (`endpoints_of_key`); another's, one the
+    key may not see, or none, is 404 `webhook_endpoints.not_found`."""
     try:
         pk = uuid.UUID(endpoint_id)
     except ValueError:
         raise ApiError("webhook_endpoints.not_found") from None
     endpoint = (
-        WebhookEndpoint.objects.filter(organisation=organisation, pk=pk)
-        .select_related("organisation")
-        .first()
+        endpoints_of_key(request, organisation).filter(pk=pk).select_related("organisation").first()
     )
     if endpoint is None:
         raise ApiError("webhook_endpoints.not_found")

@@ -97,7 +97,7 @@ class WebhookDeliveryListApi(WebhookApi):
         tags=["webhooks"],
     )
     def get(self, request: Request, webhookId: str) -> Response:
-        endpoint = organisation_endpoint(managing_organisation(request), webhookId)
+        endpoint = organisation_endpoint(request, managing_organisation(request), webhookId)
         errors: dict[str, list[str]] = {}
         limit = limit_parse(request.query_params, errors)
         binding = f"deliveries|{endpoint.pk}"
@@ -149,7 +149,7 @@ class WebhookRedeliverApi(WebhookApi):
         tags=["webhooks"],
     )
     def post(self, request: Request, webhookId: str, deliveryId: str) -> Response:
-        endpoint = organisation_endpoint(managing_organisation(request), webhookId)
+        endpoint = organisation_endpoint(request, managing_organisation(request), webhookId)
         delivery = _delivery(endpoint, deliveryId)
         json_object_body(request)
 

@@ -34,6 +34,7 @@ from platform_api.webhook_access import (
     WebhookEndpointSerializer,
     WebhookEndpointWithSecretSerializer,
     endpoint_shown,
+    endpoints_of_key,
     managing_organisation,
     organisation_endpoint,
 )
@@ -203,7 +204,7 @@ class WebhookListApi(WebhookApi):
         after = uuid_cursor_parse(request.query_params, "webhooks", errors)
         if errors:
             raise ApiError("validation.query", errors=errors)
-        rows = WebhookEndpoint.objects.filter(organisation=organisation).prefetch_related("plans")
+        rows = endpoints_of_key(request, organisation).prefetch_related("plans")
         if after is not None:
             rows = rows.filter(pk__gt=after)
         found = list(rows.order_by("pk")[: limit + 1])
@@ -270,7 +271,7 @@ class WebhookDetailApi(WebhookApi):
         tags=["webhooks"],
     )
     def get(self, request: Request, webhookId: str) -> Response:
-        endpoint = organisation_endpoint(managing_organisation(request), webhookId)
+        endpoint = organisation_endpoint(request, managing_organisation(request), webhookId)
         return api_response(request, endpoint_shown(endpoint))
 
     @extend_schema(
@@ -293,7 +294,7 @@ class WebhookDetailApi(WebhookApi):
     )
     def patch(self, request: Request, webhookId: str) -> Response:
         organisation = managing_organisation(request)
-        endpoint = organisation_endpoint(organisation, webhookId)
+        endpoint = organisation_endpoint(request, organisation, webhookId)
         body = _valid(WebhookUpdateSerializer, request)
         changes: dict[str, Any] = {k: body[k] for k in ("url", "description") if k in body}
         if "plans" in body:
@@ -331,7 +332,7 @@ class WebhookDetailApi(WebhookApi):
         organisation = managing_organisation(request)
 
         def act() -> tuple[Any, str, str]:
-            endpoint = organisation_endpoint(organisation, webhookId)
+            endpoint = organisation_endpoint(request, organisation, webhookId)
             data = {"id": str(endpoint.pk), "deleted": True}
             endpoint_delete(endpoint=endpoint)
             return data, "Endpoint deleted.", "webhook_endpoints.deleted"
@@ -370,7 +371,7 @@ class WebhookRotateSecretApi(WebhookApi):
         tags=["webhooks"],
     )
     def post(self, request: Request, webhookId: str) -> Response:
-        endpoint = organisation_endpoint(managing_organisation(request), webhookId)
+        endpoint = organisation_endpoint(request, managing_organisation(request), webhookId)
         json_object_body(request)
 
         def act() -> tuple[Any, str, str]:
@@ -404,7 +405,7 @@ class WebhookTestApi(WebhookApi):
         tags=["webhooks"],
     )
     def post(self, request: Request, webhookId: str) -> Response:
-        endpoint = organisation_endpoint(managing_organisation(request), webhookId)
+        endpoint = organisation_endpoint(request, managing_organisation(request), webhookId)
         json_object_body(request)
 
         def act() -> tuple[Any, str, str]:

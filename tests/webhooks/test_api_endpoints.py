@@ -301,3 +301,40 @@ def test_a_key_limited_to_plans_chooses_among_them_only(organisation: Any) -> No
         errors = _errors(call(limited, "POST", "", {"url": PUBLIC_URL, "plans": plans}))
         assert errors["plans"] == [f"This key reaches only plans {mine.number}: choose among them."]
     assert create(limited, plans=[mine.number])["plans"] == [mine.number]
+
+
+def test_a_key_limited_to_plans_sees_and_manages_no_endpoint_reaching_beyond_them(
+    organisation: Any, raw: str
+) -> None:
+    """An endpoint of every plan, or of a plan outside the key's, would let a limited key take
+    the events of plans it may not read (a new URL, a rotated secret): for it they do not
+    exist."""
+    mine, other = Plan.objects.filter(organisation=organisation).order_by("number")
+    every = create(raw, plans=None)
+    theirs = create(raw, plans=[other.number])
+    both = create(raw, plans=[mine.number, other.number])
+    own = create(raw, plans=[mine.number])
+    _key, limited = api_key_create(
+        user=None,
+        name="limited",
+        organisation=organisation,
+        permission=ApiKey.Permission.READ_WRITE,
+        plans=[mine],
+    )
+
+    listed = call(limited, "GET").json()["data"]["webhooks"]
+
+    assert [endpoint["id"] for endpoint in listed] == [own["id"]]
+    for endpoint in (every, theirs, both):
+        for method, path, body in (
+            ("GET", "", None),
+            ("PATCH", "", {"url": "https://attacker.example/hook"}),
+            ("POST", "/rotate-secret", {}),
+            ("POST", "/test", {}),
+            ("GET", "/deliveries", None),
+            ("DELETE", "", None),
+        ):
+            response = call(limited, method, f"/{endpoint['id']}{path}", body)
+            assert_envelope(response, 404, "webhook_endpoints.not_found")
+    assert WebhookEndpoint.objects.get(pk=every["id"]).url == PUBLIC_URL
+    assert call(limited, "GET", f"/{own['id']}").status_code == 200
