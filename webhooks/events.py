@@ -75,7 +75,6 @@ def suggestion_changes_receive(
         suggestion_changes_record(plan_id=plan_id, changes=suggestion_changes)
 
 
-@transaction.atomic
 def event_actor() -> dict[str, str]:
     """Who made the changes of an event, as the history names them (accounts.actor): a
     person, a service account (its id and name, the same through its keys' rolls), an import,
@@ -86,6 +85,7 @@ def event_actor() -> dict[str, str]:
     return {"kind": actor.kind, "id": actor.id, "name": actor.label}
 
 
+@transaction.atomic
 def suggestion_changes_record(*, plan_id: Any, changes: Sequence[tuple[str, UUID]]) -> None:
     """Records `suggestions.changed` events for the changes of one write to a plan.
 

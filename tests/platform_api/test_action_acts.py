@@ -26,6 +26,7 @@ from planning.models import (
     SuggestionStatus,
     SuggestionType,
 )
+from planning.plans.services.projects import project_delete
 from planning.suggestions.sync.run import suggestion_sync
 from tests.envelope import assert_envelope
 from tests.factories import (
@@ -446,3 +447,27 @@ def test_updated_since_lists_the_actions_changed_at_or_after_it(
     assert listed(future).json()["data"]["actions"] == []
     errors = assert_envelope(listed("2026-01-01T00:00:00"), 400, "validation.query")
     assert "updated_since" in errors["data"]["errors"]
+
+
+def test_an_action_whose_project_was_deleted_is_listed_as_changed(
+    plan: Plan, node: Any, raw: str
+) -> None:
+    project = ProjectFactory.create(plan=plan, name="Roofs")
+    action = ActionFactory.create(plan=plan, node=node, project=project)
+    Action.objects.filter(pk=action.pk).update(
+        updated_at=timezone.now() - datetime.timedelta(days=2)
+    )
+    since = (timezone.now() - datetime.timedelta(days=1)).isoformat()
+
+    project_delete(project=project)
+
+    listed = (
+        Client()
+        .get(
+            f"/api/v1/platform/plans/{plan.number}/actions",
+            {"updated_since": since},
+            headers={"Authorization": f"Bearer {raw}"},
+        )
+        .json()["data"]["actions"]
+    )
+    assert [(row["id"], row["project_id"]) for row in listed] == [(str(action.pk), None)]

@@ -34,7 +34,10 @@ def project_update(*, project: Project, name: str, year: int) -> Project:
 def project_delete(*, project: Project) -> int:
     """Deletes the project; its actions stay, without a project. Returns how many it had."""
     with plan_write(plan_id=project.plan_id, data_changed=True):
-        kept = Action.objects.filter(project=project).update(project=None)
+        # `update` sets no auto_now: the actions list's `updated_since` reads `updated_at`.
+        kept = Action.objects.filter(project=project).update(
+            project=None, updated_at=timezone.now()
+        )
         project.delete()
     return kept
 
