@@ -172,6 +172,7 @@ def test_children_listed_before_their_parents_are_imported(user: Any) -> None:
     assert child.parent.parent.name == "Node A"
 
 
+@pytest.mark.usefixtures("suggestion_events_only")  # the import's own queries, not its events'
 def test_import_writes_in_bulk_with_one_catalog_lookup(
     user: Any, django_assert_max_num_queries: Any
 ) -> None:

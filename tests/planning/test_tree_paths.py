@@ -179,6 +179,7 @@ def test_stored_building_and_path_follow_the_parent_pointers(
     assert stored(editor.plan) == walked(editor.plan)
 
 
+@pytest.mark.usefixtures("suggestion_events_only")  # the move's own queries, not its events'
 def test_a_move_carries_the_subtree_in_a_fixed_number_of_queries(
     django_assert_max_num_queries: Any,
 ) -> None:
