@@ -26,6 +26,7 @@ world intact.
 from __future__ import annotations
 
 import enum
+import json
 import re
 import uuid
 from collections.abc import Callable, Iterator
@@ -1111,6 +1112,12 @@ def _a_suggestion_of(plan: Plan) -> dict[str, str]:
     return {"suggestionId": str(suggestion.pk if suggestion else uuid.uuid4())}
 
 
+def _an_action_of(plan: Plan) -> dict[str, str]:
+    """The id of one of the plan's planned actions (a made-up id when it has none)."""
+    action = plan.actions.filter(status=ActionStatus.PLANNED).order_by("pk").first()
+    return {"actionId": str(action.pk if action else uuid.uuid4())}
+
+
 API_PLAN_ROUTES: dict[str, ApiPlanRoute] = {
     "api-plan-suggestions": ApiPlanRoute("GET", 200, "ok"),
     "api-plan": ApiPlanRoute("GET", 200, "ok"),
@@ -1125,6 +1132,13 @@ API_PLAN_ROUTES: dict[str, ApiPlanRoute] = {
     ),
     "api-suggestion-restore": ApiPlanRoute(
         "POST", 403, "auth.insufficient_permission", _a_suggestion_of
+    ),
+    "api-suggestion-apply": ApiPlanRoute(
+        "POST", 403, "auth.insufficient_permission", _a_suggestion_of
+    ),
+    "api-plan-action": ApiPlanRoute("PATCH", 403, "auth.insufficient_permission", _an_action_of),
+    "api-plan-action-complete": ApiPlanRoute(
+        "POST", 403, "auth.insufficient_permission", _an_action_of
     ),
     "api-plan-versions": ApiPlanRoute("GET", 200, "ok"),
     "api-plan-version-actions": ApiPlanRoute("GET", 200, "ok", _version_of),
@@ -1290,19 +1304,35 @@ def test_api_personal_override_reads_a_plan_of_an_organisation_without_api_acces
 
 @dataclass(frozen=True)
 class ApiAct:
-    """An act of platform_api/urls.py: the suggestion it acts on, its body, and its answer for
-    a key whose holder may change the plan."""
+    """An act of platform_api/urls.py: what it acts on (the URL's argument and the row), its
+    method and body, and its answer for a key whose holder may change the plan."""
 
-    suggestion: Callable[[PlanWorld], Suggestion]
+    acted_on: Callable[[PlanWorld], tuple[str, Any]]
     body: dict[str, Any]
     message_key: str
+    method: str = "POST"
 
 
 API_ACTS: dict[str, ApiAct] = {
     "api-suggestion-dismiss": ApiAct(
-        lambda w: w.open_suggestion, {"reason": "not_applicable"}, "suggestions.dismissed"
+        lambda w: ("suggestionId", w.open_suggestion),
+        {"reason": "not_applicable"},
+        "suggestions.dismissed",
     ),
-    "api-suggestion-restore": ApiAct(lambda w: w.dismissed_suggestion, {}, "suggestions.restored"),
+    "api-suggestion-restore": ApiAct(
+        lambda w: ("suggestionId", w.dismissed_suggestion), {}, "suggestions.restored"
+    ),
+    "api-suggestion-apply": ApiAct(
+        lambda w: ("suggestionId", w.grouping_suggestion), {}, "suggestions.applied"
+    ),
+    "api-plan-action": ApiAct(
+        lambda w: ("actionId", w.loose), {"title": "Renamed by the API"}, "actions.updated", "PATCH"
+    ),
+    "api-plan-action-complete": ApiAct(
+        lambda w: ("actionId", w.loose),
+        {"completed_on": "2026-05-01", "actual_cost": "120.00"},
+        "actions.completed",
+    ),
 }
 # The read_write service-account keys and the right their organisation gives on each plan.
 WRITE_SERVICE_KEYS = {"service-A-rw": "A read_write", "service-B-rw": "B read_write"}
@@ -1316,12 +1346,14 @@ def test_every_act_of_the_api_has_a_row() -> None:
 
 def _act_call(world: World, route_name: str, number: int, target: PlanWorld, key: str) -> Any:
     act = API_ACTS[route_name]
-    url = reverse(
-        route_name,
-        kwargs={"planNumber": str(number), "suggestionId": str(act.suggestion(target).pk)},
-    )
-    return Client().post(
-        url, act.body, content_type="application/json", headers={"Authorization": f"Bearer {key}"}
+    argument, row = act.acted_on(target)
+    url = reverse(route_name, kwargs={"planNumber": str(number), argument: str(row.pk)})
+    return Client().generic(
+        act.method,
+        url,
+        json.dumps(act.body),
+        content_type="application/json",
+        headers={"Authorization": f"Bearer {key}"},
     )
 
 
@@ -1355,7 +1387,7 @@ def test_api_act_with_a_read_write_key(
         assert _plan_state(target) == before, where
     elif RIGHT_OF_ROLE[role] >= Right.EDIT:
         body = assert_envelope(response, 200, API_ACTS[route_name].message_key)
-        assert body["data"]["id"] == str(API_ACTS[route_name].suggestion(target).pk), where
+        assert body["data"]["id"] == str(API_ACTS[route_name].acted_on(target)[1].pk), where
     else:
         assert_envelope(response, 403, "auth.insufficient_permission")
         assert _plan_state(target) == before, where
