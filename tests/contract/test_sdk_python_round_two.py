@@ -7,7 +7,6 @@ into a fresh virtual environment, offline."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import shutil
 import subprocess
 import sys
@@ -146,7 +145,7 @@ def test_a_429_is_retried_after_its_retry_after_and_the_error_keeps_the_headers(
     assert seen[-2:] == [429, 200]
     assert len(waits) == 1 and waits[0] >= 1
     # An act that meets a 429 is sent again with the same Idempotency-Key: done once.
-    target = str(next(iter(client.suggestions(1, limit=10))).id)
+    targets = [str(suggestion.id) for suggestion in client.suggestions(1, limit=10)][:3]
     posts: list[tuple[int, str]] = []
     acting = Client(
         sdk_server.url,
@@ -163,12 +162,25 @@ def test_a_429_is_retried_after_its_retry_after_and_the_error_keeps_the_headers(
             }
         },
     )
-    for _ in range(5):  # spend what is left of the second
-        with contextlib.suppress(ApiError):
-            once.get("/platform/plans/1")
-    acted = acting.dismiss(1, target, "accepted")
-    assert not acted.replayed and acted.suggestion.status == "dismissed"
-    assert [status for status, _key in posts][-2:] == [429, 200]
+
+    def spend_the_second() -> None:
+        for _ in range(20):
+            try:
+                once.get("/platform/plans/1")
+            except ApiError as error:
+                if error.status == 429:
+                    return
+
+    # The second may turn between the last refused read and the act on a loaded machine: then
+    # the act is not refused, and the next suggestion is tried (three at most).
+    for target in targets:
+        posts.clear()
+        spend_the_second()
+        acted = acting.dismiss(1, target, "accepted")
+        assert not acted.replayed and acted.suggestion.status == "dismissed"
+        if [status for status, _key in posts] == [429, 200]:
+            break
+    assert [status for status, _key in posts] == [429, 200]
     assert {key for _status, key in posts} == {acted.idempotency_key}
 
 
