@@ -53,7 +53,10 @@ def test_a_dripping_receiver_times_out_at_10_s_and_delays_no_other_endpoint(
         endpoint_test_event_send(endpoint=other)
         arrived_after = wait_for(lambda: receiver.received, within=5)
 
-        wait_for(lambda: drip_receiver.hung_up, within=12)
+        # Its 10 s run from the first connection (up to 3 s after the start): the wall clock
+        # here allows a loaded machine's scheduling; the attempt's own recorded duration, below,
+        # holds the 10 s exactly.
+        wait_for(lambda: drip_receiver.hung_up, within=15)
         slow_attempt_ended_after = drip_receiver.hung_up[0] - started
     finally:
         dispatcher.stopping.set()
@@ -63,7 +66,7 @@ def test_a_dripping_receiver_times_out_at_10_s_and_delays_no_other_endpoint(
     assert not runner.is_alive()
     assert arrived_after < 5
     assert receiver.events("webhook.test")[0]["data"]["endpoint_id"] == str(other.pk)
-    assert slow_attempt_ended_after < 11
+    assert slow_attempt_ended_after < 14
     first = WebhookAttempt.objects.filter(endpoint=slow).order_by("attempted_at").first()
     assert first is not None
     assert (first.status_code, first.error) == (None, "timeout")
