@@ -27,7 +27,9 @@ sys.path.insert(0, str(ROOT / "clients" / "python"))
 
 from maintplan import ApiError, Client  # noqa: E402 (the SDK is not installed into the venv)
 
-pytestmark = pytest.mark.django_db
+# Committed: Django's WSGI handler closes the connection at each request's start and end, which
+# on PostgreSQL would end a test transaction the requests run inside.
+pytestmark = pytest.mark.django_db(transaction=True)
 Y = timezone.localdate().year
 
 

@@ -387,6 +387,7 @@ def test_resolving_sync_query_count_is_the_same_for_10_and_2000_nodes() -> None:
 
 
 @pytest.mark.postgres
+@pytest.mark.usefixtures("suggestion_events_only")  # the sync's own queries, not its events'
 def test_first_sync_query_count_is_the_same_for_10_and_2000_nodes(
     requires_postgres: None, django_assert_max_num_queries: Any
 ) -> None:
