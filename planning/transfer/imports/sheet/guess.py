@@ -27,7 +27,7 @@ from planning.transfer.imports.sheet.fields import (
     STATUS_BY_WORD,
     header_words,
 )
-from planning.transfer.imports.sheet.values import CURRENCY_SIGNS, currency_named, day, money
+from planning.transfer.imports.sheet.values import currency_named, day, money
 
 # How close a header must be to a synonym for difflib's ratio to count it (0-1).
 CLOSE_ENOUGH = 0.84
@@ -146,10 +146,7 @@ def value_guess(values: Sequence[object], *, decimal_comma: bool) -> ColumnGuess
         if every(lambda value: currency_named(value) is not None and len(value.strip()) <= 3):
             return ColumnGuess("currency", "its values are currencies")
     if every(lambda value: _is_money(value, decimal_comma)):
-        marked = any(
-            currency_named(value) or any(sign in value for sign in CURRENCY_SIGNS)
-            for value in texts
-        )
+        marked = any(currency_named(value) for value in texts)
         large = any(
             isinstance(read := money(value, decimal_comma=decimal_comma), Decimal)
             and (read >= 100 or read != read.to_integral())

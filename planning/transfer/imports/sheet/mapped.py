@@ -16,7 +16,7 @@ action as plan_records_import checks it, so the actions are never all in memory 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from itertools import islice
+from itertools import chain, islice
 
 from django.conf import settings
 
@@ -233,13 +233,15 @@ def sheet_plan_read(
 ) -> tuple[SheetPlan, CountedRecords, list[str]]:
     """The nodes (read whole: the first pass) and the actions (read as they are iterated) of the
     file, with its header's titles. ImportRejected when the mapping does not fit the file."""
-    headers = header_titles(next(source.rows(), (0, []))[1])
+    rows = source.rows()  # the first pass reads on from the header
+    header = next(rows, (0, []))
+    headers = header_titles(header[1])
     if wrong := mapping_problems(columns, headers):
         raise ImportRejected([ImportProblem("mapping", "", message) for message in wrong])
     problems = problems if problems is not None else ColumnProblems(columns, headers)
     plan = SheetPlan(columns, headers, decimal_comma=source.decimal_comma, problems=problems)
     width = len(headers)
-    for number, cells in data_rows(source.rows()):
+    for number, cells in data_rows(chain([header], rows)):
         if any(values.text(cell) is not None for cell in islice(cells, width, None)):
             message = f"has a value right of the header's last column ({width})"
             problems.add((1, number), f"row {number}", "", message)
@@ -254,7 +256,7 @@ def sheet_plan_read(
             if found is not None and found[1]:
                 yield plan.action_record(number, cells, found[0])
 
-    return plan, CountedRecords(plan.actions, actions, source.close), headers
+    return plan, CountedRecords(plan.actions, actions), headers
 
 
 def plan_import_sheet(

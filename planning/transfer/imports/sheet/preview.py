@@ -1,6 +1,6 @@
 """The first rows of one sheet as the plan will get them, with their problems
 (docs/subsystems/import-mapping.md "The preview"). Only the header and PREVIEW_ROWS data rows
-are read from the file (a workbook's part is still walked whole for its bounds), and they are
+are read from the file (a workbook's part is walked, under its bounds, only that far), and they are
 checked by the import's own row readers, so a problem shown here is the import's problem."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
-from itertools import islice
+from itertools import chain, islice
 
 from planning.core.money import money_format
 from planning.models import ActionKind, ActionStatus
@@ -53,13 +53,14 @@ def sheet_sample(content: bytes, filename: str) -> SheetSample:
 
 
 def _sample(source: SheetSource) -> SheetSample:
-    headers = header_titles(next(source.rows(), (0, []))[1])
+    rows_read = source.rows()  # one walk: the header, then the first data rows
+    header = next(rows_read, (0, []))
+    headers = header_titles(header[1])
     width = max(len(headers), 1)
     rows = [
         (number, [*cells[:width], *[None] * (width - len(cells))])
-        for number, cells in islice(data_rows(source.rows()), PREVIEW_ROWS)
+        for number, cells in islice(data_rows(chain([header], rows_read)), PREVIEW_ROWS)
     ]
-    source.close()
     return SheetSample(headers, rows, source.decimal_comma, source.separator)
 
 

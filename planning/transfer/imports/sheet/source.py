@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from django.conf import settings
 
@@ -27,13 +27,11 @@ Rows = Iterator[tuple[int, list[object]]]
 
 @dataclass
 class SheetSource:
-    """Where the rows come from: `rows()` streams them from the start, `close()` lets go of
-    what reading them holds (a workbook's shared strings)."""
+    """Where the rows come from: `rows()` streams them from the start."""
 
     rows: Callable[[], Rows]
     decimal_comma: bool
     separator: str = ""  # a CSV file's; "" for a workbook
-    close: Callable[[], None] = field(default=lambda: None)
 
 
 def is_one_sheet(content: bytes) -> bool:
@@ -64,8 +62,7 @@ def sheet_size_check(content: bytes, filename: str) -> None:
 
 
 def _workbook_source(content: bytes, filename: str) -> SheetSource:
-    rows, _strings = workbook_rows(content, filename)
-    return SheetSource(rows, decimal_comma=False)
+    return SheetSource(workbook_rows(content, filename), decimal_comma=False)
 
 
 def _csv_source(content: bytes, filename: str) -> SheetSource:

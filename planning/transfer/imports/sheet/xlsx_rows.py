@@ -300,9 +300,9 @@ def workbook_first_rows(content: bytes, filename: str, *, wanted: int) -> Rows:
     return [(number, _values(cells, strings, dates)) for number, cells in reader.rows]
 
 
-def workbook_rows(content: bytes, filename: str) -> tuple[Callable[[], Iterator[Row]], int]:
+def workbook_rows(content: bytes, filename: str) -> Callable[[], Iterator[Row]]:
     """Every row of the first sheet, streamed again at each call (the import's two passes),
-    its parts walked under the bounds as they are read; and the count of shared strings kept.
+    its parts walked under the bounds as they are read.
     The shared strings are read first, whole (they are bounded: workbook_xml.STRINGS)."""
     try:
         archive = zipfile.ZipFile(io.BytesIO(content))
@@ -326,4 +326,4 @@ def workbook_rows(content: bytes, filename: str) -> tuple[Callable[[], Iterator[
         except _UNREADABLE as error:
             raise _rejected(filename, error) from None
 
-    return rows, len(strings)
+    return rows
