@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from django.core.exceptions import ValidationError
 from django.core.files.storage import default_storage
+from django.db import transaction
 from django.urls import reverse
 from PIL import Image
 
@@ -208,10 +209,16 @@ def test_a_rolled_back_deletion_keeps_the_files(django_capture_on_commit_callbac
     attachment = attachment_add(
         plan=node.plan, node=node, upload=photo_upload("a.jpg", jpeg_bytes()), by=None
     )
-    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+    with (
+        django_capture_on_commit_callbacks(execute=True) as callbacks,
+        pytest.raises(RuntimeError),
+        transaction.atomic(),
+    ):
         attachment_delete(attachment, by=None)
-    assert callbacks  # waiting for the commit, not run before it
+        raise RuntimeError("the request failed after the deletion")
+    assert callbacks == []  # rolled back: nothing ran at a commit
     assert _stored(attachment.file.name)
+    assert Attachment.objects.filter(pk=attachment.pk).exists()
 
 
 def test_the_history_records_an_upload_and_a_deletion() -> None:
