@@ -94,10 +94,6 @@ class ServiceAccountPrincipal:
         return f"service account {self.api_key.service_account or self.api_key.name}"
 
 
-# The name it had before service accounts were records (apikeys.models.ServiceAccount).
-ServiceAccount = ServiceAccountPrincipal
-
-
 class ApiKeyAuthentication(BaseAuthentication):
     """``request.user`` is the key's owner (or a ServiceAccountPrincipal), ``request.auth`` the
     ApiKey."""

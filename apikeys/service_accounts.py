@@ -33,9 +33,7 @@ def service_account_create(
         return ServiceAccount.objects.create(organisation=organisation, name=name, created_by=user)
 
 
-def service_account_rename(
-    *, service_account: ServiceAccount, name: str, user: User | None = None
-) -> ServiceAccount:
+def service_account_rename(*, service_account: ServiceAccount, name: str) -> ServiceAccount:
     """Renames a service account: its principal.name and the history's label from now on
     (entries already written keep the name they were written with)."""
     service_account.name = _service_account_name(name)

@@ -27,7 +27,14 @@ from organisations.models import Organisation
 from planning.models import MAX_PLAN_NUMBER, Plan
 from platform_api.base import key_of
 from platform_api.idempotency import IDEMPOTENCY_KEY, idempotent
-from platform_api.paging import CURSOR, LIMIT, limit_parse, next_cursor, uuid_cursor_parse
+from platform_api.paging import (
+    CURSOR,
+    LIMIT,
+    limit_parse,
+    next_cursor,
+    page_by_pk,
+    uuid_cursor_parse,
+)
 from platform_api.webhook_access import (
     WEBHOOK_ID,
     WebhookApi,
@@ -205,10 +212,7 @@ class WebhookListApi(WebhookApi):
         if errors:
             raise ApiError("validation.query", errors=errors)
         rows = endpoints_of_key(request, organisation).prefetch_related("plans")
-        if after is not None:
-            rows = rows.filter(pk__gt=after)
-        found = list(rows.order_by("pk")[: limit + 1])
-        page, more = found[:limit], len(found) > limit
+        page, more = page_by_pk(rows, after, limit)
         cursor = next_cursor("webhooks", page, limit, more, key=lambda e: str(e.pk))
         return api_response(
             request, WebhookPageSerializer({"webhooks": page, "next_cursor": cursor}).data
