@@ -109,20 +109,6 @@ def _first_failure(
     return None
 
 
-def goal_check(
-    *, goal: FundingGoal, threshold: Decimal | None, problem: FundProblem, paid: Sequence[int]
-) -> int | None:
-    """The index of the first year in which the contributions `paid` fail the goal, or None when
-    they meet it."""
-    ends = balances(
-        opening_cents=problem.opening_cents,
-        interest=Fraction(problem.interest_percent) / 100,
-        paid=paid,
-        costs=problem.costs,
-    )
-    return _first_failure(ends, problem.opening_cents, _lowest_allowed(goal, threshold, problem))
-
-
 def goal_solve(
     *,
     goal: FundingGoal,

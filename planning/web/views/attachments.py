@@ -81,7 +81,7 @@ def _served(name: str | None, *, content_type: str, filename: str, inline: bool)
         raise Http404("No file")
     try:
         stream = default_storage.open(name, "rb")
-    except (FileNotFoundError, OSError):
+    except OSError:
         raise Http404("The file is missing from the storage") from None
     response = FileResponse(stream, content_type=content_type)
     disposition = "inline" if inline else "attachment"

@@ -208,8 +208,8 @@ def scenario_delete(request: HttpRequest, access: PlanAccess, scenario_id: Any) 
 @require_http_methods(["GET"])
 def funding_export(request: HttpRequest, access: PlanAccess, fmt: str) -> StreamingHttpResponse:
     """The fund's yearly figures (when the plan has one) and the compared scenarios'."""
+    fund = _fund(access)  # first: it reads the synced data version the figures are cached under
     _form, compared = _compared(request, access)
-    fund = _fund(access)
     flows = [(FUND_NAME, fund_figures(fund=fund))] if fund is not None else []
     flows += [(scenario.name, figures) for scenario, figures in compared]
     if not flows:
