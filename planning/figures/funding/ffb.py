@@ -25,6 +25,7 @@ from typing import Any
 from django.db.models import CharField, Max
 from django.db.models.functions import Cast
 
+from core.chunks import IN_LIST_SIZE, chunked
 from planning.core.money import half_up
 from planning.figures.occurrences import cents_column
 from planning.models import (
@@ -39,7 +40,6 @@ from planning.models import (
 
 NO_SINCE = "no install year and no completed replacement"
 NO_LIFE = "no service life in the catalog"
-IN_CHUNK = 5000
 
 
 @dataclass(frozen=True)
@@ -75,7 +75,7 @@ def _uuid(value: Any) -> uuid.UUID:
 def funded_components(plan_ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, PlanComponents]:
     """Each plan's components with a replacement action (`PlanComponents`), by plan id: three
     queries for any number of plans (the replacement actions, the plans' organisations, their
-    service-life overrides), and one per IN_CHUNK components without an install year (their
+    service-life overrides), and one per IN_LIST_SIZE components without an install year (their
     last completed replacements). Keys come as text and costs as
     whole cents (as planning.figures.occurrences.nominal_rows reads them: a UUID and a Decimal
     per row from the driver cost more than the rest of the pass)."""
@@ -121,10 +121,10 @@ def funded_components(plan_ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, PlanComp
     # node (indexed), in chunks a database's parameter limit allows.
     without_install = [uuid.UUID(node) for node, row in chosen.items() if row[4] is None]
     replaced: dict[str, Any] = {}
-    for start in range(0, len(without_install), IN_CHUNK):
+    for chunk in chunked(without_install, IN_LIST_SIZE):
         replaced.update(
             Completion.objects.filter(
-                action__node_id__in=without_install[start : start + IN_CHUNK],
+                action__node_id__in=chunk,
                 action__kind=ActionKind.REPLACEMENT,
             )
             .order_by()
