@@ -7,14 +7,17 @@ planning.transfer.xlsx). Not a view module: views import it."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from django.http import Http404, StreamingHttpResponse
+from django.http.response import HttpResponseBase
 
 from planning.transfer import xlsx
 from planning.transfer.csv_stream import csv_stream
 
 SPREADSHEET_CONTENT_TYPES = {"csv": "text/csv; charset=utf-8", "xlsx": xlsx.CONTENT_TYPE}
+
+R = TypeVar("R", bound=HttpResponseBase)
 
 
 def spreadsheet_download(
@@ -39,6 +42,11 @@ def csv_download(rows: Iterable[Sequence[Any]], *, name: str) -> StreamingHttpRe
 
 def _download(content: Iterator[bytes], *, fmt: str, name: str) -> StreamingHttpResponse:
     response = StreamingHttpResponse(content, content_type=SPREADSHEET_CONTENT_TYPES[fmt])
-    response["Content-Disposition"] = f'attachment; filename="{name}.{fmt}"'
+    return as_download(response, f"{name}.{fmt}")
+
+
+def as_download(response: R, filename: str) -> R:
+    """`response` saved as `filename` by the browser, and never cached."""
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
     response["Cache-Control"] = "private, no-store"
     return response

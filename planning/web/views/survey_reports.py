@@ -25,6 +25,7 @@ from planning.reports.survey import (
 from planning.reports.survey_workbook import survey_report_workbook
 from planning.transfer import xlsx
 from planning.web.access import plan_member_required
+from planning.web.downloads import as_download
 
 
 @plan_member_required()
@@ -50,6 +51,4 @@ def building_survey_report(
         response: HttpResponseBase = FileResponse(workbook, content_type=xlsx.CONTENT_TYPE)
     else:
         response = HttpResponse(survey_report_pdf(report), content_type="application/pdf")
-    response["Content-Disposition"] = f'attachment; filename="{name}"'
-    response["Cache-Control"] = "private, no-store"
-    return response
+    return as_download(response, name)
