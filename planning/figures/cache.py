@@ -23,7 +23,7 @@ T = TypeVar("T")
 # A plan nobody looks at any more gives its memory back.
 CACHE_SECONDS = 30 * 60
 # Bump when a cached figure changes shape: entries of the old shape are then never read.
-FIGURES_FORMAT = 4  # 4: the figures' classes moved to planning.figures (pickled by path)
+FIGURES_FORMAT = 5  # 5: the portfolio's figures hold percent funded; 4: classes moved
 
 
 def plan_figure(

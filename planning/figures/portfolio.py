@@ -30,6 +30,7 @@ from django.db.models import Count
 from core.text_order import natural_key
 from planning.figures.cache import CACHE_SECONDS, FIGURES_FORMAT
 from planning.figures.condition_index import ConditionWeights, plans_condition
+from planning.figures.funding.plans import percent_funded_now
 from planning.figures.key_figures import plans_maintenance_debt
 from planning.figures.totals import plans_year_cents, ten_years, years_over_budget
 from planning.models import Plan, Severity, Suggestion, SuggestionStatus
@@ -49,13 +50,17 @@ class PlanPortfolioFigures:
     condition: ConditionWeights
     critical_open: int
     years_over_budget: int | None  # None: the plan has no annual budget
+    percent_funded: Decimal | None  # planning.figures.funding.percent_funded_now; None: no fund
 
 
 @dataclass(frozen=True)
 class PortfolioRow:
     plan: Plan
     figures: PlanPortfolioFigures
-    percent_funded: Decimal | None = None  # None: the plan has no fund
+
+    @property
+    def percent_funded(self) -> Decimal | None:
+        return self.figures.percent_funded
 
     @property
     def fci_percent(self) -> Decimal | None:
@@ -81,7 +86,6 @@ class Portfolio:
     rows: list[PortfolioRow]  # every matching plan, in the chosen order
     totals: list[PortfolioTotal]  # one per currency, by currency
     condition: ConditionWeights  # over every matching plan's buildings
-    funded_known: bool  # whether percent funded was read (the funding figures exist)
     fci_inputs: tuple[Any, ...] = ()  # what the FCI read besides the plans (a cache key)
 
     @property
@@ -117,6 +121,7 @@ def _computed(plans: Sequence[Plan], year: int) -> dict[Any, PlanPortfolioFigure
     grid = plans_year_cents(plan_ids=ids, year_from=year_from, year_to=year_to)
     debts = plans_maintenance_debt(plan_ids=ids, year=year)
     conditions = plans_condition(plan_ids=ids, year=year)
+    funded = percent_funded_now(ids, year=year)
     critical = dict(
         Suggestion.objects.filter(
             plan_id__in=ids, status=SuggestionStatus.OPEN, severity=Severity.CRITICAL
@@ -143,6 +148,7 @@ def _computed(plans: Sequence[Plan], year: int) -> dict[Any, PlanPortfolioFigure
             condition=conditions[plan.pk].weights,
             critical_open=critical.get(plan.pk, 0),
             years_over_budget=over,
+            percent_funded=funded.get(plan.pk),
         )
     return figures
 
@@ -186,13 +192,11 @@ def portfolio_build(
     year: int,
     fci_inputs: tuple[Any, ...],
     sort: str = SORT_DEFAULT,
-    percent_funded: dict[Any, Decimal | None] | None = None,
 ) -> Portfolio:
     """The portfolio of `plans` (every matching plan: the totals are theirs) for year Y =
-    `year`, sorted; `percent_funded` by plan id (plans with a fund), None when not read."""
+    `year`, sorted."""
     figures = plans_portfolio_figures(plans=plans, year=year, fci_inputs=fci_inputs)
-    funded = percent_funded or {}
-    rows = [PortfolioRow(plan, figures[plan.pk], funded.get(plan.pk)) for plan in plans]
+    rows = [PortfolioRow(plan, figures[plan.pk]) for plan in plans]
     totals: dict[str, PortfolioTotal] = {}
     condition = ConditionWeights()
     for row in rows:
@@ -209,6 +213,5 @@ def portfolio_build(
         rows=portfolio_sorted(rows, sort),
         totals=[totals[currency] for currency in sorted(totals)],
         condition=condition,
-        funded_known=percent_funded is not None,
         fci_inputs=fci_inputs,
     )

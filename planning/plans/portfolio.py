@@ -9,7 +9,6 @@ from django.db.models import QuerySet
 
 from organisations.models import Organisation
 from planning.catalog.currency import catalog_currency
-from planning.figures.funding.plans import percent_funded_now
 from planning.figures.portfolio import SORT_DEFAULT, Portfolio, portfolio_build
 from planning.models import Plan
 
@@ -46,5 +45,4 @@ def organisation_portfolio(
         year=year,
         fci_inputs=fci_inputs,
         sort=sort,
-        percent_funded=percent_funded_now([plan.pk for plan in matching], year=year),
     )

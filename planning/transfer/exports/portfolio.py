@@ -25,7 +25,7 @@ def _header(portfolio: Portfolio) -> tuple[str, ...]:
         f"Maintenance debt (planned before {year}, today's prices)",
         f"FCI % ({year}, area-weighted)",
         "FCI band",
-        *((f"Percent funded ({year})",) if portfolio.funded_known else ()),
+        f"Percent funded ({year})",
         "Open critical suggestions",
         f"Years over budget ({portfolio.year_span}, today's prices)",
     )
@@ -45,7 +45,7 @@ def _row(portfolio: Portfolio, row: PortfolioRow) -> tuple[Any, ...]:
         figures.debt,
         _cell(figures.condition.fci_percent),
         _cell(figures.condition.band),
-        *((_cell(row.percent_funded),) if portfolio.funded_known else ()),
+        _cell(row.percent_funded),
         figures.critical_open,
         _cell(figures.years_over_budget),
     )
@@ -61,7 +61,7 @@ def _total(portfolio: Portfolio, total: PortfolioTotal) -> tuple[Any, ...]:
         total.debt,
         _cell(total.condition.fci_percent),
         _cell(total.condition.band),
-        *(("",) if portfolio.funded_known else ()),
+        "",
         total.critical_open,
         total.years_over_budget,
     )

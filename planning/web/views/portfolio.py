@@ -60,8 +60,6 @@ def portfolio_page(request: HttpRequest, membership: OrganisationMembership) -> 
     current = sort.lstrip("-")
     headers = []
     for column, label, descending_first in COLUMNS:
-        if column == "funded" and not portfolio.funded_known:
-            continue
         if column == current:  # a second click turns the order round
             next_sort = column if sort.startswith("-") else f"-{column}"
             order = "descending" if sort.startswith("-") else "ascending"
