@@ -23,7 +23,6 @@ from rest_framework.response import Response
 
 from api.errors import ApiError
 from api.openapi import envelope_serializer, error_responses
-from apikeys.selectors import plan_for_key
 from planning.models import DismissReason, Plan, Suggestion, SuggestionType
 from planning.suggestions.selectors import suggestion_payloads_with_status
 from planning.suggestions.services.apply import (
@@ -44,12 +43,10 @@ from platform_api.acting import (
     acting_plan,
     body_fields,
     body_validated,
-    may_act,
     uuid_or_none,
 )
-from platform_api.base import key_of
 from platform_api.idempotency import IDEMPOTENCY_KEY, idempotent
-from platform_api.params import PLAN_NUMBER, plan_number_parse
+from platform_api.params import PLAN_NUMBER
 from platform_api.serializers import SuggestionWithStatusSerializer
 
 
@@ -120,13 +117,10 @@ class SuggestionDismissApi(ActApi):
         tags=["plans"],
     )
     def post(self, request: Request, planNumber: str, suggestionId: str) -> Response:
-        number = plan_number_parse(planNumber)
-        plan = plan_for_key(api_key=key_of(request), number=number)
-        may_act(request, plan)
-        body = body_fields(request, {"reason", "comment"})
-        form = DismissBodySerializer(data=body)
-        if not form.is_valid():
-            raise ApiError("validation.failed", errors=form.errors)
+        plan = acting_plan(request, planNumber)
+        fields = body_validated(
+            DismissBodySerializer(data=body_fields(request, {"reason", "comment"}))
+        )
         suggestion = _suggestion(plan, suggestionId)
         user = request.user if getattr(request.user, "pk", None) is not None else None
 
@@ -136,8 +130,8 @@ class SuggestionDismissApi(ActApi):
                     plan=plan,
                     suggestion_ids=[suggestion.pk],
                     user=user,
-                    reason=form.validated_data["reason"],
-                    comment=form.validated_data["comment"],
+                    reason=fields["reason"],
+                    comment=fields["comment"],
                 )
             except ValidationError as error:
                 raise ApiError("validation.failed", errors=error.message_dict) from None
@@ -179,9 +173,7 @@ class SuggestionRestoreApi(ActApi):
         tags=["plans"],
     )
     def post(self, request: Request, planNumber: str, suggestionId: str) -> Response:
-        number = plan_number_parse(planNumber)
-        plan = plan_for_key(api_key=key_of(request), number=number)
-        may_act(request, plan)
+        plan = acting_plan(request, planNumber)
         body_fields(request, set())
         suggestion = _suggestion(plan, suggestionId)
 
