@@ -36,6 +36,7 @@ from platform_api.paging import (
 from platform_api.params import (
     PLAN_NUMBER,
     UPDATED_SINCE,
+    changed_since,
     choice_parse,
     plan_number_parse,
     query_enum,
@@ -167,7 +168,7 @@ class PlanNodeListApi(RecordApi):
         if under is not None:
             nodes = nodes.filter(pk__in=node_subtree(node_id=under).values("id"))
         if updated_since is not None:
-            nodes = nodes.filter(updated_at__gte=updated_since)
+            nodes = nodes.filter(changed_since(updated_since))
         etag = etag_of("nodes", plan.pk, plan_data_state(plan=plan), binding, after, limit)
 
         def build() -> dict[str, Any]:
@@ -207,7 +208,7 @@ class PlanProjectListApi(RecordApi):
         plan = plan_for_key(api_key=key_of(request), number=number)
         projects = Project.objects.filter(plan=plan)
         if updated_since is not None:
-            projects = projects.filter(updated_at__gte=updated_since)
+            projects = projects.filter(changed_since(updated_since))
         etag = etag_of("projects", plan.pk, plan_data_state(plan=plan), binding, after, limit)
 
         def build() -> dict[str, Any]:
