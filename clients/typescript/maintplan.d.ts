@@ -237,7 +237,7 @@ export class Client {
         open_count: number;
         updated_at: string;
     }, void, undefined>;
-    /** @param {number} plan @param {Params} [filters] kind, parent_id, under, limit */
+    /** @param {number} plan @param {Params} [filters] kind, parent_id, under, updated_since, limit */
     nodes(plan: number, filters?: Params): AsyncGenerator<{
         id: string;
         parent_id: string | null;
@@ -258,7 +258,7 @@ export class Client {
         condition_consequence: number | null;
         condition_risk: number | null;
     }, void, undefined>;
-    /** @param {number} plan @param {Params} [filters] kind, status, project_id, structure_node_id, year_from, year_to, limit */
+    /** @param {number} plan @param {Params} [filters] kind, status, project_id, structure_node_id, year_from, year_to, updated_since, limit */
     actions(plan: number, filters?: Params): AsyncGenerator<{
         id: string;
         node_id: string;
@@ -271,7 +271,7 @@ export class Client {
         status: string;
         project_id: string | null;
     }, void, undefined>;
-    /** @param {number} plan @param {Params} [params] */
+    /** @param {number} plan @param {Params} [params] updated_since, limit */
     projects(plan: number, params?: Params): AsyncGenerator<{
         id: string;
         name: string;

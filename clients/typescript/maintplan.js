@@ -394,17 +394,17 @@ export class Client {
     return this.walk(PLANS, params);
   }
 
-  /** @param {number} plan @param {Params} [filters] kind, parent_id, under, limit */
+  /** @param {number} plan @param {Params} [filters] kind, parent_id, under, updated_since, limit */
   nodes(plan, filters = {}) {
     return this.walk(NODES, filters, { plan });
   }
 
-  /** @param {number} plan @param {Params} [filters] kind, status, project_id, structure_node_id, year_from, year_to, limit */
+  /** @param {number} plan @param {Params} [filters] kind, status, project_id, structure_node_id, year_from, year_to, updated_since, limit */
   actions(plan, filters = {}) {
     return this.walk(ACTIONS, filters, { plan });
   }
 
-  /** @param {number} plan @param {Params} [params] */
+  /** @param {number} plan @param {Params} [params] updated_since, limit */
   projects(plan, params = {}) {
     return this.walk(PROJECTS, params, { plan });
   }

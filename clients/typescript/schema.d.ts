@@ -4184,6 +4184,8 @@ export interface operations {
                 parent_id?: string;
                 /** @description Only this node and the nodes below it. */
                 under?: string;
+                /** @description Only rows created or changed at or after this time (ISO 8601 with a time zone), for incremental reads; deleted rows are not listed: the plan data events say which. */
+                updated_since?: string;
             };
             header?: {
                 /** @description The `ETag` of an answer you kept: while it is unchanged the answer is 304. */
@@ -4385,6 +4387,8 @@ export interface operations {
                 cursor?: string;
                 /** @description Page size (default 100). */
                 limit?: number;
+                /** @description Only rows created or changed at or after this time (ISO 8601 with a time zone), for incremental reads; deleted rows are not listed: the plan data events say which. */
+                updated_since?: string;
             };
             header?: {
                 /** @description The `ETag` of an answer you kept: while it is unchanged the answer is 304. */

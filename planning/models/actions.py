@@ -31,9 +31,15 @@ class Project(models.Model):
     name = models.CharField(max_length=200, validators=NAME_VALIDATORS)
     year = models.PositiveSmallIntegerField(validators=YEAR_VALIDATORS)
     created_at = models.DateTimeField(auto_now_add=True)
+    # When its name or year last changed: the projects list's `updated_since`
+    # (docs/subsystems/integrator-api.md "Incremental reads").
+    updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ("year", "name")
+        indexes: ClassVar = [
+            models.Index(fields=["plan", "updated_at"], name="project_plan_updated"),
+        ]
         constraints: ClassVar = [
             models.CheckConstraint(
                 condition=Q(year__gte=MIN_YEAR) & Q(year__lte=MAX_YEAR), name="project_year_range"
@@ -96,7 +102,7 @@ class Action(models.Model):
         ordering = ("planned_year", "title")
         indexes: ClassVar = [
             models.Index(fields=["plan", "planned_year"]),
-            # the API's `updated_since` (platform_api.endpoints.records)
+            # the API's `updated_since` (platform_api.endpoints.actions)
             models.Index(fields=["plan", "updated_at"], name="action_plan_updated"),
         ]
         constraints: ClassVar = [

@@ -331,11 +331,17 @@ class StructureNode(models.Model):
     building = models.ForeignKey(
         "self", null=True, blank=True, editable=False, on_delete=models.CASCADE, related_name="+"
     )
+    # When the node as the API shows it last changed (its own fields, or its path and building
+    # when an ancestor moved): the nodes list's `updated_since` (platform_api.endpoints.records).
+    # `save(update_fields=...)` and `QuerySet.update()` set it only when named, so every write
+    # of the app names it (docs/subsystems/integrator-api.md "Incremental reads").
+    updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ("name",)
         indexes: ClassVar = [
             models.Index(fields=["plan", "parent"]),
+            models.Index(fields=["plan", "updated_at"], name="structure_node_plan_updated"),
             # "Every node below X" is a prefix of the path: LIKE 'prefix%' on PostgreSQL needs
             # the pattern operator class (any collation); SQLite ignores it and reads a range.
             models.Index(

@@ -29,6 +29,7 @@ from django.core.exceptions import ValidationError
 from django.db import connection
 from django.db.models import Max, Q, Value
 from django.db.models.functions import Concat, Length, Substr
+from django.utils import timezone
 
 from core.chunks import IN_LIST_SIZE, chunked
 from planning.models import NodeKind, StructureNode
@@ -174,18 +175,23 @@ def subtree_refresh(*, node_id: Any) -> None:
     )
     old_prefix = node_prefix(path=old_path, node_id=node_id)
     new_prefix = node_prefix(path=path, node_id=node_id)
+    # A node whose path or building changes is changed as the API shows it: each write moves
+    # its `updated_at` (the nodes list's `updated_since`), which `update()` sets only when named.
+    now = timezone.now()
     if old_prefix != new_prefix:
         StructureNode.objects.filter(below_q(old_prefix)).update(
-            path=Concat(Value(new_prefix), Substr("path", len(old_prefix) + 1))
+            path=Concat(Value(new_prefix), Substr("path", len(old_prefix) + 1)), updated_at=now
         )
     if old_building != building:
         # What the node's subtree inherits is the node's own `building`; the nodes below that
         # carried the old one are those outside any building nested in the subtree.
         StructureNode.objects.filter(below_q(new_prefix), building_id=old_building).update(
-            building_id=building
+            building_id=building, updated_at=now
         )
     if (old_path, old_building) != (path, building):
-        StructureNode.objects.filter(pk=node_id).update(path=path, building_id=building)
+        StructureNode.objects.filter(pk=node_id).update(
+            path=path, building_id=building, updated_at=now
+        )
 
 
 # --- repair ------------------------------------------------------------------------------------
@@ -212,7 +218,7 @@ WITH RECURSIVE walk(id, path, building_id) AS (
         CASE WHEN c.kind = %s THEN c.id ELSE walk.building_id END
     FROM {node} c JOIN walk ON c.parent_id = walk.id
 )
-UPDATE {node} SET path = walk.path, building_id = walk.building_id FROM walk
+UPDATE {node} SET path = walk.path, building_id = walk.building_id, updated_at = %s FROM walk
 WHERE {node}.id = walk.id AND (
     {node}.path <> walk.path
     OR NOT COALESCE(
@@ -260,13 +266,15 @@ def _stale(plan_id: Any, node_ids: Collection[Any] | None) -> bool:
 
 def tree_rebuild(*, plan_id: Any) -> int:
     """Recomputes every stored path and building of the plan from the parent pointers (one
-    statement) and writes the rows that differ; returns how many. Nodes on a cycle (only raw
-    SQL can make one) are unreachable from a root and keep theirs."""
+    statement) and writes the rows that differ, moving their `updated_at` as `subtree_refresh`
+    does; returns how many. Nodes on a cycle (only raw SQL can make one) are unreachable from a
+    root and keep theirs."""
     table = _table()
     plan = StructureNode._meta.get_field("plan").get_db_prep_value(plan_id, connection)
+    now = StructureNode._meta.get_field("updated_at").get_db_prep_value(timezone.now(), connection)
     sql = _REBUILD_SQL.format(node=table, walk_hex=_HEX_SQL.format(column="walk.id"))
     with connection.cursor() as cursor:
-        cursor.execute(sql, [NodeKind.BUILDING.value, plan, NodeKind.BUILDING.value])
+        cursor.execute(sql, [NodeKind.BUILDING.value, plan, NodeKind.BUILDING.value, now])
         return int(cursor.rowcount)
 
 

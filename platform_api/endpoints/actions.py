@@ -53,6 +53,7 @@ from platform_api.paging import (
 from platform_api.params import (
     PLAN_NUMBER,
     UPDATED_SINCE,
+    changed_since,
     choice_parse,
     plan_number_parse,
     query_enum,
@@ -142,7 +143,7 @@ class PlanActionListApi(RecordApi):
             ),
         )
         if updated_since is not None:
-            actions = actions.filter(updated_at__gte=updated_since)
+            actions = actions.filter(changed_since(updated_since))
         etag = etag_of("actions", plan.pk, plan_data_state(plan=plan), binding, after, limit)
         index = PriceIndex.of(plan)
 

@@ -5,6 +5,7 @@ suggestions list's)."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -34,10 +35,13 @@ from platform_api.paging import (
 )
 from platform_api.params import (
     PLAN_NUMBER,
+    UPDATED_SINCE,
+    changed_since,
     choice_parse,
     plan_number_parse,
     query_enum,
     query_uuid,
+    since_parse,
     uuid_parse,
 )
 from platform_api.serializers import DecimalTextField
@@ -103,6 +107,12 @@ class ProjectPageSerializer(serializers.Serializer):
     next_cursor = serializers.CharField(allow_null=True, help_text="Null on the last page.")
 
 
+def _since_key(updated_since: datetime | None) -> str:
+    """`updated_since` in a list's cursor binding: none for a list without it, so the cursors
+    handed out before the parameter came still hold."""
+    return f"|{updated_since.isoformat()}" if updated_since is not None else ""
+
+
 def _list_errors() -> dict[int, OpenApiResponse]:
     return error_responses(
         {400: ["validation.plan_number", "validation.query"], 404: ["plans.not_found"]}
@@ -119,6 +129,7 @@ class PlanNodeListApi(RecordApi):
             query_uuid("parent_id", "Only the children of this node."),
             query_enum("kind", NodeKind.values, "Only nodes of this kind."),
             query_uuid("under", "Only this node and the nodes below it."),
+            UPDATED_SINCE,
             LIMIT,
             CURSOR,
             IF_NONE_MATCH,
@@ -140,8 +151,11 @@ class PlanNodeListApi(RecordApi):
         parent = uuid_parse(params, "parent_id", errors)
         kind = choice_parse(params, "kind", NodeKind.values, errors)
         under = uuid_parse(params, "under", errors)
+        updated_since = since_parse(params, errors, "updated_since")
         limit = limit_parse(params, errors)
-        binding = f"nodes|{number}|{parent or ''}|{kind or ''}|{under or ''}"
+        binding = (
+            f"nodes|{number}|{parent or ''}|{kind or ''}|{under or ''}{_since_key(updated_since)}"
+        )
         after = uuid_cursor_parse(params, binding, errors)
         if errors:
             raise ApiError("validation.query", errors=errors)
@@ -153,6 +167,8 @@ class PlanNodeListApi(RecordApi):
             nodes = nodes.filter(kind=kind)
         if under is not None:
             nodes = nodes.filter(pk__in=node_subtree(node_id=under).values("id"))
+        if updated_since is not None:
+            nodes = nodes.filter(changed_since(updated_since))
         etag = etag_of("nodes", plan.pk, plan_data_state(plan=plan), binding, after, limit)
 
         def build() -> dict[str, Any]:
@@ -168,7 +184,7 @@ class PlanProjectListApi(RecordApi):
         operation_id="listPlanProjects",
         summary="List the projects of a plan",
         description="The plan's projects in a fixed order, paged.",
-        parameters=[PLAN_NUMBER, LIMIT, CURSOR, IF_NONE_MATCH],
+        parameters=[PLAN_NUMBER, UPDATED_SINCE, LIMIT, CURSOR, IF_NONE_MATCH],
         responses={
             200: OpenApiResponse(
                 response=envelope_serializer("PlanProjectsEnvelope", ProjectPageSerializer()),
@@ -183,16 +199,20 @@ class PlanProjectListApi(RecordApi):
         number = plan_number_parse(planNumber)
         params = request.query_params
         errors: dict[str, list[str]] = {}
+        updated_since = since_parse(params, errors, "updated_since")
         limit = limit_parse(params, errors)
-        binding = f"projects|{number}"
+        binding = f"projects|{number}{_since_key(updated_since)}"
         after = uuid_cursor_parse(params, binding, errors)
         if errors:
             raise ApiError("validation.query", errors=errors)
         plan = plan_for_key(api_key=key_of(request), number=number)
-        etag = etag_of("projects", plan.pk, plan_data_state(plan=plan), after, limit)
+        projects = Project.objects.filter(plan=plan)
+        if updated_since is not None:
+            projects = projects.filter(changed_since(updated_since))
+        etag = etag_of("projects", plan.pk, plan_data_state(plan=plan), binding, after, limit)
 
         def build() -> dict[str, Any]:
-            page, more = page_by_pk(Project.objects.filter(plan=plan), after, limit)
+            page, more = page_by_pk(projects, after, limit)
             cursor = next_cursor(binding, page, limit, more, key=lambda p: str(p.pk))
             return ProjectPageSerializer({"projects": page, "next_cursor": cursor}).data
 

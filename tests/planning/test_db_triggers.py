@@ -55,9 +55,10 @@ HISTORY_UNTRACKED: dict[str, tuple[str, ...]] = {
         "plan_id",  # the entry's own plan
         "path",  # derived from the parents (planning.tree), which the history keeps
         "building_id",
+        "updated_at",
     ),
     "action": ("id", "plan_id", "created_at", "updated_at"),
-    "project": ("id", "plan_id", "created_at"),
+    "project": ("id", "plan_id", "created_at", "updated_at"),
     "grant": ("id", "plan_id", "created_at"),
     "completion": ("id", "action_id", "created_at"),  # the action is the entry's subject
     # Dismissals and restores only: everything else of a suggestion is the sync's own writing,

@@ -216,15 +216,16 @@ class Client:
         return self.walk(PLANS, params)
 
     def nodes(self, plan: int, **filters: ParamValue) -> Iterator[Node]:
-        """A plan's structure nodes (filters: kind, parent_id, under, limit)."""
+        """A plan's structure nodes (filters: kind, parent_id, under, updated_since, limit)."""
         return self.walk(NODES, filters, plan=plan)
 
     def actions(self, plan: int, **filters: ParamValue) -> Iterator[Action]:
         """A plan's actions (filters: kind, status, project_id, structure_node_id, year_from,
-        year_to, limit)."""
+        year_to, updated_since, limit)."""
         return self.walk(ACTIONS, filters, plan=plan)
 
     def projects(self, plan: int, **params: ParamValue) -> Iterator[Project]:
+        """A plan's projects (filters: updated_since, limit)."""
         return self.walk(PROJECTS, params, plan=plan)
 
     def history(self, plan: int, **filters: ParamValue) -> Iterator[HistoryEntry]:

@@ -2,7 +2,8 @@
 building's data, a component's condition), moves, deletion and their catalog code. Each is one
 `plan_write` (planning.core.writes) that checks the node's rules (`validated`) first and its
 relations (same plan, still there) under the plan's lock; the stored path and building follow
-every change of a parent or kind (planning.tree.paths)."""
+every change of a parent or kind (planning.tree.paths). Each write names `updated_at` (a
+`save(update_fields=...)` sets it only then): the nodes list's `updated_since` reads it."""
 
 from __future__ import annotations
 
@@ -65,7 +66,7 @@ def node_rename(*, node: StructureNode, name: str) -> StructureNode:
     node.name = (name or "").strip()
     validated(node)
     with plan_write(plan_id=node.plan_id, data_changed=True):
-        node.save(update_fields=["name"])
+        node.save(update_fields=["name", "updated_at"])
     return node
 
 
@@ -86,7 +87,7 @@ def node_details_update(
     node.install_year = install_year
     validated(node)
     with plan_write(plan_id=node.plan_id, data_changed=True):
-        node.save(update_fields=["kind", "quantity", "unit", "install_year"])
+        node.save(update_fields=["kind", "quantity", "unit", "install_year", "updated_at"])
         if kind_changed:  # the subtree's stored fields change with it (planning.tree)
             subtree_refresh(node_id=node.pk)
             node.refresh_from_db(fields=["path", "building"])
@@ -109,7 +110,7 @@ def node_building_update(
     node.replacement_value = replacement_value
     validated(node)
     with plan_write(plan_id=node.plan_id, data_changed=True):
-        node.save(update_fields=list(BUILDING_FIELDS))
+        node.save(update_fields=[*BUILDING_FIELDS, "updated_at"])
     return node
 
 
@@ -125,7 +126,7 @@ def node_condition_update(
     node.condition_assessed_on = condition_assessed_on
     validated(node)
     with plan_write(plan_id=node.plan_id, data_changed=True):
-        node.save(update_fields=list(COMPONENT_FIELDS))
+        node.save(update_fields=[*COMPONENT_FIELDS, "updated_at"])
     return node
 
 
@@ -136,7 +137,7 @@ def node_move(*, node: StructureNode, parent: StructureNode | None) -> Structure
         _node_parent_check(plan=node.plan, parent=parent)
         move_check(node=node, parent=parent)
         node.parent = parent
-        node.save(update_fields=["parent"])
+        node.save(update_fields=["parent", "updated_at"])
         subtree_refresh(node_id=node.pk)
         node.refresh_from_db(fields=["path", "building"])
     return node
@@ -159,12 +160,12 @@ def node_code_assign(*, node: StructureNode, code: Code) -> StructureNode:
     _code_visible_check(plan=node.plan, code=code)
     with plan_write(plan_id=node.plan_id, data_changed=True):
         node.code = code
-        node.save(update_fields=["code"])
+        node.save(update_fields=["code", "updated_at"])
     return node
 
 
 def node_code_clear(*, node: StructureNode) -> StructureNode:
     with plan_write(plan_id=node.plan_id, data_changed=True):
         node.code = None
-        node.save(update_fields=["code"])
+        node.save(update_fields=["code", "updated_at"])
     return node

@@ -27,7 +27,7 @@ def project_update(*, project: Project, name: str, year: int) -> Project:
     project.year = year
     validated(project)
     with plan_write(plan_id=project.plan_id, data_changed=True):
-        project.save(update_fields=["name", "year"])
+        project.save(update_fields=["name", "year", "updated_at"])
     return project
 
 

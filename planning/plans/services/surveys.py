@@ -79,7 +79,7 @@ def survey_record(
             node.condition_grade = grade
             node.condition_consequence = consequence
             node.condition_assessed_on = assessed_on
-            node.save(update_fields=list(_NODE_CONDITION))
+            node.save(update_fields=[*_NODE_CONDITION, "updated_at"])
         else:
             for field in _NODE_CONDITION:
                 setattr(node, field, getattr(current, field))

@@ -1,3 +1,4 @@
+import datetime
 from http import HTTPStatus
 from typing import Any, cast
 from urllib.parse import quote
@@ -21,6 +22,7 @@ def _get_kwargs(
     limit: int | Unset = UNSET,
     parent_id: UUID | Unset = UNSET,
     under: UUID | Unset = UNSET,
+    updated_since: datetime.datetime | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
@@ -48,6 +50,11 @@ def _get_kwargs(
     if not isinstance(under, Unset):
         json_under = str(under)
     params["under"] = json_under
+
+    json_updated_since: str | Unset = UNSET
+    if not isinstance(updated_since, Unset):
+        json_updated_since = updated_since.isoformat()
+    params["updated_since"] = json_updated_since
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -156,6 +163,7 @@ def sync_detailed(
     limit: int | Unset = UNSET,
     parent_id: UUID | Unset = UNSET,
     under: UUID | Unset = UNSET,
+    updated_since: datetime.datetime | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
 ) -> Response[Any | ErrorEnvelope | PlanNodesEnvelope]:
     """List the structure nodes of a plan
@@ -169,6 +177,7 @@ def sync_detailed(
         limit (int | Unset):
         parent_id (UUID | Unset):
         under (UUID | Unset):
+        updated_since (datetime.datetime | Unset):
         if_none_match (str | Unset):
 
     Raises:
@@ -186,6 +195,7 @@ def sync_detailed(
         limit=limit,
         parent_id=parent_id,
         under=under,
+        updated_since=updated_since,
         if_none_match=if_none_match,
     )
 
@@ -205,6 +215,7 @@ def sync(
     limit: int | Unset = UNSET,
     parent_id: UUID | Unset = UNSET,
     under: UUID | Unset = UNSET,
+    updated_since: datetime.datetime | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
 ) -> Any | ErrorEnvelope | PlanNodesEnvelope | None:
     """List the structure nodes of a plan
@@ -218,6 +229,7 @@ def sync(
         limit (int | Unset):
         parent_id (UUID | Unset):
         under (UUID | Unset):
+        updated_since (datetime.datetime | Unset):
         if_none_match (str | Unset):
 
     Raises:
@@ -236,6 +248,7 @@ def sync(
         limit=limit,
         parent_id=parent_id,
         under=under,
+        updated_since=updated_since,
         if_none_match=if_none_match,
     ).parsed
 
@@ -249,6 +262,7 @@ async def asyncio_detailed(
     limit: int | Unset = UNSET,
     parent_id: UUID | Unset = UNSET,
     under: UUID | Unset = UNSET,
+    updated_since: datetime.datetime | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
 ) -> Response[Any | ErrorEnvelope | PlanNodesEnvelope]:
     """List the structure nodes of a plan
@@ -262,6 +276,7 @@ async def asyncio_detailed(
         limit (int | Unset):
         parent_id (UUID | Unset):
         under (UUID | Unset):
+        updated_since (datetime.datetime | Unset):
         if_none_match (str | Unset):
 
     Raises:
@@ -279,6 +294,7 @@ async def asyncio_detailed(
         limit=limit,
         parent_id=parent_id,
         under=under,
+        updated_since=updated_since,
         if_none_match=if_none_match,
     )
 
@@ -296,6 +312,7 @@ async def asyncio(
     limit: int | Unset = UNSET,
     parent_id: UUID | Unset = UNSET,
     under: UUID | Unset = UNSET,
+    updated_since: datetime.datetime | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
 ) -> Any | ErrorEnvelope | PlanNodesEnvelope | None:
     """List the structure nodes of a plan
@@ -309,6 +326,7 @@ async def asyncio(
         limit (int | Unset):
         parent_id (UUID | Unset):
         under (UUID | Unset):
+        updated_since (datetime.datetime | Unset):
         if_none_match (str | Unset):
 
     Raises:
@@ -328,6 +346,7 @@ async def asyncio(
             limit=limit,
             parent_id=parent_id,
             under=under,
+            updated_since=updated_since,
             if_none_match=if_none_match,
         )
     ).parsed

@@ -1,3 +1,4 @@
+import datetime
 from http import HTTPStatus
 from typing import Any, cast
 from urllib.parse import quote
@@ -16,6 +17,7 @@ def _get_kwargs(
     *,
     cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
+    updated_since: datetime.datetime | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
@@ -27,6 +29,11 @@ def _get_kwargs(
     params["cursor"] = cursor
 
     params["limit"] = limit
+
+    json_updated_since: str | Unset = UNSET
+    if not isinstance(updated_since, Unset):
+        json_updated_since = updated_since.isoformat()
+    params["updated_since"] = json_updated_since
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -132,6 +139,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
+    updated_since: datetime.datetime | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
 ) -> Response[Any | ErrorEnvelope | PlanProjectsEnvelope]:
     """List the projects of a plan
@@ -142,6 +150,7 @@ def sync_detailed(
         plan_number (int):
         cursor (str | Unset):
         limit (int | Unset):
+        updated_since (datetime.datetime | Unset):
         if_none_match (str | Unset):
 
     Raises:
@@ -156,6 +165,7 @@ def sync_detailed(
         plan_number=plan_number,
         cursor=cursor,
         limit=limit,
+        updated_since=updated_since,
         if_none_match=if_none_match,
     )
 
@@ -172,6 +182,7 @@ def sync(
     client: AuthenticatedClient,
     cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
+    updated_since: datetime.datetime | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
 ) -> Any | ErrorEnvelope | PlanProjectsEnvelope | None:
     """List the projects of a plan
@@ -182,6 +193,7 @@ def sync(
         plan_number (int):
         cursor (str | Unset):
         limit (int | Unset):
+        updated_since (datetime.datetime | Unset):
         if_none_match (str | Unset):
 
     Raises:
@@ -197,6 +209,7 @@ def sync(
         client=client,
         cursor=cursor,
         limit=limit,
+        updated_since=updated_since,
         if_none_match=if_none_match,
     ).parsed
 
@@ -207,6 +220,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
+    updated_since: datetime.datetime | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
 ) -> Response[Any | ErrorEnvelope | PlanProjectsEnvelope]:
     """List the projects of a plan
@@ -217,6 +231,7 @@ async def asyncio_detailed(
         plan_number (int):
         cursor (str | Unset):
         limit (int | Unset):
+        updated_since (datetime.datetime | Unset):
         if_none_match (str | Unset):
 
     Raises:
@@ -231,6 +246,7 @@ async def asyncio_detailed(
         plan_number=plan_number,
         cursor=cursor,
         limit=limit,
+        updated_since=updated_since,
         if_none_match=if_none_match,
     )
 
@@ -245,6 +261,7 @@ async def asyncio(
     client: AuthenticatedClient,
     cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
+    updated_since: datetime.datetime | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
 ) -> Any | ErrorEnvelope | PlanProjectsEnvelope | None:
     """List the projects of a plan
@@ -255,6 +272,7 @@ async def asyncio(
         plan_number (int):
         cursor (str | Unset):
         limit (int | Unset):
+        updated_since (datetime.datetime | Unset):
         if_none_match (str | Unset):
 
     Raises:
@@ -271,6 +289,7 @@ async def asyncio(
             client=client,
             cursor=cursor,
             limit=limit,
+            updated_since=updated_since,
             if_none_match=if_none_match,
         )
     ).parsed
