@@ -362,3 +362,38 @@ def test_a_new_sheet_replaces_the_one_still_waiting_for_its_mapping(
 
     assert list(PlanImport.objects.values_list("filename", flat=True)) == ["second.xlsx"]
     assert client.get(reverse("planning:plan_import_mapping", args=[first.pk])).status_code == 404
+
+
+def _marked_encrypted(content: bytes, part: str) -> bytes:
+    """`content` with `part` marked encrypted (bit 0 of its entries' flags), as a part of a
+    workbook saved with a password is."""
+    data = bytearray(content)
+    # (signature, where the flags are, where the name's length is, where the name starts)
+    for signature, flags_at, length_at, name_at in (
+        (b"PK\x03\x04", 6, 26, 30),
+        (b"PK\x01\x02", 8, 28, 46),
+    ):
+        at = data.find(signature)
+        while at >= 0:
+            length = int.from_bytes(data[at + length_at : at + length_at + 2], "little")
+            if data[at + name_at : at + name_at + length] == part.encode():
+                data[at + flags_at] |= 0x1
+            at = data.find(signature, at + 4)
+    return bytes(data)
+
+
+def test_a_workbook_with_a_password_is_refused_with_a_reason_not_a_500(
+    client: Client, user: Any
+) -> None:
+    client.force_login(user)
+    sheet = _workbook([["Site", "Title"], ["A", "B"]])
+    _upload(client, _marked_encrypted(sheet, "xl/worksheets/sheet1.xml"))
+    upload = PlanImport.objects.get()
+
+    response = client.get(reverse("planning:plan_import_mapping", args=[upload.pk]))
+
+    assert response["Location"] == reverse("planning:plan_import_detail", args=[upload.pk])
+    upload.refresh_from_db()
+    assert upload.status == PlanImportStatus.REJECTED
+    assert upload.problems[0].startswith("Underhållsplan.xlsx: not a readable Excel workbook")
+    assert "encrypted" in upload.problems[0]

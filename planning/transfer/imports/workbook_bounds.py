@@ -79,6 +79,19 @@ class CheckedWorkbook:
     sheet_names: list[str]
 
 
+# What reading a workbook that is no readable one raises (besides Refused, a bound passed).
+UNREADABLE = (
+    zipfile.BadZipFile,
+    zlib.error,  # a part's data does not inflate
+    expat.ExpatError,
+    EOFError,
+    KeyError,  # a part the archive's directory does not hold
+    NotImplementedError,  # a compression zipfile does not read
+    RuntimeError,  # an encrypted part
+    ValueError,
+)
+
+
 def workbook_checked(
     content: bytes, filename: str, *, reads: Callable[[str], bool]
 ) -> CheckedWorkbook:
@@ -91,16 +104,7 @@ def workbook_checked(
         raise ImportRejected(
             [ImportProblem(refused.where or filename, "", refused.message)]
         ) from None
-    except (
-        zipfile.BadZipFile,
-        zlib.error,  # a part's data does not inflate
-        expat.ExpatError,
-        EOFError,
-        KeyError,  # a part the archive's directory does not hold
-        NotImplementedError,  # a compression zipfile does not read
-        RuntimeError,  # an encrypted part
-        ValueError,
-    ) as error:
+    except UNREADABLE as error:
         message = f"not a readable Excel workbook (.xlsx): {error}"
         raise ImportRejected([ImportProblem(filename, "", message)]) from None
 
@@ -115,9 +119,7 @@ def workbook_sheet_names(content: bytes) -> list[str] | None:
                 return None
             workbook_part, _type, _strings = _content_types(archive)
             return [name for name, _relationship in _sheets(archive, workbook_part)]
-    except (Refused, zipfile.BadZipFile, zlib.error, expat.ExpatError, EOFError, KeyError):
-        return None
-    except (NotImplementedError, RuntimeError, ValueError):
+    except (Refused, *UNREADABLE):
         return None
 
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import io
 import zipfile
-import zlib
 from collections.abc import Callable, Iterator
 from datetime import datetime
 from xml.parsers import expat
@@ -26,7 +25,7 @@ from openpyxl.xml.constants import SHEET_MAIN_NS
 
 from planning.transfer.imports.problems import ImportProblem, ImportRejected
 from planning.transfer.imports.tables import TABLE_MAX_COLUMNS
-from planning.transfer.imports.workbook_bounds import first_sheet_parts
+from planning.transfer.imports.workbook_bounds import UNREADABLE, first_sheet_parts
 from planning.transfer.imports.workbook_xml import (
     CELL_REF,
     CHUNK,
@@ -276,7 +275,7 @@ def _rejected(filename: str, error: Exception) -> ImportRejected:
     return ImportRejected([ImportProblem(filename, "", message)])
 
 
-_UNREADABLE = (Refused, zipfile.BadZipFile, zlib.error, expat.ExpatError, EOFError, KeyError)
+_UNREADABLE = (Refused, *UNREADABLE)
 
 
 def workbook_first_rows(content: bytes, filename: str, *, wanted: int) -> Rows:
