@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import orjson
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.fields import SkipField
@@ -32,8 +33,8 @@ from planning.suggestions.selectors import (
     suggestions_walk_page,
 )
 from planning.suggestions.sync.due import synced_data_version
-from platform_api.base import RecordApi, key_of
-from platform_api.list_cache import suggestions_array
+from platform_api.base import RecordApi, Render, key_of
+from platform_api.list_cache import suggestions_array, suggestions_gzip
 from platform_api.params import PLAN_NUMBER, plan_number_parse
 from platform_api.serializers import SuggestionSerializer
 
@@ -72,13 +73,7 @@ def suggestion_list_payload(*, plan: Plan, scope: SuggestionListScope, etag: str
         count, suggestions = suggestions_array(
             etag=etag, build=lambda: suggestions_open(plan=plan, filters=scope.filters)
         )
-        whole = {
-            "plan_id": plan.pk,
-            "plan_number": plan.number,
-            "open_count": count,
-            "suggestions": suggestions,
-        }
-        return SuggestionListSerializer(whole).data
+        return _whole_list(plan=plan, count=count, suggestions=suggestions)
     try:
         page = suggestions_walk_page(
             plan=plan, filters=scope.filters, after=query.after, limit=query.limit
@@ -97,6 +92,33 @@ def suggestion_list_payload(*, plan: Plan, scope: SuggestionListScope, etag: str
         ),
     }
     return SuggestionListSerializer(paged).data
+
+
+def _whole_list(*, plan: Plan, count: int, suggestions: orjson.Fragment) -> dict[str, Any]:
+    """`data` of the whole list, its suggestions already rendered (list_cache)."""
+    whole = {
+        "plan_id": plan.pk,
+        "plan_number": plan.number,
+        "open_count": count,
+        "suggestions": suggestions,
+    }
+    return SuggestionListSerializer(whole).data
+
+
+def suggestion_list_gzip(
+    *, plan: Plan, scope: SuggestionListScope, etag: str, render: Render
+) -> bytes | None:
+    """The gzip body of the whole list's answer (`render` renders the envelope around `data`),
+    its compressed start kept per ETag (list_cache); None for a page or a small list."""
+    if scope.query.limit is not None:
+        return None
+    return suggestions_gzip(
+        etag=etag,
+        build=lambda: suggestions_open(plan=plan, filters=scope.filters),
+        envelope=lambda count, array: render(
+            _whole_list(plan=plan, count=count, suggestions=array)
+        ),
+    )
 
 
 LIST_PARAMETERS = [
@@ -314,5 +336,10 @@ class PlanSuggestionListApi(RecordApi):
         scope = list_scope(plan=plan, query=query)
         etag = list_etag(plan=plan, data_version=synced_data_version(plan=plan), scope=scope)
         return self.answer(
-            request, etag, lambda: suggestion_list_payload(plan=plan, scope=scope, etag=etag)
+            request,
+            etag,
+            lambda: suggestion_list_payload(plan=plan, scope=scope, etag=etag),
+            gzipped=lambda render: suggestion_list_gzip(
+                plan=plan, scope=scope, etag=etag, render=render
+            ),
         )

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gzip
 import json
+from datetime import UTC, datetime
 from decimal import Decimal
 from types import SimpleNamespace
 from typing import Any
@@ -433,3 +434,114 @@ def test_a_304_with_nothing_due_takes_no_lock_and_writes_nothing(
     statements = [sql.lstrip().split()[0].upper() for sql in ran]
     assert set(statements) == {"SELECT"}, statements
     assert not any("FOR UPDATE" in sql for sql in ran)
+
+
+# --- the whole list kept compressed for gzip clients (list_cache) ---------------------------
+
+TRACE = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+
+
+def test_a_kept_compressed_list_is_byte_for_byte_the_first_answer(
+    client: Client, raw_key: str, plan: Plan
+) -> None:
+    make_big(plan)
+    cold = get(client, raw_key, plan, Accept_Encoding="gzip", traceparent=TRACE)
+    with CaptureQueriesContext(connection) as queries:
+        warm = get(client, raw_key, plan, Accept_Encoding="gzip", traceparent=TRACE)
+    plain = get(client, raw_key, plan, traceparent=TRACE)
+
+    assert _suggestion_reads(queries) == []
+    assert warm["Content-Encoding"] == cold["Content-Encoding"] == "gzip"
+    assert warm["Content-Type"] == plain["Content-Type"] == "application/json"
+    assert int(warm["Content-Length"]) == len(warm.content)
+    assert gzip.decompress(warm.content) == gzip.decompress(cold.content) == plain.content
+    assert json.loads(plain.content)["traceId"] == "4bf92f3577b34da6a3ce929d0e0e4736"
+
+
+def test_each_compressed_answer_carries_its_own_trace_id(
+    client: Client, raw_key: str, plan: Plan
+) -> None:
+    make_big(plan)
+    first = body_of(get(client, raw_key, plan, Accept_Encoding="gzip"))
+    second = body_of(get(client, raw_key, plan, Accept_Encoding="gzip", traceparent=TRACE))
+
+    assert second["traceId"] == "4bf92f3577b34da6a3ce929d0e0e4736" != first["traceId"]
+    assert second["data"] == first["data"]
+
+
+def test_a_change_gives_a_new_compressed_list(client: Client, raw_key: str, plan: Plan) -> None:
+    make_big(plan)
+    boiler = node(plan, "Boiler")
+    before = get(client, raw_key, plan, Accept_Encoding="gzip")
+    node_code_assign(node=boiler, code=CodeFactory.create())
+
+    after = get(client, raw_key, plan, Accept_Encoding="gzip")
+
+    assert after["ETag"] != before["ETag"]
+    assert body_of(after)["data"]["open_count"] == body_of(before)["data"]["open_count"] - 1
+    listed = {s["structure_node_id"] for s in body_of(after)["data"]["suggestions"]}
+    assert str(boiler.pk) in {
+        s["structure_node_id"] for s in body_of(before)["data"]["suggestions"]
+    }
+    assert str(boiler.pk) not in listed
+
+
+def test_a_list_holding_a_nul_character_is_whole_when_compressed(
+    client: Client, raw_key: str, plan: Plan
+) -> None:
+    """The kept start ends where the envelope's array goes; a NUL in the data is no such end."""
+    if connection.vendor == "postgresql":
+        pytest.skip("PostgreSQL stores no NUL in text")
+    make_big(plan)
+    StructureNodeFactory.create(plan=plan, parent=node(plan, "House"), name="Pump\x00 2")
+    plain = get(client, raw_key, plan, traceparent=TRACE)
+
+    for _ in range(2):  # compressed afresh, then from the kept start
+        response = get(client, raw_key, plan, Accept_Encoding="gzip", traceparent=TRACE)
+        assert gzip.decompress(response.content) == plain.content
+    assert b"Pump\\u0000 2" in plain.content
+
+
+def test_a_gzip_client_keeps_only_the_compressed_list(
+    client: Client, raw_key: str, plan: Plan
+) -> None:
+    """The JSON array (five times the size) is kept only once a client asks for plain JSON."""
+    make_big(plan)
+    get(client, raw_key, plan, Accept_Encoding="gzip")
+
+    with CaptureQueriesContext(connection) as plain_reads:
+        get(client, raw_key, plan)
+    with CaptureQueriesContext(connection) as again:
+        get(client, raw_key, plan)
+
+    assert _suggestion_reads(plain_reads) != []
+    assert _suggestion_reads(again) == []
+
+
+@pytest.mark.parametrize("accept_encoding", ["gzip", ""])
+def test_a_kept_list_is_read_afresh_after_15_minutes(
+    client: Client, raw_key: str, plan: Plan, time_machine: Any, accept_encoding: str
+) -> None:
+    make_big(plan)
+    time_machine.move_to(datetime.now(UTC), tick=False)
+    get(client, raw_key, plan, Accept_Encoding=accept_encoding)
+
+    time_machine.shift(14 * 60)
+    with CaptureQueriesContext(connection) as kept:
+        get(client, raw_key, plan, Accept_Encoding=accept_encoding)
+    time_machine.shift(2 * 60)
+    with CaptureQueriesContext(connection) as expired:
+        get(client, raw_key, plan, Accept_Encoding=accept_encoding)
+
+    assert _suggestion_reads(kept) == []
+    assert _suggestion_reads(expired) != []
+
+
+def test_a_page_is_not_served_from_the_kept_list(client: Client, raw_key: str, plan: Plan) -> None:
+    make_big(plan)
+    whole = body_of(get(client, raw_key, plan, Accept_Encoding="gzip"))
+
+    page = body_of(get(client, raw_key, plan, {"limit": 2}, Accept_Encoding="gzip"))
+
+    assert page["data"]["suggestions"] == whole["data"]["suggestions"][:2]
+    assert page["data"]["next_cursor"]
