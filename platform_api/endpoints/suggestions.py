@@ -26,13 +26,9 @@ from planning.suggestions.list_query import (
     list_query_parse,
     list_scope,
 )
-from planning.suggestions.selectors import (
-    WalkExpired,
-    suggestions_open,
-    suggestions_open_count,
-    suggestions_walk_page,
-)
+from planning.suggestions.selectors import suggestions_open, suggestions_open_count
 from planning.suggestions.sync.due import synced_data_version
+from planning.suggestions.walk import WalkExpired, suggestions_walk_page
 from platform_api.base import RecordApi, Render, key_of
 from platform_api.list_cache import suggestions_array, suggestions_gzip
 from platform_api.params import PLAN_NUMBER, plan_number_parse
