@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('planning', '0040_action_updated_since'),
+        ('planning', '0041_node_project_updated_since'),
     ]
 
     operations = [
