@@ -294,3 +294,16 @@ def test_the_ranks_of_the_moves_are_the_ranks_the_list_orders_by() -> None:
         )
         suggestion.refresh_from_db()
         assert suggestion.severity_rank == SEVERITY_RANKS[severity]
+
+
+def test_a_pages_open_count_follows_every_change_of_the_list(setup: tuple[Plan, Any]) -> None:
+    plan, get = setup
+    nodes = _walk_setup(plan)
+    first = get("suggestions", limit=2)
+    assert first["open_count"] == 7
+    StructureNodeFactory.create(plan=plan, parent=nodes["w1"].parent)  # one more missing code
+    assert get("suggestions", limit=2, cursor=first["next_cursor"])["open_count"] == 8
+    assert get("suggestions", limit=2, severity="warning")["open_count"] == 3
+    StructureNode.objects.filter(pk=nodes["w1"].pk).delete()
+    assert get("suggestions", limit=2)["open_count"] == 7
+    assert get("suggestions", limit=2, severity="warning")["open_count"] == 2
