@@ -10,7 +10,8 @@ loopback port and measures, from a client on loopback:
 - cold: the first list request (the first sync creates every suggestion) on warmed-up workers,
   with the sync's own duration from its log line;
 - warm: the full list with no data change, gzip accepted (p50/p99);
-- page: the first page of 100 (`limit=100`) (p50/p99);
+- page: the first page of 100 (`limit=100`) (p50/p99); later pages: the pages after it, walking
+  on with each `next_cursor`;
 - 304: the full list with `If-None-Match` of its ETag (p50/p99);
 - after one action changed / after one node's code changed: a page of 100, each request after
   one such change made with `QuerySet.update()` (so every sync re-derives a scope) (p50/p99);
@@ -114,6 +115,20 @@ class Client:
         return elapsed * 1000, payload, {k.lower(): v for k, v in response.getheaders()}
 
 
+def later_pages(client: Client, count: int, headers: dict[str, str]) -> list[float]:
+    """The times of `count` pages of 100 after the first, walking on (from the start again at
+    the list's end)."""
+    times: list[float] = []
+    cursor = None
+    while len(times) < count:
+        query = "?limit=100" + (f"&cursor={cursor}" if cursor else "")
+        elapsed, body, _ = client.get(query, headers=headers)
+        if cursor:
+            times.append(elapsed)
+        cursor = body["data"]["next_cursor"]
+    return times
+
+
 def read_time_ms(number: int, rounds: int) -> float:
     """Median time to read the plan's nodes and actions, every column, as tuples."""
     from django.db import connection
@@ -207,6 +222,7 @@ def run_size(
                 for _ in range(requests)
             ]
             page = [client.get("?limit=100", headers=gzip_ok)[0] for _ in range(requests)]
+            later = later_pages(client, requests, gzip_ok)
             after_action, after_code = [], []
             for step in range(requests // 2):
                 change_one_action(number, step)
@@ -229,6 +245,7 @@ def run_size(
     for label, values in (
         ("warm full list (gzip)", warm),
         ("page of 100", page),
+        ("later page of 100 (pages 2..)", later),
         ("304", not_modified),
         ("after one action changed (page)", after_action),
         ("after one node's code changed (page)", after_code),

@@ -90,10 +90,12 @@ from planning.models.structure import (
     condition_q,
 )
 from planning.models.suggestions import (
+    SEVERITY_RANKS,
     DismissReason,
     Resolution,
     Severity,
     Suggestion,
+    SuggestionMove,
     SuggestionStatus,
     SuggestionType,
 )
@@ -131,6 +133,7 @@ __all__ = [
     "PAST_DATE_VALIDATORS",
     "PLANNED_YEAR_VALIDATORS",
     "SCENARIOS_MAX",
+    "SEVERITY_RANKS",
     "SURVEY_NOTE_MAX",
     "YEAR_VALIDATORS",
     "Action",
@@ -173,6 +176,7 @@ __all__ = [
     "Severity",
     "StructureNode",
     "Suggestion",
+    "SuggestionMove",
     "SuggestionStatus",
     "SuggestionType",
     "SurveyPhotoReceipt",

@@ -29,6 +29,10 @@ class Severity(models.TextChoices):
     CRITICAL = "critical", "Critical"
 
 
+# A severity's place in the list order (critical first): what `Suggestion.severity_rank` stores.
+SEVERITY_RANKS: dict[str, int] = {Severity.CRITICAL: 0, Severity.WARNING: 1, Severity.INFO: 2}
+
+
 class SuggestionStatus(models.TextChoices):
     OPEN = "open", "Open"
     DISMISSED = "dismissed", "Dismissed"
@@ -121,3 +125,28 @@ class Suggestion(models.Model):
 
     def __str__(self) -> str:
         return f"{self.suggestion_type}: {self.title}"
+
+
+class SuggestionMove(models.Model):
+    """A suggestion's severity changed, so its place in the list order moved: the rank it had
+    and the plan's `data_version` the change started from (the sync's write raises it by one).
+    A walk of the list pages keeps each row at the place it had when the walk began by reading
+    these (planning.suggestions.walk, docs/adr/0018-walks-keep-their-order.md); they are kept
+    only as long as a walk lasts."""
+
+    id = models.BigAutoField(primary_key=True)
+    plan = models.ForeignKey(Plan, on_delete=models.CASCADE, related_name="+", db_index=False)
+    # No foreign key: a move outlives nothing it needs, and a deleted suggestion leaves no walk.
+    suggestion_id = models.UUIDField()
+    rank_before = models.PositiveSmallIntegerField()
+    version_before = models.PositiveBigIntegerField()
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        indexes: ClassVar = [
+            models.Index(fields=["plan", "version_before"], name="suggestion_move_walk"),
+            models.Index(fields=["plan", "created_at"], name="suggestion_move_age"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.suggestion_id} from rank {self.rank_before} at v{self.version_before}"

@@ -15,19 +15,21 @@ import hashlib
 import re
 import uuid
 from dataclasses import dataclass
+from datetime import datetime
 
 from django.core import signing
 from django.http import QueryDict
 
 from api.errors import ApiError
 from planning.models import Plan, Severity, SuggestionType
-from planning.suggestions.selectors import SuggestionFilters, WalkPosition
+from planning.suggestions.selectors import SuggestionFilters
+from planning.suggestions.walk import WalkPosition
 
 LIMIT_MAX = 1000
 # Bump when the JSON of the list changes shape: ETags handed out before stop matching.
 LIST_FORMAT = 1
 # Bump when the cursor's content changes: older cursors are then refused (400), not misread.
-CURSOR_FORMAT = 2
+CURSOR_FORMAT = 3
 _CURSOR_SALT = "planning.suggestions.list-cursor"
 _LIMIT = re.compile(r"[0-9]{1,7}")
 
@@ -114,8 +116,17 @@ def _limit(params: QueryDict, errors: dict[str, list[str]]) -> int | None:
 
 def cursor_encode(*, query: SuggestionListQuery, position: WalkPosition) -> str:
     """The opaque `next_cursor` of a page: the walk and where its next page starts."""
+    rank, created_at, suggestion_id = position.key
     return signing.Signer(salt=_CURSOR_SALT).sign_object(
-        [CURSOR_FORMAT, query.binding, position.walk_id, position.offset]
+        [
+            CURSOR_FORMAT,
+            query.binding,
+            position.started,
+            position.version,
+            rank,
+            created_at.isoformat(),
+            suggestion_id.hex,
+        ]
     )
 
 
@@ -126,10 +137,13 @@ def _cursor_position(raw: str) -> tuple[str, WalkPosition] | None:
     except signing.BadSignature:
         return None
     try:
-        cursor_format, binding, walk_id, offset = value
-        if cursor_format != CURSOR_FORMAT or not isinstance(offset, int) or offset < 1:
+        cursor_format, binding, started, version, rank, created_at, suggestion_id = value
+        if cursor_format != CURSOR_FORMAT or not all(
+            isinstance(number, int) for number in (started, version, rank)
+        ):
             return None
-        return binding, WalkPosition(walk_id=str(uuid.UUID(hex=walk_id).hex), offset=offset)
+        key = (rank, datetime.fromisoformat(created_at), uuid.UUID(hex=suggestion_id))
+        return binding, WalkPosition(started=started, version=version, key=key)
     except (TypeError, ValueError, AttributeError):  # signed, but not a cursor of this list
         return None
 
@@ -194,7 +208,11 @@ def list_etag(*, plan: Plan, data_version: int, scope: SuggestionListScope) -> s
     suggestion (docs/subsystems/integrator-api.md "ETag, compression, rendering")."""
     query = scope.query
     after = query.after
-    position = f"{after.walk_id}/{after.offset}" if after else ""
+    position = (
+        f"{after.started}/{after.version}/{after.key[0]}/{after.key[1].isoformat()}/{after.key[2]}"
+        if after
+        else ""
+    )
     text = "|".join(
         [
             str(LIST_FORMAT),

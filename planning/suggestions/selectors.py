@@ -1,18 +1,17 @@
 """Reads of the suggestions: a plan's open suggestions in the list order (the API and the
-action-planning view), filtered and a page at a time for the API, and one suggestion of a plan.
+action-planning view), filtered for the API (a page at a time: planning.suggestions.walk), and
+one suggestion of a plan.
 The action-planning view's budget and chart are planning.figures.budget and
 planning.figures.chart."""
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
 import orjson
-from django.core.cache import cache
 from django.db.models import OuterRef, QuerySet, Subquery, TextField
 from django.db.models.functions import Cast
 from django.http import Http404
@@ -91,14 +90,14 @@ def suggestion_payload(suggestion: Suggestion) -> SuggestionPayload:
     return _payload(*(getattr(suggestion, name) for name in _PAYLOAD_FIELDS))
 
 
-def _rows(queryset: QuerySet[Suggestion], *leading: str) -> QuerySet[Suggestion, tuple[Any, ...]]:
+def rows_of(queryset: QuerySet[Suggestion], *leading: str) -> QuerySet[Suggestion, tuple[Any, ...]]:
     """`leading` fields, then the payload's fields in `_ROW_FIELDS` form."""
     return queryset.annotate(
         recommended_action_text=Cast("recommended_action_json", TextField())
     ).values_list(*leading, *_ROW_FIELDS)
 
 
-def _row_payload(row: tuple[Any, ...]) -> SuggestionPayload:
+def row_payload(row: tuple[Any, ...]) -> SuggestionPayload:
     suggestion_id, suggestion_type, severity, title, body, node_id, action_text, created_at = row
     return _payload(
         suggestion_id,
@@ -136,82 +135,12 @@ def suggestions_open(
 ) -> list[SuggestionPayload]:
     # Tuples, not model instances: 30% less time on a list of tens of thousands.
     return [
-        _row_payload(row) for row in _rows(suggestions_open_queryset(plan=plan, filters=filters))
+        row_payload(row) for row in rows_of(suggestions_open_queryset(plan=plan, filters=filters))
     ]
 
 
 def suggestions_open_count(*, plan: Plan, filters: SuggestionFilters | None = None) -> int:
     return suggestions_open_queryset(plan=plan, filters=filters).order_by().count()
-
-
-# A walk: the ordered ids of a paged list as its first page saw them, kept for the cursor.
-WALK_SECONDS = 60 * 60
-_WALK_KEY = "suggestion-walk:{}"
-
-
-@dataclass(frozen=True, slots=True)
-class WalkPosition:
-    """Where the next page of a walk starts: the walk and an offset into its ids."""
-
-    walk_id: str
-    offset: int
-
-
-@dataclass(frozen=True, slots=True)
-class WalkPage:
-    suggestions: list[SuggestionPayload]
-    next_position: WalkPosition | None
-
-
-class WalkExpired(Exception):
-    """The walk a cursor names is no longer kept (WALK_SECONDS passed, or the cache lost it)."""
-
-
-def suggestions_walk_page(
-    *,
-    plan: Plan,
-    filters: SuggestionFilters | None = None,
-    after: WalkPosition | None = None,
-    limit: int,
-) -> WalkPage:
-    """Up to `limit` open suggestions of a walk (docs/subsystems/integrator-api.md "Paging").
-
-    The first page reads the ids of every matching open suggestion in the list order and, when
-    there is more than one page, keeps them (16 bytes each) in the cache for WALK_SECONDS: the
-    walk. Later pages read their share of the walk's ids and answer those still open and still
-    matching, in the walk's order. So the order cannot change under a client, whatever happens
-    to severities between its requests: a suggestion that stays open and matching for the whole
-    walk comes exactly once, one that stops matching is left out from then on, one that starts
-    matching during the walk does not come (the next walk has it). A page can therefore hold
-    fewer than `limit`. Raises WalkExpired when the walk is gone."""
-    queryset = suggestions_open_queryset(plan=plan, filters=filters)
-    if after is None:
-        ids: list[uuid.UUID] = list(queryset.values_list("id", flat=True))
-        next_position = None
-        if len(ids) > limit:
-            walk_id = uuid.uuid4().hex
-            cache.set(_WALK_KEY.format(walk_id), b"".join(i.bytes for i in ids), WALK_SECONDS)
-            next_position = WalkPosition(walk_id=walk_id, offset=limit)
-        page_ids = ids[:limit]
-    else:
-        blob = cache.get(_WALK_KEY.format(after.walk_id))
-        if blob is None:
-            raise WalkExpired
-        start, end = after.offset * 16, min(len(blob), (after.offset + limit) * 16)
-        page_ids = [uuid.UUID(bytes=blob[i : i + 16]) for i in range(start, end, 16)]
-        next_position = (
-            WalkPosition(walk_id=after.walk_id, offset=after.offset + limit)
-            if end < len(blob)
-            else None
-        )
-    found = {
-        row[0]: _row_payload(row)
-        for chunk in chunked(page_ids, IN_LIST_SIZE)
-        for row in _rows(queryset.filter(pk__in=chunk).order_by())
-    }
-    return WalkPage(
-        suggestions=[found[i] for i in page_ids if i in found], next_position=next_position
-    )
 
 
 def suggestion_payloads_with_status(
@@ -222,8 +151,8 @@ def suggestion_payloads_with_status(
     found: dict[str, SuggestionPayload] = {}
     for chunk in chunked(suggestion_ids, IN_LIST_SIZE):
         queryset = Suggestion.objects.filter(plan_id=plan_id, pk__in=chunk)
-        for status, *row in _rows(queryset.order_by(), "status"):
-            payload = _row_payload(tuple(row))
+        for status, *row in rows_of(queryset.order_by(), "status"):
+            payload = row_payload(tuple(row))
             found[payload["id"]] = {**payload, "status": status}
     return found
 

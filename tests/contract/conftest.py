@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -10,6 +11,7 @@ from apikeys.models import ApiKey
 from apikeys.services import api_access_set, api_key_create
 from planning.catalog.services import code_catalog_defaults_load
 from planning.models import Plan, PlanNumberCounter
+from planning.suggestions import walk
 from planning.transfer.imports.json_file import plan_import
 from tests.factories import StructureNodeFactory
 from tests.webhooks import conftest as webhook_fixtures
@@ -18,6 +20,15 @@ from webhooks.models import WebhookEndpoint
 from webhooks.services import endpoint_create
 
 receiver = webhook_fixtures.receiver  # a loopback webhook receiver, for sdk_server
+
+
+@pytest.fixture(autouse=True)
+def _walk_clock() -> Iterator[None]:
+    """The walks' clock as it was before the test (sdk_support.walks_expire moves it on)."""
+    clock = walk._seconds
+    yield
+    walk._seconds = clock
+
 
 EXAMPLE_PLAN = Path(__file__).resolve().parents[2] / "docs" / "examples" / "plan.json"
 

@@ -1,7 +1,7 @@
 """What the SDK tests (tests/contract/test_sdk_*.py) share: a plan #1 with a row in every list
 (a project and an adopted version too), the User-Agents the live server saw, and a control
-server the Node tests call to expire the walks (the cache holds them) or to set the key's
-throttle, since those live in this process."""
+server the Node tests call to expire the walks or to set the key's throttle, since the walks'
+clock and the throttle's rates are this process's."""
 
 from __future__ import annotations
 
@@ -13,11 +13,11 @@ from typing import Any
 from urllib.parse import parse_qs, urlparse
 
 from django.conf import settings
-from django.core.cache import cache
 from django.core.signals import request_started
 
 from planning.models import Plan
 from planning.records.adoption import plan_adopt
+from planning.suggestions import walk
 from tests.factories import ProjectFactory
 
 
@@ -34,8 +34,11 @@ def key_throttle_set(rate: str) -> None:
 
 
 def walks_expire() -> None:
-    """Every open walk expires (as after an hour, or a cache restart): their cursors answer 410."""
-    cache.clear()
+    """Every open walk expires: the walks' clock in this process (the live server's) moves on
+    past a walk's lifetime, so every cursor issued before answers 410 (the contract conftest
+    puts the clock back after each test)."""
+    before = walk._seconds
+    walk._seconds = lambda: before() + walk.WALK_SECONDS + 1
 
 
 @dataclass

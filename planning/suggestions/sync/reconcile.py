@@ -7,6 +7,9 @@ planning.suggestions.sync.write and recorded on the sync's `plan_write`.
 - wanted, stored dismissed: left alone (a dismissal is sticky);
 - wanted, stored resolved: reopened (same id, resolution cleared, content refreshed);
 - stored open, not wanted: resolved with resolution `auto`.
+
+A changed severity moves a suggestion in the list order: the move is recorded for the walks of
+the list that began before it (planning.suggestions.walk).
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from planning.suggestions.sync.write import (
     suggestions_resolve,
     with_content,
 )
+from planning.suggestions.walk import moves_record
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +65,7 @@ def suggestions_reconcile(
     to_update: list[Suggestion] = []
     to_resolve: list[UUID] = []
     reopened: list[UUID] = []
+    moves: list[tuple[UUID, str]] = []  # (id, severity before) of the severities it changes
     for suggestion in stored:
         seen.add(suggestion.fingerprint)
         want = wanted.get(suggestion.fingerprint)
@@ -81,6 +86,8 @@ def suggestions_reconcile(
             and suggestion.recommended_action_json == want.recommended_action_json
         ):
             continue
+        if suggestion.severity != want.severity:
+            moves.append((suggestion.id, suggestion.severity))
         to_update.append(
             with_content(
                 Suggestion(
@@ -101,6 +108,8 @@ def suggestions_reconcile(
         suggestions_reopen_or_update(to_update, now=now)
     if to_resolve:
         suggestions_resolve(to_resolve, now=now)
+    if moves:
+        moves_record(plan_id=plan.pk, moves=moves)
     reopened_ids = set(reopened)
     opened = str(SuggestionChange.OPENED)  # once: str() of an enum member runs Python code
     write.suggestions_changed(
