@@ -63,13 +63,22 @@ class _DeadlineSocket:
         before the answer is read; `Sender` closes the socket when it is done with it."""
 
 
+def _socket_open(address: str, port: int, timeout: float | None) -> socket.socket:
+    """A TCP connection to the checked address. No Nagle delay: on a kept-alive connection
+    `http.client` sends the headers and the body in two writes, and the body would otherwise
+    wait for the receiver's delayed ACK of the headers (40 ms on Linux)."""
+    sock = socket.create_connection((address, port), timeout)
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    return sock
+
+
 class _PinnedHTTPConnection(http.client.HTTPConnection):
     def __init__(self, host: str, port: int, *, address: str, timeout: float) -> None:
         super().__init__(host, port, timeout=timeout)
         self._address = address
 
     def connect(self) -> None:
-        self.sock = socket.create_connection((self._address, self.port), self.timeout)
+        self.sock = _socket_open(self._address, self.port, self.timeout)
 
 
 class _PinnedHTTPSConnection(http.client.HTTPSConnection):
@@ -80,7 +89,7 @@ class _PinnedHTTPSConnection(http.client.HTTPSConnection):
         self._address = address
 
     def connect(self) -> None:
-        sock = socket.create_connection((self._address, self.port), self.timeout)
+        sock = _socket_open(self._address, self.port, self.timeout)
         self.sock = self._context.wrap_socket(sock, server_hostname=self.host)  # type: ignore[attr-defined]
 
 

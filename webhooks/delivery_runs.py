@@ -215,11 +215,10 @@ def delivery_run(run: Run, *, stopping: threading.Event) -> None:
                     done.append(item)
                     continue
                 checks = checks or _Checks(delivery)
-                lease = _lease(item, run)
                 reason = checks.not_sent(delivery)
                 if reason:
                     with _lease_lost_logged(item):
-                        _record_not_sent(delivery, lease, item.attempt, reason)
+                        _record_not_sent(delivery, _lease(item, run), item.attempt, reason)
                     done.append(item)
                     continue
                 attempted_at = timezone.now()
@@ -243,7 +242,7 @@ def delivery_run(run: Run, *, stopping: threading.Event) -> None:
                 done += [i for i, _o, _a in delivered]
                 delivered = []
                 with _lease_lost_logged(item):
-                    _record(delivery, item.attempt, outcome, lease)
+                    _record(delivery, item.attempt, outcome, _lease(item, run))
                 done.append(item)
                 returned = leased[index + 1 :]
                 break

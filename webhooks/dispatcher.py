@@ -73,11 +73,14 @@ class Dispatcher:
                 if not self._free.acquire(timeout=self.interval):
                     continue
                 self._ended.clear()
-                run = self._claim()
+                with self._lock:
+                    busy, idle = set(self._in_flight), self._running == 0
+                run = self._claim(busy)
                 if run is None:
                     self._free.release()
-                    if batch and self._idle():
-                        break
+                    if batch and idle:  # idle before the claim: a run ending meanwhile
+                        break  # would have left its endpoint out of it
+
                     self._ended.wait(self.interval)
                     continue
                 self._pool.submit(self._run, run)
@@ -88,14 +91,8 @@ class Dispatcher:
             self._pool.shutdown(wait=True)
             connections.close_all()
 
-    def _idle(self) -> bool:
-        with self._lock:
-            return self._running == 0
-
-    def _claim(self) -> Run | None:
+    def _claim(self, busy: set[UUID]) -> Run | None:
         close_old_connections()
-        with self._lock:
-            busy = set(self._in_flight)
         try:
             run = delivery_run_claim(worker_id=self.worker_id, busy=busy)
         except DatabaseError:
