@@ -87,8 +87,8 @@ def _due_jobs(busy: set[UUID]) -> DBTaskResultQuerySet:
     )
 
 
-def delivery_run_claim(*, worker_id: str, busy: set[UUID], size: int = RUN_SIZE) -> Run | None:
-    """Claims a run: the first due job whose endpoint is free and up to `size` - 1 more due
+def delivery_run_claim(*, worker_id: str, busy: set[UUID]) -> Run | None:
+    """Claims a run: the first due job whose endpoint is free and up to RUN_SIZE - 1 more due
     jobs of that endpoint, with their deliveries' leases; None when nothing is due (or SQLite
     is busy with another writer: the next round tries again)."""
     jobs = _due_jobs(busy)
@@ -113,7 +113,7 @@ def delivery_run_claim(*, worker_id: str, busy: set[UUID], size: int = RUN_SIZE)
                     jobs.filter(delivery_pk__in=pending)  # type: ignore[misc]
                     .select_for_update(skip_locked=True)
                     .order_by(*QUEUE_ORDER, "delivery_pk")
-                    .values_list("pk", "args_kwargs")[:size]
+                    .values_list("pk", "args_kwargs")[:RUN_SIZE]
                 )
             now = timezone.now()
             DBTaskResult.objects.filter(pk__in=[pk for pk, _ in rows]).update(
