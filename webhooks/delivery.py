@@ -6,6 +6,9 @@ sending and each read of the answer the socket's timeout is cut to the time left
 that drips its answer a byte at a time is cut off when the time is spent (a timeout), as one
 that never answers is.
 
+`Sender` keeps the connection alive for the next POST to the same target (a run of one
+endpoint's deliveries, webhooks.delivery_runs); `post` opens one of its own.
+
 The connection goes to an address from `Target.addresses` while the Host header and the TLS
 server name (and certificate check) use the URL's host name, so a DNS answer that changes after
 the check cannot redirect the request (DNS rebinding).

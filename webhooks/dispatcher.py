@@ -10,9 +10,10 @@ endpoint's next job is taken by a free one: it waits for no one unless every thr
 a different slow endpoint (docs/subsystems/webhooks.md "Dispatcher: one slow receiver delays nobody
 else").
 
-The jobs stay django-tasks-db jobs (claimed under the same lock, run and marked by its worker
-code), so `webhook_deliver` keeps its claim, lease and retry design, and a test can still run
-them in-line with `db_worker --queue-name default,webhooks --batch`.
+The jobs stay django-tasks-db jobs, claimed under its lock in runs of one endpoint's due jobs
+(webhooks.delivery_runs: their leases taken with the claim, posted over one kept-alive
+connection, recorded together), and a test can still run them one at a time in-line, through
+`webhook_deliver`, with `db_worker --queue-name default,webhooks --batch`.
 """
 
 from __future__ import annotations
