@@ -1,5 +1,6 @@
 """Runs: how `manage.py deliver_webhooks` (webhooks/dispatcher.py) sends one endpoint's due
-deliveries in a row, instead of one job per claim round (docs/subsystems/webhooks.md "Runs").
+deliveries in a row, instead of one job per claim round (docs/subsystems/webhooks.md "Runs:
+one endpoint's deliveries in a row").
 
 A claim takes up to RUN_SIZE due delivery jobs of one endpoint, in queue order, and in the same
 transaction the lease of each one's delivery (`attempts` n - 1 to n, as `webhook_deliver`'s
