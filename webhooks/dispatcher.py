@@ -10,9 +10,10 @@ endpoint's next job is taken by a free one: it waits for no one unless every thr
 a different slow endpoint (docs/subsystems/webhooks.md "Dispatcher: one slow receiver delays nobody
 else").
 
-The jobs stay django-tasks-db jobs (claimed under the same lock, run and marked by its worker
-code), so `webhook_deliver` keeps its claim, lease and retry design, and a test can still run
-them in-line with `db_worker --queue-name default,webhooks --batch`.
+The jobs stay django-tasks-db jobs, claimed under its lock in runs of one endpoint's due jobs
+(webhooks.delivery_runs: their leases taken with the claim, posted over one kept-alive
+connection, recorded together), and a test can still run them one at a time in-line, through
+`webhook_deliver`, with `db_worker --queue-name default,webhooks --batch`.
 """
 
 from __future__ import annotations
@@ -24,65 +25,17 @@ from uuid import UUID
 
 from django.conf import settings
 from django.db import close_old_connections, connections
-from django.db.models import BigIntegerField, Q
-from django.db.models.fields.json import KT
-from django.db.models.functions import Cast
-from django.db.utils import DatabaseError, OperationalError
-from django.utils import timezone
-from django_tasks_db.management.commands.db_worker import Worker
-from django_tasks_db.models import DBTaskResult
-from django_tasks_db.utils import exclusive_transaction, is_locked_database_exception
+from django.db.utils import DatabaseError
 
 from planning.tasks import pending_plans_sync
-from webhooks.models import DeliveryStatus, WebhookDelivery
+from webhooks.delivery_runs import Run, delivery_run, delivery_run_claim
 
 logger = logging.getLogger("maintplan.webhooks")
 
-QUEUE_NAME = "webhooks"
-BACKEND_NAME = "default"
-
-
-def delivery_job_claim(
-    *, worker_id: str, busy: set[UUID]
-) -> tuple[DBTaskResult, UUID | None] | None:
-    """Claims the first due delivery job whose endpoint has no attempt in flight (in `busy`, or
-    holding a delivery lease anywhere); returns it with its endpoint, or None."""
-    leased = WebhookDelivery.objects.filter(
-        lease_expires_at__gt=timezone.now(), status=DeliveryStatus.PENDING
-    ).values("endpoint_id")
-    blocked = WebhookDelivery.objects.filter(
-        Q(endpoint_id__in=leased) | Q(endpoint_id__in=busy), status=DeliveryStatus.PENDING
-    ).values("pk")
-    jobs = (
-        DBTaskResult.objects.ready()
-        .filter(backend_name=BACKEND_NAME, queue_name=QUEUE_NAME)
-        .annotate(
-            delivery_pk=Cast(KT("args_kwargs__kwargs__delivery_id"), output_field=BigIntegerField())
-        )
-        .exclude(delivery_pk__in=blocked)
-    )
-    try:
-        if not jobs.exists():  # idle rounds take no lock (on SQLite a claim locks the database)
-            return None
-        with exclusive_transaction(jobs.db):
-            job = jobs.get_locked()
-            if job is None:
-                return None
-            job.claim(worker_id)
-    except OperationalError as error:
-        if is_locked_database_exception(error):
-            return None  # SQLite busy with another writer: try again on the next round
-        raise
-    endpoint_id = (
-        WebhookDelivery.objects.filter(pk=job.args_kwargs["kwargs"].get("delivery_id"))
-        .values_list("endpoint_id", flat=True)
-        .first()
-    )
-    return job, endpoint_id
-
 
 class Dispatcher:
-    """Claims delivery jobs while a thread is free and runs each on the pool."""
+    """Claims runs of one endpoint's delivery jobs while a thread is free and runs each on the
+    pool (webhooks.delivery_runs)."""
 
     def __init__(self, *, threads: int, interval: float, worker_id: str) -> None:
         self.threads = threads
@@ -94,17 +47,8 @@ class Dispatcher:
         self._in_flight: dict[UUID, int] = {}
         self._running = 0
         self._pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="webhooks")
-        # django-tasks-db's own run-and-mark code (signals, success and failure records).
-        self._runner = Worker(
-            queue_names=[QUEUE_NAME],
-            interval=interval,
-            batch=False,
-            backend_name=BACKEND_NAME,
-            startup_delay=False,
-            max_tasks=None,
-            worker_id=worker_id,
-            excluded_queue_names=[],
-        )
+        # Set when a run ends: its endpoint's next jobs are claimed at once, not a round later.
+        self._ended = threading.Event()
 
     def sweep(self) -> None:
         """The sweeper thread: every PENDING_SYNC_SWEEP_SECONDS, syncs the plans with changes no
@@ -129,14 +73,18 @@ class Dispatcher:
             while not self.stopping.is_set():
                 if not self._free.acquire(timeout=self.interval):
                     continue
-                claimed = self._claim()
-                if claimed is None:
+                self._ended.clear()
+                with self._lock:
+                    busy, idle = set(self._in_flight), self._running == 0
+                run = self._claim(busy)
+                if run is None:
                     self._free.release()
-                    if batch and self._idle():
-                        break
-                    self.stopping.wait(self.interval)
+                    if batch and idle:  # idle before the claim: a run ending meanwhile
+                        break  # would have left its endpoint out of it
+
+                    self._ended.wait(self.interval)
                     continue
-                self._pool.submit(self._run_job, *claimed)
+                self._pool.submit(self._run, run)
         finally:
             self.stopping.set()
             if sweeper is not None:
@@ -144,35 +92,30 @@ class Dispatcher:
             self._pool.shutdown(wait=True)
             connections.close_all()
 
-    def _idle(self) -> bool:
-        with self._lock:
-            return self._running == 0
-
-    def _claim(self) -> tuple[DBTaskResult, UUID | None] | None:
+    def _claim(self, busy: set[UUID]) -> Run | None:
         close_old_connections()
-        with self._lock:
-            busy = set(self._in_flight)
         try:
-            claimed = delivery_job_claim(worker_id=self.worker_id, busy=busy)
+            run = delivery_run_claim(worker_id=self.worker_id, busy=busy)
         except DatabaseError:
             # The database restarting or unreachable: keep going and look again, rather than
             # end the process (each round opens a fresh connection after this).
             logger.warning("webhook dispatcher: the database is unavailable", exc_info=True)
             connections.close_all()
             return None
-        if claimed is not None:
-            _job, endpoint_id = claimed
+        if run is not None:
+            endpoint_id = run.endpoint_id
             with self._lock:
                 self._running += 1
                 if endpoint_id is not None:
                     self._in_flight[endpoint_id] = self._in_flight.get(endpoint_id, 0) + 1
-        return claimed
+        return run
 
-    def _run_job(self, job: DBTaskResult, endpoint_id: UUID | None) -> None:
+    def _run(self, run: Run) -> None:
+        endpoint_id = run.endpoint_id
         try:
-            self._runner.run_task(job)
+            delivery_run(run, stopping=self.stopping)
         except Exception:
-            logger.exception("webhook delivery job %s could not be recorded", job.pk)
+            logger.exception("a run of webhook deliveries to %s could not be recorded", endpoint_id)
         finally:
             connections.close_all()  # this thread's own connection
             with self._lock:
@@ -182,3 +125,4 @@ class Dispatcher:
                     if left:
                         self._in_flight[endpoint_id] = left
             self._free.release()
+            self._ended.set()

@@ -8,6 +8,7 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -50,8 +51,9 @@ class Receiver:
         ]
 
 
-@pytest.fixture
-def receiver() -> Iterator[Receiver]:
+@contextmanager
+def receiver_serving() -> Iterator[Receiver]:
+    """A `Receiver` listening on loopback while the block runs."""
     lock = threading.Lock()
 
     class Handler(BaseHTTPRequestHandler):
@@ -75,6 +77,12 @@ def receiver() -> Iterator[Receiver]:
     yield state
     server.shutdown()
     server.server_close()
+
+
+@pytest.fixture
+def receiver() -> Iterator[Receiver]:
+    with receiver_serving() as state:
+        yield state
 
 
 @dataclass

@@ -79,5 +79,5 @@ def test_the_dispatcher_outlives_an_unavailable_database(monkeypatch: pytest.Mon
         raise OperationalError("the database system is shutting down")
 
     dispatcher = Dispatcher(threads=1, interval=0.05, worker_id="test")
-    monkeypatch.setattr("webhooks.dispatcher.delivery_job_claim", unavailable)
+    monkeypatch.setattr("webhooks.dispatcher.delivery_run_claim", unavailable)
     dispatcher.run()  # returns once stopped, instead of raising
