@@ -35,6 +35,8 @@ Steps of `suggestion_sync`, all in one `plan_write` (planning.core.writes: one t
    change at all: a change made without the services (the admin, raw SQL) raised nothing, a
    deleted node takes its suggestions with it (a cascade, no write of ours), and a moved node
    changes what a subtree filter lists. The sync changes no plan data: it queues no sync.
+   The plan's first sync says so on the write (`first_sync`): its changes open the whole list,
+   which the outbox may send as one summary event (docs/subsystems/webhooks.md).
 
 Why triggers: the contract asks that a sync cost what changed, see changes from every path
 including raw SQL, run the same on SQLite and PostgreSQL and read no row internals. Triggers
@@ -246,6 +248,8 @@ def _sync_once(*, plan: Plan, started: float, full: bool) -> SyncResult:
         )
 
         updates = write.plan_updates
+        # The webhooks' outbox may sum up a first sync's changes: nobody held any of them.
+        write.first_sync = last_synced_at is None
         if result.changed or last_synced_at is None:
             updates["last_synced_at"] = timezone.now()
         if pending.count:
