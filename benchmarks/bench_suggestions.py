@@ -8,7 +8,7 @@ size (default 2,000 nodes / 10,000 actions, then 20,000 / 100,000) generates a p
 loopback port and measures, from a client on loopback:
 
 - cold: the first list request (the first sync creates every suggestion) on warmed-up workers,
-  with the sync's own duration from its log line;
+  with the sync's own duration from its log line, and with its events and commit;
 - warm: the full list with no data change, gzip accepted (p50/p99);
 - page: the first page of 100 (`limit=100`) (p50/p99); later pages: the pages after it, walking
   on with each `next_cursor`;
@@ -240,6 +240,7 @@ def run_size(
     print(f"plan #{number}: {nodes} nodes, {actions} actions, {open_count} open, body {size} B")
     print(
         f"  cold first list: {cold_ms:.0f} ms (sync {cold_sync['duration_ms']} ms, "
+        f"{cold_sync.get('total_ms', '?')} ms with its events and commit, "
         f"{cold_sync['created_count']} created)"
     )
     for label, values in (

@@ -105,9 +105,12 @@ class WebhookEndpoint(models.Model):
         return self.disabled_at is None
 
 
-# The event types: `suggestions.changed` (the outbox, webhooks.events) and `webhook.test` (a test
-# event an owner sends from the endpoint page, delivered even to a disabled endpoint).
+# The event types: `suggestions.changed` and `suggestions.bulk_changed` (the outbox,
+# webhooks.events: a plan's changes one by one, or summed up when they are the whole list), and
+# `webhook.test` (a test event an owner sends from the endpoint page, delivered even to a
+# disabled endpoint).
 EVENT_TYPE_SUGGESTIONS_CHANGED = "suggestions.changed"
+EVENT_TYPE_SUGGESTIONS_BULK_CHANGED = "suggestions.bulk_changed"
 EVENT_TYPE_TEST = "webhook.test"
 # Plan data events (webhooks.plan_events), derived from the plan's history entries.
 PLAN_DATA_EVENT_TYPES = (

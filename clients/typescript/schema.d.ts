@@ -788,7 +788,7 @@ export interface components {
              * @description ISO 8601, UTC (Z)
              */
             created_at: string;
-            /** @description `suggestions.changed` carries suggestions; actions.*, nodes.* and projects.* carry the changed rows' fields; a type added later carries its own object. */
+            /** @description `suggestions.changed` carries suggestions; `suggestions.bulk_changed` counts them (read the list); actions.*, nodes.* and projects.* carry the changed rows' fields; a type added later carries its own object. */
             data: components["schemas"]["EventData"] | Record<string, never>;
         };
         EventActor: {
@@ -806,7 +806,7 @@ export interface components {
             /** @description The suggestion after the change. */
             suggestion: components["schemas"]["SuggestionWithStatus"];
         };
-        EventData: components["schemas"]["SuggestionsChangedData"] | components["schemas"]["PlanDataChangedData"];
+        EventData: components["schemas"]["SuggestionsChangedData"] | components["schemas"]["SuggestionsBulkChangedData"] | components["schemas"]["PlanDataChangedData"];
         EventListEnvelope: {
             data: components["schemas"]["EventPage"];
             /** @description Always true for a success. */
@@ -826,6 +826,7 @@ export interface components {
         };
         /**
          * @description * `suggestions.changed` - suggestions.changed
+         *     * `suggestions.bulk_changed` - suggestions.bulk_changed
          *     * `actions.created` - actions.created
          *     * `actions.updated` - actions.updated
          *     * `actions.deleted` - actions.deleted
@@ -839,7 +840,7 @@ export interface components {
          *     * `versions.adopted` - versions.adopted
          * @enum {string}
          */
-        EventTypeEnum: "suggestions.changed" | "actions.created" | "actions.updated" | "actions.deleted" | "actions.completed" | "nodes.created" | "nodes.updated" | "nodes.deleted" | "projects.created" | "projects.updated" | "projects.deleted" | "versions.adopted";
+        EventTypeEnum: "suggestions.changed" | "suggestions.bulk_changed" | "actions.created" | "actions.updated" | "actions.deleted" | "actions.completed" | "nodes.created" | "nodes.updated" | "nodes.deleted" | "projects.created" | "projects.updated" | "projects.deleted" | "versions.adopted";
         /**
          * @description * `good` - good
          *     * `fair` - fair
@@ -1678,6 +1679,33 @@ export interface components {
             /** @description open, dismissed or resolved (more may come). */
             status: string;
         };
+        /**
+         * @description `suggestions.bulk_changed`: many suggestions changed at once and are not listed one by
+         *     one (a plan's first sync); read the plan's suggestion list for them.
+         */
+        SuggestionsBulkChangedData: {
+            /** Format: uuid */
+            plan_id: string;
+            plan_number: number;
+            /** @description Who made the changes (`system` for the sync). */
+            actor: components["schemas"]["EventActor"];
+            /** @description Why the changes are summed up: `first_sync`, the plan's suggestions derived for the first time (after an import, a generated or new plan). More reasons may come: read the list whatever it says. */
+            reason: string;
+            /** @description How many suggestions had each `change` (opened, updated, resolved, dismissed, reopened; 0 when none). */
+            counts: {
+                [key: string]: number;
+            };
+            /** @description Open suggestions after the changes: the list's `open_count`. */
+            open_count: number;
+            /** @description The open suggestions by severity (every severity named, 0 when none). */
+            open_by_severity: {
+                [key: string]: number;
+            };
+            /** @description The open suggestions by suggestion type (every type named, 0 when none). */
+            open_by_type: {
+                [key: string]: number;
+            };
+        };
         SuggestionsChangedData: {
             /** Format: uuid */
             plan_id: string;
@@ -2128,7 +2156,7 @@ export interface operations {
                 /** @description Only this plan's events (its number). A plan the key may not read is 404 `plans.not_found`, as for a missing one. */
                 plan?: number;
                 /** @description Only events of this type. */
-                type?: "suggestions.changed" | "actions.created" | "actions.updated" | "actions.deleted" | "actions.completed" | "nodes.created" | "nodes.updated" | "nodes.deleted" | "projects.created" | "projects.updated" | "projects.deleted" | "versions.adopted";
+                type?: "suggestions.changed" | "suggestions.bulk_changed" | "actions.created" | "actions.updated" | "actions.deleted" | "actions.completed" | "nodes.created" | "nodes.updated" | "nodes.deleted" | "projects.created" | "projects.updated" | "projects.deleted" | "versions.adopted";
             };
             header?: {
                 /** @description The `ETag` of an answer you kept: while it is unchanged the answer is 304. */

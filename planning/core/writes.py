@@ -36,9 +36,10 @@ from planning.core.actor import history_context
 from planning.models import Plan
 
 # Sent by `plan_write` inside the transaction of a change, with `plan_id`, `data_changed`
-# (bool: the plan's own data changed, so its suggestions may have to follow) and
+# (bool: the plan's own data changed, so its suggestions may have to follow),
 # `suggestion_changes` (tuple of (SuggestionChange value, suggestion id), in order, each
-# suggestion at most once).
+# suggestion at most once) and `first_sync` (bool: the write is the plan's first sync, which
+# derived every suggestion, so its changes are the whole list and nothing an integrator held).
 plan_changed = Signal()
 
 # The writes open in this context, by plan id (never mutated: each write sets a new mapping).
@@ -67,6 +68,8 @@ class PlanWrite:
     # Further columns of the plan row, set in the same UPDATE as the version (the sync's).
     plan_updates: dict[str, Any] = field(default_factory=dict)
     version_raised: bool = False
+    # The plan's first sync (planning.suggestions.sync.run): its changes open the whole list.
+    first_sync: bool = False
     # How many savepoints were open inside this write's transaction when it began: a write of
     # the same plan opened directly inside it (one savepoint deeper) joins it.
     depth: int = 0
@@ -90,6 +93,7 @@ class PlanWrite:
         self.suggestion_changes.extend(inner.suggestion_changes)
         self.plan_updates.update(inner.plan_updates)
         self.version_raised |= inner.version_raised
+        self.first_sync |= inner.first_sync
 
     def _finish(self) -> None:
         updates = dict(self.plan_updates)
@@ -103,6 +107,7 @@ class PlanWrite:
                 plan_id=self.plan_id,
                 data_changed=self.data_changed,
                 suggestion_changes=tuple(self.suggestion_changes),
+                first_sync=self.first_sync,
             )
 
 

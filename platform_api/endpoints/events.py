@@ -36,13 +36,21 @@ from platform_api.base import IF_NONE_MATCH, NOT_MODIFIED, RecordApi, etag_of, k
 from platform_api.paging import CURSOR, LIMIT, int_cursor_parse, limit_parse, next_cursor
 from platform_api.params import choice_parse, plan_number_parse, query_enum
 from platform_api.serializers import SuggestionWithStatusSerializer
-from webhooks.events import EVENT_TYPE_SUGGESTIONS_CHANGED
-from webhooks.models import PLAN_DATA_EVENT_TYPES
+from webhooks.events import BULK_REASON_FIRST_SYNC
+from webhooks.models import (
+    EVENT_TYPE_SUGGESTIONS_BULK_CHANGED,
+    EVENT_TYPE_SUGGESTIONS_CHANGED,
+    PLAN_DATA_EVENT_TYPES,
+)
 from webhooks.selectors import event_position, events_page
 from webhooks.services import EVENTS_KEEP, events_sequence
 
 # The types this list holds (a test event belongs to no plan and is never listed).
-LISTED_EVENT_TYPES = [EVENT_TYPE_SUGGESTIONS_CHANGED, *PLAN_DATA_EVENT_TYPES]
+LISTED_EVENT_TYPES = [
+    EVENT_TYPE_SUGGESTIONS_CHANGED,
+    EVENT_TYPE_SUGGESTIONS_BULK_CHANGED,
+    *PLAN_DATA_EVENT_TYPES,
+]
 _EVENT_ID = re.compile(r"evt_[0-9A-Za-z]{1,36}")
 _NOT_AN_EVENT = "Not an event id (evt_ followed by letters and digits)."
 
@@ -96,6 +104,36 @@ class SuggestionsChangedDataSerializer(serializers.Serializer):
     changes = EventChangeSerializer(many=True, help_text="At most 100, in the order they happened.")
 
 
+class SuggestionsBulkChangedDataSerializer(serializers.Serializer):
+    """`suggestions.bulk_changed`: many suggestions changed at once and are not listed one by
+    one (a plan's first sync); read the plan's suggestion list for them."""
+
+    plan_id = serializers.UUIDField()
+    plan_number = serializers.IntegerField(min_value=1)
+    actor = EventActorSerializer(help_text="Who made the changes (`system` for the sync).")
+    reason = serializers.CharField(
+        help_text=f"Why the changes are summed up: `{BULK_REASON_FIRST_SYNC}`, the plan's "
+        "suggestions derived for the first time (after an import, a generated or new plan). "
+        "More reasons may come: read the list whatever it says.",
+    )
+    counts = serializers.DictField(
+        child=serializers.IntegerField(min_value=0),
+        help_text="How many suggestions had each `change` (opened, updated, resolved, "
+        "dismissed, reopened; 0 when none).",
+    )
+    open_count = serializers.IntegerField(
+        min_value=0, help_text="Open suggestions after the changes: the list's `open_count`."
+    )
+    open_by_severity = serializers.DictField(
+        child=serializers.IntegerField(min_value=0),
+        help_text="The open suggestions by severity (every severity named, 0 when none).",
+    )
+    open_by_type = serializers.DictField(
+        child=serializers.IntegerField(min_value=0),
+        help_text="The open suggestions by suggestion type (every type named, 0 when none).",
+    )
+
+
 class FieldChangeSerializer(serializers.Serializer):
     before = serializers.JSONField(allow_null=True, help_text="Null when the row was created.")
     after = serializers.JSONField(allow_null=True, help_text="Null when the row was deleted.")
@@ -140,11 +178,16 @@ class EventSerializer(serializers.Serializer):
     # The event's payload is called `data`, which shadows Serializer.data on purpose.
     data = PolymorphicProxySerializer(  # type: ignore[assignment]
         component_name="EventData",
-        serializers=[SuggestionsChangedDataSerializer, PlanDataChangedDataSerializer],
+        serializers=[
+            SuggestionsChangedDataSerializer,
+            SuggestionsBulkChangedDataSerializer,
+            PlanDataChangedDataSerializer,
+        ],
         resource_type_field_name=None,
         help_text=(
-            "`suggestions.changed` carries suggestions; actions.*, nodes.* and projects.* "
-            "carry the changed rows' fields; a type added later carries its own object."
+            "`suggestions.changed` carries suggestions; `suggestions.bulk_changed` counts them "
+            "(read the list); actions.*, nodes.* and projects.* carry the changed rows' "
+            "fields; a type added later carries its own object."
         ),
     )
 

@@ -11,7 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from planning.models import Plan
+from planning.suggestions.sync.run import suggestion_sync
 from tests.contract.conftest import SdkServer
+from tests.factories import StructureNodeFactory
 from tests.webhooks.conftest import run_worker
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -22,6 +25,10 @@ from maintplan import (  # noqa: E402 (the SDK is not installed into the project
     Client,
     WebhookVerificationError,
     verify,
+)
+from maintplan._generated.models import (  # noqa: E402
+    EventTypeEnum,
+    SuggestionsBulkChangedData,
 )
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -87,3 +94,19 @@ def test_pages_poll_dismiss_twice_replay_and_verify(sdk_server: SdkServer) -> No
             verify("whsec_" + "A" * 32, delivery.body, headers)
         with pytest.raises(WebhookVerificationError):
             verify(sdk_server.secret, delivery.body, headers, now=time.time() + 301)
+
+
+@pytest.mark.usefixtures("suggestion_events_only")
+def test_a_first_syncs_summary_verifies_as_a_typed_bulk_change(sdk_server: SdkServer) -> None:
+    plan = Plan.objects.get(number=1)
+    StructureNodeFactory.create_batch(100, plan=plan)  # 105 missing codes: more than one event
+    suggestion_sync(plan=plan)
+    run_worker()
+
+    (delivery,) = sdk_server.receiver.received
+    typed = verify(sdk_server.secret, delivery.body, delivery.headers)
+
+    assert typed.type_ == EventTypeEnum.SUGGESTIONS_BULK_CHANGED
+    assert isinstance(typed.data, SuggestionsBulkChangedData)
+    assert (typed.data.reason, typed.data.open_count) == ("first_sync", 105)
+    assert typed.data.open_by_severity.to_dict() == {"info": 105, "warning": 0, "critical": 0}

@@ -76,7 +76,9 @@ def test_a_data_change_raises_the_version_and_queues_one_sync_after_commit(
         node_create(plan=plan, name="Boiler", kind=NodeKind.COMPONENT)
 
     assert version(plan) == before + 1
-    assert signals == [{"plan_id": plan.pk, "data_changed": True, "suggestion_changes": ()}]
+    assert signals == [
+        {"plan_id": plan.pk, "data_changed": True, "suggestion_changes": (), "first_sync": False}
+    ]
     assert syncs_queued() == []  # not before the commit
     assert len(callbacks) == 1
     callbacks[0]()
@@ -115,6 +117,7 @@ def test_apply_is_one_change_one_signal_and_one_sync(
             "plan_id": plan.pk,
             "data_changed": True,
             "suggestion_changes": (("resolved", deviation.pk),),
+            "first_sync": False,
         }
     ]
     assert version(plan) == before + 1
@@ -169,6 +172,7 @@ def test_the_sync_sends_its_changes_and_queues_no_sync(
             "plan_id": plan.pk,
             "data_changed": False,
             "suggestion_changes": (("opened", suggestion.pk),),
+            "first_sync": True,  # the plan's first: the outbox may sum its changes up
         }
     ]
     assert callbacks == []
@@ -247,7 +251,12 @@ def test_an_inner_write_that_fails_leaves_the_outer_one_as_it_was(
         outer.suggestions_changed([("dismissed", node.pk)])
 
     assert signals == [
-        {"plan_id": plan.pk, "data_changed": False, "suggestion_changes": (("dismissed", node.pk),)}
+        {
+            "plan_id": plan.pk,
+            "data_changed": False,
+            "suggestion_changes": (("dismissed", node.pk),),
+            "first_sync": False,
+        }
     ]
     assert callbacks == []
 

@@ -161,6 +161,21 @@ def test_the_plan_and_type_filters(api: Any, plan: Plan, user: Any) -> None:
     assert set(errors) == {"after"}
 
 
+def test_a_big_first_sync_is_listed_as_one_bulk_change_under_its_own_type(
+    api: Any, plan: Plan
+) -> None:
+    StructureNodeFactory.create_batch(101, plan=plan)
+    assert suggestion_sync(plan=plan).created == 101
+    later = _change(plan)
+
+    (summary,) = _data(api(plan=plan.number, type="suggestions.bulk_changed"))["events"]
+    assert summary["type"] == "suggestions.bulk_changed"
+    assert (summary["data"]["reason"], summary["data"]["open_count"]) == ("first_sync", 101)
+    assert summary["data"]["counts"]["opened"] == 101
+    assert _ids(_data(api(plan=plan.number, type="suggestions.changed"))) == [later]
+    assert _ids(_data(api(plan=plan.number))) == [summary["id"], later]
+
+
 def test_a_walk_with_events_arriving_between_pages_has_each_exactly_once(
     api: Any, plan: Plan
 ) -> None:

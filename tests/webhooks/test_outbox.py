@@ -9,7 +9,7 @@ import pytest
 from django.db import transaction
 from django_tasks_db.models import DBTaskResult
 
-from planning.models import PlanRole, Suggestion
+from planning.models import PlanRole, StructureNode, Suggestion
 from planning.suggestions.sync.run import suggestion_sync
 from tests.factories import (
     CodeFactory,
@@ -50,6 +50,7 @@ def test_a_sync_with_no_endpoint_writes_its_event_for_the_events_api_and_sends_n
 def test_every_100_changes_make_one_event_each_queued_for_every_covering_endpoint(
     user: Any, member_plan: Any
 ) -> None:
+    suggestion_sync(plan=member_plan)  # the first sync (of an empty plan) is behind it
     all_plans, _ = endpoint_for(user)
     this_plan, _ = endpoint_for(user, plans=[member_plan])
     StructureNodeFactory.create_batch(250, plan=member_plan)
@@ -58,6 +59,7 @@ def test_every_100_changes_make_one_event_each_queued_for_every_covering_endpoin
 
     events = list(WebhookEvent.objects.order_by("body"))
     bodies = [json.loads(e.body) for e in events]
+    assert {b["type"] for b in bodies} == {"suggestions.changed"}
     assert sorted(len(b["data"]["changes"]) for b in bodies) == [50, 100, 100]
     sent = {c["suggestion"]["id"] for b in bodies for c in b["data"]["changes"]}
     assert sent == {str(pk) for pk in Suggestion.objects.values_list("pk", flat=True)}
@@ -66,6 +68,60 @@ def test_every_100_changes_make_one_event_each_queued_for_every_covering_endpoin
     assert pairs == {(e.pk, ep.pk) for e in events for ep in (all_plans, this_plan)}
     jobs = DBTaskResult.objects.filter(task_path="webhooks.tasks.webhook_deliver")
     assert jobs.count() == 6
+
+
+def test_a_first_sync_opening_more_than_one_event_holds_sends_one_summary_instead(
+    user: Any, member_plan: Any
+) -> None:
+    all_plans, _ = endpoint_for(user)
+    this_plan, _ = endpoint_for(user, plans=[member_plan])
+    StructureNodeFactory.create_batch(150, plan=member_plan)  # a missing code each
+
+    assert suggestion_sync(plan=member_plan).created == 150
+
+    (event,) = WebhookEvent.objects.all()
+    body = json.loads(event.body)
+    assert (body["id"], body["type"]) == (event.pk, "suggestions.bulk_changed")
+    data = body["data"]
+    assert (data["plan_id"], data["plan_number"]) == (str(member_plan.pk), member_plan.number)
+    assert data["actor"] == {"kind": "system", "id": "", "name": ""}
+    assert data["reason"] == "first_sync"
+    assert data["counts"] == {
+        "opened": 150,
+        "updated": 0,
+        "resolved": 0,
+        "dismissed": 0,
+        "reopened": 0,
+    }
+    assert data["open_count"] == 150
+    assert data["open_by_severity"] == {"info": 150, "warning": 0, "critical": 0}
+    assert data["open_by_type"]["missing_code"] == 150
+    assert sum(data["open_by_type"].values()) == 150
+    pairs = set(WebhookDelivery.objects.values_list("event_id", "endpoint_id"))
+    assert pairs == {(event.pk, all_plans.pk), (event.pk, this_plan.pk)}
+    jobs = DBTaskResult.objects.filter(task_path="webhooks.tasks.webhook_deliver")
+    assert jobs.count() == 2
+
+
+def test_after_the_summary_the_next_syncs_send_each_change(user: Any, member_plan: Any) -> None:
+    endpoint_for(user)
+    nodes = StructureNodeFactory.create_batch(101, plan=member_plan)
+    suggestion_sync(plan=member_plan)
+    assert list(WebhookEvent.objects.values_list("event_type", flat=True)) == [
+        "suggestions.bulk_changed"
+    ]
+    WebhookEvent.objects.all().delete()
+    code = CodeFactory.create()
+    StructureNode.objects.filter(pk=nodes[0].pk).update(code=code)  # its missing code goes
+
+    suggestion_sync(plan=member_plan)
+    suggestion_sync(plan=member_plan, full=True)  # a full sync later is no first sync
+
+    (event,) = WebhookEvent.objects.all()
+    changes = json.loads(event.body)["data"]["changes"]
+    assert [(c["change"], c["suggestion"]["structure_node_id"]) for c in changes] == [
+        ("resolved", str(nodes[0].pk))
+    ]
 
 
 def test_endpoints_of_non_members_other_plans_or_disabled_get_nothing(

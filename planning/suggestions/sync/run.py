@@ -35,6 +35,8 @@ Steps of `suggestion_sync`, all in one `plan_write` (planning.core.writes: one t
    change at all: a change made without the services (the admin, raw SQL) raised nothing, a
    deleted node takes its suggestions with it (a cascade, no write of ours), and a moved node
    changes what a subtree filter lists. The sync changes no plan data: it queues no sync.
+   The plan's first sync says so on the write (`first_sync`): its changes open the whole list,
+   which the outbox may send as one summary event (docs/subsystems/webhooks.md).
 
 Why triggers: the contract asks that a sync cost what changed, see changes from every path
 including raw SQL, run the same on SQLite and PostgreSQL and read no row internals. Triggers
@@ -124,14 +126,19 @@ def suggestion_sync(*, plan: Plan, full: bool = False) -> SyncResult:
         except IntegrityError:
             # Someone else stored one of our fingerprints first and has committed: go again.
             result = _sync_once(plan=plan, started=started, full=full)
+    # `duration` ends with the writes; the events the signal writes and the commit (the deferred
+    # foreign-key checks) come after it, and once took longer than the sync itself.
+    total = time.perf_counter() - started
     logger.info(
-        "suggestion sync of plan %s: %s created, %s updated, %s resolved, %s reopened in %.1f ms",
+        "suggestion sync of plan %s: %s created, %s updated, %s resolved, %s reopened in %.1f ms "
+        "(%.1f ms with its events and commit)",
         plan.number,
         result.created,
         result.updated,
         result.resolved,
         result.reopened,
         result.duration * 1000,
+        total * 1000,
         extra={
             "plan_number": plan.number,
             "created_count": result.created,
@@ -140,6 +147,7 @@ def suggestion_sync(*, plan: Plan, full: bool = False) -> SyncResult:
             "reopened_count": result.reopened,
             "full_sync": result.full,
             "duration_ms": round(result.duration * 1000, 1),
+            "total_ms": round(total * 1000, 1),
         },
     )
     return result
@@ -246,6 +254,8 @@ def _sync_once(*, plan: Plan, started: float, full: bool) -> SyncResult:
         )
 
         updates = write.plan_updates
+        # The webhooks' outbox may sum up a first sync's changes: nobody held any of them.
+        write.first_sync = last_synced_at is None
         if result.changed or last_synced_at is None:
             updates["last_synced_at"] = timezone.now()
         if pending.count:

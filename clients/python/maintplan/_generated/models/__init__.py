@@ -117,6 +117,14 @@ from .suggestion_list_envelope import SuggestionListEnvelope
 from .suggestion_restore_envelope import SuggestionRestoreEnvelope
 from .suggestion_type_enum import SuggestionTypeEnum
 from .suggestion_with_status import SuggestionWithStatus
+from .suggestions_bulk_changed_data import SuggestionsBulkChangedData
+from .suggestions_bulk_changed_data_counts import SuggestionsBulkChangedDataCounts
+from .suggestions_bulk_changed_data_open_by_severity import (
+    SuggestionsBulkChangedDataOpenBySeverity,
+)
+from .suggestions_bulk_changed_data_open_by_type import (
+    SuggestionsBulkChangedDataOpenByType,
+)
 from .suggestions_changed_data import SuggestionsChangedData
 from .version import Version
 from .version_action import VersionAction
@@ -254,6 +262,10 @@ __all__ = (
     "SuggestionRestoreEnvelope",
     "SuggestionTypeEnum",
     "SuggestionWithStatus",
+    "SuggestionsBulkChangedData",
+    "SuggestionsBulkChangedDataCounts",
+    "SuggestionsBulkChangedDataOpenBySeverity",
+    "SuggestionsBulkChangedDataOpenByType",
     "SuggestionsChangedData",
     "Version",
     "VersionAction",

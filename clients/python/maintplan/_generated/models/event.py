@@ -12,6 +12,7 @@ from ..models.event_type_enum import EventTypeEnum
 if TYPE_CHECKING:
     from ..models.event_data_type_1 import EventDataType1
     from ..models.plan_data_changed_data import PlanDataChangedData
+    from ..models.suggestions_bulk_changed_data import SuggestionsBulkChangedData
     from ..models.suggestions_changed_data import SuggestionsChangedData
 
 
@@ -26,18 +27,25 @@ class Event:
         id (str): evt_...; the `webhook-id` of its deliveries.
         type_ (EventTypeEnum | str): Known values are listed; others may come: handle an unknown one gracefully.
         created_at (datetime.datetime): ISO 8601, UTC (Z)
-        data (EventDataType1 | PlanDataChangedData | SuggestionsChangedData): `suggestions.changed` carries suggestions;
-            actions.*, nodes.* and projects.* carry the changed rows' fields; a type added later carries its own object.
+        data (EventDataType1 | PlanDataChangedData | SuggestionsBulkChangedData | SuggestionsChangedData):
+            `suggestions.changed` carries suggestions; `suggestions.bulk_changed` counts them (read the list); actions.*,
+            nodes.* and projects.* carry the changed rows' fields; a type added later carries its own object.
     """
 
     id: str
     type_: EventTypeEnum | str
     created_at: datetime.datetime
-    data: EventDataType1 | PlanDataChangedData | SuggestionsChangedData
+    data: (
+        EventDataType1
+        | PlanDataChangedData
+        | SuggestionsBulkChangedData
+        | SuggestionsChangedData
+    )
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.plan_data_changed_data import PlanDataChangedData
+        from ..models.suggestions_bulk_changed_data import SuggestionsBulkChangedData
         from ..models.suggestions_changed_data import SuggestionsChangedData
 
         id = self.id
@@ -51,8 +59,10 @@ class Event:
         created_at = self.created_at.isoformat()
 
         data: dict[str, Any]
-        if isinstance(self.data, SuggestionsChangedData) or isinstance(
-            self.data, PlanDataChangedData
+        if (
+            isinstance(self.data, SuggestionsChangedData)
+            or isinstance(self.data, SuggestionsBulkChangedData)
+            or isinstance(self.data, PlanDataChangedData)
         ):
             data = self.data.to_dict()
         else:
@@ -75,6 +85,7 @@ class Event:
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.event_data_type_1 import EventDataType1
         from ..models.plan_data_changed_data import PlanDataChangedData
+        from ..models.suggestions_bulk_changed_data import SuggestionsBulkChangedData
         from ..models.suggestions_changed_data import SuggestionsChangedData
 
         d = dict(src_dict)
@@ -97,7 +108,12 @@ class Event:
 
         def _parse_data(
             data: object,
-        ) -> EventDataType1 | PlanDataChangedData | SuggestionsChangedData:
+        ) -> (
+            EventDataType1
+            | PlanDataChangedData
+            | SuggestionsBulkChangedData
+            | SuggestionsChangedData
+        ):
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
@@ -111,11 +127,21 @@ class Event:
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                componentsschemas_event_data_type_1 = PlanDataChangedData.from_dict(
-                    data
+                componentsschemas_event_data_type_1 = (
+                    SuggestionsBulkChangedData.from_dict(data)
                 )
 
                 return componentsschemas_event_data_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_event_data_type_2 = PlanDataChangedData.from_dict(
+                    data
+                )
+
+                return componentsschemas_event_data_type_2
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
             if not isinstance(data, dict):

@@ -12,6 +12,7 @@ class EventTypeEnum(StrEnum):
     PROJECTS_CREATED = "projects.created"
     PROJECTS_DELETED = "projects.deleted"
     PROJECTS_UPDATED = "projects.updated"
+    SUGGESTIONS_BULK_CHANGED = "suggestions.bulk_changed"
     SUGGESTIONS_CHANGED = "suggestions.changed"
     VERSIONS_ADOPTED = "versions.adopted"
 
