@@ -34,6 +34,8 @@ UNTRACKED_MODELS = {
     "ConditionSurvey": "a survey is itself a record of grades; the current grade it sets on its "
     "node is in the node's history",
     "SurveyPhotoReceipt": "which photo keys of survey mode arrived: a photo resent is stored once",
+    "SuggestionMove": "a suggestion's place in the list order before a sync moved it, kept for "
+    "the walks of the list (suggestions are no plan data: the sync derives them)",
 }
 
 # Columns of a model with history whose changes the history does not keep, and why.
