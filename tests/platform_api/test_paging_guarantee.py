@@ -200,22 +200,26 @@ def test_a_suggestion_moved_ahead_of_the_walk_and_one_moved_behind_it_each_come_
     setup: tuple[Plan, Any],
 ) -> None:
     plan, get = setup
-    nodes = _walk_setup(plan)
+    building = StructureNodeFactory.create(plan=plan, kind=NodeKind.BUILDING, name="House")
+    early = StructureNodeFactory.create(plan=plan, parent=building, name="early")
+    get("suggestions")  # its missing code (info) is found first: the earliest created_at
+    for name in ["w1", "w2", "w3", "i1", "i2"]:
+        node = StructureNodeFactory.create(plan=plan, parent=building, name=name)
+        if name.startswith("w"):
+            ActionFactory.create(node=node, kind=ActionKind.INSPECTION)
     everything = get("suggestions")["suggestions"]
     assert [s["severity"] for s in everything] == ["warning"] * 3 + ["info"] * 4
-    on_node = {s["structure_node_id"]: s for s in everything}
-    last_info = on_node[str(nodes["i3"].pk)]
-    assert everything.index(last_info) > 2
+    earliest = {s["structure_node_id"]: s for s in everything}[str(early.pk)]
 
     first = get("suggestions", limit=2)
     assert [s["id"] for s in first["suggestions"]] == [s["id"] for s in everything[:2]]
-    # A served warning drops to info (today: behind the walk's position), and the last info,
-    # not served yet, rises to warning (today: ahead of it).
+    # A served warning drops to info (today: behind the walk's position), and the earliest
+    # info, not served yet, rises to warning (today: first of all, ahead of the position).
     Action.objects.filter(node=_node_of(plan, everything[0])).delete()
-    ActionFactory.create(node=nodes["i3"], kind=ActionKind.INSPECTION)
+    ActionFactory.create(node=early, kind=ActionKind.INSPECTION)
     today = [s["id"] for s in get("suggestions")["suggestions"]]
-    assert today.index(last_info["id"]) < today.index(everything[2]["id"])
-    assert today.index(everything[0]["id"]) > today.index(everything[3]["id"])
+    assert today[0] == earliest["id"]
+    assert today.index(everything[0]["id"]) > today.index(everything[2]["id"])
 
     seen = [s["id"] for s in first["suggestions"]]
     data = first
