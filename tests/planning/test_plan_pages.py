@@ -439,7 +439,7 @@ def test_the_actions_workbook_starts_before_a_row_is_read(
     to read and sort), and the workbook that follows holds every part."""
     number = estate["plan"].number
     response = owner_client.get(reverse("planning:export_actions", args=[number, "xlsx"]))
-    chunks = iter(response.streaming_content)
+    chunks = iter(response.streaming_content)  # type: ignore[attr-defined]
 
     with CaptureQueriesContext(connection) as queries:
         first = next(chunks)
