@@ -36,7 +36,13 @@ from django_tasks_db.utils import exclusive_transaction, is_locked_database_exce
 
 from jobs.leases import Lease, LeaseLost
 from webhooks.delivery import PostOutcome, Sender
-from webhooks.models import EVENT_TYPE_TEST, DeliveryStatus, WebhookAttempt, WebhookDelivery
+from webhooks.models import (
+    EVENT_TYPE_TEST,
+    DeliveryStatus,
+    WebhookAttempt,
+    WebhookDelivery,
+    WebhookEndpoint,
+)
 from webhooks.selectors import endpoint_covers_plan
 from webhooks.signing import delivery_headers
 from webhooks.targets import Target, TargetRefused, target_check
@@ -106,6 +112,8 @@ def delivery_run_claim(*, worker_id: str, busy: set[UUID]) -> Run | None:
                 .first()
             )
             rows = [(first.pk, first.args_kwargs)]
+            if endpoint_id is not None and _endpoint_taken(endpoint_id):
+                return None
             if endpoint_id is not None:
                 pending = WebhookDelivery.objects.filter(
                     endpoint_id=endpoint_id, status=DeliveryStatus.PENDING
@@ -116,6 +124,11 @@ def delivery_run_claim(*, worker_id: str, busy: set[UUID]) -> Run | None:
                     .order_by(*QUEUE_ORDER, "delivery_pk")
                     .values_list("pk", "args_kwargs")[:RUN_SIZE]
                 )
+                # The first job is the run's even when its delivery is no longer pending (a
+                # retry queued before a Redeliver that delivered it): it then posts nothing and
+                # finishes, instead of staying first in the queue for every later claim.
+                if all(pk != first.pk for pk, _args in rows):
+                    rows = [(first.pk, first.args_kwargs), *rows[: RUN_SIZE - 1]]
             now = timezone.now()
             DBTaskResult.objects.filter(pk__in=[pk for pk, _ in rows]).update(
                 status=TaskResultStatus.RUNNING, started_at=now, worker_ids=[worker_id]
@@ -138,6 +151,19 @@ def delivery_run_claim(*, worker_id: str, busy: set[UUID]) -> Run | None:
             return None
         raise
     return run
+
+
+def _endpoint_taken(endpoint_id: UUID) -> bool:
+    """Locks the endpoint's row for the claim and says whether another claim already holds a
+    run of it. Two dispatchers claiming at once on PostgreSQL each see the other's leases only
+    once committed: the second waits here for the first claim to commit, then sees its leases
+    and leaves the endpoint alone (on SQLite the claim's transaction locks the database)."""
+    list(WebhookEndpoint.objects.select_for_update().filter(pk=endpoint_id).values_list("pk"))
+    return WebhookDelivery.objects.filter(
+        endpoint_id=endpoint_id,
+        status=DeliveryStatus.PENDING,
+        lease_expires_at__gt=timezone.now(),
+    ).exists()
 
 
 def _leases_take(run: Run, now: datetime) -> None:

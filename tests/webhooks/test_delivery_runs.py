@@ -36,6 +36,7 @@ from webhooks.models import (
     WebhookEndpoint,
     WebhookEvent,
 )
+from webhooks.services import delivery_redeliver
 from webhooks.targets import target_check
 from webhooks.tasks import ATTEMPT_LEASE
 
@@ -79,9 +80,14 @@ def _events(plans: list[Plan], endpoints: list[WebhookEndpoint]) -> list[str]:
 
 
 def _dispatch() -> None:
-    """The dispatcher's rounds, in this thread: claim a run, send it, until nothing is due."""
-    while (run := delivery_run_claim(worker_id="test", busy=set())) is not None:
+    """The dispatcher's rounds, in this thread: claim a run, send it, until nothing is due (a
+    claim that keeps finding work after 100 rounds is a queue that never drains)."""
+    for _round in range(100):
+        run = delivery_run_claim(worker_id="test", busy=set())
+        if run is None:
+            return
         delivery_run(run, stopping=threading.Event())
+    raise AssertionError("the queue never drains: a claim keeps finding the same work")
 
 
 def _retries_due() -> None:
@@ -235,3 +241,28 @@ def test_a_run_posts_over_one_connection_and_replaces_one_the_receiver_closed(
     assert [o.error for o in outcomes] == ["", "", ""]
     assert receiver.posts == 3
     assert receiver.connections == (3 if hang_up else 1)
+
+
+def test_a_retry_left_behind_by_a_redeliver_finishes_and_holds_up_no_endpoint(
+    owner: User, receiver: Receiver, other_receiver: Receiver
+) -> None:
+    plan = _plan(owner)
+    endpoint, _secret = endpoint_for(owner, url=receiver.url)
+    receiver.statuses = [500]
+    (event_id,) = _events([plan], [endpoint])
+    _dispatch()  # the first attempt fails: a retry is queued for a minute later
+    delivery = WebhookDelivery.objects.get()
+    assert (delivery.status, delivery.attempts) == (DeliveryStatus.PENDING, 1)
+    delivery_redeliver(delivery=delivery)  # the owner fixed the receiver and pressed Redeliver
+    _dispatch()
+    delivery.refresh_from_db()
+    assert delivery.status == DeliveryStatus.DELIVERED
+
+    _retries_due()  # the old retry comes due, its delivery delivered meanwhile
+    other, _secret = endpoint_for(owner, url=other_receiver.url)
+    (other_id,) = _events([plan], [other])
+    _dispatch()
+
+    assert _received_ids(other_receiver) == [other_id]
+    assert _received_ids(receiver) == [event_id, event_id]  # the retry posted nothing more
+    assert set(DBTaskResult.objects.values_list("status", flat=True)) == {"SUCCESSFUL"}
