@@ -157,7 +157,11 @@ def suggestions_walk_page(
     # With more rows than a page, the rows in today's order are known up to the last one read.
     bound = _key(found[-1][0], found[-1][1:]) if len(found) > limit else None
     candidates = [(_key(row[0], row[1:]), row[1:]) for row in found if row[1] not in moved]
-    for chunk in chunked(list(moved), IN_LIST_SIZE):
+    # Only a moved row whose rank of then lies between the position's and the bound's can be on
+    # this page: the others are not read (after a re-derivation, thousands each page).
+    highest = bound[0] if bound is not None else max(moved.values(), default=0)
+    reachable = [i for i, rank in moved.items() if after.key[0] <= rank <= highest]
+    for chunk in chunked(reachable, IN_LIST_SIZE):
         for row in rows_of(queryset.filter(pk__in=chunk).order_by()):
             key = _key(moved[row[0]], row)
             if key > after.key and (bound is None or key <= bound):
