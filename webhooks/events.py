@@ -64,6 +64,21 @@ def event_body(*, event_id: str, event_type: str, created_at: str, data: dict[st
     )
 
 
+def event_create(*, event_type: str, plan_id: Any, data: dict[str, Any]) -> WebhookEvent:
+    """One event of `event_type` (of a plan, or None), created now with a new id and its body."""
+    now = timezone.now()
+    event_id = event_id_generate()
+    return WebhookEvent.objects.create(
+        id=event_id,
+        event_type=event_type,
+        plan_id=plan_id,
+        created_at=now,
+        body=event_body(
+            event_id=event_id, event_type=event_type, created_at=iso_utc(now), data=data
+        ),
+    )
+
+
 def deliveries_enqueue(*, event: WebhookEvent, endpoints: Iterable[WebhookEndpoint]) -> None:
     """A delivery of `event` to each endpoint, and its first attempt queued for the worker (in
     the current transaction)."""
@@ -200,28 +215,19 @@ def suggestions_bulk_changed_record(
         by_severity[severity] = by_severity.get(severity, 0) + count
         by_type[suggestion_type] = by_type.get(suggestion_type, 0) + count
     plan_number = Plan.objects.filter(pk=plan_id).values_list("number", flat=True).get()
-    now = timezone.now()
-    event_id = event_id_generate()
-    event = WebhookEvent.objects.create(
-        id=event_id,
+    event = event_create(
         event_type=EVENT_TYPE_SUGGESTIONS_BULK_CHANGED,
         plan_id=plan_id,
-        created_at=now,
-        body=event_body(
-            event_id=event_id,
-            event_type=EVENT_TYPE_SUGGESTIONS_BULK_CHANGED,
-            created_at=iso_utc(now),
-            data={
-                "plan_id": str(plan_id),
-                "plan_number": plan_number,
-                "actor": event_actor(),
-                "reason": reason,
-                "counts": counts,
-                "open_count": sum(by_severity.values()),
-                "open_by_severity": by_severity,
-                "open_by_type": by_type,
-            },
-        ),
+        data={
+            "plan_id": str(plan_id),
+            "plan_number": plan_number,
+            "actor": event_actor(),
+            "reason": reason,
+            "counts": counts,
+            "open_count": sum(by_severity.values()),
+            "open_by_severity": by_severity,
+            "open_by_type": by_type,
+        },
     )
     deliveries_enqueue(event=event, endpoints=endpoints_covering_plan(plan_id=plan_id))
 
@@ -262,22 +268,13 @@ def endpoint_test_event_send(*, endpoint: WebhookEndpoint) -> WebhookEvent:
     )
     if pending.count() >= limit:
         raise PendingTestEventsFull(limit=limit)
-    now = timezone.now()
-    event_id = event_id_generate()
-    event = WebhookEvent.objects.create(
-        id=event_id,
+    event = event_create(
         event_type=EVENT_TYPE_TEST,
-        plan=None,
-        created_at=now,
-        body=event_body(
-            event_id=event_id,
-            event_type=EVENT_TYPE_TEST,
-            created_at=iso_utc(now),
-            data={
-                "endpoint_id": str(endpoint.pk),
-                "message": "A test event from Maintplan: this endpoint is reachable.",
-            },
-        ),
+        plan_id=None,
+        data={
+            "endpoint_id": str(endpoint.pk),
+            "message": "A test event from Maintplan: this endpoint is reachable.",
+        },
     )
     deliveries_enqueue(event=event, endpoints=[endpoint])
     return event
