@@ -13,7 +13,7 @@ from django.db import connections
 
 from planning.management.commands.generate_plan import synthetic_plan_document
 from planning.management.commands.import_plan import Command as ImportPlanCommand
-from planning.models import NodeKind, Plan, PlanRole
+from planning.models import NodeKind, Plan, PlanRole, Suggestion
 from planning.plans.selectors import plan_access_get
 from tests.factories import CodeFactory, UserFactory
 from tests.planning.conftest import db_counts
@@ -245,6 +245,28 @@ def test_generate_plan_creates_the_requested_counts(user: Any) -> None:
     assert plan.nodes.filter(parent__isnull=True).exclude(kind=NodeKind.SITE).count() == 0
     assert plan.nodes.filter(kind=NodeKind.COMPONENT, code__isnull=False).exists()
     assert plan_access_get(user=user, number=plan.number).role == PlanRole.OWNER
+
+
+@pytest.mark.parametrize("command", ["import_plan", "generate_plan"])
+def test_the_import_commands_run_the_plans_first_sync_as_the_import_job_does(
+    command: str, user: Any, tmp_path: Path
+) -> None:
+    """Like the web import, so the plan's first list reads its suggestions."""
+    CodeFactory.create_batch(3)
+    if command == "import_plan":
+        uncoded = {"ref": "C1", "parent_ref": "B1", "name": "Boiler", "kind": "component"}
+        document = {**PLAN, "nodes": [*PLAN["nodes"], uncoded]}
+        arguments = [_write(tmp_path, "plan.json", json.dumps(document)), "--owner", user.email]
+    else:
+        arguments = ["--nodes", "60", "--actions", "150", "--owner", user.email]
+
+    stdout, _stderr = _run(command, *arguments)
+
+    plan = Plan.objects.get()
+    assert plan.last_synced_at is not None
+    opened = Suggestion.objects.filter(plan=plan, status="open").count()
+    assert opened > 0
+    assert f", {opened} suggestions" in stdout
 
 
 def test_generate_plan_takes_name_and_handles_a_one_node_plan(user: Any) -> None:

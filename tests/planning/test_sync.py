@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import logging
 import uuid
@@ -12,6 +13,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from planning.core.writes import plan_write
 from planning.models import (
     Action,
     ActionKind,
@@ -24,9 +26,11 @@ from planning.models import (
     SuggestionStatus,
 )
 from planning.plans.services.nodes import node_create, node_rename
+from planning.suggestions.rules.records import WantedSuggestion
 from planning.suggestions.selectors import suggestions_open
 from planning.suggestions.services.apply import suggestion_apply_code, suggestion_apply_project
 from planning.suggestions.services.dismissal import suggestions_dismiss
+from planning.suggestions.sync.reconcile import suggestions_create
 from planning.suggestions.sync.run import suggestion_sync
 from planning.tree.paths import node_prefix
 from tests.factories import ActionFactory, CodeFactory, PlanFactory, StructureNodeFactory
@@ -257,7 +261,7 @@ def test_open_suggestions_are_ordered_by_severity_then_created_at_then_id(
     later_node = StructureNodeFactory.create(plan=plan)  # info, created by a later sync
     # The smallest id there is: were the id to come before created_at, it would sort first.
     monkeypatch.setattr(
-        "planning.suggestions.sync.reconcile.new_ids", lambda count: [uuid.UUID(int=0)] * count
+        "planning.suggestions.sync.write.new_ids", lambda count: [uuid.UUID(int=0)] * count
     )
 
     result = suggestion_sync(plan=plan)
@@ -405,6 +409,51 @@ def test_first_sync_query_count_is_the_same_for_10_and_2000_nodes(
     # the events API).
     with django_assert_max_num_queries(18):
         suggestion_sync(plan=third)
+
+
+def test_a_first_sync_stores_what_a_full_re_derive_of_its_data_keeps() -> None:
+    """A plan's first sync writes each rule's suggestions while the next rule derives its own
+    (planning.suggestions.sync.reconcile.suggestions_create); what it stores is what the full
+    re-derive, which compares every stored suggestion with the wanted one, keeps unchanged."""
+    plan = big_plan(300)
+    Plan.objects.filter(pk=plan.pk).update(annual_budget=Decimal("1000"))
+    plan.refresh_from_db()
+    overdue = StructureNode.objects.filter(plan=plan, code__isnull=False).first()
+    assert overdue is not None
+    ActionFactory.create(node=overdue, planned_year=2001, kind=ActionKind.REPAIR)
+
+    first = suggestion_sync(plan=plan)
+
+    kinds = set(Suggestion.objects.filter(plan=plan).values_list("suggestion_type", flat=True))
+    assert kinds == {"missing_code", "deviation", "project_grouping", "overdue", "budget_peak"}
+    assert first.created == Suggestion.objects.filter(plan=plan, status="open").count() > 300
+    again = suggestion_sync(plan=plan, full=True)
+    assert (again.created, again.updated, again.resolved, again.reopened) == (0, 0, 0, 0)
+
+
+def test_a_first_sync_writes_a_fingerprint_two_parts_share_once(plan: Plan) -> None:
+    node = StructureNodeFactory.create(plan=plan)
+    want = WantedSuggestion(
+        fingerprint=f"missing_code:{node.pk}",
+        suggestion_type="missing_code",
+        severity="info",
+        title="first",
+        body="",
+        structure_node_id=str(node.pk),
+        recommended_action_json={},
+    )
+    other = dataclasses.replace(want, title="second")
+
+    with plan_write(plan_id=plan.pk, data_changed=False) as write:
+        result = suggestions_create(
+            write=write,
+            plan=plan,
+            parts=[{want.fingerprint: want}, {want.fingerprint: other}],
+            started=0,
+        )
+
+    assert result.created == 1
+    assert list(Suggestion.objects.filter(plan=plan).values_list("title", flat=True)) == ["first"]
 
 
 # --- incremental -------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from planning.models import ActionKind, ActionStatus, Code, NodeKind
 from planning.transfer.imports.plan_document import plan_import_document
 from planning.transfer.imports.problems import ImportRejected
 from planning.transfer.imports.terminal import TerminalProgress
-from planning.transfer.imports.write import statistics_refresh
+from planning.transfer.imports.write import imported_plan_settle, synced_line
 
 # Shape of the tree, in nodes per parent: a site holds ~8 buildings, a building ~5 systems.
 NODES_PER_SITE = 400
@@ -183,10 +183,12 @@ class Command(BaseCommand):
             )
         except ImportRejected as rejected:  # a bug here, not bad input: say what it was
             raise CommandError(str(rejected)) from None
-        statistics_refresh(rows=nodes + actions)
+        imported = time.perf_counter()
+        synced = imported_plan_settle(plan=plan, rows=nodes + actions)
         finished = time.perf_counter()
         self.stdout.write(
             f"Generated plan #{plan.number} {plan.name!r}: {nodes} nodes, {actions} actions "
-            f"(document {built - started:.2f}s, import {finished - built:.2f}s)."
+            f"(document {built - started:.2f}s, import {imported - built:.2f}s, "
+            f"first sync {finished - imported:.2f}s, {synced_line(synced)})."
         )
         self.stdout.write(str(plan.number))

@@ -11,7 +11,7 @@ from planning.transfer.imports.csv_pair import plan_import_csv
 from planning.transfer.imports.plan_file import plan_file_import
 from planning.transfer.imports.problems import ImportRejected
 from planning.transfer.imports.terminal import TerminalProgress
-from planning.transfer.imports.write import statistics_refresh
+from planning.transfer.imports.write import imported_plan_settle, synced_line
 
 
 def _file_read(path: str) -> bytes:
@@ -116,9 +116,9 @@ class Command(BaseCommand):
                 f"{count} problem{'s' if count != 1 else ''} in {file}; nothing was imported."
             ) from None
         nodes, actions = plan.nodes.count(), plan.actions.count()
-        statistics_refresh(rows=nodes + actions)
+        synced = imported_plan_settle(plan=plan, rows=nodes + actions)
         self.stdout.write(
             f"Imported plan #{plan.number} {plan.name!r}: {nodes} nodes, {actions} actions, "
-            f"owner {user.email}."
+            f"owner {user.email}, {synced_line(synced)}."
         )
         self.stdout.write(str(plan.number))

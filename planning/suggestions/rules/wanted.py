@@ -4,6 +4,8 @@ database."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from planning.suggestions.rules.condition import condition_suggestions
 from planning.suggestions.rules.deviation import deviation_suggestions
 from planning.suggestions.rules.missing_code import missing_code_suggestions
@@ -15,10 +17,18 @@ from planning.suggestions.rules.records import PlanData, Thresholds, WantedSugge
 def wanted_suggestions(data: PlanData, thresholds: Thresholds) -> dict[str, WantedSuggestion]:
     """Every suggestion of rules 1-5 the plan's data calls for, by fingerprint; rule 6 reads
     the plan's budget figures instead (`budget_peak_suggestions`)."""
-    return {
-        **missing_code_suggestions(data),
-        **deviation_suggestions(data, thresholds),
-        **project_grouping_suggestions(data),
-        **condition_suggestions(data, thresholds.year),
-        **overdue_suggestions(data, thresholds.year),
-    }
+    wanted: dict[str, WantedSuggestion] = {}
+    for part in wanted_by_rule(data, thresholds):
+        wanted.update(part)
+    return wanted
+
+
+def wanted_by_rule(data: PlanData, thresholds: Thresholds) -> Iterator[dict[str, WantedSuggestion]]:
+    """The suggestions of rules 1-5, one rule's at a time, each derived only when asked for: a
+    plan's first sync writes one rule's suggestions while the next is derived. No fingerprint
+    is in two rules' (each begins with its rule's type)."""
+    yield missing_code_suggestions(data)
+    yield deviation_suggestions(data, thresholds)
+    yield project_grouping_suggestions(data)
+    yield condition_suggestions(data, thresholds.year)
+    yield overdue_suggestions(data, thresholds.year)

@@ -15,6 +15,7 @@ the list that began before it (planning.suggestions.walk).
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from uuid import UUID
 
@@ -26,7 +27,6 @@ from planning.suggestions.events import SuggestionChange
 from planning.suggestions.rules.records import WantedSuggestion
 from planning.suggestions.sync.load import StoredSuggestion
 from planning.suggestions.sync.write import (
-    new_ids,
     suggestions_insert,
     suggestions_reopen_or_update,
     suggestions_resolve,
@@ -101,9 +101,7 @@ def suggestions_reconcile(
             )
         )
     new = [want for fp, want in wanted.items() if fp not in seen]
-    to_create = list(zip(new_ids(len(new)), new, strict=True))
-    if to_create:
-        suggestions_insert(to_create, plan_id=plan.pk, now=now)
+    created = suggestions_insert([new], plan_id=plan.pk, now=now) if new else []
     if to_update:
         suggestions_reopen_or_update(to_update, now=now)
     if to_resolve:
@@ -114,7 +112,7 @@ def suggestions_reconcile(
     opened = str(SuggestionChange.OPENED)  # once: str() of an enum member runs Python code
     write.suggestions_changed(
         [
-            *((opened, suggestion_id) for suggestion_id, _want in to_create),
+            *((opened, suggestion_id) for suggestion_id in created),
             *(
                 (
                     SuggestionChange.REOPENED if s.id in reopened_ids else SuggestionChange.UPDATED,
@@ -126,10 +124,42 @@ def suggestions_reconcile(
         ]
     )
     return SyncResult(
-        created=len(to_create),
+        created=len(created),
         updated=len(to_update) - len(reopened),
         resolved=len(to_resolve),
         reopened=len(reopened),
         full=full,
+        duration=time.perf_counter() - started,
+    )
+
+
+def suggestions_create(
+    *,
+    write: PlanWrite,
+    plan: Plan,
+    parts: Iterable[dict[str, WantedSuggestion]],
+    started: float,
+) -> SyncResult:
+    """The full sync of a plan that stores no suggestion yet (its first): every wanted one is
+    new, so each part (a rule's suggestions) is written as it comes, while the next is derived
+    (write.suggestions_insert). A fingerprint in two parts is written once, as the first has it
+    (the rules' fingerprints never meet: each begins with its rule's type)."""
+    seen: set[str] = set()
+
+    def new_batches() -> Iterator[list[WantedSuggestion]]:
+        for part in parts:
+            batch = [want for fingerprint, want in part.items() if fingerprint not in seen]
+            seen.update(part)
+            yield batch
+
+    created = suggestions_insert(new_batches(), plan_id=plan.pk, now=timezone.now())
+    opened = str(SuggestionChange.OPENED)
+    write.suggestions_changed((opened, suggestion_id) for suggestion_id in created)
+    return SyncResult(
+        created=len(created),
+        updated=0,
+        resolved=0,
+        reopened=0,
+        full=True,
         duration=time.perf_counter() - started,
     )

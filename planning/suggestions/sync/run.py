@@ -60,6 +60,7 @@ import logging
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from itertools import chain
 
 from django.db import IntegrityError
 from django.utils import timezone
@@ -68,7 +69,7 @@ from planning.core.writes import plan_write
 from planning.models import Plan
 from planning.suggestions.rules.budget_peak import BUDGET_YEARS
 from planning.suggestions.rules.records import PlanData, WantedSuggestion
-from planning.suggestions.rules.wanted import wanted_suggestions
+from planning.suggestions.rules.wanted import wanted_by_rule, wanted_suggestions
 from planning.suggestions.sync import changes as change_log
 from planning.suggestions.sync.derive import (
     rules_digest,
@@ -87,7 +88,11 @@ from planning.suggestions.sync.load import (
     region_of,
     stored_load,
 )
-from planning.suggestions.sync.reconcile import SyncResult, suggestions_reconcile
+from planning.suggestions.sync.reconcile import (
+    SyncResult,
+    suggestions_create,
+    suggestions_reconcile,
+)
 from planning.tree.paths import tree_repair
 
 logger = logging.getLogger("maintplan.sync")
@@ -242,16 +247,24 @@ def _sync_once(*, plan: Plan, started: float, full: bool) -> SyncResult:
                 codes=codes_load(organisation_id=organisation_id, currency=currency),
                 places=labels,  # a root outside every building: by its record, all loaded
             )
-            wanted = wanted_suggestions(data, thresholds)
-            wanted.update(
-                wanted_budget_peaks(
-                    plan_id=plan.pk, budget=budget, year=thresholds.year, labels=labels
-                )
+            peaks = wanted_budget_peaks(
+                plan_id=plan.pk, budget=budget, year=thresholds.year, labels=labels
             )
         stored = stored_load(plan_id=plan.pk, fingerprints=fingerprints)
-        result = suggestions_reconcile(
-            write=write, plan=plan, stored=stored, wanted=wanted, full=full, started=started
-        )
+        if full and not stored:
+            # The first sync: all is new, each rule's written while the next derives its own.
+            result = suggestions_create(
+                write=write,
+                plan=plan,
+                parts=chain([peaks], wanted_by_rule(data, thresholds)),
+                started=started,
+            )
+        else:
+            if full:
+                wanted = {**wanted_suggestions(data, thresholds), **peaks}
+            result = suggestions_reconcile(
+                write=write, plan=plan, stored=stored, wanted=wanted, full=full, started=started
+            )
 
         updates = write.plan_updates
         # The webhooks' outbox may sum up a first sync's changes: nobody held any of them.

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 from uuid import UUID
 
@@ -83,48 +84,60 @@ def _copy_text(value: str) -> str:
 
 
 def suggestions_insert(
-    new: list[tuple[UUID, WantedSuggestion]], *, plan_id: UUID, now: datetime
-) -> None:
-    """Inserts new open suggestions.
+    batches: Iterable[Sequence[WantedSuggestion]], *, plan_id: UUID, now: datetime
+) -> list[UUID]:
+    """Inserts new open suggestions, batch after batch, and returns their new ids in order.
 
     On PostgreSQL with COPY: Django's bulk_create prepares every field of every row in Python
     and psycopg then escapes each value into arrays, which for the 37,000 suggestions of a
-    20,000-node plan costs seconds; COPY streams the rows. Other databases use bulk_create.
+    20,000-node plan costs seconds; COPY streams the rows. The one COPY stays open while
+    `batches` yields, so the server stores each batch while the next is made (a plan's first
+    sync derives each rule's suggestions as the previous rule's are stored): `batches` must not
+    query the database. Other databases use bulk_create.
     """
+    created: list[UUID] = []
     if connection.vendor != "postgresql":
-        Suggestion.objects.bulk_create(
-            with_content(
-                Suggestion(
-                    id=suggestion_id,
-                    plan_id=plan_id,
-                    fingerprint=want.fingerprint,
-                    status=SuggestionStatus.OPEN,
-                    created_at=now,
-                    updated_at=now,
-                ),
-                want,
+        for batch in batches:
+            ids = new_ids(len(batch))
+            Suggestion.objects.bulk_create(
+                with_content(
+                    Suggestion(
+                        id=suggestion_id,
+                        plan_id=plan_id,
+                        fingerprint=want.fingerprint,
+                        status=SuggestionStatus.OPEN,
+                        created_at=now,
+                        updated_at=now,
+                    ),
+                    want,
+                )
+                for suggestion_id, want in zip(ids, batch, strict=True)
             )
-            for suggestion_id, want in new
-        )
-        return
+            created.extend(ids)
+        return created
     statement = f"COPY {Suggestion._meta.db_table} ({', '.join(_COPY_COLUMNS)}) FROM STDIN"
     # Every row shares its plan, times and closing columns; only the wanted content varies.
     moment = now.isoformat()
     middle = f"\t{plan_id}\t"
     tail = f"\t{moment}\t{moment}\t{SuggestionStatus.OPEN.value}\t\t\t\n"
     with connection.cursor() as cursor, cursor.cursor.copy(statement) as copy:
-        for some in chunked(new, _COPY_ROWS_PER_WRITE):
-            copy.write(
-                "".join(
-                    [
-                        f"{suggestion_id}{middle}{want.fingerprint}\t{want.suggestion_type}"
-                        f"\t{want.severity}\t{_copy_text(want.title)}\t{_copy_text(want.body)}"
-                        f"\t{want.structure_node_id}\t"
-                        f"{_copy_text(orjson.dumps(want.recommended_action_json).decode())}{tail}"
-                        for suggestion_id, want in some
-                    ]
+        for batch in batches:
+            for some in chunked(batch, _COPY_ROWS_PER_WRITE):
+                ids = new_ids(len(some))
+                copy.write(
+                    "".join(
+                        [
+                            f"{suggestion_id}{middle}{want.fingerprint}\t{want.suggestion_type}"
+                            f"\t{want.severity}\t{_copy_text(want.title)}\t{_copy_text(want.body)}"
+                            f"\t{want.structure_node_id}\t"
+                            f"{_copy_text(orjson.dumps(want.recommended_action_json).decode())}"
+                            f"{tail}"
+                            for suggestion_id, want in zip(ids, some, strict=True)
+                        ]
+                    )
                 )
-            )
+                created.extend(ids)
+    return created
 
 
 _UPDATE_SQL = """

@@ -42,13 +42,12 @@ from planning.models import (
     PlanImportFormat,
     PlanImportStatus,
 )
-from planning.suggestions.sync.run import suggestion_sync
 from planning.transfer.imports.csv_pair import plan_import_csv
 from planning.transfer.imports.plan_file import plan_file_import
 from planning.transfer.imports.problems import ImportRejected
 from planning.transfer.imports.progress import ImportObserver
 from planning.transfer.imports.sheet.mapped import plan_import_sheet
-from planning.transfer.imports.write import statistics_refresh
+from planning.transfer.imports.write import imported_plan_settle
 
 logger = logging.getLogger(__name__)
 
@@ -350,9 +349,5 @@ def _plan_import_run(upload: PlanImport, lease: Lease) -> None:
     gc.collect()
     observer.send(status=PlanImportStatus.SYNCING, force=True)
     with LeaseHeartbeat(lease, at_most=SILENT_MAX):  # the statistics and the sync report nothing
-        statistics_refresh(rows=observer.report["total"])
-        try:
-            suggestion_sync(plan=plan)
-        except Exception:  # the plan is in; its first list will sync it
-            logger.exception("first sync of imported plan %s failed", plan.pk)
+        imported_plan_settle(plan=plan, rows=observer.report["total"])
     _finish(upload, lease, PlanImportStatus.DONE, [])
