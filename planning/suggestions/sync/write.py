@@ -78,9 +78,15 @@ _COPY_ESCAPES = str.maketrans(
 _COPY_SPECIAL = re.compile(r"[\\\b\t\n\v\f\r]")
 
 
-def _copy_text(value: str) -> str:
-    """`value` as a field of COPY's text format."""
-    return value.translate(_COPY_ESCAPES) if _COPY_SPECIAL.search(value) else value
+def _copy_texts(values: list[str]) -> list[str]:
+    """`values` as fields of COPY's text format. One search over all of them tells whether any
+    needs escaping (nearly never: 112,000 searches of one value each took 0.15 s of a first
+    sync), and only then is each one escaped."""
+    if not _COPY_SPECIAL.search("".join(values)):
+        return values
+    return [
+        value.translate(_COPY_ESCAPES) if _COPY_SPECIAL.search(value) else value for value in values
+    ]
 
 
 def suggestions_insert(
@@ -124,15 +130,20 @@ def suggestions_insert(
         for batch in batches:
             for some in chunked(batch, _COPY_ROWS_PER_WRITE):
                 ids = new_ids(len(some))
+                titles = _copy_texts([want.title for want in some])
+                bodies = _copy_texts([want.body for want in some])
+                recommended = _copy_texts(
+                    [orjson.dumps(want.recommended_action_json).decode() for want in some]
+                )
                 copy.write(
                     "".join(
                         [
                             f"{suggestion_id}{middle}{want.fingerprint}\t{want.suggestion_type}"
-                            f"\t{want.severity}\t{_copy_text(want.title)}\t{_copy_text(want.body)}"
-                            f"\t{want.structure_node_id}\t"
-                            f"{_copy_text(orjson.dumps(want.recommended_action_json).decode())}"
-                            f"{tail}"
-                            for suggestion_id, want in zip(ids, some, strict=True)
+                            f"\t{want.severity}\t{title}\t{body}\t{want.structure_node_id}"
+                            f"\t{action}{tail}"
+                            for suggestion_id, want, title, body, action in zip(
+                                ids, some, titles, bodies, recommended, strict=True
+                            )
                         ]
                     )
                 )
