@@ -103,7 +103,10 @@ def delivery_run_claim(*, worker_id: str, busy: set[UUID]) -> Run | None:
         if not jobs.exists():  # idle rounds take no lock (on SQLite a claim locks the database)
             return None
         with exclusive_transaction(jobs.db):
-            first = jobs.get_locked()
+            # The first due job is read without a lock: a claim locks its endpoint before any
+            # job of it (`_endpoint_taken`), so two claims at once never each hold some of one
+            # endpoint's jobs, which would send them out of order.
+            first = jobs.first()
             if first is None:
                 return None
             endpoint_id = (
@@ -111,24 +114,25 @@ def delivery_run_claim(*, worker_id: str, busy: set[UUID]) -> Run | None:
                 .values_list("endpoint_id", flat=True)
                 .first()
             )
-            rows = [(first.pk, first.args_kwargs)]
-            if endpoint_id is not None and _endpoint_taken(endpoint_id):
-                return None
+            mine = Q(pk=first.pk)
             if endpoint_id is not None:
-                pending = WebhookDelivery.objects.filter(
-                    endpoint_id=endpoint_id, status=DeliveryStatus.PENDING
-                ).values("pk")
-                rows = list(
-                    jobs.filter(delivery_pk__in=pending)  # type: ignore[misc]
-                    .select_for_update(skip_locked=True)
-                    .order_by(*QUEUE_ORDER, "delivery_pk")
-                    .values_list("pk", "args_kwargs")[:RUN_SIZE]
-                )
+                if _endpoint_taken(endpoint_id):
+                    return None
                 # The first job is the run's even when its delivery is no longer pending (a
                 # retry queued before a Redeliver that delivered it): it then posts nothing and
                 # finishes, instead of staying first in the queue for every later claim.
-                if all(pk != first.pk for pk, _args in rows):
-                    rows = [(first.pk, first.args_kwargs), *rows[: RUN_SIZE - 1]]
+                pending = WebhookDelivery.objects.filter(
+                    endpoint_id=endpoint_id, status=DeliveryStatus.PENDING
+                ).values("pk")
+                mine |= Q(delivery_pk__in=pending)
+            rows = list(
+                jobs.filter(mine)  # type: ignore[misc]
+                .select_for_update(skip_locked=True)
+                .order_by(*QUEUE_ORDER, "delivery_pk")
+                .values_list("pk", "args_kwargs")[:RUN_SIZE]
+            )
+            if all(pk != first.pk for pk, _args in rows):
+                return None  # another claim took the first job meanwhile: the next round
             now = timezone.now()
             DBTaskResult.objects.filter(pk__in=[pk for pk, _ in rows]).update(
                 status=TaskResultStatus.RUNNING, started_at=now, worker_ids=[worker_id]
@@ -157,7 +161,9 @@ def _endpoint_taken(endpoint_id: UUID) -> bool:
     """Locks the endpoint's row for the claim and says whether another claim already holds a
     run of it. Two dispatchers claiming at once on PostgreSQL each see the other's leases only
     once committed: the second waits here for the first claim to commit, then sees its leases
-    and leaves the endpoint alone (on SQLite the claim's transaction locks the database)."""
+    and leaves the endpoint alone (on SQLite the claim's transaction locks the database). No
+    claim holds a job of the endpoint before this lock, so the first takes every due job of it
+    in order."""
     list(WebhookEndpoint.objects.select_for_update().filter(pk=endpoint_id).values_list("pk"))
     return WebhookDelivery.objects.filter(
         endpoint_id=endpoint_id,

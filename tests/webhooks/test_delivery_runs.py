@@ -15,7 +15,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
@@ -26,6 +26,7 @@ from planning.models import Plan, PlanRole
 from tests.factories import PlanFactory, PlanMembershipFactory, UserFactory
 from tests.webhooks.conftest import Receiver, receiver_serving
 from tests.webhooks.factories import endpoint_for
+from webhooks import delivery_runs
 from webhooks.delivery import Sender
 from webhooks.delivery_runs import delivery_run, delivery_run_claim
 from webhooks.events import deliveries_enqueue, event_id_generate
@@ -266,3 +267,43 @@ def test_a_retry_left_behind_by_a_redeliver_finishes_and_holds_up_no_endpoint(
     assert _received_ids(other_receiver) == [other_id]
     assert _received_ids(receiver) == [event_id, event_id]  # the retry posted nothing more
     assert set(DBTaskResult.objects.values_list("status", flat=True)) == {"SUCCESSFUL"}
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_two_dispatchers_claiming_at_once_leave_an_endpoints_order_whole(
+    requires_postgres: None, owner: User, receiver: Receiver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two dispatcher processes on PostgreSQL: both find the same endpoint's deliveries due at
+    once. One claims all of them in order and the other none; had each held some of them, the
+    first would send the fourth before the other let go of the second."""
+    plan = _plan(owner)
+    endpoint, _secret = endpoint_for(owner, url=receiver.url)
+    _events([plan] * 5, [endpoint])
+    in_order = list(WebhookDelivery.objects.order_by("pk").values_list("pk", flat=True))
+    both_there = threading.Barrier(2, timeout=20)
+    endpoint_taken = delivery_runs._endpoint_taken
+
+    def meeting(endpoint_id: Any) -> bool:  # both claims got this far before either locks it
+        both_there.wait()
+        return endpoint_taken(endpoint_id)
+
+    monkeypatch.setattr("webhooks.delivery_runs._endpoint_taken", meeting)
+    runs: dict[str, delivery_runs.Run | None] = {}
+
+    def claim(name: str) -> None:
+        try:
+            runs[name] = delivery_run_claim(worker_id=name, busy=set())
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=claim, args=(name,)) for name in ("a", "b")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+
+    claimed = [run for run in runs.values() if run is not None]
+    assert len(runs) == 2 and len(claimed) == 1
+    assert [item.delivery_id for item in claimed[0].items] == in_order
+    assert all(item.leased for item in claimed[0].items)
