@@ -20,7 +20,7 @@ from django.core.exceptions import ValidationError
 from django.db import connection
 from django.db.models import Field, Model
 from django.utils import timezone
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from planning.catalog.services import code_override_set
@@ -346,18 +346,20 @@ def _ids(plan: Plan) -> dict[str, Any]:
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(edits=st.lists(edit, max_size=14))
+# Deleting the first node (the site) takes the budget peak's anchor, and the peak with it (a
+# cascade): the sync makes the peak again, a new suggestion. It once failed here by chance,
+# the ids of what was stored before that delete compared with those after the sync.
+@example(edits=[("node_delete", 0, None, "service"), ("sync", 0, None, "service")])
 def test_incremental_sync_equals_a_full_recompute(edits: list[tuple[Any, ...]]) -> None:
     editor = _new_plan()
     suggestion_sync(plan=editor.plan)
-    ids = _ids(editor.plan)
     for kind, position, value, path in edits:
         if kind == "sync":
+            # A sync keeps the id of every suggestion it keeps (it resolves, never deletes).
+            stored = _ids(editor.plan)
             suggestion_sync(plan=editor.plan)
             current = _ids(editor.plan)
-            assert {fp: current[fp] for fp in ids if fp in current} == {
-                fp: ids[fp] for fp in ids if fp in current
-            }
-            ids.update(current)
+            assert {fp: current[fp] for fp in stored} == stored
         else:
             editor.apply(kind, position, value, path)
     suggestion_sync(plan=editor.plan)
