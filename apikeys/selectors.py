@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
+from uuid import UUID
 
 from django.conf import settings
-from django.db.models import QuerySet
+from django.db.models import Count, F, Q, QuerySet, Window
+from django.db.models.functions import RowNumber
 from django.http import Http404
 from django.utils import timezone
 
@@ -13,7 +16,7 @@ from accounts.models import User
 from api.errors import ApiError
 from apikeys.holders import KeyHolder
 from apikeys.lookup import key_and_plan, key_by_hash, plan_of_key
-from apikeys.models import ApiAccessRequest, ApiKey, ServiceAccount
+from apikeys.models import ApiAccessRequest, ApiKey, ApiKeyQuerySet, ServiceAccount
 from organisations.models import Organisation, OrganisationMembership, OrganisationRole
 from organisations.selectors import memberships_for_user
 from planning.models import Plan
@@ -146,11 +149,50 @@ def api_access_requests_pending(*, user: User) -> QuerySet[ApiAccessRequest]:
     ).select_related("organisation", "requested_by")
 
 
-def service_accounts_with_keys(
-    organisation: Organisation, api_keys: list[ApiKey], *, now: datetime
-) -> list[ServiceAccount]:
+# Revoked and expired keys are kept (the history and the security log name them) and grow with
+# every roll: a key list shows the newest of them, per service account, and how many there are.
+PAST_KEYS_SHOWN = 20
+
+
+@dataclass
+class KeyList:
+    """What a key list shows: the working keys, and the newest `PAST_KEYS_SHOWN` revoked or
+    expired ones of each service account (of the person, for a person's list) with their
+    count."""
+
+    live: list[ApiKey]
+    past: list[ApiKey]
+    past_counts: dict[UUID | None, int]
+
+
+def key_list(keys: ApiKeyQuerySet, *, now: datetime) -> KeyList:
+    """`keys` (a holder's, with what their rows show) as a key list shows them at `now`: three
+    queries whatever the number of past keys."""
+    past = keys.filter(Q(revoked_at__isnull=False) | Q(expires_at__lte=now))
+    counts: dict[UUID | None, int] = dict(
+        past.order_by()
+        .values("service_account_id")
+        .annotate(count=Count("pk"))
+        .values_list("service_account_id", "count")
+    )
+    newest = past.annotate(
+        rank=Window(
+            RowNumber(),
+            partition_by=[F("service_account_id")],
+            order_by=[F("created_at").desc(), F("pk").desc()],
+        )
+    ).filter(rank__lte=PAST_KEYS_SHOWN)
+    return KeyList(
+        live=list(keys.active_at(now)),
+        past=list(newest.order_by("-created_at", "-pk")),
+        past_counts=counts,
+    )
+
+
+def service_accounts_with_keys(organisation: Organisation, keys: KeyList) -> list[ServiceAccount]:
     """The organisation's service accounts (at most SERVICE_ACCOUNTS_MAX), each with its live
-    keys and its past ones (revoked or expired: shown collapsed), newest first."""
+    keys, its newest past ones (revoked or expired: shown collapsed) and how many past ones it
+    has, newest first."""
     service_accounts = list(
         ServiceAccount.objects.filter(organisation=organisation).select_related("created_by")
     )
@@ -158,9 +200,10 @@ def service_accounts_with_keys(
     for service_account in service_accounts:
         service_account.live_keys = []  # type: ignore[attr-defined]
         service_account.past_keys = []  # type: ignore[attr-defined]
-    for api_key in api_keys:
-        holder = by_id.get(api_key.service_account_id) if api_key.service_account_id else None
-        if holder is not None:
-            live = api_key.state_at(now) is ApiKey.State.ACTIVE
-            getattr(holder, "live_keys" if live else "past_keys").append(api_key)
+        service_account.past_count = keys.past_counts.get(service_account.pk, 0)  # type: ignore[attr-defined]
+    for shown, api_keys in (("live_keys", keys.live), ("past_keys", keys.past)):
+        for api_key in api_keys:
+            holder = by_id.get(api_key.service_account_id) if api_key.service_account_id else None
+            if holder is not None:
+                getattr(holder, shown).append(api_key)
     return service_accounts

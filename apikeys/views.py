@@ -43,6 +43,7 @@ from apikeys.selectors import (
     api_access_granted,
     api_access_requests_pending,
     api_keys_at_limit,
+    key_list,
     organisations_without_api_access,
     service_accounts_with_keys,
 )
@@ -169,20 +170,22 @@ def key_shown_once(
 @require_http_methods(["GET"])
 def _list(request: HttpRequest, scope: KeyScope) -> HttpResponse:
     now = timezone.now()
-    api_keys = list(scope.holder.keys().prefetch_related("plans").select_related("created_by"))
-    for api_key in api_keys:
+    keys = key_list(
+        scope.holder.keys().prefetch_related("plans").select_related("created_by"), now=now
+    )
+    for api_key in [*keys.live, *keys.past]:
         api_key.roll_url = scope.url("roll", api_key.pk)  # type: ignore[attr-defined]
         api_key.revoke_url = scope.url("revoke", api_key.pk)  # type: ignore[attr-defined]
     context: dict[str, Any] = {}
     if scope.holder.organisation is not None:
-        context["service_accounts"] = service_accounts_with_keys(
-            scope.holder.organisation, api_keys, now=now
-        )
+        context["service_accounts"] = service_accounts_with_keys(scope.holder.organisation, keys)
     return render(
         request,
         "integrations/api_key_list.html",
         {
-            "api_keys": api_keys,
+            "live_keys": keys.live,
+            "past_keys": keys.past,
+            "past_count": keys.past_counts.get(None, 0),
             "form": ApiKeyCreateForm(plans=scope.holder.plans()),
             "now": now,
             **context,

@@ -40,5 +40,10 @@ def test_key_is_created_shown_once_and_revoked(page: Any, user: Any) -> None:
     expect(page.locator("h1")).to_contain_text("Revoke “Browser key”?")
     page.click("button:has-text('Revoke key')")
     expect(page.locator(".msg")).to_contain_text("is revoked")
-    expect(page.locator("tr", has_text="Browser key")).to_contain_text("Revoked")
+    expect(page.locator("[data-testid=no-live-key]")).to_be_visible()
+    revoked = page.locator("[data-testid=past-keys] tr", has_text="Browser key")
+    expect(revoked).to_be_hidden()  # past keys are collapsed
+    page.click("summary:has-text('1 revoked or expired key')")
+    expect(revoked).to_be_visible()
+    expect(revoked).to_contain_text("Revoked")
     assert ApiKey.objects.get(owner=user).revoked_at is not None

@@ -11,8 +11,10 @@ from typing import Any
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
 from apikeys.models import ApiKey, ServiceAccount
+from apikeys.selectors import PAST_KEYS_SHOWN
 from apikeys.service_accounts import service_account_rename
 from apikeys.services import api_key_create, api_key_revoke, api_key_roll
 from organisations.models import Organisation
@@ -168,6 +170,36 @@ def test_a_service_account_with_no_live_key_stays_listed(organisation: Organisat
     )
     assert section is not None and "Old ERP" in section.group(0)
     assert "No working key" in section.group(0) and "1 revoked or expired key" in section.group(0)
+
+
+def test_a_service_account_shows_its_newest_past_keys_and_how_many_it_has(
+    organisation: Organisation,
+) -> None:
+    owner = organisation.memberships.get().user
+    first, _raw = api_key_create(user=owner, name="ERP", organisation=organisation)
+    service_account = first.service_account
+    for number in range(PAST_KEYS_SHOWN + 3):  # each revoked in turn: the active limit holds
+        api_key = first if number == 0 else None
+        if api_key is None:
+            api_key, _raw = api_key_create(
+                user=owner, name=f"Old {number}", service_account=service_account
+            )
+        ApiKey.objects.filter(pk=api_key.pk).update(
+            revoked_at=timezone.now(), created_at=timezone.now() + timedelta(seconds=number)
+        )
+    api_key_create(user=owner, name="Working", service_account=service_account)
+    client = Client()
+    client.force_login(owner)
+
+    html = client.get(f"/organisations/{organisation.slug}/integrations/api-keys/").content.decode()
+
+    section = re.search(r'data-service-account-id=".*?</section>', html, re.S)
+    assert section is not None
+    live, past = section.group(0).split('data-testid="past-keys"')
+    assert "Working" in live and "Old " not in live
+    assert f"{PAST_KEYS_SHOWN + 3} revoked or expired keys" in past
+    shown = re.findall(r"Old (\d+)", past)
+    assert shown == [str(n) for n in range(PAST_KEYS_SHOWN + 2, 2, -1)]  # newest first
 
 
 def test_another_organisations_service_account_is_a_missing_one(

@@ -7,12 +7,15 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
 from apikeys.keys import key_hash
 from apikeys.models import ApiKey
+from apikeys.selectors import PAST_KEYS_SHOWN
 from apikeys.services import api_access_set, api_key_create, api_key_revoke, api_key_roll
 
 LIST_URL = "/profile/integrations/api-keys/"
@@ -47,6 +50,43 @@ def test_list_shows_name_hint_and_state_of_own_keys(logged_in: Client, user: Any
     assert "Active" in html
     assert "<td>Never</td>" in html  # last used: never (the expiry column shows a date)
     assert f"{expires_at:%Y-%m-%d %H:%M} UTC" in html
+
+
+def _past_keys(user: Any, count: int) -> None:
+    """`count` revoked keys, named "Old 0".. oldest first."""
+    for number in range(count):
+        api_key, _raw = api_key_create(user=user, name=f"Old {number}")
+        ApiKey.objects.filter(pk=api_key.pk).update(
+            revoked_at=timezone.now(), created_at=timezone.now() + timedelta(seconds=number)
+        )
+
+
+def test_list_shows_the_newest_past_keys_collapsed_and_how_many_there_are(
+    logged_in: Client, user: Any
+) -> None:
+    _past_keys(user, PAST_KEYS_SHOWN + 5)
+    api_key_create(user=user, name="Working key")
+
+    html = logged_in.get(LIST_URL).content.decode()
+
+    live, past = html.split('data-testid="past-keys"')
+    assert "Working key" in live and "Old " not in live
+    assert f"{PAST_KEYS_SHOWN + 5} revoked or expired keys" in past
+    shown = re.findall(r"Old (\d+)", past)
+    assert shown == [str(n) for n in range(PAST_KEYS_SHOWN + 4, 4, -1)]  # newest first
+    assert "security log" in past.split("</p>")[0]
+
+
+def test_the_list_reads_as_many_rows_for_5_past_keys_as_for_50(
+    logged_in: Client, user: Any, django_assert_max_num_queries: Any
+) -> None:
+    _past_keys(user, 5)
+    with CaptureQueriesContext(connection) as few:
+        logged_in.get(LIST_URL)
+    _past_keys(user, 45)
+    with django_assert_max_num_queries(len(few.captured_queries)):
+        html = logged_in.get(LIST_URL).content.decode()
+    assert html.count("Old ") == PAST_KEYS_SHOWN
 
 
 def test_list_does_not_show_other_users_keys(logged_in: Client, other_user: Any) -> None:
