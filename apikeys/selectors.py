@@ -166,8 +166,9 @@ class KeyList:
 
 
 def key_list(keys: ApiKeyQuerySet, *, now: datetime) -> KeyList:
-    """`keys` (a holder's, with what their rows show) as a key list shows them at `now`: three
-    queries whatever the number of past keys."""
+    """`keys` (a holder's, with what their rows show) as a key list shows them at `now`: the same
+    queries (the count, the live keys, the newest past ones, and what `keys` prefetches) whatever
+    the number of past keys."""
     past = keys.filter(Q(revoked_at__isnull=False) | Q(expires_at__lte=now))
     counts: dict[UUID | None, int] = dict(
         past.order_by()
