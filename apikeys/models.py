@@ -31,6 +31,10 @@ class ApiKeyQuerySet(models.QuerySet["ApiKey"]):
             revoked_at__isnull=True,
         )
 
+    def past_at(self, now: datetime) -> ApiKeyQuerySet:
+        """Keys that no longer work at `now`: revoked or expired (`active_at`'s others)."""
+        return self.filter(models.Q(revoked_at__isnull=False) | models.Q(expires_at__lte=now))
+
 
 class ServiceAccount(models.Model):
     """An organisation's integration identity: what its keys speak for. Its id is the API's

@@ -7,7 +7,7 @@ from datetime import datetime
 from uuid import UUID
 
 from django.conf import settings
-from django.db.models import Count, F, Q, QuerySet, Window
+from django.db.models import Count, F, QuerySet, Window
 from django.db.models.functions import RowNumber
 from django.http import Http404
 from django.utils import timezone
@@ -169,7 +169,7 @@ def key_list(keys: ApiKeyQuerySet, *, now: datetime) -> KeyList:
     """`keys` (a holder's, with what their rows show) as a key list shows them at `now`: the same
     queries (the count, the live keys, the newest past ones, and what `keys` prefetches) whatever
     the number of past keys."""
-    past = keys.filter(Q(revoked_at__isnull=False) | Q(expires_at__lte=now))
+    past = keys.past_at(now)
     counts: dict[UUID | None, int] = dict(
         past.order_by()
         .values("service_account_id")

@@ -100,27 +100,26 @@ def delivery_run_claim(*, worker_id: str, busy: set[UUID]) -> Run | None:
     is busy with another writer: the next round tries again)."""
     jobs = _due_jobs(busy)
     try:
-        if not jobs.exists():  # idle rounds take no lock (on SQLite a claim locks the database)
+        # The first due job is read without a lock, before the claim's transaction (so idle
+        # rounds take no lock: on SQLite a claim locks the database): a claim locks its endpoint
+        # before any job of it (`_endpoint_taken`), so two claims at once never each hold some
+        # of one endpoint's jobs, which would send them out of order.
+        first = jobs.first()
+        if first is None:
             return None
         with exclusive_transaction(jobs.db):
-            # The first due job is read without a lock: a claim locks its endpoint before any
-            # job of it (`_endpoint_taken`), so two claims at once never each hold some of one
-            # endpoint's jobs, which would send them out of order.
-            first = jobs.first()
-            if first is None:
-                return None
             endpoint_id = (
                 WebhookDelivery.objects.filter(pk=first.delivery_pk)  # type: ignore[attr-defined]
                 .values_list("endpoint_id", flat=True)
                 .first()
             )
+            # The first job is the run's even when its delivery is no longer pending (a retry
+            # queued before a Redeliver that delivered it): it then posts nothing and finishes,
+            # instead of staying first in the queue for every later claim.
             mine = Q(pk=first.pk)
             if endpoint_id is not None:
                 if _endpoint_taken(endpoint_id):
                     return None
-                # The first job is the run's even when its delivery is no longer pending (a
-                # retry queued before a Redeliver that delivered it): it then posts nothing and
-                # finishes, instead of staying first in the queue for every later claim.
                 pending = WebhookDelivery.objects.filter(
                     endpoint_id=endpoint_id, status=DeliveryStatus.PENDING
                 ).values("pk")

@@ -77,7 +77,7 @@ def test_list_shows_the_newest_past_keys_collapsed_and_how_many_there_are(
     assert "security log" in past.split("</p>")[0]
 
 
-def test_the_list_reads_as_many_rows_for_5_past_keys_as_for_50(
+def test_the_list_makes_no_more_queries_for_50_past_keys_than_for_5(
     logged_in: Client, user: Any, django_assert_max_num_queries: Any
 ) -> None:
     _past_keys(user, 5)
